@@ -1,0 +1,2 @@
+/* bench.c: placeholder. */
+int main(void) { return 0; }

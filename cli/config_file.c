@@ -1,0 +1,166 @@
+/* config_file.c: parameters from config files (through inih, Debian's
+ * libinih) and from key=value arguments. BookSim2's files are accepted:
+ * `key = value;` lines, // comments, and its topology/k/n; BookSim2
+ * parameters that noctua does not model are ignored with a warning. */
+#include "cli/cli.h"
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* BookSim2 parameters with no counterpart here: accepted and ignored. */
+static const char *const booksim_ignored[] = {
+    "sim_type", "sample_period", "warmup_periods", "max_samples", "latency_thres",
+    "use_read_write", "print_activity", "print_csv_results", "subnets", "c", "x", "y",
+    "xr", "yr", "internal_speedup", "output_speedup", "input_speedup", "priority",
+    "watch_file", "watch_out", "stats_out", "sim_count", "deadlock_warn_timeout",
+    "vc_alloc_arb_type", "sw_alloc_arb_type", "injection_process", "classes",
+    "st_prepare_delay", "wait_for_tail_credit", "hold_switch_for_packet",
+    "speculative", "noq", "credit_delay_scale", NULL,
+};
+
+typedef struct file_ctx {
+    FILE *f;
+    const char *path;
+    int line;
+    noc_config_t *cfg;
+    char err[512];
+} file_ctx_t;
+
+/* inih reader: one physical line, with leading blanks (inih would take them
+ * for a continuation), // comments and a trailing ';' removed. */
+static char *read_line(char *str, int num, void *stream)
+{
+    file_ctx_t *c = stream;
+    if (!fgets(str, num, c->f))
+        return NULL;
+    c->line++;
+    char *p = str;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    memmove(str, p, strlen(p) + 1);
+    char *cm = strstr(str, "//");
+    if (cm) {
+        cm[0] = '\n';
+        cm[1] = '\0';
+    }
+    size_t n = strlen(str);
+    while (n > 0 && isspace((unsigned char)str[n - 1]))
+        n--;
+    if (n > 0 && str[n - 1] == ';')
+        n--;
+    str[n] = '\n';
+    str[n + 1] = '\0';
+    return str;
+}
+
+static int is_ignored(const char *name)
+{
+    for (int i = 0; booksim_ignored[i]; i++)
+        if (strcmp(booksim_ignored[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static int on_pair(void *user, const char *section, const char *name, const char *value)
+{
+    file_ctx_t *c = user;
+    char err[400];
+    (void)section;
+    if (strchr(value, ';')) {
+        snprintf(c->err, sizeof c->err, "%s:%d: parameter '%s': one assignment per line, please",
+                 c->path, c->line, name);
+        return 0;
+    }
+    /* strip matching quotes */
+    char val[NOC_CONFIG_STR_MAX + 2];
+    size_t n = strlen(value);
+    if (n >= 2 && (value[0] == '"' || value[0] == '\'') && value[n - 1] == value[0]) {
+        snprintf(val, sizeof val, "%.*s", (int)(n - 2), value + 1);
+    } else {
+        snprintf(val, sizeof val, "%s", value);
+    }
+    if (noc_config_set(c->cfg, name, val, err, sizeof err) != 0) {
+        if (is_ignored(name)) {
+            fprintf(stderr, "noctua: %s:%d: warning: BookSim2 parameter '%s' has no counterpart in noctua; ignored\n",
+                    c->path, c->line, name);
+            return 1;
+        }
+        snprintf(c->err, sizeof c->err, "%s:%d: %s", c->path, c->line, err);
+        return 0;
+    }
+    return 1;
+}
+
+int noc_cli_load_file(noc_config_t *cfg, const char *path, char *err, size_t errlen)
+{
+    file_ctx_t c = { .path = path, .cfg = cfg };
+    c.f = fopen(path, "r");
+    if (!c.f) {
+        snprintf(err, errlen, "%s: cannot read config file: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = ini_parse_stream(read_line, &c, on_pair, &c);
+    fclose(c.f);
+    if (rc == 0)
+        return 0;
+    if (c.err[0])
+        snprintf(err, errlen, "%s", c.err);
+    else if (rc > 0)
+        snprintf(err, errlen, "%s:%d: not a 'key = value' line", path, rc);
+    else
+        snprintf(err, errlen, "%s: cannot parse config file", path);
+    return -1;
+}
+
+int noc_cli_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        snprintf(err, errlen, "argument '%s': expected key=value", arg);
+        return -1;
+    }
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+    char msg[400];
+    if (noc_config_set(cfg, name, eq + 1, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "argument '%s': %s", arg, msg);
+        return -1;
+    }
+    return 0;
+}
+
+int noc_cli_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, size_t errlen)
+{
+    if (cfg->topology[0] == '\0') {
+        snprintf(spec, len, "%s", cfg->topology_spec);
+        return 0;
+    }
+    if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
+        snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
+                 "(mesh, torus); give a SPEC instead", cfg->topology);
+        return -1;
+    }
+    if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {
+        snprintf(err, errlen, "parameter '%s': topology %s needs k >= 2 and 1 <= n <= 8",
+                 cfg->k < 2 ? "k" : "n", cfg->topology);
+        return -1;
+    }
+    int w = snprintf(spec, len, "%s:", cfg->topology);
+    for (int i = 0; i < cfg->n && (size_t)w < len; i++)
+        w += snprintf(spec + w, len - (size_t)w, i ? "x%lld" : "%lld", (long long)cfg->k);
+    return 0;
+}
+
+void noc_cli_print_params(FILE *f)
+{
+    size_t n;
+    const noc_param_info_t *p = noc_params(&n);
+    fprintf(f, "Parameters (key=value on the command line, or key = value in a --config file):\n\n");
+    for (size_t i = 0; i < n; i++) {
+        const char *type = p[i].type == NOC_PARAM_INT ? "int" : p[i].type == NOC_PARAM_DBL ? "real" : "text";
+        fprintf(f, "  %-26s %-5s default %s\n      %s\n", p[i].name, type,
+                p[i].def[0] ? p[i].def : "(empty)", p[i].help);
+    }
+}

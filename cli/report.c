@@ -1,0 +1,187 @@
+/* report.c: the human summary and the JSON of a synthetic run (JSON through
+ * jansson, Debian's libjansson). Both carry the same figures; JSON adds the
+ * per-link table. Nodes are named by their labels in the topology's notation. */
+#include "cli/cli.h"
+#include "cli/version.h"
+#include <stdlib.h>
+#include <string.h>
+
+static double window(const noc_sim_t *s)
+{
+    const noc_stats_t *st = noc_sim_stats(s);
+    return st->sample ? (double)st->sample : 1.0;
+}
+
+/* Network links (not the local channels) sorted by flits carried. */
+static int *links_by_load(const noc_sim_t *s, int *count)
+{
+    int nc = noc_sim_n_channels(s), k = 0;
+    int *ids = malloc((size_t)nc * sizeof *ids);
+    if (!ids)
+        abort();
+    for (int c = 0; c < nc; c++) {
+        int from, to, local, cls;
+        noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
+        if (!local)
+            ids[k++] = c;
+    }
+    /* insertion sort on the top entries would do; a stable full sort keeps
+     * ties in channel order */
+    for (int i = 1; i < k; i++) {
+        int x = ids[i], j = i - 1;
+        uint64_t fx = noc_sim_link_stats(s, x)->flits;
+        while (j >= 0 && noc_sim_link_stats(s, ids[j])->flits < fx) {
+            ids[j + 1] = ids[j];
+            j--;
+        }
+        ids[j + 1] = x;
+    }
+    *count = k;
+    return ids;
+}
+
+static void link_name(const noc_sim_t *s, int c, char *buf, size_t len, int *cls)
+{
+    const noc_topo_t *t = noc_sim_topo(s);
+    int from, to, local;
+    char a[64], b[64];
+    noc_sim_channel_ends(s, c, &from, &to, &local, cls);
+    noc_topo_label(t, from, a, sizeof a);
+    noc_topo_label(t, to, b, sizeof b);
+    snprintf(buf, len, "%s->%s", a, b);
+}
+
+void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
+{
+    const noc_stats_t *st = noc_sim_stats(s);
+    const noc_config_t *c = noc_sim_config(s);
+    const noc_topo_t *t = noc_sim_topo(s);
+    fprintf(f, "noctua %s: %s (%d nodes), router %s, %s traffic at %.3f flits/node/cycle, %lld-flit packets\n",
+            noc_version(), t->spec, t->n_nodes, c->router, c->traffic, res->offered, (long long)c->packet_size);
+    fprintf(f, "  cycles        %llu (warm-up %llu, window %llu, drain %llu)\n",
+            (unsigned long long)st->cycles, (unsigned long long)st->warmup,
+            (unsigned long long)st->sample, (unsigned long long)st->drain);
+    fprintf(f, "  packets       %llu measured (%llu flits); %llu created in all\n",
+            (unsigned long long)st->packets, (unsigned long long)st->flits,
+            (unsigned long long)st->packets_created);
+    fprintf(f, "  latency       avg %.2f  min %llu  p50 %llu  p99 %llu  max %llu cycles\n",
+            noc_lat_avg(&st->latency), (unsigned long long)st->latency.min,
+            (unsigned long long)noc_stats_percentile(st, 0.50),
+            (unsigned long long)noc_stats_percentile(st, 0.99), (unsigned long long)st->latency.max);
+    fprintf(f, "    network     avg %.2f  min %llu  max %llu\n", noc_lat_avg(&st->net_latency),
+            (unsigned long long)st->net_latency.min, (unsigned long long)st->net_latency.max);
+    fprintf(f, "    queueing    avg %.2f  min %llu  max %llu\n", noc_lat_avg(&st->queue_latency),
+            (unsigned long long)st->queue_latency.min, (unsigned long long)st->queue_latency.max);
+    fprintf(f, "  hops          avg %.2f  max %llu\n", noc_lat_avg(&st->hops), (unsigned long long)st->hops.max);
+    fprintf(f, "  throughput    offered %.4f  accepted %.4f flits/node/cycle\n", res->offered, res->accepted);
+    if (res->status == NOC_RUN_DEADLOCK)
+        fprintf(f, "  state         DEADLOCK: no flit moved for %lld cycles with %llu flits in the network\n",
+                (long long)c->deadlock_cycles, (unsigned long long)noc_sim_flits_in_network(s));
+    else if (st->saturated)
+        fprintf(f, "  state         SATURATED: the network accepts %.4f of the %.4f flits/node/cycle offered%s\n",
+                res->accepted, res->offered,
+                st->packets_offered_lost ? " (source queues overflowed)" : "");
+    else
+        fprintf(f, "  state         below saturation\n");
+    int k;
+    int *ids = links_by_load(s, &k);
+    fprintf(f, "  hottest links");
+    for (int i = 0; i < k && i < 4; i++) {
+        char name[160];
+        int cls;
+        link_name(s, ids[i], name, sizeof name, &cls);
+        const noc_link_stats_t *l = noc_sim_link_stats(s, ids[i]);
+        fprintf(f, "%s%s %s %.1f%%", i ? ",  " : " ", name, cls >= 0 ? t->class_name[cls] : "",
+                100.0 * (double)l->busy / window(s));
+    }
+    fputc('\n', f);
+    free(ids);
+}
+
+static json_t *lat_json(const noc_lat_sum_t *l)
+{
+    return json_pack("{s:f, s:I, s:I, s:I}", "avg", noc_lat_avg(l), "min", (json_int_t)l->min,
+                     "max", (json_int_t)l->max, "count", (json_int_t)l->n);
+}
+
+json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res)
+{
+    const noc_stats_t *st = noc_sim_stats(s);
+    const noc_config_t *c = noc_sim_config(s);
+    const noc_topo_t *t = noc_sim_topo(s);
+    json_t *j = json_object();
+    json_object_set_new(j, "noctua", json_string(noc_version()));
+    json_object_set_new(j, "topology", json_string(t->spec));
+    json_object_set_new(j, "nodes", json_integer(t->n_nodes));
+    json_object_set_new(j, "cycles", json_integer((json_int_t)st->cycles));
+    json_object_set_new(j, "phases", json_pack("{s:I, s:I, s:I}", "warmup", (json_int_t)st->warmup,
+                                               "sample", (json_int_t)st->sample, "drain", (json_int_t)st->drain));
+    json_object_set_new(j, "packets", json_integer((json_int_t)st->packets));
+    json_object_set_new(j, "flits", json_integer((json_int_t)st->flits));
+    json_object_set_new(j, "packets_created", json_integer((json_int_t)st->packets_created));
+    json_object_set_new(j, "packets_refused", json_integer((json_int_t)st->packets_offered_lost));
+    json_t *lat = lat_json(&st->latency);
+    json_object_set_new(lat, "p50", json_integer((json_int_t)noc_stats_percentile(st, 0.50)));
+    json_object_set_new(lat, "p99", json_integer((json_int_t)noc_stats_percentile(st, 0.99)));
+    json_object_set_new(lat, "network", lat_json(&st->net_latency));
+    json_object_set_new(lat, "queueing", lat_json(&st->queue_latency));
+    json_object_set_new(j, "latency", lat);
+    json_object_set_new(j, "hops", lat_json(&st->hops));
+    json_object_set_new(j, "throughput", json_pack("{s:f, s:f}", "offered", res->offered,
+                                                   "accepted", res->accepted));
+    json_object_set_new(j, "flit_hops", json_integer((json_int_t)st->flit_hops));
+    json_object_set_new(j, "saturated", json_boolean(st->saturated));
+    json_object_set_new(j, "deadlock", json_boolean(res->status == NOC_RUN_DEADLOCK));
+    json_object_set_new(j, "source_queue_peak", json_integer(st->source_queue_peak));
+
+    json_t *cfg = json_object();
+    size_t np;
+    const noc_param_info_t *p = noc_params(&np);
+    for (size_t i = 0; i < np; i++) {
+        char buf[NOC_CONFIG_STR_MAX];
+        noc_config_get(c, p[i].name, buf, sizeof buf);
+        if (p[i].type == NOC_PARAM_INT)
+            json_object_set_new(cfg, p[i].name, json_integer(strtoll(buf, NULL, 10)));
+        else if (p[i].type == NOC_PARAM_DBL)
+            json_object_set_new(cfg, p[i].name, json_real(strtod(buf, NULL)));
+        else
+            json_object_set_new(cfg, p[i].name, json_string(buf));
+    }
+    json_object_set_new(j, "config", cfg);
+
+    json_t *links = json_array();
+    int nc = noc_sim_n_channels(s);
+    for (int ch = 0; ch < nc; ch++) {
+        int from, to, local, cls;
+        noc_sim_channel_ends(s, ch, &from, &to, &local, &cls);
+        if (local)
+            continue;
+        char a[64], b[64];
+        noc_topo_label(t, from, a, sizeof a);
+        noc_topo_label(t, to, b, sizeof b);
+        const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
+        json_array_append_new(links, json_pack("{s:s, s:s, s:s, s:I, s:I, s:f, s:I, s:I, s:I}",
+            "from", a, "to", b, "class", t->class_name[cls], "flits", (json_int_t)l->flits,
+            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / window(s),
+            "contention", (json_int_t)l->contention, "credit_stall", (json_int_t)l->credit_stall,
+            "peak_queue", (json_int_t)l->peak_queue));
+    }
+    json_object_set_new(j, "links", links);
+    return j;
+}
+
+int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen)
+{
+    int rc;
+    if (strcmp(path, "-") == 0) {
+        rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        fputc('\n', stdout);
+    } else {
+        rc = json_dump_file(j, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    }
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: cannot write the JSON report", path);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,179 @@
+/* alloc.c: separable allocators (input-first, output-first, iSLIP) built from
+ * one arbiter per requester and one per resource. All working storage is made
+ * in noc_alloc_init; noc_alloc_run only reads and writes it. */
+#include "model/alloc.h"
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[NOC_ALLOC_COUNT] = {
+    [NOC_ALLOC_INPUT_FIRST] = "input_first",
+    [NOC_ALLOC_OUTPUT_FIRST] = "output_first",
+    [NOC_ALLOC_ISLIP] = "islip",
+};
+
+const char *noc_alloc_kind_name(noc_alloc_kind_t k)
+{
+    if ((int)k < 0 || k >= NOC_ALLOC_COUNT)
+        return "?";
+    return kind_names[k];
+}
+
+noc_alloc_kind_t noc_alloc_kind_parse(const char *name)
+{
+    if (!name)
+        return NOC_ALLOC_COUNT;
+    /* BookSim2 spells the separable kinds "separable_input_first" etc. */
+    if (strncmp(name, "separable_", 10) == 0)
+        name += 10;
+    for (int k = 0; k < NOC_ALLOC_COUNT; k++)
+        if (strcmp(name, kind_names[k]) == 0)
+            return (noc_alloc_kind_t)k;
+    return NOC_ALLOC_COUNT;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p) {
+        fprintf(stderr, "noctua: out of memory (allocator, %zu x %zu bytes)\n", n, size);
+        abort();
+    }
+    return p;
+}
+
+/* Scratch layout: per resource a requester vector (n_out * W_in words), then
+ * per requester a resource mask (n_in words). */
+static int in_words(const noc_alloc_t *a) { return NOC_ARB_WORDS(a->n_in); }
+static uint64_t *res_vec(noc_alloc_t *a, int r)
+{
+    return a->scratch + (size_t)r * (size_t)in_words(a);
+}
+static uint64_t *in_mask(noc_alloc_t *a)
+{
+    return a->scratch + (size_t)a->n_out * (size_t)in_words(a);
+}
+
+static void set_bit(uint64_t *v, int i) { v[i >> 6] |= UINT64_C(1) << (i & 63); }
+
+void noc_alloc_init(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
+                    int n_in, int n_out, int iters)
+{
+    assert(kind < NOC_ALLOC_COUNT && arb < NOC_ARB_COUNT);
+    assert(n_in >= 1 && n_out >= 1 && n_out <= 64);
+    assert(kind != NOC_ALLOC_ISLIP || iters >= 1);
+    a->kind = kind;
+    a->n_in = n_in;
+    a->n_out = n_out;
+    a->iters = iters >= 1 ? iters : 1;
+    a->in_arb = xcalloc((size_t)n_in, sizeof *a->in_arb);
+    a->out_arb = xcalloc((size_t)n_out, sizeof *a->out_arb);
+    for (int i = 0; i < n_in; i++)
+        noc_arbiter_init(&a->in_arb[i], arb, n_out);
+    for (int r = 0; r < n_out; r++)
+        noc_arbiter_init(&a->out_arb[r], arb, n_in);
+    size_t words = (size_t)n_out * (size_t)NOC_ARB_WORDS(n_in) + (size_t)n_in;
+    a->scratch = xcalloc(words, sizeof *a->scratch);
+}
+
+void noc_alloc_free(noc_alloc_t *a)
+{
+    for (int i = 0; i < a->n_in; i++)
+        noc_arbiter_free(&a->in_arb[i]);
+    for (int r = 0; r < a->n_out; r++)
+        noc_arbiter_free(&a->out_arb[r]);
+    free(a->in_arb);
+    free(a->out_arb);
+    free(a->scratch);
+    a->in_arb = a->out_arb = NULL;
+    a->scratch = NULL;
+}
+
+static void grant_final(noc_alloc_t *a, int16_t *grant, int i, int r, int move)
+{
+    grant[i] = (int16_t)r;
+    if (move) {
+        noc_arbiter_update(&a->in_arb[i], r);
+        noc_arbiter_update(&a->out_arb[r], i);
+    }
+}
+
+static void run_input_first(noc_alloc_t *a, const uint64_t *req, uint64_t out_mask,
+                            int16_t *grant)
+{
+    memset(a->scratch, 0, (size_t)a->n_out * (size_t)in_words(a) * sizeof *a->scratch);
+    for (int i = 0; i < a->n_in; i++) {
+        uint64_t want = req[i] & out_mask;
+        if (!want)
+            continue;
+        int r = noc_arbiter_pick(&a->in_arb[i], &want);
+        set_bit(res_vec(a, r), i);
+    }
+    for (int r = 0; r < a->n_out; r++) {
+        int i = noc_arbiter_pick(&a->out_arb[r], res_vec(a, r));
+        if (i >= 0)
+            grant_final(a, grant, i, r, 1);
+    }
+}
+
+/* One output-first grant/accept round over the requesters without a grant
+ * and the resources not in *taken. Returns the number of matches made. */
+static int grant_accept(noc_alloc_t *a, const uint64_t *req, uint64_t out_mask,
+                        uint64_t *taken, int16_t *grant, int move)
+{
+    uint64_t *granted = in_mask(a);
+    memset(a->scratch, 0,
+           ((size_t)a->n_out * (size_t)in_words(a) + (size_t)a->n_in) * sizeof *a->scratch);
+    for (int i = 0; i < a->n_in; i++) {
+        if (grant[i] >= 0)
+            continue;
+        uint64_t want = req[i] & out_mask & ~*taken;
+        while (want) {
+            set_bit(res_vec(a, __builtin_ctzll(want)), i);
+            want &= want - 1;
+        }
+    }
+    for (int r = 0; r < a->n_out; r++) {
+        if ((*taken >> r) & 1u)
+            continue;
+        int i = noc_arbiter_pick(&a->out_arb[r], res_vec(a, r));
+        if (i >= 0)
+            granted[i] |= UINT64_C(1) << r;
+    }
+    int made = 0;
+    for (int i = 0; i < a->n_in; i++) {
+        if (!granted[i])
+            continue;
+        int r = noc_arbiter_pick(&a->in_arb[i], &granted[i]);
+        grant_final(a, grant, i, r, move);
+        *taken |= UINT64_C(1) << r;
+        made++;
+    }
+    return made;
+}
+
+void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
+{
+    uint64_t out_mask = a->n_out >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << a->n_out) - 1u;
+    uint64_t taken = 0;
+    for (int i = 0; i < a->n_in; i++)
+        grant[i] = -1;
+    switch (a->kind) {
+    case NOC_ALLOC_INPUT_FIRST:
+        run_input_first(a, req, out_mask, grant);
+        break;
+    case NOC_ALLOC_OUTPUT_FIRST:
+        grant_accept(a, req, out_mask, &taken, grant, 1);
+        break;
+    case NOC_ALLOC_ISLIP:
+        /* Later iterations fill gaps but leave the pointers alone, so the
+         * pointers desynchronise as in McKeown's iSLIP. */
+        for (int it = 0; it < a->iters; it++)
+            if (grant_accept(a, req, out_mask, &taken, grant, it == 0) == 0)
+                break;
+        break;
+    default:
+        assert(0 && "bad allocator kind");
+    }
+}

@@ -1,0 +1,61 @@
+/* alloc.h: separable allocators that match requesters to resources, each
+ * requester getting at most one resource and each resource at most one
+ * requester.
+ *
+ * - input-first: every requester's input arbiter picks one of the resources
+ *   it requests; every resource's output arbiter picks one of the requesters
+ *   that picked it.
+ * - output-first: every resource's output arbiter picks one of the requesters
+ *   that request it; every requester's input arbiter picks one of the resources
+ *   that picked it.
+ * - islip: output-first grant/accept repeated for `iters` iterations over the
+ *   still unmatched requesters and resources (McKeown's iSLIP); pointers move
+ *   only for matches made in the first iteration.
+ *
+ * In all kinds an arbiter's priority moves only when its choice became a final
+ * grant. Resources per allocator: at most 64 (one word of request mask). */
+#ifndef NOC_ALLOC_H
+#define NOC_ALLOC_H
+#include <stdint.h>
+#include "model/arbiter.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum noc_alloc_kind {
+    NOC_ALLOC_INPUT_FIRST,
+    NOC_ALLOC_OUTPUT_FIRST,
+    NOC_ALLOC_ISLIP,
+    NOC_ALLOC_COUNT
+} noc_alloc_kind_t;
+
+typedef struct noc_alloc {
+    noc_alloc_kind_t kind;
+    int n_in;               /* requesters */
+    int n_out;              /* resources, 1..64 */
+    int iters;              /* islip iterations (>= 1) */
+    noc_arbiter_t *in_arb;  /* n_in arbiters over n_out resources */
+    noc_arbiter_t *out_arb; /* n_out arbiters over n_in requesters */
+    uint64_t *scratch;      /* working bit vectors, owned */
+} noc_alloc_t;
+
+/* "input_first", "output_first", "islip"; parse also takes BookSim2's
+ * "separable_input_first" and "separable_output_first", and returns
+ * NOC_ALLOC_COUNT for an unknown name. */
+const char *noc_alloc_kind_name(noc_alloc_kind_t k);
+noc_alloc_kind_t noc_alloc_kind_parse(const char *name);
+
+/* Set up an allocator; arb names the arbiter kind used at both stages.
+ * Allocates all working storage here: noc_alloc_run never allocates. */
+void noc_alloc_init(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
+                    int n_in, int n_out, int iters);
+void noc_alloc_free(noc_alloc_t *a);
+/* req[i]: bit mask of the resources requester i wants (0: none).
+ * On return grant[i] is the resource granted to i, or -1. Updates the
+ * arbiters' priorities for the grants made (see above). */
+void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

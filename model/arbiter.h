@@ -1,0 +1,53 @@
+/* arbiter.h: round-robin and matrix arbiters over n requesters.
+ *
+ * Requests come as a bit vector of 64-bit words (bit i of word i/64 is
+ * requester i). `pick` is pure: it names the winner from the current priority
+ * state and changes nothing. `update` moves the priority state and is called
+ * only when the winner's request was finally granted (the handshake rule of
+ * pulp-platform's rr_arb_tree), so a C arbiter and an RTL arbiter pick the same
+ * winner on every contested cycle.
+ *
+ * Round-robin: priority starts at the requester after the last granted one
+ * (initially requester 0). Matrix: the least recently granted requester wins;
+ * initially lower indices beat higher ones. */
+#ifndef NOC_ARBITER_H
+#define NOC_ARBITER_H
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum noc_arb_kind {
+    NOC_ARB_ROUND_ROBIN,
+    NOC_ARB_MATRIX,
+    NOC_ARB_COUNT
+} noc_arb_kind_t;
+
+#define NOC_ARB_WORDS(n) (((n) + 63) / 64)
+
+typedef struct noc_arbiter {
+    noc_arb_kind_t kind;
+    int n;            /* requesters */
+    int ptr;          /* round-robin: highest-priority requester */
+    uint64_t *matrix; /* matrix: n rows of NOC_ARB_WORDS(n) words; bit j of row i
+                         set means i beats j. Owned by the arbiter. */
+} noc_arbiter_t;
+
+/* Name of a kind ("round_robin", "matrix") and the reverse look-up
+ * (returns NOC_ARB_COUNT for an unknown name). */
+const char *noc_arb_kind_name(noc_arb_kind_t k);
+noc_arb_kind_t noc_arb_kind_parse(const char *name);
+
+/* Set up an arbiter for n >= 1 requesters. Allocates for matrix arbiters
+ * (aborts with a message when out of memory). */
+void noc_arbiter_init(noc_arbiter_t *a, noc_arb_kind_t kind, int n);
+void noc_arbiter_free(noc_arbiter_t *a);
+/* Winner among the set bits of req (NOC_ARB_WORDS(n) words), or -1 if none. */
+int noc_arbiter_pick(const noc_arbiter_t *a, const uint64_t *req);
+/* The request of `winner` was granted: move the priority. */
+void noc_arbiter_update(noc_arbiter_t *a, int winner);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

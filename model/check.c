@@ -1,0 +1,195 @@
+/* check.c: the invariant checker that tests run after every cycle, and the
+ * report of stuck packets when the network deadlocks.
+ *
+ * Invariants: every flit in the network (channels plus router buffers) is
+ * counted by in_network and belongs to a live packet; no (packet, flit) pair
+ * is in two places; on every channel and VC, credits upstream + flits in
+ * flight + flits buffered downstream + credits in flight = buffer depth; no
+ * buffer holds more than its depth; every node's work count matches what it
+ * holds. */
+#include "model/sim_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct flit_ref {
+    uint32_t pkt;
+    uint16_t seq;
+    int32_t node;
+} flit_ref_t;
+
+typedef struct collect {
+    const struct noc_sim *s;
+    flit_ref_t *refs;
+    size_t n, cap;
+    int32_t *expect_work;
+    int node;
+} collect_t;
+
+static void add_ref(collect_t *c, const noc_flit_t *f, int node)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 1024;
+        c->refs = realloc(c->refs, c->cap * sizeof *c->refs);
+        if (!c->refs) {
+            fprintf(stderr, "noctua: out of memory in the invariant checker\n");
+            abort();
+        }
+    }
+    c->refs[c->n].pkt = f->pkt;
+    c->refs[c->n].seq = f->seq;
+    c->refs[c->n].node = node;
+    c->n++;
+}
+
+static void visit_buffered(void *ctx, const noc_flit_t *f, int gport, int vc)
+{
+    collect_t *c = ctx;
+    (void)gport;
+    (void)vc;
+    add_ref(c, f, c->node);
+    c->expect_work[c->node]++;
+}
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const flit_ref_t *x = a, *y = b;
+    if (x->pkt != y->pkt)
+        return x->pkt < y->pkt ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
+{
+    int rc = -1;
+    collect_t c = { .s = s };
+    c.expect_work = calloc((size_t)s->n_nodes, sizeof(int32_t));
+    int depth = s->rops->depth(s);
+    if (!c.expect_work)
+        abort();
+
+    /* flits and credits in flight; the slot read in cycle `now` has been
+     * consumed, so every slot in the ring is a future arrival. */
+    for (int ch = 0; ch < s->n_chan; ch++) {
+        for (uint32_t k = 0; k < s->cap; k++) {
+            uint32_t i = (uint32_t)ch * s->cap + k;
+            if (s->ring_valid[i]) {
+                add_ref(&c, &s->ring_flit[i], s->chan_to[ch]);
+                c.expect_work[s->chan_to[ch]]++;
+            }
+            if (s->ring_credit[i] >= 0)
+                c.expect_work[s->chan_from[ch]]++;
+        }
+    }
+    for (int n = 0; n < s->n_nodes; n++) {
+        c.node = n;
+        s->rops->visit(s, n, visit_buffered, &c);
+    }
+    /* ejection-channel flits were counted at their node: both ends are n */
+    if (c.n != s->in_network) {
+        snprintf(err, errlen, "flit count: %zu flits found in the network, %llu expected", c.n,
+                 (unsigned long long)s->in_network);
+        goto out;
+    }
+    qsort(c.refs, c.n, sizeof *c.refs, cmp_ref);
+    for (size_t i = 0; i < c.n; i++) {
+        const noc_packet_t *p = &s->pkts[c.refs[i].pkt];
+        if (c.refs[i].pkt >= s->pkt_cap || p->size == 0 || c.refs[i].seq >= p->size) {
+            snprintf(err, errlen, "flit %u of packet slot %u at node %d belongs to no live packet",
+                     c.refs[i].seq, c.refs[i].pkt, c.refs[i].node);
+            goto out;
+        }
+        if (i > 0 && cmp_ref(&c.refs[i - 1], &c.refs[i]) == 0) {
+            snprintf(err, errlen, "flit %u of packet %llu is in two places (nodes %d and %d)",
+                     c.refs[i].seq, (unsigned long long)p->id, c.refs[i - 1].node, c.refs[i].node);
+            goto out;
+        }
+    }
+
+    /* credit conservation per channel and VC (not the ejection channels,
+     * whose sink, the NI, always accepts) */
+    for (int ch = 0; ch < s->n_chan; ch++) {
+        int in_g = s->chan_in_gport[ch];
+        if (in_g < 0)
+            continue;
+        for (int v = 0; v < s->V; v++) {
+            int held = ch < s->n_ports ? s->rops->credits(s, ch, v)
+                                       : s->ni_credits[(ch - s->n_ports) * s->V + v];
+            int fly = 0, back = 0;
+            for (uint32_t k = 0; k < s->cap; k++) {
+                uint32_t i = (uint32_t)ch * s->cap + k;
+                if (s->ring_valid[i] && s->ring_flit[i].vc == v)
+                    fly++;
+                if (s->ring_credit[i] == v)
+                    back++;
+            }
+            int occ = s->rops->occupancy(s, in_g, v);
+            if (occ > depth) {
+                snprintf(err, errlen, "input buffer of global port %d VC %d holds %d flits, depth %d",
+                         in_g, v, occ, depth);
+                goto out;
+            }
+            if (held + fly + occ + back != depth) {
+                snprintf(err, errlen,
+                         "credits on channel %d VC %d: %d held + %d flits in flight + %d buffered + "
+                         "%d credits returning != depth %d", ch, v, held, fly, occ, back, depth);
+                goto out;
+            }
+        }
+    }
+
+    /* work counts: source queues and NIs in the middle of a packet */
+    for (int n = 0; n < s->n_nodes; n++) {
+        const noc_ni_t *ni = &s->ni[n];
+        c.expect_work[n] += (int32_t)(ni->q_tail - ni->q_head) + (ni->cur_pkt >= 0);
+        if (c.expect_work[n] != s->work[n]) {
+            snprintf(err, errlen, "node %d: work count %d, but it holds %d items", n, s->work[n],
+                     c.expect_work[n]);
+            goto out;
+        }
+        if (s->work[n] > 0 && !s->listed[n]) {
+            snprintf(err, errlen, "node %d has work but is not on the active list", n);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(c.refs);
+    free(c.expect_work);
+    return rc;
+}
+
+typedef struct stuck_ctx {
+    const struct noc_sim *s;
+    FILE *f;
+    int left, node, total;
+} stuck_ctx_t;
+
+static void print_stuck(void *ctx, const noc_flit_t *f, int gport, int vc)
+{
+    stuck_ctx_t *c = ctx;
+    c->total++;
+    if (!(f->flags & NOC_FLIT_HEAD) || c->left <= 0)
+        return;
+    c->left--;
+    const struct noc_sim *s = c->s;
+    const noc_packet_t *p = &s->pkts[f->pkt];
+    char at[64], src[64], dst[64];
+    noc_topo_label(s->topo, c->node, at, sizeof at);
+    noc_topo_label(s->topo, p->src, src, sizeof src);
+    noc_topo_label(s->topo, p->dst, dst, sizeof dst);
+    fprintf(c->f, "  packet %llu %s -> %s: head at router %s input port %d VC %d, waiting since cycle %llu (injected %llu)\n",
+            (unsigned long long)p->id, src, dst, at, gport - s->topo->port_base[c->node], vc,
+            (unsigned long long)s->last_move, (unsigned long long)p->injected);
+}
+
+void noc_sim_report_stuck(const noc_sim_t *s, void *file, int max_lines)
+{
+    stuck_ctx_t c = { .s = s, .f = file, .left = max_lines };
+    for (int n = 0; n < s->n_nodes; n++) {
+        c.node = n;
+        s->rops->visit(s, n, print_stuck, &c);
+    }
+    if (c.left <= 0)
+        fprintf(c.f, "  ... (%d flits buffered in all; the list stops at %d packets)\n", c.total, max_lines);
+}

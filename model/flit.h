@@ -1,0 +1,41 @@
+/* flit.h: the flit and packet records. Flits travel by value through
+ * channels and buffers (no per-flit heap objects); a packet's bookkeeping sits
+ * in one slot of the simulator's packet pool, named by flit.pkt. */
+#ifndef NOC_FLIT_H
+#define NOC_FLIT_H
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    NOC_FLIT_HEAD = 1u,
+    NOC_FLIT_TAIL = 2u,
+};
+
+typedef struct noc_flit {
+    int64_t data;     /* payload word */
+    uint32_t pkt;     /* packet pool slot */
+    uint16_t seq;     /* index of the flit in its packet */
+    uint8_t flags;    /* NOC_FLIT_HEAD | NOC_FLIT_TAIL */
+    uint8_t vc;       /* VC on the channel it travels */
+    uint8_t la_port;  /* lookahead routing: output port at the next router */
+    uint8_t la_class; /* lookahead routing: VC class on that port */
+} noc_flit_t;
+
+typedef struct noc_packet {
+    uint64_t created;   /* cycle the source generated it */
+    uint64_t injected;  /* cycle its head entered the injection channel */
+    uint64_t id;        /* sequence number, unique in a run */
+    int32_t src, dst;
+    uint16_t size;      /* flits */
+    uint16_t received;  /* flits delivered so far */
+    uint16_t hops;      /* network links its head crossed */
+    uint8_t measured;   /* created inside the measurement window */
+    uint8_t pad;
+} noc_packet_t;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

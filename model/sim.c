@@ -1,0 +1,474 @@
+/* sim.c: building the simulator from a configuration and a topology, the
+ * two-phase cycle loop with idle nodes skipped, and the synthetic run
+ * (warm-up, measurement window, drain). */
+#include "model/sim_internal.h"
+#include "model/ni.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "noctua: out of memory (%zu x %zu bytes)\n", n, size);
+        abort();
+    }
+    return p;
+}
+
+static uint32_t pow2_above(uint32_t x)
+{
+    uint32_t c = 1;
+    while (c <= x)
+        c <<= 1;
+    return c;
+}
+
+/* ---- generation calendar (binary min-heap on (time, node)) ---- */
+
+static int heap_less(const struct noc_sim *s, int a, int b)
+{
+    if (s->heap_t[a] != s->heap_t[b])
+        return s->heap_t[a] < s->heap_t[b];
+    return s->heap_n[a] < s->heap_n[b];
+}
+
+static void heap_swap(struct noc_sim *s, int a, int b)
+{
+    uint64_t t = s->heap_t[a];
+    int32_t n = s->heap_n[a];
+    s->heap_t[a] = s->heap_t[b];
+    s->heap_n[a] = s->heap_n[b];
+    s->heap_t[b] = t;
+    s->heap_n[b] = n;
+}
+
+static void heap_push(struct noc_sim *s, uint64_t t, int n)
+{
+    int i = s->heap_size++;
+    s->heap_t[i] = t;
+    s->heap_n[i] = n;
+    while (i > 0 && heap_less(s, i, (i - 1) / 2)) {
+        heap_swap(s, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static void heap_pop(struct noc_sim *s)
+{
+    int i = 0;
+    s->heap_size--;
+    s->heap_t[0] = s->heap_t[s->heap_size];
+    s->heap_n[0] = s->heap_n[s->heap_size];
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->heap_size && heap_less(s, l, m))
+            m = l;
+        if (r < s->heap_size && heap_less(s, r, m))
+            m = r;
+        if (m == i)
+            break;
+        heap_swap(s, i, m);
+        i = m;
+    }
+}
+
+/* ---- building ---- */
+
+static int check_range(const char *name, int64_t v, int64_t lo, int64_t hi, char *err, size_t errlen)
+{
+    if (v < lo || v > hi) {
+        snprintf(err, errlen, "parameter '%s': %lld is out of range [%lld, %lld]", name,
+                 (long long)v, (long long)lo, (long long)hi);
+        return -1;
+    }
+    return 0;
+}
+
+static int class_latencies(const noc_config_t *cfg, const noc_topo_t *t, int *lat, char *err, size_t errlen)
+{
+    for (int c = 0; c < t->n_classes; c++)
+        lat[c] = (int)cfg->link_latency;
+    char buf[NOC_CONFIG_STR_MAX];
+    snprintf(buf, sizeof buf, "%s", cfg->class_latency);
+    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        char *colon = strchr(tok, ':');
+        char *end = NULL;
+        long v = colon ? strtol(colon + 1, &end, 10) : 0;
+        if (!colon || end == colon + 1 || *end != '\0' || v < 1 || v > 64) {
+            snprintf(err, errlen, "parameter 'class_latency': '%s' is not CLASS:LATENCY with 1 <= LATENCY <= 64", tok);
+            return -1;
+        }
+        *colon = '\0';
+        int found = -1;
+        for (int c = 0; c < t->n_classes; c++)
+            if (strcmp(t->class_name[c], tok) == 0)
+                found = c;
+        if (found < 0) {
+            char names[256] = "";
+            for (int c = 0; c < t->n_classes; c++) {
+                strncat(names, " ", sizeof names - strlen(names) - 1);
+                strncat(names, t->class_name[c], sizeof names - strlen(names) - 1);
+            }
+            snprintf(err, errlen, "parameter 'class_latency': %s has no link class '%s' (classes:%s)",
+                     t->spec, tok, names);
+            return -1;
+        }
+        lat[found] = (int)v;
+    }
+    return 0;
+}
+
+static int check_config(const noc_config_t *c, char *err, size_t errlen)
+{
+    if (check_range("num_vcs", c->num_vcs, 1, 64, err, errlen) ||
+        check_range("vc_buf_size", c->vc_buf_size, 1, 4096, err, errlen) ||
+        check_range("packet_size", c->packet_size, 1, 65535, err, errlen) ||
+        check_range("routing_delay", c->routing_delay, 0, 16, err, errlen) ||
+        check_range("vc_alloc_delay", c->vc_alloc_delay, 0, 16, err, errlen) ||
+        check_range("sw_alloc_delay", c->sw_alloc_delay, 0, 16, err, errlen) ||
+        check_range("st_final_delay", c->st_final_delay, 0, 16, err, errlen) ||
+        check_range("link_latency", c->link_latency, 1, 64, err, errlen) ||
+        check_range("local_latency", c->local_latency, 1, 64, err, errlen) ||
+        check_range("credit_delay", c->credit_delay, 1, 64, err, errlen) ||
+        check_range("lookahead", c->lookahead, 0, 1, err, errlen) ||
+        check_range("alloc_iters", c->alloc_iters, 1, 16, err, errlen) ||
+        check_range("warmup_cycles", c->warmup_cycles, 0, INT64_C(1) << 40, err, errlen) ||
+        check_range("sample_cycles", c->sample_cycles, 1, INT64_C(1) << 40, err, errlen) ||
+        check_range("max_drain_cycles", c->max_drain_cycles, 0, INT64_C(1) << 40, err, errlen) ||
+        check_range("source_queue", c->source_queue, 1, 1 << 20, err, errlen) ||
+        check_range("deadlock_cycles", c->deadlock_cycles, 10, INT64_C(1) << 40, err, errlen) ||
+        check_range("check", c->check, 0, 1, err, errlen))
+        return -1;
+    if (c->injection_rate < 0.0 || c->injection_rate > 64.0) {
+        snprintf(err, errlen, "parameter 'injection_rate': %g is out of range [0, 64]", c->injection_rate);
+        return -1;
+    }
+    return 0;
+}
+
+noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
+                          noc_traffic_t traffic, char *err, size_t errlen)
+{
+    if (check_config(cfg, err, errlen))
+        return NULL;
+    const noc_router_ops_t *rops = noc_router_find(cfg->router);
+    if (!rops) {
+        snprintf(err, errlen, "parameter 'router': unknown router '%s' (known: %s)", cfg->router,
+                 noc_router_list());
+        return NULL;
+    }
+    int lat[NOC_TOPO_MAX_CLASSES];
+    if (class_latencies(cfg, t, lat, err, errlen))
+        return NULL;
+
+    struct noc_sim *s = xcalloc(1, sizeof *s);
+    s->cfg = *cfg;
+    s->topo = t;
+    s->traffic = traffic;
+    s->n_nodes = t->n_nodes;
+    s->n_ports = t->n_ports;
+    s->n_chan = t->n_ports + t->n_nodes;
+    s->V = (int)cfg->num_vcs;
+    s->credit_delay = (uint32_t)cfg->credit_delay;
+    s->win_start = s->win_end = NOC_NEVER;
+
+    int max_lat = (int)cfg->local_latency;
+    for (int c = 0; c < t->n_classes; c++)
+        if (lat[c] > max_lat)
+            max_lat = lat[c];
+    uint32_t longest = (uint32_t)(max_lat + cfg->sw_alloc_delay + cfg->st_final_delay);
+    if ((uint32_t)cfg->credit_delay > longest)
+        longest = (uint32_t)cfg->credit_delay;
+    s->cap = pow2_above(longest);
+    s->mask = s->cap - 1;
+
+    int nc = s->n_chan;
+    s->chan_delay = xcalloc((size_t)nc, 1);
+    s->chan_from = xcalloc((size_t)nc, sizeof(int32_t));
+    s->chan_to = xcalloc((size_t)nc, sizeof(int32_t));
+    s->chan_in_gport = xcalloc((size_t)nc, sizeof(int32_t));
+    s->chan_local = xcalloc((size_t)nc, 1);
+    s->in_chan = xcalloc((size_t)t->n_ports, sizeof(int32_t));
+    for (int n = 0; n < t->n_nodes; n++) {
+        for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
+            s->chan_from[g] = n;
+            if (g == t->port_base[n]) { /* ejection channel */
+                s->chan_to[g] = n;
+                s->chan_in_gport[g] = -1;
+                s->chan_local[g] = 1;
+                s->chan_delay[g] = (uint8_t)cfg->local_latency;
+                s->in_chan[g] = t->n_ports + n;
+            } else {
+                int pg = t->peer[g];
+                s->chan_to[g] = noc_topo_port_node(t, pg);
+                s->chan_in_gport[g] = pg;
+                s->chan_delay[g] = (uint8_t)lat[t->link_class[g]];
+                s->in_chan[pg] = g;
+            }
+        }
+        int ic = t->n_ports + n;
+        s->chan_from[ic] = n;
+        s->chan_to[ic] = n;
+        s->chan_in_gport[ic] = t->port_base[n];
+        s->chan_local[ic] = 1;
+        s->chan_delay[ic] = (uint8_t)cfg->local_latency;
+    }
+    size_t slots = (size_t)nc * s->cap;
+    s->ring_flit = xcalloc(slots, sizeof(noc_flit_t));
+    s->ring_valid = xcalloc(slots, 1);
+    s->ring_credit = xcalloc(slots, 1);
+    memset(s->ring_credit, 0xff, slots);
+
+    s->rops = rops;
+    if (rops->create(s, err, errlen) != 0) {
+        s->rops = NULL;
+        noc_sim_destroy(s);
+        return NULL;
+    }
+    int depth = rops->depth(s);
+
+    s->ni = xcalloc((size_t)t->n_nodes, sizeof(noc_ni_t));
+    s->srcq_limit = (uint32_t)cfg->source_queue;
+    s->srcq_cap = pow2_above(s->srcq_limit - 1);
+    s->srcq = xcalloc((size_t)t->n_nodes * s->srcq_cap, sizeof(noc_srcq_entry_t));
+    s->ni_credits = xcalloc((size_t)t->n_nodes * (size_t)s->V, sizeof(int16_t));
+    for (int i = 0; i < t->n_nodes * s->V; i++)
+        s->ni_credits[i] = (int16_t)depth;
+
+    s->pkt_cap = (uint32_t)((size_t)t->n_ports * (size_t)s->V * (size_t)depth + slots +
+                            (size_t)t->n_nodes + 16);
+    s->pkts = xcalloc(s->pkt_cap, sizeof(noc_packet_t));
+    s->pkt_free = xcalloc(s->pkt_cap, sizeof(uint32_t));
+    for (uint32_t i = 0; i < s->pkt_cap; i++)
+        s->pkt_free[i] = s->pkt_cap - 1 - i;
+    s->pkt_free_n = s->pkt_cap;
+
+    s->work = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    s->listed = xcalloc((size_t)t->n_nodes, 1);
+    s->active = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    s->woken = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+
+    s->heap_t = xcalloc((size_t)t->n_nodes, sizeof(uint64_t));
+    s->heap_n = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    s->injecting = traffic.ops != NULL;
+    for (int n = 0; n < t->n_nodes; n++) {
+        noc_ni_t *ni = &s->ni[n];
+        noc_rng_seed(&ni->rng, (uint64_t)cfg->seed, (uint64_t)n);
+        ni->cur_pkt = -1;
+        ni->last_vc = (uint8_t)(s->V - 1);
+        ni->next_gen = traffic.ops ? traffic.ops->next(traffic.ctx, n, 0, &ni->rng) : NOC_NEVER;
+        if (ni->next_gen != NOC_NEVER)
+            heap_push(s, ni->next_gen, n);
+    }
+
+    s->st.lat_hist = xcalloc(NOC_LAT_HIST + 1, sizeof(uint32_t));
+    s->lst = xcalloc((size_t)nc, sizeof(noc_link_stats_t));
+    return s;
+}
+
+void noc_sim_destroy(noc_sim_t *s)
+{
+    if (!s)
+        return;
+    if (s->rops && s->rops->destroy)
+        s->rops->destroy(s);
+    free(s->chan_delay);
+    free(s->chan_from);
+    free(s->chan_to);
+    free(s->chan_in_gport);
+    free(s->chan_local);
+    free(s->in_chan);
+    free(s->ring_flit);
+    free(s->ring_valid);
+    free(s->ring_credit);
+    free(s->ni);
+    free(s->srcq);
+    free(s->ni_credits);
+    free(s->pkts);
+    free(s->pkt_free);
+    free(s->work);
+    free(s->listed);
+    free(s->active);
+    free(s->woken);
+    free(s->heap_t);
+    free(s->heap_n);
+    free(s->st.lat_hist);
+    free(s->lst);
+    free(s);
+}
+
+/* ---- the cycle ---- */
+
+static void generate(struct noc_sim *s)
+{
+    const noc_traffic_t *tr = &s->traffic;
+    while (s->heap_size > 0 && s->heap_t[0] == s->now) {
+        int n = s->heap_n[0];
+        noc_ni_t *ni = &s->ni[n];
+        heap_pop(s);
+        int dst = -1, size = 0;
+        tr->ops->make(tr->ctx, n, &ni->rng, &dst, &size);
+        if (dst >= 0 && dst != n && size > 0) {
+            s->st.packets_created++;
+            if (s->now >= s->win_start && s->now < s->win_end)
+                s->st.window_flits_offered += (uint64_t)size;
+            if (ni->q_tail - ni->q_head >= s->srcq_limit) {
+                s->st.packets_offered_lost++;
+            } else {
+                noc_srcq_entry_t *e = &s->srcq[(uint32_t)n * s->srcq_cap + (ni->q_tail & (s->srcq_cap - 1))];
+                e->created = s->now;
+                e->dst = dst;
+                e->size = (uint16_t)size;
+                ni->q_tail++;
+                uint32_t depth = ni->q_tail - ni->q_head;
+                if (depth > s->st.source_queue_peak)
+                    s->st.source_queue_peak = depth;
+                if (s->now >= s->win_start && s->now < s->win_end)
+                    s->st.measured_outstanding++;
+                noc_work_add(s, n, 1);
+            }
+        }
+        ni->next_gen = tr->ops->next(tr->ctx, n, s->now + 1, &ni->rng);
+        if (ni->next_gen != NOC_NEVER)
+            heap_push(s, ni->next_gen, n);
+    }
+}
+
+void noc_sim_step(noc_sim_t *s)
+{
+    if (s->injecting)
+        generate(s);
+    for (int i = 0; i < s->n_woken; i++)
+        s->active[s->n_active++] = s->woken[i];
+    s->n_woken = 0;
+
+    /* phase 1: evaluate */
+    int n_act = s->n_active;
+    for (int i = 0; i < n_act; i++) {
+        int n = s->active[i];
+        noc_ni_eval(s, n);
+        s->rops->eval(s, n);
+    }
+    /* phase 2: commit */
+    if (s->rops->commit)
+        for (int i = 0; i < n_act; i++)
+            s->rops->commit(s, s->active[i]);
+
+    /* drop nodes that ran out of work */
+    int k = 0;
+    for (int i = 0; i < n_act; i++) {
+        int n = s->active[i];
+        if (s->work[n] > 0)
+            s->active[k++] = n;
+        else
+            s->listed[n] = 0;
+    }
+    s->n_active = k;
+    s->now++;
+    s->st.cycles = s->now;
+}
+
+void noc_sim_stop_injection(noc_sim_t *s)
+{
+    s->injecting = 0;
+    s->heap_size = 0;
+    /* Packets still waiting in source queues are dropped; their NIs lose the
+     * work they stood for. */
+    for (int n = 0; n < s->n_nodes; n++) {
+        noc_ni_t *ni = &s->ni[n];
+        while (ni->q_head != ni->q_tail) {
+            const noc_srcq_entry_t *e = &s->srcq[(uint32_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+            if (e->created >= s->win_start && e->created < s->win_end)
+                s->st.measured_outstanding--;
+            ni->q_head++;
+            noc_work_sub(s, n, 1);
+        }
+    }
+}
+
+static int deadlocked(const struct noc_sim *s)
+{
+    return s->in_network > 0 && s->now - s->last_move > (uint64_t)s->cfg.deadlock_cycles;
+}
+
+static int step_checked(struct noc_sim *s, noc_run_status_t *status)
+{
+    noc_sim_step(s);
+    if (s->cfg.check) {
+        char err[512];
+        if (noc_sim_check(s, err, sizeof err) != 0) {
+            fprintf(stderr, "noctua: invariant violated at cycle %llu: %s\n",
+                    (unsigned long long)s->now, err);
+            *status = NOC_RUN_INVARIANT;
+            return -1;
+        }
+    }
+    if (deadlocked(s)) {
+        s->st.deadlock = 1;
+        *status = NOC_RUN_DEADLOCK;
+        return -1;
+    }
+    return 0;
+}
+
+noc_run_status_t noc_sim_run(noc_sim_t *s)
+{
+    noc_run_status_t status = NOC_RUN_OK;
+    noc_stats_t *st = &s->st;
+    uint64_t warm = (uint64_t)s->cfg.warmup_cycles, sample = (uint64_t)s->cfg.sample_cycles;
+    uint64_t drain_max = (uint64_t)s->cfg.max_drain_cycles;
+
+    s->phase = NOC_PHASE_WARMUP;
+    s->win_start = s->now + warm;
+    s->win_end = s->win_start + sample;
+    while (s->now < s->win_start)
+        if (step_checked(s, &status))
+            goto out;
+    s->phase = NOC_PHASE_SAMPLE;
+    uint64_t lost_before = st->packets_offered_lost;
+    while (s->now < s->win_end)
+        if (step_checked(s, &status))
+            goto out;
+    if (st->packets_offered_lost > lost_before)
+        st->saturated = 1;
+    s->phase = NOC_PHASE_DRAIN;
+    while (st->measured_outstanding > 0 && s->now - s->win_end < drain_max)
+        if (step_checked(s, &status))
+            goto out;
+    st->drained = st->measured_outstanding == 0;
+    /* Empty the network so that nothing is left behind: stop the sources,
+     * let every flit that entered arrive. */
+    noc_sim_stop_injection(s);
+    while (s->in_network > 0 || s->n_active > 0)
+        if (step_checked(s, &status))
+            goto out;
+out:
+    st->warmup = s->now < s->win_start ? s->now : s->win_start;
+    st->sample = s->now <= s->win_start ? 0 : (s->now < s->win_end ? s->now : s->win_end) - s->win_start;
+    st->drain = s->now > s->win_end ? s->now - s->win_end : 0;
+    if (!st->drained)
+        st->saturated = 1;
+    if (st->window_flits_out * 100 < st->window_flits_offered * 95)
+        st->saturated = 1;
+    return status;
+}
+
+/* ---- accessors ---- */
+
+uint64_t noc_sim_now(const noc_sim_t *s) { return s->now; }
+const noc_stats_t *noc_sim_stats(const noc_sim_t *s) { return &s->st; }
+const noc_topo_t *noc_sim_topo(const noc_sim_t *s) { return s->topo; }
+const noc_config_t *noc_sim_config(const noc_sim_t *s) { return &s->cfg; }
+uint64_t noc_sim_flits_in_network(const noc_sim_t *s) { return s->in_network; }
+int noc_sim_n_channels(const noc_sim_t *s) { return s->n_chan; }
+const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c) { return &s->lst[c]; }
+
+void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is_local, int *link_class)
+{
+    *from = s->chan_from[c];
+    *to = s->chan_to[c];
+    *is_local = s->chan_local[c];
+    *link_class = (c < s->n_ports && !s->chan_local[c]) ? s->topo->link_class[c] : -1;
+}

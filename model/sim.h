@@ -1,0 +1,73 @@
+/* sim.h: the simulator's root object. A noc_sim_t owns everything of one
+ * run: the topology, the router state, channels, network interfaces, packet
+ * pool and statistics. There are no globals, so several simulators (a C and
+ * an RTL model, or two configurations) can live in one process.
+ *
+ * A cycle has two phases. In the first, every node's network interface and
+ * router evaluate from the state at the start of the cycle: they read what
+ * arrives on channels this cycle and write only into channel slots of later
+ * cycles (every channel delays by at least one cycle) and into their own
+ * state. In the second, every router commits. The order in which nodes are
+ * visited therefore never changes a result. */
+#ifndef NOC_SIM_H
+#define NOC_SIM_H
+#include <stddef.h>
+#include <stdint.h>
+#include "model/config.h"
+#include "model/stats.h"
+#include "model/traffic_if.h"
+#include "topologies/topo.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct noc_sim noc_sim_t;
+
+typedef enum noc_run_status {
+    NOC_RUN_OK = 0,
+    NOC_RUN_DEADLOCK = 3,   /* exit status of the CLI as well */
+    NOC_RUN_INVARIANT = 4,  /* the invariant checker failed (a bug) */
+} noc_run_status_t;
+
+/* Build a simulator for cfg (copied) on topology topo (borrowed: it must
+ * outlive the simulator), fed by traffic (may be NULL: no packets). Returns
+ * NULL with a message in err that names the parameter at fault on bad input. */
+noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *topo,
+                          noc_traffic_t traffic, char *err, size_t errlen);
+void noc_sim_destroy(noc_sim_t *s);
+
+/* Synthetic run: warm-up, measurement window, drain. */
+noc_run_status_t noc_sim_run(noc_sim_t *s);
+/* Simulate one cycle (both phases). */
+void noc_sim_step(noc_sim_t *s);
+/* Stop generating synthetic traffic (the network then drains). */
+void noc_sim_stop_injection(noc_sim_t *s);
+/* Flits inside the network (channels, router buffers) right now. */
+uint64_t noc_sim_flits_in_network(const noc_sim_t *s);
+
+uint64_t noc_sim_now(const noc_sim_t *s);
+const noc_stats_t *noc_sim_stats(const noc_sim_t *s);
+const noc_topo_t *noc_sim_topo(const noc_sim_t *s);
+const noc_config_t *noc_sim_config(const noc_sim_t *s);
+
+/* Channels: network links are channels 0 .. n-1 in global-port order of
+ * their upstream port, with the local ejection channels among them; the
+ * injection channels follow. */
+int noc_sim_n_channels(const noc_sim_t *s);
+/* Endpoints of channel c: source and destination node, -1 for the NI side of
+ * a local channel is reported as the node itself with is_local set. */
+void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is_local,
+                          int *link_class);
+const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c);
+
+/* Invariant checker: flits and credits conserved, FIFO bounds, no flit in two
+ * places. Returns 0, or -1 with the first violation described in err. */
+int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen);
+
+/* The deadlock report: one line per stuck packet, written to f (a FILE *). */
+void noc_sim_report_stuck(const noc_sim_t *s, void *file, int max_lines);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

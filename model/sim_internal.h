@@ -1,0 +1,179 @@
+/* sim_internal.h: the layout of noc_sim_t, for the kernel's own files and the
+ * router families (the way Lua keeps lua_State in lstate.h). Everything is a
+ * flat array indexed by node, global port or channel id; nothing here is
+ * allocated after noc_sim_create.
+ *
+ * Channels. Channel c carries flits one way and credits the other, both as
+ * delay lines: a ring of `cap` slots per channel (cap a power of two larger
+ * than any delay), where slot (t & mask) holds what arrives in cycle t. The
+ * writer of cycle t fills slot ((t + delay) & mask), delay >= 1, so a write
+ * never lands on the slot read this cycle: evaluation order cannot matter.
+ *   channel g  (g < n_ports): leaves global port g: a network link to
+ *              peer[g], or, for a local port, the ejection channel to the NI;
+ *   channel n_ports + n: the injection channel of node n (NI -> port 0).
+ *
+ * Activity. work[n] counts what could make node n do something: flits in its
+ * router, flits and credits in flight toward it, packets its NI holds. Nodes
+ * with work are on the active list; the others are skipped. */
+#ifndef NOC_SIM_INTERNAL_H
+#define NOC_SIM_INTERNAL_H
+#include <assert.h>
+#include "model/flit.h"
+#include "model/rng.h"
+#include "model/sim.h"
+#include "routers/router.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One waiting packet in a source queue. */
+typedef struct noc_srcq_entry {
+    uint64_t created;
+    int32_t dst;
+    uint16_t size;
+    uint16_t pad;
+} noc_srcq_entry_t;
+
+/* The network interface of one PE: source queue and injection state. */
+typedef struct noc_ni {
+    noc_rng_t rng;        /* the node's traffic stream */
+    uint64_t next_gen;    /* next generation cycle (NOC_NEVER: none) */
+    uint32_t q_head, q_tail; /* free-running counters into the source queue */
+    int32_t cur_pkt;      /* packet being injected, -1 if none */
+    uint16_t cur_seq;     /* next flit of it */
+    uint8_t cur_vc;
+    uint8_t last_vc;      /* round-robin pointer over injection VCs */
+} noc_ni_t;
+
+struct noc_sim {
+    noc_config_t cfg;
+    const noc_topo_t *topo;
+    noc_traffic_t traffic;
+    uint64_t now;
+    int n_nodes, n_ports, n_chan;
+    int V;                 /* VCs per port */
+
+    /* channels */
+    uint32_t cap, mask;
+    uint8_t *chan_delay;   /* flit delay of a write by the upstream side */
+    int32_t *chan_from;    /* node writing flits (reading credits) */
+    int32_t *chan_to;      /* node reading flits (writing credits) */
+    int32_t *chan_in_gport;/* input port fed at chan_to, -1 for ejection */
+    uint8_t *chan_local;   /* injection or ejection channel */
+    int32_t *in_chan;      /* per global port: channel feeding that input */
+    noc_flit_t *ring_flit; /* n_chan * cap */
+    uint8_t *ring_valid;
+    int8_t *ring_credit;   /* -1 or the VC of a returning credit */
+    uint32_t credit_delay;
+
+    /* routers */
+    const noc_router_ops_t *rops;
+    void *rstate;
+
+    /* network interfaces */
+    noc_ni_t *ni;
+    noc_srcq_entry_t *srcq; /* n_nodes * srcq_cap */
+    uint32_t srcq_cap;      /* power of two >= cfg.source_queue */
+    uint32_t srcq_limit;    /* cfg.source_queue */
+    int16_t *ni_credits;    /* n_nodes * V: credits for port 0's input VCs */
+    uint64_t next_pkt_id;
+
+    /* packet pool */
+    noc_packet_t *pkts;
+    uint32_t *pkt_free;
+    uint32_t pkt_cap, pkt_free_n;
+
+    /* activity */
+    int32_t *work;
+    uint8_t *listed;
+    int32_t *active;        /* n_active nodes evaluated this cycle */
+    int32_t *woken;         /* nodes that got work during this cycle */
+    int n_active, n_woken;
+
+    /* calendar of packet generation: binary min-heap of (time, node) */
+    uint64_t *heap_t;
+    int32_t *heap_n;
+    int heap_size;
+    int injecting;          /* 0 once injection stopped */
+
+    /* statistics */
+    noc_stats_t st;
+    noc_link_stats_t *lst;  /* per channel */
+    int phase;              /* NOC_PHASE_* */
+    uint64_t win_start, win_end; /* packets created in [start, end) are measured */
+    uint64_t in_network;    /* flits in channels and router buffers */
+    uint64_t last_move;     /* last cycle a flit moved */
+};
+
+enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
+
+/* Give node n more work (d > 0), putting it on the active list. */
+static inline void noc_work_add(struct noc_sim *s, int n, int d)
+{
+    s->work[n] += d;
+    if (!s->listed[n]) {
+        s->listed[n] = 1;
+        s->woken[s->n_woken++] = n;
+    }
+}
+
+static inline void noc_work_sub(struct noc_sim *s, int n, int d)
+{
+    s->work[n] -= d;
+    assert(s->work[n] >= 0);
+}
+
+/* Write flit f into channel c, to arrive `delay` cycles from now. */
+static inline void noc_chan_put_flit(struct noc_sim *s, int c, uint32_t delay, const noc_flit_t *f)
+{
+    uint32_t i = (uint32_t)c * s->cap + (uint32_t)((s->now + delay) & s->mask);
+    assert(delay >= 1 && delay < s->cap);
+    assert(!s->ring_valid[i]);
+    s->ring_flit[i] = *f;
+    s->ring_valid[i] = 1;
+    noc_work_add(s, s->chan_to[c], 1);
+}
+
+/* Take the flit arriving on channel c this cycle; returns 0 if none. The
+ * reader's work count stays: the flit moves into its buffer. */
+static inline int noc_chan_take_flit(struct noc_sim *s, int c, noc_flit_t *f)
+{
+    uint32_t i = (uint32_t)c * s->cap + (uint32_t)(s->now & s->mask);
+    if (!s->ring_valid[i])
+        return 0;
+    *f = s->ring_flit[i];
+    s->ring_valid[i] = 0;
+    return 1;
+}
+
+/* Send a credit for VC vc back up channel c. */
+static inline void noc_chan_put_credit(struct noc_sim *s, int c, int vc)
+{
+    uint32_t i = (uint32_t)c * s->cap + (uint32_t)((s->now + s->credit_delay) & s->mask);
+    assert(s->ring_credit[i] < 0);
+    s->ring_credit[i] = (int8_t)vc;
+    noc_work_add(s, s->chan_from[c], 1);
+}
+
+/* The credit arriving upstream on channel c this cycle (its VC), or -1. */
+static inline int noc_chan_take_credit(struct noc_sim *s, int c)
+{
+    uint32_t i = (uint32_t)c * s->cap + (uint32_t)(s->now & s->mask);
+    int vc = s->ring_credit[i];
+    if (vc >= 0) {
+        s->ring_credit[i] = -1;
+        noc_work_sub(s, s->chan_from[c], 1);
+    }
+    return vc;
+}
+
+/* Count statistics now? (inside the measurement window) */
+static inline int noc_measuring(const struct noc_sim *s)
+{
+    return s->phase == NOC_PHASE_SAMPLE;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,57 @@
+/* stats.h: what a run measured. Per-run figures (latency, throughput, hops)
+ * and per-channel counters; filled by the kernel, read by reports. */
+#ifndef NOC_STATS_H
+#define NOC_STATS_H
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Latencies up to this many cycles are kept exactly for the percentiles. */
+#define NOC_LAT_HIST 65536
+
+typedef struct noc_link_stats {
+    uint64_t flits;        /* flits carried */
+    uint64_t busy;         /* cycles with a flit on the link */
+    uint64_t contention;   /* cycles in which more than one packet wanted it */
+    uint64_t credit_stall; /* cycles a flit was ready for it but had no credit */
+    uint32_t peak_queue;   /* most flits buffered at its downstream input port */
+    uint32_t pad;
+} noc_link_stats_t;
+
+typedef struct noc_lat_sum {
+    uint64_t n, sum, min, max;
+} noc_lat_sum_t;
+
+typedef struct noc_stats {
+    uint64_t cycles;            /* cycles simulated in all */
+    uint64_t warmup, sample, drain;  /* cycles in each phase */
+    uint64_t packets_created;   /* all phases */
+    uint64_t packets_offered_lost; /* not generated because a source queue was full */
+    uint64_t packets;           /* measured packets delivered */
+    uint64_t flits;             /* flits of measured packets delivered */
+    uint64_t window_flits_offered; /* flits generated during the window (refused ones too) */
+    uint64_t window_flits_in;   /* flits injected during the window */
+    uint64_t window_flits_out;  /* flits delivered during the window */
+    uint64_t flit_hops;         /* flit-link traversals in the window */
+    noc_lat_sum_t latency;      /* creation to tail delivery */
+    noc_lat_sum_t net_latency;  /* head injection to tail delivery */
+    noc_lat_sum_t queue_latency;/* creation to head injection */
+    noc_lat_sum_t hops;
+    uint32_t *lat_hist;         /* NOC_LAT_HIST + 1 bins (the last: longer) */
+    uint64_t measured_outstanding;
+    uint32_t source_queue_peak;
+    int saturated;              /* the run shows the network past saturation */
+    int drained;                /* every measured packet arrived */
+    int deadlock;               /* the network stopped moving with flits in it */
+} noc_stats_t;
+
+void noc_lat_add(noc_lat_sum_t *s, uint64_t v);
+double noc_lat_avg(const noc_lat_sum_t *s);
+/* Percentile q in [0,1] of the measured packet latencies (nearest rank). */
+uint64_t noc_stats_percentile(const noc_stats_t *st, double q);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,6 @@
+/* families.h: the router families the registry knows. */
+#ifndef NOC_FAMILIES_H
+#define NOC_FAMILIES_H
+#include "routers/router.h"
+extern const noc_router_ops_t noc_router_vc;
+#endif

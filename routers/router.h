@@ -1,0 +1,50 @@
+/* router.h: the small interface behind which router microarchitectures
+ * (vc, ideal, later rtl) plug into the kernel, in the manner of SQLite's
+ * sqlite3_io_methods: a const table of functions, one per family, that works
+ * on the state of all routers of a fabric at once (flat arrays, owned by the
+ * family and hung on noc_sim_t.rstate).
+ *
+ * Contract of eval(sim, node): read the node's input channels at slot `now`
+ * (flits and credits that arrive this cycle), update the node's own router
+ * state, and write flits and credits into channel slots of later cycles with
+ * the sim_internal.h helpers. Never read or write another node's state. */
+#ifndef NOC_ROUTER_H
+#define NOC_ROUTER_H
+#include <stddef.h>
+#include "model/flit.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct noc_sim;
+
+typedef void (*noc_flit_visit_fn)(void *ctx, const noc_flit_t *f, int gport, int vc);
+
+typedef struct noc_router_ops {
+    const char *name;
+    const char *help;
+    /* Allocate state for every router of sim's topology; check the parameters
+     * that concern this family. Returns 0, or -1 with a message in err. */
+    int (*create)(struct noc_sim *s, char *err, size_t errlen);
+    void (*destroy)(struct noc_sim *s);
+    void (*eval)(struct noc_sim *s, int node);
+    void (*commit)(struct noc_sim *s, int node); /* may be NULL */
+    /* Credits the router holds for output VC vc of network port gport. */
+    int (*credits)(const struct noc_sim *s, int gport, int vc);
+    /* Flits buffered at input VC vc of port gport. */
+    int (*occupancy)(const struct noc_sim *s, int gport, int vc);
+    /* Capacity of one input VC buffer (what full credits amount to). */
+    int (*depth)(const struct noc_sim *s);
+    /* Visit every flit buffered in the node's router. */
+    void (*visit)(const struct noc_sim *s, int node, noc_flit_visit_fn fn, void *ctx);
+} noc_router_ops_t;
+
+/* The registry: a static name table. NULL for an unknown name. */
+const noc_router_ops_t *noc_router_find(const char *name);
+/* Space-separated names, for help texts. */
+const char *noc_router_list(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,65 @@
+/* vc.h: state of the input-queued virtual-channel wormhole routers of a
+ * fabric (routers/vc), as flat arrays over input VCs, output VCs, ports and
+ * nodes. Input VC i = gport * V + v, output VC o = gport * V + v.
+ *
+ * Pipeline (docs/router.md): a head flit that reaches the front of its input
+ * VC in cycle a is routed in cycles a .. a+R-1 (R = routing_delay; lookahead
+ * routing: R = 0), bids for an output VC from cycle a+R on; granted in cycle
+ * c, it bids for the switch from cycle c+VA (VA = vc_alloc_delay); granted in
+ * cycle s (with a credit for its output VC), it leaves the buffer, its credit
+ * goes upstream, and it arrives at the next router in cycle
+ * s + sw_alloc_delay + st_final_delay + link latency. Body flits bid for the
+ * switch from the cycle they reach the front. */
+#ifndef NOC_VC_H
+#define NOC_VC_H
+#include "model/alloc.h"
+#include "model/sim_internal.h"
+
+enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
+
+typedef struct vc_state {
+    int V, depth;
+    uint32_t qcap, qmask;      /* ring per input VC */
+    int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
+    int lookahead;
+    int max_ports;             /* largest port count of a node */
+
+    /* per input VC */
+    noc_flit_t *buf;           /* n_ivc * qcap */
+    uint16_t *head, *tail;     /* free-running */
+    uint8_t *state;
+    uint8_t *rport, *rclass;   /* route: output port and VC class */
+    int16_t *out_vc;           /* granted output VC (index within the port) */
+    uint64_t *ready;           /* first cycle the next stage may act */
+
+    /* per output VC */
+    int16_t *credits;
+    int32_t *owner;            /* input VC holding it, or -1 */
+
+    /* per global port */
+    int32_t *port_occ;         /* flits buffered at this input port */
+    noc_alloc_t *va;           /* VC allocator of this output port */
+    noc_arbiter_t *sa_vc;      /* picks the VC of this input port that crosses */
+
+    /* per node */
+    noc_alloc_t *sa;           /* switch allocator, ports x ports */
+    int32_t *buffered;         /* flits buffered in the router */
+
+    /* scratch for one node's evaluation */
+    uint64_t *req;
+    int16_t *grant;
+} vc_state_t;
+
+/* Stages, one file each (docs/router.md): */
+void noc_vc_input(struct noc_sim *s, vc_state_t *r, int n);      /* vc_input.c */
+void noc_vc_route(struct noc_sim *s, vc_state_t *r, int n);      /* vc_input.c */
+void noc_vc_vc_alloc(struct noc_sim *s, vc_state_t *r, int n);   /* vc_vcalloc.c */
+void noc_vc_switch(struct noc_sim *s, vc_state_t *r, int n);     /* vc_switch.c */
+
+/* Class c of C classes owns VCs [c*V/C, (c+1)*V/C). */
+static inline void noc_vc_class_range(int V, int C, int c, int *lo, int *hi)
+{
+    *lo = c * V / C;
+    *hi = (c + 1) * V / C;
+}
+#endif

@@ -1,0 +1,183 @@
+/* vc_router.c: the vc router family: building its state for a fabric and the
+ * per-cycle evaluation that runs the stages of vc_input.c, vc_vcalloc.c and
+ * vc_switch.c in pipeline order. A router's registers are read and written
+ * only by its own evaluation, and everything it sends goes into channel slots
+ * of later cycles, so the commit phase has nothing to do for this family. */
+#include "routers/vc/vc.h"
+#include "routers/families.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "noctua: out of memory in the vc router\n");
+        abort();
+    }
+    return p;
+}
+
+static int vc_create(struct noc_sim *s, char *err, size_t errlen)
+{
+    const noc_topo_t *t = s->topo;
+    const noc_config_t *c = &s->cfg;
+    noc_alloc_kind_t vak = noc_alloc_kind_parse(c->vc_allocator);
+    noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
+    noc_arb_kind_t ak = noc_arb_kind_parse(c->arb_type);
+    if (vak == NOC_ALLOC_COUNT || sak == NOC_ALLOC_COUNT) {
+        snprintf(err, errlen, "parameter '%s': unknown allocator '%s' (separable_input_first, separable_output_first, islip)",
+                 vak == NOC_ALLOC_COUNT ? "vc_allocator" : "sw_allocator",
+                 vak == NOC_ALLOC_COUNT ? c->vc_allocator : c->sw_allocator);
+        return -1;
+    }
+    if (ak == NOC_ARB_COUNT) {
+        snprintf(err, errlen, "parameter 'arb_type': unknown arbiter '%s' (round_robin, matrix)", c->arb_type);
+        return -1;
+    }
+    if (c->num_vcs < t->n_vclasses) {
+        snprintf(err, errlen, "parameter 'num_vcs': %s needs at least %d virtual channels for deadlock-free routing, %lld given",
+                 t->spec, t->n_vclasses, (long long)c->num_vcs);
+        return -1;
+    }
+    if (t->max_degree + 1 > 64) {
+        snprintf(err, errlen, "%s: the vc router supports at most 63 network ports per node", t->spec);
+        return -1;
+    }
+    vc_state_t *r = xcalloc(1, sizeof *r);
+    s->rstate = r;
+    r->V = (int)c->num_vcs;
+    r->depth = (int)c->vc_buf_size;
+    r->qcap = 1;
+    while (r->qcap < (uint32_t)r->depth)
+        r->qcap <<= 1;
+    r->qmask = r->qcap - 1;
+    r->lookahead = (int)c->lookahead;
+    r->R = r->lookahead ? 0 : (int)c->routing_delay;
+    r->VA = (int)c->vc_alloc_delay;
+    r->out_delay = (int)(c->sw_alloc_delay + c->st_final_delay);
+    r->max_ports = t->max_degree + 1;
+
+    size_t nv = (size_t)t->n_ports * (size_t)r->V;
+    r->buf = xcalloc(nv * r->qcap, sizeof(noc_flit_t));
+    r->head = xcalloc(nv, sizeof(uint16_t));
+    r->tail = xcalloc(nv, sizeof(uint16_t));
+    r->state = xcalloc(nv, 1);
+    r->rport = xcalloc(nv, 1);
+    r->rclass = xcalloc(nv, 1);
+    r->out_vc = xcalloc(nv, sizeof(int16_t));
+    r->ready = xcalloc(nv, sizeof(uint64_t));
+    r->credits = xcalloc(nv, sizeof(int16_t));
+    r->owner = xcalloc(nv, sizeof(int32_t));
+    for (size_t i = 0; i < nv; i++) {
+        r->credits[i] = (int16_t)r->depth;
+        r->owner[i] = -1;
+    }
+    r->port_occ = xcalloc((size_t)t->n_ports, sizeof(int32_t));
+    r->va = xcalloc((size_t)t->n_ports, sizeof(noc_alloc_t));
+    r->sa_vc = xcalloc((size_t)t->n_ports, sizeof(noc_arbiter_t));
+    r->sa = xcalloc((size_t)t->n_nodes, sizeof(noc_alloc_t));
+    r->buffered = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    for (int n = 0; n < t->n_nodes; n++) {
+        int P = t->port_base[n + 1] - t->port_base[n];
+        noc_alloc_init(&r->sa[n], sak, ak, P, P, (int)c->alloc_iters);
+        for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
+            noc_alloc_init(&r->va[g], vak, ak, P * r->V, r->V, (int)c->alloc_iters);
+            noc_arbiter_init(&r->sa_vc[g], ak, r->V);
+        }
+    }
+    r->req = xcalloc((size_t)r->max_ports * (size_t)r->V, sizeof(uint64_t));
+    r->grant = xcalloc((size_t)r->max_ports * (size_t)r->V, sizeof(int16_t));
+    return 0;
+}
+
+static void vc_destroy(struct noc_sim *s)
+{
+    vc_state_t *r = s->rstate;
+    if (!r)
+        return;
+    const noc_topo_t *t = s->topo;
+    if (r->sa)
+        for (int n = 0; n < t->n_nodes; n++)
+            noc_alloc_free(&r->sa[n]);
+    if (r->va)
+        for (int g = 0; g < t->n_ports; g++) {
+            noc_alloc_free(&r->va[g]);
+            noc_arbiter_free(&r->sa_vc[g]);
+        }
+    free(r->buf);
+    free(r->head);
+    free(r->tail);
+    free(r->state);
+    free(r->rport);
+    free(r->rclass);
+    free(r->out_vc);
+    free(r->ready);
+    free(r->credits);
+    free(r->owner);
+    free(r->port_occ);
+    free(r->va);
+    free(r->sa_vc);
+    free(r->sa);
+    free(r->buffered);
+    free(r->req);
+    free(r->grant);
+    free(r);
+    s->rstate = NULL;
+}
+
+static void vc_eval(struct noc_sim *s, int n)
+{
+    vc_state_t *r = s->rstate;
+    noc_vc_input(s, r, n);
+    if (r->buffered[n] == 0)
+        return;
+    noc_vc_route(s, r, n);
+    noc_vc_vc_alloc(s, r, n);
+    noc_vc_switch(s, r, n);
+}
+
+static int vc_credits(const struct noc_sim *s, int g, int v)
+{
+    const vc_state_t *r = s->rstate;
+    return r->credits[g * r->V + v];
+}
+
+static int vc_occupancy(const struct noc_sim *s, int g, int v)
+{
+    const vc_state_t *r = s->rstate;
+    int i = g * r->V + v;
+    return (uint16_t)(r->tail[i] - r->head[i]);
+}
+
+static int vc_depth(const struct noc_sim *s)
+{
+    const vc_state_t *r = s->rstate;
+    return r->depth;
+}
+
+static void vc_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void *ctx)
+{
+    const vc_state_t *r = s->rstate;
+    const noc_topo_t *t = s->topo;
+    for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++)
+        for (int v = 0; v < r->V; v++) {
+            int i = g * r->V + v;
+            for (uint16_t k = r->head[i]; k != r->tail[i]; k++)
+                fn(ctx, &r->buf[(uint32_t)i * r->qcap + (k & r->qmask)], g, v);
+        }
+}
+
+const noc_router_ops_t noc_router_vc = {
+    .name = "vc",
+    .help = "input-queued virtual-channel wormhole router with credit flow control",
+    .create = vc_create,
+    .destroy = vc_destroy,
+    .eval = vc_eval,
+    .commit = NULL,
+    .credits = vc_credits,
+    .occupancy = vc_occupancy,
+    .depth = vc_depth,
+    .visit = vc_visit,
+};

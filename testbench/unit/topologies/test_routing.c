@@ -1,0 +1,370 @@
+/* test_routing.c: the grid routing functions (topologies/grid.c): every
+ * source reaches every destination along a minimal path, in dimension order,
+ * with valid VC classes; the channel dependency graph over (link, VC class)
+ * is acyclic, and the checker does find the cycle of a torus without
+ * dateline classes. The CDG builder and checker below are self-contained so
+ * they can move to a library later. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topologies/topo.h"
+
+static const char *const specs[] = {
+    "ring:3", "ring:4", "ring:5", "ring:8", "mesh:8", "mesh:4x4", "mesh:3x5", "mesh:2x3x4",
+    "torus:4x4", "torus:5x3", "torus:3x3x3", "torus:8x8", "torus:3x4x5", "torus:6x4",
+    "hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4", "hypercube:5", "hypercube:6",
+};
+#define N_SPECS (sizeof specs / sizeof specs[0])
+
+static noc_topo_t *make(const char *spec, unsigned flags)
+{
+    char err[512] = "";
+    noc_topo_t *t = noc_topo_create(spec, flags, err, sizeof err);
+    if (!t)
+        print_error("%s: %s\n", spec, err);
+    assert_non_null(t);
+    return t;
+}
+
+static int coord(const noc_topo_t *t, int n, int d) { return (n / t->stride[d]) % t->k[d]; }
+
+static int next_node(const noc_topo_t *t, int cur, int port)
+{
+    return noc_topo_port_node(t, t->peer[noc_topo_gport(t, cur, port)]);
+}
+
+/* ---- channel dependency graph ------------------------------------------- */
+
+/* Channels are (directed link g, VC class c), numbered g * n_vclasses + c.
+ * An edge a -> b means some packet holds channel a while it asks for b. */
+typedef struct cdg {
+    int n;           /* channels */
+    int n_edges, cap;
+    int (*edge)[2];
+} cdg_t;
+
+static void cdg_add(cdg_t *g, int a, int b)
+{
+    if (g->n_edges == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 1024;
+        g->edge = realloc(g->edge, (size_t)g->cap * sizeof *g->edge);
+        assert_non_null(g->edge);
+    }
+    g->edge[g->n_edges][0] = a;
+    g->edge[g->n_edges][1] = b;
+    g->n_edges++;
+}
+
+/* Walk every (src, dst) route and record consecutive channels. */
+static void cdg_build(const noc_topo_t *t, cdg_t *g)
+{
+    memset(g, 0, sizeof *g);
+    g->n = t->n_ports * t->n_vclasses;
+    for (int s = 0; s < t->n_nodes; s++)
+        for (int d = 0; d < t->n_nodes; d++) {
+            int cur = s, prev = -1, hops = 0;
+            while (cur != d) {
+                noc_route_t r;
+                t->ops->route(t, cur, d, &r);
+                assert_true(r.port >= 1 && r.vclass < t->n_vclasses);
+                int ch = noc_topo_gport(t, cur, r.port) * t->n_vclasses + r.vclass;
+                if (prev >= 0)
+                    cdg_add(g, prev, ch);
+                prev = ch;
+                cur = next_node(t, cur, r.port);
+                assert_true(++hops <= t->n_nodes);
+            }
+        }
+}
+
+/* Kahn's algorithm: 1 if the graph has no cycle. Duplicate edges are fine
+ * (each adds to the in-degree once and is removed once). */
+static int cdg_acyclic(const cdg_t *g)
+{
+    int *indeg = calloc((size_t)g->n, sizeof *indeg);
+    int *start = calloc((size_t)g->n + 1, sizeof *start);
+    int *adj = malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *adj);
+    int *queue = malloc((size_t)(g->n ? g->n : 1) * sizeof *queue);
+    int head = 0, tail = 0;
+    assert_true(indeg && start && adj && queue);
+    for (int e = 0; e < g->n_edges; e++) {
+        start[g->edge[e][0] + 1]++;
+        indeg[g->edge[e][1]]++;
+    }
+    for (int v = 0; v < g->n; v++)
+        start[v + 1] += start[v];
+    int *fill = calloc((size_t)g->n, sizeof *fill);
+    assert_non_null(fill);
+    for (int e = 0; e < g->n_edges; e++) {
+        int a = g->edge[e][0];
+        adj[start[a] + fill[a]++] = g->edge[e][1];
+    }
+    for (int v = 0; v < g->n; v++)
+        if (indeg[v] == 0)
+            queue[tail++] = v;
+    while (head < tail) {
+        int v = queue[head++];
+        for (int i = start[v]; i < start[v + 1]; i++)
+            if (--indeg[adj[i]] == 0)
+                queue[tail++] = adj[i];
+    }
+    free(fill);
+    free(indeg);
+    free(start);
+    free(adj);
+    free(queue);
+    return tail == g->n;
+}
+
+static void cdg_free(cdg_t *g)
+{
+    free(g->edge);
+    memset(g, 0, sizeof *g);
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+/* (b) reach, minimal (= BFS distance), in dimension order, bounded. */
+static void test_reach_minimal(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SPECS; i++) {
+        noc_topo_t *t = make(specs[i], 0);
+        for (int s = 0; s < t->n_nodes; s++) {
+            noc_route_t r = {99, 99};
+            t->ops->route(t, s, s, &r);
+            assert_int_equal(r.port, 0);
+            assert_int_equal(r.vclass, 0);
+            for (int d = 0; d < t->n_nodes; d++) {
+                int cur = s, hops = 0, last_dim = 0;
+                while (cur != d) {
+                    t->ops->route(t, cur, d, &r);
+                    assert_true(r.port >= 1 && r.port <= noc_topo_degree(t, cur));
+                    assert_true(r.vclass < t->n_vclasses);
+                    int dim = t->link_class[noc_topo_gport(t, cur, r.port)];
+                    assert_true(dim >= last_dim);
+                    /* lower dimensions are already right */
+                    for (int e = 0; e < dim; e++)
+                        assert_int_equal(coord(t, cur, e), coord(t, d, e));
+                    assert_int_not_equal(coord(t, cur, dim), coord(t, d, dim));
+                    last_dim = dim;
+                    cur = next_node(t, cur, r.port);
+                    assert_true(++hops <= t->n_nodes);
+                }
+                int bfs = noc_topo_distance(t, s, d);
+                if (hops != bfs)
+                    print_error("%s: %d -> %d takes %d hops, shortest %d\n", specs[i], s, d,
+                                hops, bfs);
+                assert_int_equal(hops, bfs);
+                assert_int_equal(noc_topo_route_hops(t, s, d), hops);
+            }
+        }
+        noc_topo_destroy(t);
+    }
+}
+
+/* Closed-form distances on larger and uneven shapes, sampled pairs. */
+static void test_minimal_large(void **state)
+{
+    (void)state;
+    static const char *const big[] = {"torus:16x16", "torus:7x6x5", "mesh:3x5x2x4",
+                                      "mesh:32x32", "ring:101", "ring:64", "hypercube:12",
+                                      "torus:3x3x3x3x3x3"};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        noc_topo_t *t = make(big[i], 0);
+        unsigned x = 12345;
+        for (int j = 0; j < 3000; j++) {
+            x = x * 1103515245u + 12345u;
+            int s = (int)((x >> 8) % (unsigned)t->n_nodes);
+            x = x * 1103515245u + 12345u;
+            int d = (int)((x >> 8) % (unsigned)t->n_nodes);
+            int expect = 0;
+            for (int e = 0; e < t->dims; e++) {
+                int delta = abs(coord(t, s, e) - coord(t, d, e));
+                if (t->wrap && t->k[e] - delta < delta)
+                    delta = t->k[e] - delta;
+                expect += delta;
+            }
+            assert_int_equal(noc_topo_route_hops(t, s, d), expect);
+        }
+        noc_topo_destroy(t);
+    }
+}
+
+/* (c) every fabric's CDG is acyclic; (d) the torus without dateline is not. */
+static void test_cdg(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SPECS; i++) {
+        noc_topo_t *t = make(specs[i], 0);
+        cdg_t g;
+        cdg_build(t, &g);
+        if (!cdg_acyclic(&g))
+            print_error("%s: channel dependency cycle\n", specs[i]);
+        assert_true(cdg_acyclic(&g));
+        cdg_free(&g);
+        noc_topo_destroy(t);
+    }
+}
+
+static void test_cdg_no_dateline_cyclic(void **state)
+{
+    (void)state;
+    static const char *const cyclic[] = {"torus:4x4", "ring:4", "ring:5", "torus:5x5x3"};
+    for (size_t i = 0; i < sizeof cyclic / sizeof cyclic[0]; i++) {
+        noc_topo_t *t = make(cyclic[i], NOC_TOPO_F_NO_DATELINE);
+        assert_int_equal(t->n_vclasses, 1);
+        cdg_t g;
+        cdg_build(t, &g);
+        assert_false(cdg_acyclic(&g));
+        cdg_free(&g);
+        /* still minimal */
+        for (int s = 0; s < t->n_nodes; s++)
+            for (int d = 0; d < t->n_nodes; d++)
+                assert_int_equal(noc_topo_route_hops(t, s, d), noc_topo_distance(t, s, d));
+        noc_topo_destroy(t);
+    }
+    /* The flag changes nothing where there is no wraparound. */
+    noc_topo_t *t = make("mesh:4x4", NOC_TOPO_F_NO_DATELINE);
+    cdg_t g;
+    cdg_build(t, &g);
+    assert_true(cdg_acyclic(&g));
+    cdg_free(&g);
+    noc_topo_destroy(t);
+}
+
+/* A hand-made cycle and a hand-made chain, so the checker is checked. */
+static void test_cdg_checker(void **state)
+{
+    (void)state;
+    cdg_t g = {4, 0, 0, NULL};
+    cdg_add(&g, 0, 1);
+    cdg_add(&g, 1, 2);
+    cdg_add(&g, 1, 2);
+    cdg_add(&g, 2, 3);
+    assert_true(cdg_acyclic(&g));
+    cdg_add(&g, 3, 1);
+    assert_false(cdg_acyclic(&g));
+    cdg_free(&g);
+    g.n = 1;
+    cdg_add(&g, 0, 0);
+    assert_false(cdg_acyclic(&g));
+    cdg_free(&g);
+}
+
+/* Direction choice and dateline classes on a ring, by hand. */
+static void test_torus_directions(void **state)
+{
+    (void)state;
+    noc_topo_t *t = make("ring:8", 0);
+    noc_route_t r;
+    /* 6 -> 1: + way (distance 3), crosses the wrap 7 -> 0: class 0 */
+    t->ops->route(t, 6, 1, &r);
+    assert_int_equal(r.port, 1);
+    assert_int_equal(r.vclass, 0);
+    t->ops->route(t, 7, 1, &r);
+    assert_int_equal(r.port, 1);
+    assert_int_equal(r.vclass, 0);
+    /* after the wrap: class 1 */
+    t->ops->route(t, 0, 1, &r);
+    assert_int_equal(r.port, 1);
+    assert_int_equal(r.vclass, 1);
+    /* 1 -> 6: - way, crosses 0 -> 7: class 0; then 7 -> 6 class 1 */
+    t->ops->route(t, 1, 6, &r);
+    assert_int_equal(r.port, 2);
+    assert_int_equal(r.vclass, 0);
+    t->ops->route(t, 7, 6, &r);
+    assert_int_equal(r.port, 2);
+    assert_int_equal(r.vclass, 1);
+    /* tie at k/2 = 4 goes +, from anywhere */
+    for (int s = 0; s < 8; s++) {
+        t->ops->route(t, s, (s + 4) % 8, &r);
+        assert_int_equal(r.port, 1);
+    }
+    /* 2 -> 5: + without wrap, class 1 */
+    t->ops->route(t, 2, 5, &r);
+    assert_int_equal(r.port, 1);
+    assert_int_equal(r.vclass, 1);
+    noc_topo_destroy(t);
+
+    /* torus:4x4: (0,0) -> (2,2) goes + in x first, then + in y */
+    t = make("torus:4x4", 0);
+    t->ops->route(t, 0, 2 + 2 * 4, &r);
+    assert_int_equal(r.port, 1);
+    t->ops->route(t, 2, 2 + 2 * 4, &r);
+    assert_int_equal(r.port, 3);
+    /* (3,0) -> (0,3): + in x over the wrap (class 0), then - in y over the wrap */
+    t->ops->route(t, 3, 0 + 3 * 4, &r);
+    assert_int_equal(r.port, 1);
+    assert_int_equal(r.vclass, 0);
+    t->ops->route(t, 0, 0 + 3 * 4, &r);
+    assert_int_equal(r.port, 4);
+    assert_int_equal(r.vclass, 0);
+    noc_topo_destroy(t);
+
+    /* without the dateline everything is class 0 */
+    t = make("ring:8", NOC_TOPO_F_NO_DATELINE);
+    for (int s = 0; s < 8; s++)
+        for (int d = 0; d < 8; d++) {
+            t->ops->route(t, s, d, &r);
+            assert_int_equal(r.vclass, 0);
+        }
+    noc_topo_destroy(t);
+}
+
+/* e-cube: lowest differing bit first; meshes never leave class 0. */
+static void test_ecube_mesh(void **state)
+{
+    (void)state;
+    noc_topo_t *t = make("hypercube:6", 0);
+    noc_route_t r;
+    for (int s = 0; s < 64; s++)
+        for (int d = 0; d < 64; d++) {
+            t->ops->route(t, s, d, &r);
+            if (s == d) {
+                assert_int_equal(r.port, 0);
+                continue;
+            }
+            assert_int_equal(r.port, __builtin_ctz((unsigned)(s ^ d)) + 1);
+            assert_int_equal(r.vclass, 0);
+        }
+    noc_topo_destroy(t);
+
+    t = make("mesh:3x3", 0);
+    /* (2,1) -> (0,2): - in x is port 1 at the right edge */
+    t->ops->route(t, 5, 6, &r);
+    assert_int_equal(r.port, 1);
+    /* (1,1) -> (0,1): - in x is port 2 */
+    t->ops->route(t, 4, 3, &r);
+    assert_int_equal(r.port, 2);
+    /* (1,2) -> (1,0): - in y at the top edge: ports +x, -x, -y */
+    t->ops->route(t, 7, 1, &r);
+    assert_int_equal(r.port, 3);
+    for (int s = 0; s < 9; s++)
+        for (int d = 0; d < 9; d++) {
+            t->ops->route(t, s, d, &r);
+            assert_int_equal(r.vclass, 0);
+        }
+    noc_topo_destroy(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reach_minimal),
+        cmocka_unit_test(test_minimal_large),
+        cmocka_unit_test(test_cdg_checker),
+        cmocka_unit_test(test_cdg),
+        cmocka_unit_test(test_cdg_no_dateline_cyclic),
+        cmocka_unit_test(test_torus_directions),
+        cmocka_unit_test(test_ecube_mesh),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,406 @@
+/* test_pattern.c: synthetic traffic patterns (traffic/pattern.h) against
+ * hand-computed destinations on 64 nodes, bijectivity of the permutations,
+ * grid patterns on meshes, rings and tori, the error messages of init, and
+ * the statistics of uniform and hotspot.
+ *
+ * The topologies are filled in by hand with only the fields the patterns
+ * read (n_nodes, dims, k, stride, ops->kind), so these tests do not depend on
+ * the topology builders; one test checks that topologies built by
+ * noc_topo_create give the same destinations as their hand-made twins. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "traffic/pattern.h"
+
+static const noc_topo_ops_t mesh_ops = {"mesh", NULL, NULL};
+static const noc_topo_ops_t torus_ops = {"torus", NULL, NULL};
+static const noc_topo_ops_t ring_ops = {"ring", NULL, NULL};
+static const noc_topo_ops_t cube_ops = {"hypercube", NULL, NULL};
+
+/* A grid k[0] x k[1] x ... of kind ops; dimension 0 varies fastest. */
+static void make_grid(noc_topo_t *t, const noc_topo_ops_t *ops, int dims, const int *k)
+{
+    memset(t, 0, sizeof *t);
+    t->ops = ops;
+    t->dims = dims;
+    t->n_nodes = 1;
+    for (int i = 0; i < dims; i++) {
+        t->k[i] = k[i];
+        t->stride[i] = t->n_nodes;
+        t->n_nodes *= k[i];
+    }
+    t->wrap = ops != &mesh_ops;
+    char *p = t->spec;
+    p += snprintf(p, sizeof t->spec, "%s:", ops->kind);
+    for (int i = 0; i < dims; i++)
+        p += snprintf(p, sizeof t->spec - (size_t)(p - t->spec), i ? "x%d" : "%d", k[i]);
+}
+
+static void make_mesh2(noc_topo_t *t, int kx, int ky)
+{
+    int k[2] = {kx, ky};
+    make_grid(t, &mesh_ops, 2, k);
+}
+
+static void make_cube(noc_topo_t *t, int d)
+{
+    int k[NOC_TOPO_MAX_DIMS];
+    for (int i = 0; i < d; i++)
+        k[i] = 2;
+    make_grid(t, &cube_ops, d, k);
+}
+
+static void init_ok(noc_pattern_t *p, noc_pattern_kind_t kind, const noc_topo_t *t)
+{
+    char err[256];
+    int rc = noc_pattern_init(p, kind, t, 0, 0.0, err, sizeof err);
+    if (rc != 0)
+        fail_msg("init %s on %s: %s", noc_pattern_name(kind), t->spec, err);
+}
+
+static int dest(noc_pattern_kind_t kind, const noc_topo_t *t, int s)
+{
+    noc_pattern_t p;
+    noc_rng_t rng;
+    noc_rng_seed(&rng, 1, 0);
+    init_ok(&p, kind, t);
+    return noc_pattern_dest(&p, s, &rng);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    const char *list = noc_pattern_list();
+    for (int k = 0; k < NOC_PAT_COUNT; k++) {
+        const char *name = noc_pattern_name((noc_pattern_kind_t)k);
+        assert_int_equal(noc_pattern_parse(name), k);
+        assert_non_null(strstr(list, name));
+    }
+    static const char *const booksim[] = {"bitcomp", "bitrev", "transpose", "shuffle",
+                                          "tornado", "neighbor", "uniform", "hotspot"};
+    for (size_t i = 0; i < sizeof booksim / sizeof booksim[0]; i++)
+        assert_int_not_equal(noc_pattern_parse(booksim[i]), NOC_PAT_COUNT);
+    assert_int_equal(noc_pattern_parse("randperm_of_doom"), NOC_PAT_COUNT);
+}
+
+/* 64 nodes, b = 6; mesh:8x8 numbers node (x, y) as x + 8y. */
+static void test_bit_patterns_64(void **state)
+{
+    (void)state;
+    noc_topo_t mesh, cube;
+    make_mesh2(&mesh, 8, 8);
+    make_cube(&cube, 6);
+    const noc_topo_t *ts[] = {&mesh, &cube};
+    for (int i = 0; i < 2; i++) {
+        const noc_topo_t *t = ts[i];
+        /* bitcomp: 000101 -> 111010 */
+        assert_int_equal(dest(NOC_PAT_BITCOMP, t, 5), 58);
+        assert_int_equal(dest(NOC_PAT_BITCOMP, t, 0), 63);
+        assert_int_equal(dest(NOC_PAT_BITCOMP, t, 63), 0);
+        /* bitrev: 000001 -> 100000, 000110 -> 011000, 001011 -> 110100 */
+        assert_int_equal(dest(NOC_PAT_BITREV, t, 1), 32);
+        assert_int_equal(dest(NOC_PAT_BITREV, t, 6), 24);
+        assert_int_equal(dest(NOC_PAT_BITREV, t, 11), 52);
+        assert_int_equal(dest(NOC_PAT_BITREV, t, 33), 33); /* palindrome 100001 */
+        /* shuffle (rotate left): 100001 -> 000011, 000101 -> 001010,
+         * 100000 -> 000001 */
+        assert_int_equal(dest(NOC_PAT_SHUFFLE, t, 33), 3);
+        assert_int_equal(dest(NOC_PAT_SHUFFLE, t, 5), 10);
+        assert_int_equal(dest(NOC_PAT_SHUFFLE, t, 32), 1);
+        assert_int_equal(dest(NOC_PAT_SHUFFLE, t, 63), 63);
+        /* transpose: on the mesh (x,y) -> (y,x): (1,0)=1 -> (0,1)=8,
+         * (2,1)=10 -> (1,2)=17, (7,0)=7 -> (0,7)=56; on the hypercube the
+         * halves of the bits swap: 000001 -> 001000, 001010 -> 010001,
+         * 000111 -> 111000, the same numbers. */
+        assert_int_equal(dest(NOC_PAT_TRANSPOSE, t, 1), 8);
+        assert_int_equal(dest(NOC_PAT_TRANSPOSE, t, 10), 17);
+        assert_int_equal(dest(NOC_PAT_TRANSPOSE, t, 7), 56);
+        assert_int_equal(dest(NOC_PAT_TRANSPOSE, t, 63), 63);
+        assert_int_equal(dest(NOC_PAT_TRANSPOSE, t, 27), 27); /* (3,3) */
+    }
+    /* transpose on a 4x4x4 mesh is not 2D: bit halves, 000 011 -> 011 000 */
+    int k3[3] = {4, 4, 4};
+    noc_topo_t m3;
+    make_grid(&m3, &mesh_ops, 3, k3);
+    assert_int_equal(dest(NOC_PAT_TRANSPOSE, &m3, 3), 24);
+    /* transpose on a square non-power-of-two mesh: 3x3, (2,0)=2 -> (0,2)=6 */
+    noc_topo_t m33;
+    make_mesh2(&m33, 3, 3);
+    assert_int_equal(dest(NOC_PAT_TRANSPOSE, &m33, 2), 6);
+    assert_int_equal(dest(NOC_PAT_TRANSPOSE, &m33, 5), 7); /* (2,1) -> (1,2) */
+}
+
+/* tornado: every coordinate ceil(k/2) - 1 ahead; neighbor: +1 in x. */
+static void test_grid_patterns(void **state)
+{
+    (void)state;
+    noc_topo_t mesh;
+    make_mesh2(&mesh, 8, 8);
+    /* k = 8: step 3. (0,0) -> (3,3) = 27; (6,7) = 62 -> (1,2) = 17 */
+    assert_int_equal(dest(NOC_PAT_TORNADO, &mesh, 0), 27);
+    assert_int_equal(dest(NOC_PAT_TORNADO, &mesh, 62), 17);
+    /* neighbor: (7,3) = 31 -> (0,3) = 24; (0,0) -> (1,0) */
+    assert_int_equal(dest(NOC_PAT_NEIGHBOR, &mesh, 31), 24);
+    assert_int_equal(dest(NOC_PAT_NEIGHBOR, &mesh, 0), 1);
+    assert_int_equal(dest(NOC_PAT_NEIGHBOR, &mesh, 63), 56);
+
+    /* 5x3 torus: step 2 in x, 1 in y. (4,0) = 4 -> (1,1) = 6;
+     * (2,2) = 12 -> (4,0) = 4 */
+    int k53[2] = {5, 3};
+    noc_topo_t torus;
+    make_grid(&torus, &torus_ops, 2, k53);
+    assert_int_equal(dest(NOC_PAT_TORNADO, &torus, 4), 6);
+    assert_int_equal(dest(NOC_PAT_TORNADO, &torus, 12), 4);
+    assert_int_equal(dest(NOC_PAT_NEIGHBOR, &torus, 14), 10); /* (4,2) -> (0,2) */
+
+    /* ring:16: step 7. 10 -> 1 */
+    int k16[1] = {16};
+    noc_topo_t ring;
+    make_grid(&ring, &ring_ops, 1, k16);
+    assert_int_equal(dest(NOC_PAT_TORNADO, &ring, 10), 1);
+    assert_int_equal(dest(NOC_PAT_NEIGHBOR, &ring, 15), 0);
+
+    /* A hypercube is not a grid: s + ceil(n/2) - 1 and s + 1 (mod n). */
+    noc_topo_t cube;
+    make_cube(&cube, 6);
+    assert_int_equal(dest(NOC_PAT_TORNADO, &cube, 40), 7); /* 40 + 31 - 64 */
+    assert_int_equal(dest(NOC_PAT_NEIGHBOR, &cube, 63), 0);
+
+    /* On the whole 8x8 mesh, tornado moves both coordinates 3 ahead (mod 8)
+     * and neighbor moves x one ahead, keeping y. */
+    for (int s = 0; s < 64; s++) {
+        int d = dest(NOC_PAT_TORNADO, &mesh, s);
+        int dx = (d % 8 - s % 8 + 8) % 8, dy = (d / 8 - s / 8 + 8) % 8;
+        assert_int_equal(dx, 3);
+        assert_int_equal(dy, 3);
+        int nb = dest(NOC_PAT_NEIGHBOR, &mesh, s);
+        assert_int_equal(nb / 8, s / 8);
+        assert_int_equal(nb % 8, (s % 8 + 1) % 8);
+    }
+}
+
+/* Every deterministic pattern is a bijection where it applies. */
+static void test_permutations_are_bijections(void **state)
+{
+    (void)state;
+    static const noc_pattern_kind_t perms[] = {NOC_PAT_TRANSPOSE, NOC_PAT_BITCOMP,
+                                               NOC_PAT_BITREV, NOC_PAT_SHUFFLE,
+                                               NOC_PAT_TORNADO, NOC_PAT_NEIGHBOR};
+    noc_topo_t ts[6];
+    make_mesh2(&ts[0], 8, 8);
+    make_cube(&ts[1], 6);
+    make_cube(&ts[2], 4);
+    int k3[3] = {4, 4, 4}, k16[1] = {16}, k55[2] = {5, 5};
+    make_grid(&ts[3], &torus_ops, 3, k3);
+    make_grid(&ts[4], &ring_ops, 1, k16);
+    make_grid(&ts[5], &mesh_ops, 2, k55);
+    noc_rng_t rng;
+    noc_rng_seed(&rng, 3, 0);
+    int checked = 0;
+    for (size_t ti = 0; ti < sizeof ts / sizeof ts[0]; ti++) {
+        for (size_t pi = 0; pi < sizeof perms / sizeof perms[0]; pi++) {
+            noc_pattern_t p;
+            char err[256];
+            if (noc_pattern_init(&p, perms[pi], &ts[ti], 0, 0.0, err, sizeof err) != 0) {
+                /* Only the power-of-two patterns may refuse, and only
+                 * on the 5x5 mesh or an odd bit count (ring:16 has 4 bits,
+                 * so everything fits there). */
+                assert_true(ti == 5);
+                continue;
+            }
+            int n = ts[ti].n_nodes, hit[64] = {0};
+            for (int s = 0; s < n; s++) {
+                int d = noc_pattern_dest(&p, s, &rng);
+                assert_in_range(d, 0, n - 1);
+                hit[d]++;
+            }
+            for (int d = 0; d < n; d++)
+                assert_int_equal(hit[d], 1);
+            checked++;
+        }
+    }
+    /* 5 topologies x 6 patterns, plus transpose, tornado, neighbor on 5x5 */
+    assert_int_equal(checked, 5 * 6 + 3);
+}
+
+static void expect_error(noc_pattern_kind_t kind, const noc_topo_t *t, int hotspot,
+                         double rate, const char *needle1, const char *needle2)
+{
+    noc_pattern_t p;
+    char err[256] = "";
+    assert_int_equal(noc_pattern_init(&p, kind, t, hotspot, rate, err, sizeof err), -1);
+    if (!strstr(err, needle1) || (needle2 && !strstr(err, needle2)))
+        fail_msg("message \"%s\" lacks \"%s\"/\"%s\"", err, needle1, needle2 ? needle2 : "");
+}
+
+static void test_init_errors(void **state)
+{
+    (void)state;
+    noc_topo_t m84, m33, m35, cube5, cube6;
+    make_mesh2(&m84, 8, 4);
+    make_mesh2(&m33, 3, 3);
+    make_mesh2(&m35, 3, 5);
+    make_cube(&cube5, 5);
+    make_cube(&cube6, 6);
+    expect_error(NOC_PAT_TRANSPOSE, &m84, 0, 0.0, "transpose", "8x4");
+    expect_error(NOC_PAT_BITCOMP, &m33, 0, 0.0, "bitcomp", "9");
+    expect_error(NOC_PAT_BITREV, &m35, 0, 0.0, "bitrev", "15");
+    expect_error(NOC_PAT_SHUFFLE, &m33, 0, 0.0, "shuffle", "9");
+    /* 32 nodes: 5 bits cannot be split in halves */
+    expect_error(NOC_PAT_TRANSPOSE, &cube5, 0, 0.0, "transpose", "32");
+    expect_error(NOC_PAT_HOTSPOT, &cube6, 64, 0.5, "hotspot", "64");
+    expect_error(NOC_PAT_HOTSPOT, &cube6, -1, 0.5, "hotspot", NULL);
+    expect_error(NOC_PAT_HOTSPOT, &cube6, 3, 1.5, "hotspot", NULL);
+    /* Patterns with no requirement accept non-power-of-two sizes. */
+    noc_pattern_t p;
+    char err[256];
+    assert_int_equal(noc_pattern_init(&p, NOC_PAT_UNIFORM, &m33, 0, 0.0, err, sizeof err), 0);
+    assert_int_equal(noc_pattern_init(&p, NOC_PAT_TORNADO, &m84, 0, 0.0, err, sizeof err), 0);
+    assert_int_equal(p.n, 32);
+    assert_int_equal(p.bits, 5);
+    assert_int_equal(noc_pattern_init(&p, NOC_PAT_NEIGHBOR, &m33, 0, 0.0, err, sizeof err), 0);
+    assert_int_equal(p.bits, -1);
+}
+
+static void test_uniform(void **state)
+{
+    (void)state;
+    noc_topo_t mesh;
+    make_mesh2(&mesh, 8, 8);
+    noc_pattern_t p;
+    init_ok(&p, NOC_PAT_UNIFORM, &mesh);
+    noc_rng_t rng;
+    noc_rng_seed(&rng, 8, 1);
+    /* Never self, from every source, and every other node comes up. */
+    for (int s = 0; s < 64; s++) {
+        int hit[64] = {0};
+        for (int i = 0; i < 2000; i++) {
+            int d = noc_pattern_dest(&p, s, &rng);
+            assert_in_range(d, 0, 63);
+            assert_int_not_equal(d, s);
+            hit[d] = 1;
+        }
+        for (int d = 0; d < 64; d++)
+            assert_int_equal(hit[d], d != s);
+    }
+    /* Roughly uniform: 63 x 10000 draws from node 10; sd per bucket ~ 99. */
+    enum { PER = 10000 };
+    long count[64] = {0};
+    for (long i = 0; i < 63L * PER; i++)
+        count[noc_pattern_dest(&p, 10, &rng)]++;
+    assert_int_equal(count[10], 0);
+    for (int d = 0; d < 64; d++)
+        if (d != 10)
+            assert_true(labs(count[d] - PER) < 600);
+}
+
+static void test_hotspot(void **state)
+{
+    (void)state;
+    noc_topo_t cube;
+    make_cube(&cube, 6);
+    noc_pattern_t p;
+    char err[256];
+    noc_rng_t rng;
+    noc_rng_seed(&rng, 21, 4);
+    static const double rates[] = {0.0, 0.1, 0.3, 0.75, 1.0};
+    enum { DRAWS = 100000 };
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
+        assert_int_equal(noc_pattern_init(&p, NOC_PAT_HOTSPOT, &cube, 5, rates[r], err,
+                                          sizeof err), 0);
+        long hot = 0, self = 0;
+        for (int i = 0; i < DRAWS; i++) {
+            int d = noc_pattern_dest(&p, 0, &rng);
+            hot += d == 5;
+            self += d == 0;
+        }
+        /* The uniform part also lands on the hotspot: 1 in 63. */
+        double expect = rates[r] + (1.0 - rates[r]) / 63.0;
+        assert_true(fabs((double)hot / DRAWS - expect) < 0.008);
+        assert_int_equal(self, 0);
+    }
+}
+
+/* One node: every pattern sends to the source itself (nothing is sent). */
+static void test_single_node(void **state)
+{
+    (void)state;
+    noc_topo_t one;
+    make_mesh2(&one, 1, 1);
+    noc_rng_t rng;
+    noc_rng_seed(&rng, 1, 1);
+    for (int k = 0; k < NOC_PAT_COUNT; k++) {
+        noc_pattern_t p;
+        char err[256];
+        assert_int_equal(noc_pattern_init(&p, (noc_pattern_kind_t)k, &one, 0, 0.5, err,
+                                          sizeof err), 0);
+        for (int i = 0; i < 10; i++)
+            assert_int_equal(noc_pattern_dest(&p, 0, &rng), 0);
+    }
+}
+
+/* Real topologies from their SPEC give the same results as the hand-made
+ * shapes above, for every pattern and source. */
+static void test_real_topologies(void **state)
+{
+    (void)state;
+    static const struct { const char *spec; const noc_topo_ops_t *ops; int dims, k[6]; } cases[] = {
+        {"mesh:8x8", &mesh_ops, 2, {8, 8}},
+        {"mesh:5x3", &mesh_ops, 2, {5, 3}},
+        {"torus:4x4x4", &torus_ops, 3, {4, 4, 4}},
+        {"ring:16", &ring_ops, 1, {16}},
+        {"hypercube:6", &cube_ops, 6, {2, 2, 2, 2, 2, 2}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char err[256];
+        noc_topo_t *real = noc_topo_create(cases[c].spec, 0, err, sizeof err);
+        if (!real)
+            fail_msg("noc_topo_create(%s): %s", cases[c].spec, err);
+        noc_topo_t hand;
+        make_grid(&hand, cases[c].ops, cases[c].dims, cases[c].k);
+        assert_int_equal(real->n_nodes, hand.n_nodes);
+        for (int k = 0; k < NOC_PAT_COUNT; k++) {
+            noc_pattern_t pr, ph;
+            noc_rng_t rr, rh;
+            noc_rng_seed(&rr, 9, (uint64_t)k);
+            noc_rng_seed(&rh, 9, (uint64_t)k);
+            int ok_r = noc_pattern_init(&pr, (noc_pattern_kind_t)k, real, 1, 0.2, err, sizeof err);
+            int ok_h = noc_pattern_init(&ph, (noc_pattern_kind_t)k, &hand, 1, 0.2, err, sizeof err);
+            assert_int_equal(ok_r, ok_h);
+            if (ok_r != 0)
+                continue;
+            for (int s = 0; s < real->n_nodes; s++)
+                assert_int_equal(noc_pattern_dest(&pr, s, &rr), noc_pattern_dest(&ph, s, &rh));
+        }
+        noc_topo_destroy(real);
+    }
+    /* And one hand-computed value on the real mesh: tornado (0,0) -> (3,3). */
+    char err[256];
+    noc_topo_t *mesh = noc_topo_create("mesh:8x8", 0, err, sizeof err);
+    assert_non_null(mesh);
+    assert_int_equal(dest(NOC_PAT_TORNADO, mesh, 0), 27);
+    noc_topo_destroy(mesh);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_bit_patterns_64),
+        cmocka_unit_test(test_grid_patterns),
+        cmocka_unit_test(test_permutations_are_bijections),
+        cmocka_unit_test(test_init_errors),
+        cmocka_unit_test(test_uniform),
+        cmocka_unit_test(test_hotspot),
+        cmocka_unit_test(test_single_node),
+        cmocka_unit_test(test_real_topologies),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

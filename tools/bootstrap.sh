@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# bootstrap.sh: the README's first quick-start command. On a fresh Debian 12
+# machine: install the Debian packages noctua needs (only those missing),
+# configure and build into build/, and run the built-in default job.
+# Options: --no-run (build only), --build-dir DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+run=1
+build=build
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-run) run=0 ;;
+    --build-dir) build="$2"; shift ;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    *) echo "bootstrap.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+# Debian packages, and why (docs/packages.md says more):
+#   cmake, gcc, make, pkg-config   the build
+#   libcmocka-dev                  the test suite
+#   libinih-dev                    config files
+#   libjansson-dev                 JSON reports
+#   gnuplot-nox                    latency curves of `noctua sweep`
+pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$(nproc)"
+if [ "$run" -eq 1 ]; then
+  "$build/noctua"
+fi

@@ -1,0 +1,324 @@
+/* grid.c: k-ary n-dimensional grids: ring:N, mesh:AxBx..., torus:AxBx... and
+ * hypercube:D, with their labels and dimension-order routing.
+ *
+ * Shape. Node n has coordinate c_i = (n / stride[i]) % k[i], dimension 0
+ * varying fastest. A ring is a one-dimensional torus. A hypercube is a mesh
+ * with k = 2 in every dimension (one link per dimension: a torus of size 2
+ * would double every link, so tori need k >= 3).
+ *
+ * Ports. Port 0 is local. Then, for each dimension d in order, the + port (to
+ * c_d + 1) and the - port (to c_d - 1), each only where the neighbour exists:
+ *   torus, ring:  + at 1 + 2d, - at 2 + 2d, at every node;
+ *   mesh:         as many ports as neighbours; a node at an edge of
+ *                 dimension d has one port there, and the ports of higher
+ *                 dimensions move down to close the gap;
+ *   hypercube:    port d + 1 flips bit d (every k = 2 dimension of a mesh
+ *                 gives a node exactly one port).
+ * Links of dimension d have link class d, named "dim<d>".
+ *
+ * Routing: dimension order, lowest dimension first, minimal.
+ *   mesh, hypercube (e-cube): one VC class.
+ *   torus, ring: per dimension the + way if the + distance (dst - cur mod k)
+ *   is at most k/2, else the - way; at a tie (k/2 exactly) + wins, and since
+ *   the + distance only shrinks along + hops, the choice holds along the
+ *   path. Two VC classes with a dateline: class 0 while the rest of the path
+ *   in this dimension still crosses the wraparound link (+ way: c > dst;
+ *   - way: c < dst), class 1 once it no longer does.
+ *
+ * Why the dateline makes tori deadlock-free: take one ring of dimension d
+ * and one direction, say +. A class 1 packet has c < dst, so it never uses
+ * the wraparound link k-1 -> 0; its class 1 channels are ordered by c. A
+ * class 0 packet has c > dst, so it climbs through increasing c to the wrap
+ * link, which it takes in class 0, and arrives with c = 0 <= dst: from there
+ * it is class 1 (or done with this dimension). So class 0 channels are also
+ * ordered by c with the wrap link last, and the only way out of class 0 is
+ * into class 1, never back. The - direction is the mirror image. Dimension
+ * order makes every dependency go from a lower dimension to a higher one or
+ * stay within one ring and direction; ejection always drains. So the
+ * channel dependency graph is ordered by (dimension, class, position) and
+ * has no cycle (Dally and Seitz). With NOC_TOPO_F_NO_DATELINE everything is
+ * class 0 and the rings are cyclic: kept to test the deadlock detector. */
+#include "topologies/topo.h"
+#include <stdio.h>
+#include <string.h>
+
+/* ---- routing ------------------------------------------------------------- */
+
+/* Every routing function walks the dimensions with quotients: at step d,
+ * cur % k[d] is the coordinate and cur / k[d] the rest. It stops at the
+ * first dimension that differs, so all lower ones are equal. */
+
+static void mesh_route(const noc_topo_t *t, int cur, int dst, noc_route_t *r)
+{
+    int port = 1;
+    r->vclass = 0;
+    for (int d = 0; cur != dst; d++) {
+        int k = t->k[d];
+        int cc = cur % k, dc = dst % k;
+        cur /= k;
+        dst /= k;
+        if (cc != dc) {
+            /* The - port follows the + port, which exists unless c = k-1. */
+            r->port = (uint8_t)(port + (dc < cc && cc < k - 1));
+            return;
+        }
+        port += (cc < k - 1) + (cc > 0);
+    }
+    r->port = 0;
+}
+
+static void torus_route(const noc_topo_t *t, int cur, int dst, noc_route_t *r)
+{
+    for (int d = 0; cur != dst; d++) {
+        int k = t->k[d];
+        int cc = cur % k, dc = dst % k;
+        cur /= k;
+        dst /= k;
+        if (cc != dc) {
+            int delta = dc - cc;
+            if (delta < 0)
+                delta += k;
+            int plus = delta <= k / 2;
+            int crosses = plus ? cc > dc : cc < dc;
+            r->port = (uint8_t)(1 + 2 * d + !plus);
+            r->vclass = (uint8_t)(t->dateline && !crosses);
+            return;
+        }
+    }
+    r->port = 0;
+    r->vclass = 0;
+}
+
+static int lowest_bit(unsigned x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(x);
+#else
+    int i = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+#endif
+}
+
+static void hypercube_route(const noc_topo_t *t, int cur, int dst, noc_route_t *r)
+{
+    unsigned diff = (unsigned)cur ^ (unsigned)dst;
+    (void)t;
+    r->vclass = 0;
+    r->port = diff ? (uint8_t)(lowest_bit(diff) + 1) : 0;
+}
+
+/* ---- labels -------------------------------------------------------------- */
+
+static void grid_label(const noc_topo_t *t, int n, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int d = 0; d <= t->dims; d++) {
+        int w = d < t->dims
+                    ? snprintf(buf + at, len - at, "%c%d", d ? ',' : '(', (n / t->stride[d]) % t->k[d])
+                    : snprintf(buf + at, len - at, ")");
+        if (w < 0 || (size_t)w >= len - at)
+            return; /* truncated, but NUL-terminated */
+        at += (size_t)w;
+    }
+}
+
+static void hypercube_label(const noc_topo_t *t, int n, char *buf, size_t len)
+{
+    size_t at = 0;
+    for (int d = t->dims - 1; d >= 0 && at + 1 < len; d--)
+        buf[at++] = (char)('0' + ((n >> d) & 1));
+    buf[at] = '\0';
+}
+
+static const noc_topo_ops_t ring_ops = {"ring", torus_route, grid_label};
+static const noc_topo_ops_t mesh_ops = {"mesh", mesh_route, grid_label};
+static const noc_topo_ops_t torus_ops = {"torus", torus_route, grid_label};
+static const noc_topo_ops_t hypercube_ops = {"hypercube", hypercube_route, hypercube_label};
+
+/* ---- building ------------------------------------------------------------ */
+
+/* Fill t as a grid of the given shape; sizes already checked. */
+static void build(noc_topo_t *t, const noc_topo_ops_t *ops, int dims, const int *k, int wrap,
+                  int dateline)
+{
+    int c[NOC_TOPO_MAX_DIMS] = {0};
+    int n_nodes = 1;
+
+    t->ops = ops;
+    t->dims = dims;
+    t->wrap = wrap;
+    t->dateline = dateline;
+    t->n_vclasses = dateline ? 2 : 1;
+    t->n_classes = dims;
+    for (int d = 0; d < dims; d++) {
+        t->k[d] = k[d];
+        t->stride[d] = n_nodes;
+        n_nodes *= k[d];
+        snprintf(t->class_name[d], sizeof t->class_name[d], "dim%d", d);
+    }
+
+    noc_topo_alloc_nodes(t, n_nodes);
+    for (int n = 0; n < n_nodes; n++) {
+        int ports = 1;
+        for (int d = 0; d < dims; d++)
+            ports += (wrap || c[d] < k[d] - 1) + (wrap || c[d] > 0);
+        t->port_base[n + 1] = t->port_base[n] + ports;
+        for (int d = 0; d < dims && ++c[d] == k[d]; d++)
+            c[d] = 0;
+    }
+    noc_topo_alloc_ports(t);
+
+    /* A node and its neighbour in dimension d agree below d, so a port's
+     * offset p before dimension d's ports is the same at both ends. */
+    for (int n = 0; n < n_nodes; n++) {
+        const int *base = t->port_base;
+        int p = 1;
+        for (int d = 0; d < dims; d++) {
+            int kd = k[d], s = t->stride[d];
+            int has_plus = wrap || c[d] < kd - 1, has_minus = wrap || c[d] > 0;
+            if (has_plus) {
+                int up = c[d] + 1 == kd ? 0 : c[d] + 1;
+                int m = n + (up - c[d]) * s;
+                int g = base[n] + p;
+                t->peer[g] = base[m] + p + (wrap || up < kd - 1);
+                t->link_class[g] = (uint8_t)d;
+            }
+            if (has_minus) {
+                int down = c[d] == 0 ? kd - 1 : c[d] - 1;
+                int m = n + (down - c[d]) * s;
+                int g = base[n] + p + has_plus;
+                t->peer[g] = base[m] + p;
+                t->link_class[g] = (uint8_t)d;
+            }
+            p += has_plus + has_minus;
+        }
+        for (int d = 0; d < dims && ++c[d] == k[d]; d++)
+            c[d] = 0;
+    }
+}
+
+/* Read "AxBx..." into k; returns dims, or -1 with the reason in why. */
+static int parse_sizes(const char *arg, int *k, const char *form, char *why, size_t whylen)
+{
+    const char *p = arg;
+    long long nodes = 1;
+    int dims = 0;
+
+    if (!arg || !*arg) {
+        snprintf(why, whylen, "missing size; expected %s", form);
+        return -1;
+    }
+    for (;;) {
+        const char *start = p;
+        long long v = 0;
+        while (*p >= '0' && *p <= '9') {
+            if (v <= NOC_TOPO_MAX_NODES)
+                v = v * 10 + (*p - '0');
+            p++;
+        }
+        if (p == start) {
+            if (*p == '\0' || *p == 'x' || *p == 'X')
+                snprintf(why, whylen, "a size is missing%s; expected %s",
+                         dims ? " after an 'x'" : "", form);
+            else
+                snprintf(why, whylen, "\"%s\" is not a whole number; expected %s", start, form);
+            return -1;
+        }
+        if (*p != '\0' && *p != 'x' && *p != 'X') {
+            snprintf(why, whylen, "\"%s\" is not a whole number; expected %s", start, form);
+            return -1;
+        }
+        if (dims == NOC_TOPO_MAX_DIMS) {
+            snprintf(why, whylen, "more than %d dimensions; expected %s", NOC_TOPO_MAX_DIMS,
+                     form);
+            return -1;
+        }
+        if (v > NOC_TOPO_MAX_NODES || (nodes *= v) > NOC_TOPO_MAX_NODES) {
+            snprintf(why, whylen, "more than %d nodes (the most noctua builds)",
+                     NOC_TOPO_MAX_NODES);
+            return -1;
+        }
+        k[dims++] = (int)v;
+        if (*p == '\0')
+            return dims;
+        p++;
+    }
+}
+
+int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                        char *why, size_t whylen)
+{
+    static const char ring_form[] = "ring:N with N >= 3 nodes, e.g. ring:16";
+    static const char mesh_form[] =
+        "mesh:AxBx... with sizes >= 2 (one per dimension), e.g. mesh:8x8";
+    static const char torus_form[] =
+        "torus:AxBx... with sizes >= 3 (one per dimension), e.g. torus:8x8";
+    static const char cube_form[] = "hypercube:D with 1 <= D <= 20, e.g. hypercube:6";
+    int k[NOC_TOPO_MAX_DIMS];
+    int dims;
+    int dateline = !(flags & NOC_TOPO_F_NO_DATELINE);
+
+    if (strcmp(kind, "hypercube") == 0) {
+        if (parse_sizes(arg, k, cube_form, why, whylen) < 0)
+            return -1;
+        if (arg[strcspn(arg, "xX")] != '\0' || k[0] < 1 || k[0] > 20) {
+            snprintf(why, whylen, "expected %s", cube_form);
+            return -1;
+        }
+        dims = k[0];
+        for (int d = 0; d < dims; d++)
+            k[d] = 2;
+        build(t, &hypercube_ops, dims, k, 0, 0);
+        return 0;
+    }
+
+    if (strcmp(kind, "ring") == 0) {
+        if ((dims = parse_sizes(arg, k, ring_form, why, whylen)) < 0)
+            return -1;
+        if (dims != 1) {
+            snprintf(why, whylen, "a ring has one size; for %d dimensions use torus:%s", dims,
+                     arg);
+            return -1;
+        }
+        if (k[0] < 3) {
+            snprintf(why, whylen, "a ring needs at least 3 nodes%s; expected %s",
+                     k[0] == 2 ? " (ring:2 would have two links between the same two nodes: "
+                                 "use mesh:2 or hypercube:1)"
+                               : "",
+                     ring_form);
+            return -1;
+        }
+        build(t, &ring_ops, 1, k, 1, dateline);
+        return 0;
+    }
+
+    int is_torus = strcmp(kind, "torus") == 0;
+    const char *form = is_torus ? torus_form : mesh_form;
+    if ((dims = parse_sizes(arg, k, form, why, whylen)) < 0)
+        return -1;
+    for (int d = 0; d < dims; d++) {
+        if (k[d] < 2) {
+            snprintf(why, whylen, "size %d in dimension %d is too small; expected %s", k[d], d,
+                     form);
+            return -1;
+        }
+        if (is_torus && k[d] == 2) {
+            snprintf(why, whylen,
+                     "size 2 in dimension %d is too small for a torus (its wraparound link "
+                     "would double the other link); expected %s; for size-2 dimensions use "
+                     "mesh, or hypercube:D if all are 2",
+                     d, form);
+            return -1;
+        }
+    }
+    if (is_torus)
+        build(t, &torus_ops, dims, k, 1, dateline);
+    else
+        build(t, &mesh_ops, dims, k, 0, 0);
+    return 0;
+}

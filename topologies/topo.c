@@ -1,0 +1,340 @@
+/* topo.c: the topology front end. Splits a SPEC into kind and size, hands it
+ * to the kind's builder (a static name table; grid.c builds ring, mesh, torus
+ * and hypercube), and wraps the builder's reason into a message that quotes
+ * the SPEC. Also the helpers every builder shares (port arrays) and the
+ * queries that work on any topology: owner of a port, labels and label
+ * lookup, hops along the routing function, BFS distance. */
+#include "topologies/topo.h"
+#include <assert.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int build_fn(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                     char *why, size_t whylen);
+
+static const struct {
+    const char *kind;
+    build_fn *build;
+} builders[] = {
+    {"ring", noc_topo_build_grid},
+    {"mesh", noc_topo_build_grid},
+    {"torus", noc_topo_build_grid},
+    {"hypercube", noc_topo_build_grid},
+};
+
+#define N_BUILDERS (sizeof builders / sizeof builders[0])
+
+static const char spec_help[] =
+    "ring:N (N >= 3), mesh:AxBx... (sizes >= 2, any number of dimensions), "
+    "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20)";
+
+const char *noc_topo_spec_help(void) { return spec_help; }
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "noctua: out of memory (%zu bytes for a topology)\n", n);
+        abort();
+    }
+    return p;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err || !errlen)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+void noc_topo_alloc_nodes(noc_topo_t *t, int n_nodes)
+{
+    assert(n_nodes >= 1);
+    t->n_nodes = n_nodes;
+    t->port_base = xmalloc(((size_t)n_nodes + 1) * sizeof *t->port_base);
+    t->port_base[0] = 0;
+}
+
+void noc_topo_alloc_ports(noc_topo_t *t)
+{
+    int n = t->n_nodes;
+    t->n_ports = t->port_base[n];
+    t->max_degree = 0;
+    for (int i = 0; i < n; i++) {
+        int deg = noc_topo_degree(t, i);
+        assert(deg >= 0);
+        if (deg > t->max_degree)
+            t->max_degree = deg;
+    }
+    size_t np = (size_t)t->n_ports;
+    t->peer = xmalloc(np * sizeof *t->peer);
+    for (size_t g = 0; g < np; g++)
+        t->peer[g] = -1;
+    t->link_class = xmalloc(np * sizeof *t->link_class);
+    memset(t->link_class, 0, np * sizeof *t->link_class);
+}
+
+#ifndef NDEBUG
+/* The contract of topo.h, checked once per build in debug builds. */
+static void check_topo(const noc_topo_t *t)
+{
+    assert(t->ops && t->ops->route && t->ops->kind);
+    assert(t->n_vclasses >= 1 && t->n_classes <= NOC_TOPO_MAX_CLASSES);
+    for (int n = 0; n < t->n_nodes; n++) {
+        int b = t->port_base[n];
+        assert(t->port_base[n + 1] > b);
+        assert(t->peer[b] == -1);
+        for (int g = b + 1; g < t->port_base[n + 1]; g++) {
+            int p = t->peer[g];
+            assert(p >= 0 && p < t->n_ports && t->peer[p] == g);
+            assert(t->link_class[g] < t->n_classes);
+        }
+    }
+}
+#endif
+
+noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen)
+{
+    char s[sizeof ((noc_topo_t *)0)->spec];
+    char why[256];
+    noc_topo_t *t = NULL;
+    const char *kind_end, *arg;
+    size_t len, klen, i;
+
+    set_err(err, errlen, "%s", "");
+    if (!spec) {
+        set_err(err, errlen, "topology: no SPEC given; expected one of %s", spec_help);
+        return NULL;
+    }
+    while (isspace((unsigned char)*spec))
+        spec++;
+    len = strlen(spec);
+    while (len && isspace((unsigned char)spec[len - 1]))
+        len--;
+    if (len == 0) {
+        set_err(err, errlen, "topology \"\": empty SPEC; expected one of %s", spec_help);
+        return NULL;
+    }
+    if (len >= sizeof s) {
+        set_err(err, errlen, "topology \"%.40s...\": SPEC longer than %zu characters",
+                spec, sizeof s - 1);
+        return NULL;
+    }
+    memcpy(s, spec, len);
+    s[len] = '\0';
+
+    kind_end = strchr(s, ':');
+    klen = kind_end ? (size_t)(kind_end - s) : len;
+    arg = kind_end ? kind_end + 1 : NULL;
+    for (i = 0; i < N_BUILDERS; i++)
+        if (strlen(builders[i].kind) == klen && strncmp(builders[i].kind, s, klen) == 0)
+            break;
+    if (i == N_BUILDERS) {
+        snprintf(why, sizeof why, "unknown kind \"%.*s\"; expected one of %s",
+                 (int)klen, s, spec_help);
+        goto fail;
+    }
+
+    t = xmalloc(sizeof *t);
+    memset(t, 0, sizeof *t);
+    memcpy(t->spec, s, len + 1);
+    why[0] = '\0';
+    if (builders[i].build(t, builders[i].kind, arg, flags, why, sizeof why) != 0)
+        goto fail;
+#ifndef NDEBUG
+    check_topo(t);
+#endif
+    return t;
+
+fail:
+    noc_topo_destroy(t);
+    set_err(err, errlen, "topology \"%s\": %s", s, why[0] ? why : "invalid SPEC");
+    return NULL;
+}
+
+void noc_topo_destroy(noc_topo_t *t)
+{
+    if (!t)
+        return;
+    free(t->port_base);
+    free(t->peer);
+    free(t->link_class);
+    free(t);
+}
+
+int noc_topo_port_node(const noc_topo_t *t, int g)
+{
+    int lo = 0, hi = t->n_nodes - 1;
+    if (g < 0 || g >= t->n_ports)
+        return -1;
+    /* Last node whose port_base is <= g (every node has its local port, so
+     * port_base is strictly increasing). */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (t->port_base[mid] <= g)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+void noc_topo_label(const noc_topo_t *t, int n, char *buf, size_t len)
+{
+    if (!buf || !len)
+        return;
+    if (n < 0 || n >= t->n_nodes)
+        snprintf(buf, len, "?%d", n);
+    else if (t->ops && t->ops->label)
+        t->ops->label(t, n, buf, len);
+    else
+        snprintf(buf, len, "%d", n);
+}
+
+/* Copy src to dst without blanks; returns 0, or -1 if it does not fit. */
+static int squeeze(const char *src, char *dst, size_t len)
+{
+    size_t j = 0;
+    for (; *src; src++) {
+        if (isspace((unsigned char)*src))
+            continue;
+        if (j + 1 >= len)
+            return -1;
+        dst[j++] = *src;
+    }
+    dst[j] = '\0';
+    return 0;
+}
+
+static int label_is(const noc_topo_t *t, int n, const char *squeezed)
+{
+    char buf[256], sq[256];
+    noc_topo_label(t, n, buf, sizeof buf);
+    return squeeze(buf, sq, sizeof sq) == 0 && strcmp(sq, squeezed) == 0;
+}
+
+/* Read a decimal number at *p (digits only), advancing p; -1 if none or
+ * above NOC_TOPO_MAX_NODES. */
+static int read_uint(const char **p)
+{
+    const char *s = *p;
+    long v = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    for (; isdigit((unsigned char)*s); s++) {
+        v = v * 10 + (*s - '0');
+        if (v > NOC_TOPO_MAX_NODES)
+            return -1;
+    }
+    *p = s;
+    return (int)v;
+}
+
+/* The node a grid-shaped label names, read as coordinates "(c0,c1,...)" or
+ * as a bit string with bit dims-1 first; -1 if it is neither. The caller
+ * checks the guess against the real label. */
+static int grid_guess(const noc_topo_t *t, const char *q)
+{
+    int n = 0;
+    if (t->dims <= 0)
+        return -1;
+    if (q[0] == '(') {
+        const char *p = q + 1;
+        for (int d = 0; d < t->dims; d++) {
+            if (d && *p++ != ',')
+                return -1;
+            int c = read_uint(&p);
+            if (c < 0 || c >= t->k[d])
+                return -1;
+            n += c * t->stride[d];
+        }
+        return p[0] == ')' && p[1] == '\0' ? n : -1;
+    }
+    if (strlen(q) == (size_t)t->dims) {
+        for (int d = 0; d < t->dims; d++) {
+            char ch = q[t->dims - 1 - d];
+            if ((ch != '0' && ch != '1') || t->k[d] != 2)
+                return -1;
+            n += (ch - '0') * t->stride[d];
+        }
+        return n;
+    }
+    return -1;
+}
+
+int noc_topo_find_label(const noc_topo_t *t, const char *label)
+{
+    char q[256];
+    const char *p;
+    int n;
+
+    if (!label || squeeze(label, q, sizeof q) != 0 || !q[0])
+        return -1;
+    n = grid_guess(t, q);
+    if (n >= 0 && n < t->n_nodes && label_is(t, n, q))
+        return n;
+    p = q;
+    n = read_uint(&p);
+    if (n >= 0 && *p == '\0')
+        return n < t->n_nodes ? n : -1;
+    for (n = 0; n < t->n_nodes; n++)
+        if (label_is(t, n, q))
+            return n;
+    return -1;
+}
+
+int noc_topo_route_hops(const noc_topo_t *t, int a, int b)
+{
+    int cur = a, hops = 0;
+    if (a < 0 || a >= t->n_nodes || b < 0 || b >= t->n_nodes)
+        return -1;
+    while (cur != b) {
+        noc_route_t r;
+        t->ops->route(t, cur, b, &r);
+        if (r.port == 0 || r.port > noc_topo_degree(t, cur))
+            return -1;
+        int p = t->peer[noc_topo_gport(t, cur, r.port)];
+        if (p < 0 || ++hops > t->n_nodes)
+            return -1;
+        cur = noc_topo_port_node(t, p);
+    }
+    return hops;
+}
+
+int noc_topo_distance(const noc_topo_t *t, int a, int b)
+{
+    int *dist, *queue, head = 0, tail = 0, result = -1;
+    if (a < 0 || a >= t->n_nodes || b < 0 || b >= t->n_nodes)
+        return -1;
+    if (a == b)
+        return 0;
+    dist = xmalloc((size_t)t->n_nodes * sizeof *dist);
+    queue = xmalloc((size_t)t->n_nodes * sizeof *queue);
+    for (int n = 0; n < t->n_nodes; n++)
+        dist[n] = -1;
+    dist[a] = 0;
+    queue[tail++] = a;
+    while (head < tail && result < 0) {
+        int n = queue[head++];
+        for (int g = t->port_base[n] + 1; g < t->port_base[n + 1]; g++) {
+            int m = noc_topo_port_node(t, t->peer[g]);
+            if (m < 0 || dist[m] >= 0)
+                continue;
+            dist[m] = dist[n] + 1;
+            if (m == b) {
+                result = dist[m];
+                break;
+            }
+            queue[tail++] = m;
+        }
+    }
+    free(dist);
+    free(queue);
+    return result;
+}

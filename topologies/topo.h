@@ -1,0 +1,123 @@
+/* topo.h: a fabric as a graph of routers, with a PE on every router.
+ *
+ * Node n has ports 0 .. degree(n): port 0 is the local port (to and from the
+ * PE's network interface), ports 1 .. degree(n) are network ports. Every port
+ * has a global id g in [port_base[n], port_base[n+1]); the network port g
+ * sends on the directed link g -> peer[g] (a global port id of the neighbour,
+ * whose link back is peer[peer[g]] == g). Links come in classes (one per
+ * dimension in tori, meshes and hypercubes) so that latency and reports can be
+ * set and broken down per class.
+ *
+ * Routing is a pure function of (current node, destination): deterministic,
+ * minimal, and deadlock-free through VC classes: the route names the output
+ * port and the VC class the packet must use on that port's link. A router
+ * with V virtual channels gives class c of C the VCs [c*V/C, (c+1)*V/C).
+ *
+ * Topologies are built from a SPEC string ("mesh:8x8", "torus:4x4x4",
+ * "ring:16", "hypercube:6") by noc_topo_create, and label their nodes in their
+ * own notation: "(x,y)" coordinates for meshes and tori, "0101" bit strings
+ * (most significant dimension first) for hypercubes.
+ *
+ * Grid port numbering (grid.c): after the local port 0, for each dimension d
+ * in order, the + port (to coordinate +1) then the - port (to coordinate -1),
+ * each only where that neighbour exists. So a torus or ring node has + at
+ * 1 + 2d and - at 2 + 2d; a mesh node at an edge has fewer ports, shifted
+ * down; a hypercube (a mesh with k = 2 everywhere) has port d + 1 flipping
+ * bit d. Link class d ("dim<d>") holds the links of dimension d. */
+#ifndef NOC_TOPO_H
+#define NOC_TOPO_H
+#include <stddef.h>
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NOC_TOPO_MAX_NODES (1 << 22)
+#define NOC_TOPO_MAX_DIMS 22 /* log2(NOC_TOPO_MAX_NODES): every size is >= 2 */
+#define NOC_TOPO_MAX_CLASSES 32
+
+typedef struct noc_topo noc_topo_t;
+
+/* One routing decision. */
+typedef struct noc_route {
+    uint8_t port;   /* output port at the current node (0: eject here) */
+    uint8_t vclass; /* VC class on that port's link, < topo->n_vclasses */
+} noc_route_t;
+
+typedef struct noc_topo_ops {
+    const char *kind; /* "mesh", "torus", "ring", "hypercube", ... */
+    /* Route at node `cur` toward `dst`. cur == dst gives port 0. */
+    void (*route)(const noc_topo_t *t, int cur, int dst, noc_route_t *r);
+    /* Write the label of node n into buf (always NUL-terminated). */
+    void (*label)(const noc_topo_t *t, int n, char *buf, size_t len);
+} noc_topo_ops_t;
+
+struct noc_topo {
+    const noc_topo_ops_t *ops;
+    char spec[128];       /* the SPEC it was built from */
+    int n_nodes;
+    int n_ports;          /* total ports, local ones included */
+    int *port_base;       /* n_nodes + 1 entries */
+    int *peer;            /* per global port: peer global port, -1 for local */
+    uint8_t *link_class;  /* per global port: class of its outgoing link */
+    int n_classes;
+    char class_name[NOC_TOPO_MAX_CLASSES][16];
+    int n_vclasses;       /* VC classes the routing needs (>= 1) */
+    int max_degree;       /* largest number of network ports of a node */
+    /* Grid shape (meshes, tori, rings, hypercubes): coordinate i of node n is
+     * (n / stride[i]) % k[i]; dimension 0 varies fastest. */
+    int dims;
+    int k[NOC_TOPO_MAX_DIMS];
+    int stride[NOC_TOPO_MAX_DIMS];
+    int wrap;             /* 1 for tori and rings */
+    int dateline;         /* 1: wraparound links use dateline VC classes */
+};
+
+/* Build the topology named by spec. Returns NULL and writes a message that
+ * names the SPEC and what is wrong with it into err on bad input. `flags`
+ * (NOC_TOPO_F_*) select variants used by tests. The caller owns the result. */
+#define NOC_TOPO_F_NO_DATELINE 1u /* tori without dateline classes: NOT
+                                     deadlock-free, kept to test the detector */
+noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen);
+void noc_topo_destroy(noc_topo_t *t);
+
+/* Conveniences over the fields above. */
+static inline int noc_topo_degree(const noc_topo_t *t, int n)
+{ return t->port_base[n + 1] - t->port_base[n] - 1; }
+static inline int noc_topo_gport(const noc_topo_t *t, int n, int port)
+{ return t->port_base[n] + port; }
+/* Node owning global port g, and the port's index at that node. */
+int noc_topo_port_node(const noc_topo_t *t, int g);
+void noc_topo_label(const noc_topo_t *t, int n, char *buf, size_t len);
+/* Node whose label is `label` (as printed by noc_topo_label, blanks ignored,
+ * so "(1, 2)" finds "(1,2)"), or else whose number is `label` written in
+ * decimal, or -1. A label wins over a number ("10" in hypercube:2 is node 2). */
+int noc_topo_find_label(const noc_topo_t *t, const char *label);
+/* Hops on the route from a to b (follows the routing function). */
+int noc_topo_route_hops(const noc_topo_t *t, int a, int b);
+/* Shortest-path distance from a to b in the graph (BFS; for tests and facts). */
+int noc_topo_distance(const noc_topo_t *t, int a, int b);
+/* One-line help text listing the SPEC forms understood. */
+const char *noc_topo_spec_help(void);
+
+/* For builders (the files of topologies/). noc_topo_create hands a builder a
+ * zeroed topology with spec set; the builder sets ops, sizes, classes and
+ * ports, using these two helpers for the port arrays (they abort on out of
+ * memory). */
+/* Set n_nodes and allocate port_base with port_base[0] = 0; the builder then
+ * fills port_base[1 .. n_nodes] with running port totals (local ports
+ * included). */
+void noc_topo_alloc_nodes(noc_topo_t *t, int n_nodes);
+/* From a filled port_base: set n_ports and max_degree, allocate peer (all -1)
+ * and link_class (all 0). */
+void noc_topo_alloc_ports(noc_topo_t *t);
+/* grid.c: kind "ring", "mesh", "torus" or "hypercube"; arg is the SPEC text
+ * after the colon (NULL when there is no colon). Returns 0, or -1 with the
+ * reason in why (noc_topo_create prefixes the quoted SPEC). */
+int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                        char *why, size_t whylen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

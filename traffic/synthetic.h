@@ -1,0 +1,32 @@
+/* synthetic.h: synthetic traffic for the kernel: a Bernoulli injection
+ * process (every cycle, every node generates a packet with probability
+ * injection_rate / packet_size, drawn as geometric gaps so idle nodes cost
+ * nothing) and a destination pattern (pattern.h), kept apart. */
+#ifndef NOC_SYNTHETIC_H
+#define NOC_SYNTHETIC_H
+#include <stddef.h>
+#include "model/config.h"
+#include "model/traffic_if.h"
+#include "traffic/pattern.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct noc_synthetic {
+    noc_pattern_t pattern;
+    double p;   /* packets per node per cycle */
+    int size;   /* flits per packet */
+} noc_synthetic_t;
+
+/* Set up from cfg (traffic, injection_rate, injection_rate_uses_flits,
+ * packet_size, hotspot_node, hotspot_rate) for topology t. Returns 0, or -1
+ * with a message naming the parameter in err. */
+int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_topo_t *t,
+                       char *err, size_t errlen);
+/* The traffic source to hand to noc_sim_create; syn must outlive the sim. */
+noc_traffic_t noc_synthetic_traffic(noc_synthetic_t *syn);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
