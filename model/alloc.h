@@ -16,6 +16,7 @@
  * grant. Resources per allocator: at most 64 (one word of request mask). */
 #ifndef NOC_ALLOC_H
 #define NOC_ALLOC_H
+#include <stddef.h>
 #include <stdint.h>
 #include "model/arbiter.h"
 #ifdef __cplusplus
@@ -37,6 +38,9 @@ typedef struct noc_alloc {
     noc_arbiter_t *in_arb;  /* n_in arbiters over n_out resources */
     noc_arbiter_t *out_arb; /* n_out arbiters over n_in requesters */
     uint64_t *scratch;      /* working bit vectors, owned */
+    uint64_t *dense;        /* n_in request masks for the sparse form */
+    int16_t *dgrant;        /* n_in grants for the sparse form */
+    int owns;               /* the block was allocated by init */
 } noc_alloc_t;
 
 /* "input_first", "output_first", "islip"; parse also takes BookSim2's
@@ -50,10 +54,24 @@ noc_alloc_kind_t noc_alloc_kind_parse(const char *name);
 void noc_alloc_init(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
                     int n_in, int n_out, int iters);
 void noc_alloc_free(noc_alloc_t *a);
+/* The same with caller-provided storage: `block` is zeroed memory of
+ * noc_alloc_block_size(n_in, n_out) bytes, aligned to 16, that outlives the
+ * allocator (lets a router keep a node's allocators together in memory). */
+size_t noc_alloc_block_size(int n_in, int n_out);
+void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
+                       int n_in, int n_out, int iters, void *block);
 /* req[i]: bit mask of the resources requester i wants (0: none).
  * On return grant[i] is the resource granted to i, or -1. Updates the
  * arbiters' priorities for the grants made (see above). */
 void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant);
+
+/* Sparse form of noc_alloc_run for few requesters: n requests, requester
+ * who[k] (all distinct) wanting the resources in mask[k]. On return grant[k]
+ * is the resource given to who[k], or -1. Grants and priority updates are
+ * exactly those of noc_alloc_run on the dense form; a lone requester takes a
+ * shortcut with the same outcome. */
+void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                          int16_t *grant);
 
 #ifdef __cplusplus
 }

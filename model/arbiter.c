@@ -63,7 +63,7 @@ static int first_set_from(const uint64_t *req, int n, int from)
 void noc_arbiter_init(noc_arbiter_t *a, noc_arb_kind_t kind, int n)
 {
     assert(n >= 1 && kind < NOC_ARB_COUNT);
-    a->kind = kind;
+    a->kind = (uint8_t)kind;
     a->n = n;
     a->ptr = 0;
     a->matrix = NULL;
@@ -103,7 +103,7 @@ static int pick_matrix(const noc_arbiter_t *a, const uint64_t *req)
     return -1;
 }
 
-int noc_arbiter_pick(const noc_arbiter_t *a, const uint64_t *req)
+int noc_arbiter_pick_general(const noc_arbiter_t *a, const uint64_t *req)
 {
     if (a->kind == NOC_ARB_MATRIX)
         return pick_matrix(a, req);
@@ -113,11 +113,11 @@ int noc_arbiter_pick(const noc_arbiter_t *a, const uint64_t *req)
     return w;
 }
 
-void noc_arbiter_update(noc_arbiter_t *a, int winner)
+void noc_arbiter_update_general(noc_arbiter_t *a, int winner)
 {
     assert(winner >= 0 && winner < a->n);
     if (a->kind != NOC_ARB_MATRIX) {
-        a->ptr = (winner + 1) % a->n;
+        a->ptr = (int16_t)((winner + 1) % a->n);
         return;
     }
     /* The winner drops to lowest priority: it beats nobody, everybody beats it. */

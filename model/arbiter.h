@@ -26,11 +26,11 @@ typedef enum noc_arb_kind {
 #define NOC_ARB_WORDS(n) (((n) + 63) / 64)
 
 typedef struct noc_arbiter {
-    noc_arb_kind_t kind;
-    int n;            /* requesters */
-    int ptr;          /* round-robin: highest-priority requester */
     uint64_t *matrix; /* matrix: n rows of NOC_ARB_WORDS(n) words; bit j of row i
                          set means i beats j. Owned by the arbiter. */
+    int32_t n;        /* requesters */
+    int16_t ptr;      /* round-robin: highest-priority requester */
+    uint8_t kind;     /* noc_arb_kind_t */
 } noc_arbiter_t;
 
 /* Name of a kind ("round_robin", "matrix") and the reverse look-up
@@ -43,9 +43,35 @@ noc_arb_kind_t noc_arb_kind_parse(const char *name);
 void noc_arbiter_init(noc_arbiter_t *a, noc_arb_kind_t kind, int n);
 void noc_arbiter_free(noc_arbiter_t *a);
 /* Winner among the set bits of req (NOC_ARB_WORDS(n) words), or -1 if none. */
-int noc_arbiter_pick(const noc_arbiter_t *a, const uint64_t *req);
+static inline int noc_arbiter_pick(const noc_arbiter_t *a, const uint64_t *req);
 /* The request of `winner` was granted: move the priority. */
-void noc_arbiter_update(noc_arbiter_t *a, int winner);
+static inline void noc_arbiter_update(noc_arbiter_t *a, int winner);
+
+/* Any kind and size; the inline versions above take the common round-robin
+ * case of at most 64 requesters on the fast path. */
+int noc_arbiter_pick_general(const noc_arbiter_t *a, const uint64_t *req);
+void noc_arbiter_update_general(noc_arbiter_t *a, int winner);
+
+static inline int noc_arbiter_pick(const noc_arbiter_t *a, const uint64_t *req)
+{
+    if (a->kind == NOC_ARB_ROUND_ROBIN && a->n <= 64) {
+        uint64_t bits = req[0] & (a->n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << a->n) - 1u);
+        if (!bits)
+            return -1;
+        uint64_t hi = bits & (~UINT64_C(0) << a->ptr);
+        return __builtin_ctzll(hi ? hi : bits);
+    }
+    return noc_arbiter_pick_general(a, req);
+}
+
+static inline void noc_arbiter_update(noc_arbiter_t *a, int winner)
+{
+    if (a->kind == NOC_ARB_ROUND_ROBIN) {
+        a->ptr = (int16_t)(winner + 1 == a->n ? 0 : winner + 1);
+        return;
+    }
+    noc_arbiter_update_general(a, winner);
+}
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@ typedef struct noc_flit {
     uint8_t vc;       /* VC on the channel it travels */
     uint8_t la_port;  /* lookahead routing: output port at the next router */
     uint8_t la_class; /* lookahead routing: VC class on that port */
+    int32_t dst;      /* destination node (what a router routes on) */
 } noc_flit_t;
 
 typedef struct noc_packet {

@@ -98,6 +98,7 @@ static void inject(struct noc_sim *s, int n)
     f.vc = ni->cur_vc;
     f.la_port = 0;
     f.la_class = 0;
+    f.dst = p->dst;
     if (s->cfg.lookahead && ni->cur_seq == 0) {
         noc_route_t r;
         s->topo->ops->route(s->topo, n, p->dst, &r);

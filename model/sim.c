@@ -190,6 +190,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->chan_to = xcalloc((size_t)nc, sizeof(int32_t));
     s->chan_in_gport = xcalloc((size_t)nc, sizeof(int32_t));
     s->chan_local = xcalloc((size_t)nc, 1);
+    s->chan_in_port = xcalloc((size_t)nc, 1);
+    s->chan_out_port = xcalloc((size_t)nc, 1);
     s->in_chan = xcalloc((size_t)t->n_ports, sizeof(int32_t));
     for (int n = 0; n < t->n_nodes; n++) {
         for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
@@ -197,6 +199,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
             if (g == t->port_base[n]) { /* ejection channel */
                 s->chan_to[g] = n;
                 s->chan_in_gport[g] = -1;
+                s->chan_in_port[g] = -1;
+                s->chan_out_port[g] = 0;
                 s->chan_local[g] = 1;
                 s->chan_delay[g] = (uint8_t)cfg->local_latency;
                 s->in_chan[g] = t->n_ports + n;
@@ -204,6 +208,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
                 int pg = t->peer[g];
                 s->chan_to[g] = noc_topo_port_node(t, pg);
                 s->chan_in_gport[g] = pg;
+                s->chan_in_port[g] = (int8_t)(pg - t->port_base[s->chan_to[g]]);
+                s->chan_out_port[g] = (int8_t)(g - t->port_base[n]);
                 s->chan_delay[g] = (uint8_t)lat[t->link_class[g]];
                 s->in_chan[pg] = g;
             }
@@ -212,6 +218,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         s->chan_from[ic] = n;
         s->chan_to[ic] = n;
         s->chan_in_gport[ic] = t->port_base[n];
+        s->chan_in_port[ic] = 0;
+        s->chan_out_port[ic] = -1;
         s->chan_local[ic] = 1;
         s->chan_delay[ic] = (uint8_t)cfg->local_latency;
     }
@@ -220,6 +228,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->ring_valid = xcalloc(slots, 1);
     s->ring_credit = xcalloc(slots, 1);
     memset(s->ring_credit, 0xff, slots);
+    s->arr_flit = xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t));
+    s->arr_credit = xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t));
 
     s->rops = rops;
     if (rops->create(s, err, errlen) != 0) {
@@ -279,6 +289,10 @@ void noc_sim_destroy(noc_sim_t *s)
     free(s->chan_to);
     free(s->chan_in_gport);
     free(s->chan_local);
+    free(s->chan_in_port);
+    free(s->chan_out_port);
+    free(s->arr_flit);
+    free(s->arr_credit);
     free(s->in_chan);
     free(s->ring_flit);
     free(s->ring_valid);
@@ -346,6 +360,13 @@ void noc_sim_step(noc_sim_t *s)
 
     /* phase 1: evaluate */
     int n_act = s->n_active;
+    if (s->shuffle)
+        for (int i = n_act - 1; i > 0; i--) {
+            int j = (int)noc_rng_below(&s->shuffle_rng, (uint32_t)i + 1);
+            int32_t x = s->active[i];
+            s->active[i] = s->active[j];
+            s->active[j] = x;
+        }
     for (int i = 0; i < n_act; i++) {
         int n = s->active[i];
         noc_ni_eval(s, n);
@@ -441,9 +462,16 @@ noc_run_status_t noc_sim_run(noc_sim_t *s)
     /* Empty the network so that nothing is left behind: stop the sources,
      * let every flit that entered arrive. */
     noc_sim_stop_injection(s);
-    while (s->in_network > 0 || s->n_active > 0)
+    for (uint64_t quiet = 0; s->in_network > 0 || s->n_active > 0;) {
         if (step_checked(s, &status))
             goto out;
+        /* with no flit left, only credits can still be on their way */
+        if (s->in_network == 0 && ++quiet > s->cap + 2) {
+            fprintf(stderr, "noctua: internal error: nodes stay active in an empty network\n");
+            status = NOC_RUN_INVARIANT;
+            goto out;
+        }
+    }
 out:
     st->warmup = s->now < s->win_start ? s->now : s->win_start;
     st->sample = s->now <= s->win_start ? 0 : (s->now < s->win_end ? s->now : s->win_end) - s->win_start;
@@ -453,6 +481,12 @@ out:
     if (st->window_flits_out * 100 < st->window_flits_offered * 95)
         st->saturated = 1;
     return status;
+}
+
+void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed)
+{
+    s->shuffle = 1;
+    noc_rng_seed(&s->shuffle_rng, seed, 0x5eedULL);
 }
 
 /* ---- accessors ---- */

@@ -65,6 +65,13 @@ struct noc_sim {
     uint8_t *ring_valid;
     int8_t *ring_credit;   /* -1 or the VC of a returning credit */
     uint32_t credit_delay;
+    /* Arrival masks, per node and ring slot: bit p set when a flit (a credit)
+     * arrives at router port p in that cycle. Written with the channel slot,
+     * so routers poll only the ports that have something. */
+    int8_t *chan_in_port;  /* port index at chan_to fed by c, -1: the NI */
+    int8_t *chan_out_port; /* port index at chan_from that c leaves, -1: the NI */
+    uint64_t *arr_flit;    /* n_nodes * cap */
+    uint64_t *arr_credit;  /* n_nodes * cap */
 
     /* routers */
     const noc_router_ops_t *rops;
@@ -103,7 +110,13 @@ struct noc_sim {
     uint64_t win_start, win_end; /* packets created in [start, end) are measured */
     uint64_t in_network;    /* flits in channels and router buffers */
     uint64_t last_move;     /* last cycle a flit moved */
+    int shuffle;            /* tests: visit nodes in a random order */
+    noc_rng_t shuffle_rng;
 };
+
+/* For tests: from now on visit the active nodes in a new random order every
+ * cycle. Results must not change (the two-phase contract). */
+void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed);
 
 enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
 
@@ -131,7 +144,11 @@ static inline void noc_chan_put_flit(struct noc_sim *s, int c, uint32_t delay, c
     assert(!s->ring_valid[i]);
     s->ring_flit[i] = *f;
     s->ring_valid[i] = 1;
-    noc_work_add(s, s->chan_to[c], 1);
+    int to = s->chan_to[c];
+    if (s->chan_in_port[c] >= 0)
+        s->arr_flit[(uint32_t)to * s->cap + (uint32_t)((s->now + delay) & s->mask)] |=
+            UINT64_C(1) << s->chan_in_port[c];
+    noc_work_add(s, to, 1);
 }
 
 /* Take the flit arriving on channel c this cycle; returns 0 if none. The
@@ -152,7 +169,11 @@ static inline void noc_chan_put_credit(struct noc_sim *s, int c, int vc)
     uint32_t i = (uint32_t)c * s->cap + (uint32_t)((s->now + s->credit_delay) & s->mask);
     assert(s->ring_credit[i] < 0);
     s->ring_credit[i] = (int8_t)vc;
-    noc_work_add(s, s->chan_from[c], 1);
+    int from = s->chan_from[c];
+    if (s->chan_out_port[c] >= 0)
+        s->arr_credit[(uint32_t)from * s->cap + (uint32_t)((s->now + s->credit_delay) & s->mask)] |=
+            UINT64_C(1) << s->chan_out_port[c];
+    noc_work_add(s, from, 1);
 }
 
 /* The credit arriving upstream on channel c this cycle (its VC), or -1. */

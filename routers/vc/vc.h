@@ -23,6 +23,9 @@ typedef struct vc_state {
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;
     int max_ports;             /* largest port count of a node */
+    uint64_t class_mask[NOC_TOPO_MAX_CLASSES]; /* VCs of each VC class */
+    uint64_t all_vcs;          /* mask of all V VCs */
+    uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
 
     /* per input VC */
     noc_flit_t *buf;           /* n_ivc * qcap */
@@ -41,14 +44,29 @@ typedef struct vc_state {
     noc_alloc_t *va;           /* VC allocator of this output port */
     noc_arbiter_t *sa_vc;      /* picks the VC of this input port that crosses */
 
-    /* per node */
+    uint64_t *ovc_free;        /* output port: mask of its free output VCs */
+
+    /* per node: sets of the node's input VCs (local index p * V + v), W words
+     * each, so that every stage visits only the VCs it has work for */
+    int W;
+    uint64_t *m_ne;            /* holding flits */
+    uint64_t *m_rc;            /* idle with a head at the front, or routing */
+    uint64_t *m_va;            /* waiting for an output VC */
+    uint64_t *m_act;           /* holding an output VC */
     noc_alloc_t *sa;           /* switch allocator, ports x ports */
+    void *arena;               /* storage of all allocators, node by node */
     int32_t *buffered;         /* flits buffered in the router */
 
-    /* scratch for one node's evaluation */
-    uint64_t *req;
+    /* scratch for one node's evaluation (max_ports * V entries) */
+    int16_t *who;
+    uint64_t *mask;
     int16_t *grant;
+    int16_t *lvc;              /* list entry -> local input VC */
+    uint8_t *lport;            /* list entry -> output port */
 } vc_state_t;
+
+static inline void vc_set(uint64_t *m, int l) { m[l >> 6] |= UINT64_C(1) << (l & 63); }
+static inline void vc_clr(uint64_t *m, int l) { m[l >> 6] &= ~(UINT64_C(1) << (l & 63)); }
 
 /* Stages, one file each (docs/router.md): */
 void noc_vc_input(struct noc_sim *s, vc_state_t *r, int n);      /* vc_input.c */

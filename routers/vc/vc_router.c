@@ -74,21 +74,62 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         r->credits[i] = (int16_t)r->depth;
         r->owner[i] = -1;
     }
+    r->ovc_free = xcalloc((size_t)t->n_ports, sizeof(uint64_t));
+    for (int g = 0; g < t->n_ports; g++)
+        r->ovc_free[g] = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
+    r->W = (r->max_ports * r->V + 63) / 64;
+    r->all_vcs = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
+    for (int cl = 0; cl < t->n_vclasses && cl < NOC_TOPO_MAX_CLASSES; cl++) {
+        int lo, hi;
+        noc_vc_class_range(r->V, t->n_vclasses, cl, &lo, &hi);
+        for (int v = lo; v < hi; v++)
+            r->class_mask[cl] |= UINT64_C(1) << v;
+    }
+    r->l_port = xcalloc((size_t)r->max_ports * (size_t)r->V, 1);
+    r->l_vc = xcalloc((size_t)r->max_ports * (size_t)r->V, 1);
+    for (int l = 0; l < r->max_ports * r->V; l++) {
+        r->l_port[l] = (uint8_t)(l / r->V);
+        r->l_vc[l] = (uint8_t)(l % r->V);
+    }
+    size_t nw = (size_t)t->n_nodes * (size_t)r->W;
+    r->m_ne = xcalloc(nw, sizeof(uint64_t));
+    r->m_rc = xcalloc(nw, sizeof(uint64_t));
+    r->m_va = xcalloc(nw, sizeof(uint64_t));
+    r->m_act = xcalloc(nw, sizeof(uint64_t));
     r->port_occ = xcalloc((size_t)t->n_ports, sizeof(int32_t));
     r->va = xcalloc((size_t)t->n_ports, sizeof(noc_alloc_t));
     r->sa_vc = xcalloc((size_t)t->n_ports, sizeof(noc_arbiter_t));
     r->sa = xcalloc((size_t)t->n_nodes, sizeof(noc_alloc_t));
     r->buffered = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    /* a node's allocators sit together in one arena, node after node */
+    size_t arena = 0;
     for (int n = 0; n < t->n_nodes; n++) {
         int P = t->port_base[n + 1] - t->port_base[n];
-        noc_alloc_init(&r->sa[n], sak, ak, P, P, (int)c->alloc_iters);
+        arena += noc_alloc_block_size(P, P) + (size_t)P * noc_alloc_block_size(P * r->V, r->V);
+    }
+    r->arena = aligned_alloc(64, arena);
+    if (!r->arena) {
+        fprintf(stderr, "noctua: out of memory in the vc router\n");
+        abort();
+    }
+    memset(r->arena, 0, arena);
+    char *at = r->arena;
+    for (int n = 0; n < t->n_nodes; n++) {
+        int P = t->port_base[n + 1] - t->port_base[n];
+        noc_alloc_init_at(&r->sa[n], sak, ak, P, P, (int)c->alloc_iters, at);
+        at += noc_alloc_block_size(P, P);
         for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
-            noc_alloc_init(&r->va[g], vak, ak, P * r->V, r->V, (int)c->alloc_iters);
+            noc_alloc_init_at(&r->va[g], vak, ak, P * r->V, r->V, (int)c->alloc_iters, at);
+            at += noc_alloc_block_size(P * r->V, r->V);
             noc_arbiter_init(&r->sa_vc[g], ak, r->V);
         }
     }
-    r->req = xcalloc((size_t)r->max_ports * (size_t)r->V, sizeof(uint64_t));
-    r->grant = xcalloc((size_t)r->max_ports * (size_t)r->V, sizeof(int16_t));
+    size_t nl = (size_t)r->max_ports * (size_t)r->V;
+    r->who = xcalloc(nl, sizeof(int16_t));
+    r->mask = xcalloc(2 * nl, sizeof(uint64_t));
+    r->grant = xcalloc(nl, sizeof(int16_t));
+    r->lvc = xcalloc(nl, sizeof(int16_t));
+    r->lport = xcalloc(nl, 1);
     return 0;
 }
 
@@ -106,6 +147,7 @@ static void vc_destroy(struct noc_sim *s)
             noc_alloc_free(&r->va[g]);
             noc_arbiter_free(&r->sa_vc[g]);
         }
+    free(r->arena);
     free(r->buf);
     free(r->head);
     free(r->tail);
@@ -121,8 +163,18 @@ static void vc_destroy(struct noc_sim *s)
     free(r->sa_vc);
     free(r->sa);
     free(r->buffered);
-    free(r->req);
+    free(r->ovc_free);
+    free(r->l_port);
+    free(r->l_vc);
+    free(r->m_ne);
+    free(r->m_rc);
+    free(r->m_va);
+    free(r->m_act);
+    free(r->who);
+    free(r->mask);
     free(r->grant);
+    free(r->lvc);
+    free(r->lport);
     free(r);
     s->rstate = NULL;
 }

@@ -1,102 +1,135 @@
 /* vc_switch.c: switch allocation, crossbar and output of the vc router. An
- * input port bids for the output ports wanted by its VCs that are active,
- * past their VA delay, have a flit at the front and a credit downstream; the
- * switch allocator matches input to output ports; each matched input port's
- * VC arbiter picks which of its VCs crosses. The crossing flit leaves the
- * buffer now, returns a credit upstream, and enters the output channel to
- * arrive sw_alloc_delay + st_final_delay + link latency cycles later. */
+ * input port bids for the output ports wanted by its VCs that hold an output
+ * VC, are past their VA delay, have a flit at the front and a credit
+ * downstream; the switch allocator matches input to output ports; each
+ * matched input port's VC arbiter picks which of its VCs crosses. The
+ * crossing flit leaves the buffer now, returns a credit upstream, and enters
+ * the output channel to arrive sw_alloc_delay + st_final_delay + link latency
+ * cycles later. */
 #include "routers/vc/vc.h"
+
+/* Move the flit at the front of input VC l of node n through output port o. */
+static void traverse(struct noc_sim *s, vc_state_t *r, int n, int base, int l, int o)
+{
+    const noc_topo_t *t = s->topo;
+    int V = r->V, W = r->W, p = r->l_port[l], i = base * V + l;
+    uint64_t *ne = r->m_ne + (size_t)n * (size_t)W;
+    noc_flit_t f = r->buf[(uint32_t)i * r->qcap + (r->head[i] & r->qmask)];
+    r->head[i]++;
+    r->buffered[n]--;
+    r->port_occ[base + p]--;
+    int ov = r->out_vc[i], og = base + o;
+    if (f.flags & NOC_FLIT_TAIL) {
+        r->owner[og * V + ov] = -1;
+        r->ovc_free[og] |= UINT64_C(1) << ov;
+        r->state[i] = VC_IDLE;
+        vc_clr(r->m_act + (size_t)n * (size_t)W, l);
+        if (r->head[i] != r->tail[i])
+            vc_set(r->m_rc + (size_t)n * (size_t)W, l);
+    }
+    if (r->head[i] == r->tail[i])
+        vc_clr(ne, l);
+    if (o != 0) {
+        r->credits[og * V + ov]--;
+        if (f.flags & NOC_FLIT_HEAD) {
+            s->pkts[f.pkt].hops++;
+            if (r->lookahead) {
+                noc_route_t rt;
+                t->ops->route(t, s->chan_to[og], f.dst, &rt);
+                f.la_port = rt.port;
+                f.la_class = rt.vclass;
+            }
+        }
+    }
+    f.vc = (uint8_t)ov;
+    noc_chan_put_flit(s, og, (uint32_t)r->out_delay + s->chan_delay[og], &f);
+    noc_work_sub(s, n, 1);
+    noc_chan_put_credit(s, s->in_chan[base + p], r->l_vc[l]);
+    if (noc_measuring(s)) {
+        s->lst[og].flits++;
+        s->lst[og].busy++;
+        if (o != 0)
+            s->st.flit_hops++;
+    }
+    s->last_move = s->now;
+}
 
 void noc_vc_switch(struct noc_sim *s, vc_state_t *r, int n)
 {
     const noc_topo_t *t = s->topo;
-    int base = t->port_base[n], P = t->port_base[n + 1] - base, V = r->V;
+    int base = t->port_base[n], V = r->V, W = r->W;
     uint64_t now = s->now;
     int meas = noc_measuring(s);
-    uint64_t vc_ready[64];    /* per input port: VCs ready to cross, as a mask */
-    uint8_t wanting[64] = {0};/* per output port: VCs that want it this cycle */
-    uint64_t stalled = 0;     /* output ports some flit waits on for credit */
-    int any = 0;
+    const uint64_t *act = r->m_act + (size_t)n * (size_t)W, *ne = r->m_ne + (size_t)n * (size_t)W;
+    uint64_t vc_ready[64];    /* per input port: its VCs ready to cross */
+    uint64_t ports[64];       /* per input port: output ports they want */
+    uint8_t wanting[64];      /* per output port: VCs that want it */
+    uint64_t in_ports = 0, stalled = 0, wanted = 0;
 
-    for (int p = 0; p < P; p++) {
-        uint64_t m = 0, ports = 0;
-        for (int v = 0; v < V; v++) {
-            int i = (base + p) * V + v;
-            if (r->state[i] != VC_ACTIVE || now < r->ready[i] || r->head[i] == r->tail[i])
+    for (int w = 0; w < W; w++) {
+        for (uint64_t bits = act[w] & ne[w]; bits; bits &= bits - 1) {
+            int l = 64 * w + __builtin_ctzll(bits), i = base * V + l;
+            if (now < r->ready[i])
                 continue;
-            int o = r->rport[i];
-            if (wanting[o] < 255)
-                wanting[o]++;
+            int o = r->rport[i], p = r->l_port[l];
+            if (!(in_ports & (UINT64_C(1) << p))) {
+                in_ports |= UINT64_C(1) << p;
+                vc_ready[p] = 0;
+                ports[p] = 0;
+            }
+            if (meas) {
+                if (!(wanted & (UINT64_C(1) << o))) {
+                    wanted |= UINT64_C(1) << o;
+                    wanting[o] = 0;
+                }
+                if (wanting[o] < 255)
+                    wanting[o]++;
+            }
             if (o != 0 && r->credits[(base + o) * V + r->out_vc[i]] <= 0) {
                 stalled |= UINT64_C(1) << o;
                 continue;
             }
-            m |= UINT64_C(1) << v;
-            ports |= UINT64_C(1) << o;
+            vc_ready[p] |= UINT64_C(1) << r->l_vc[l];
+            ports[p] |= UINT64_C(1) << o;
         }
-        vc_ready[p] = m;
-        r->req[p] = ports;
-        any |= ports != 0;
     }
     if (meas) {
-        for (int o = 1; o < P; o++) {
+        for (uint64_t b = wanted & ~UINT64_C(1); b; b &= b - 1) {
+            int o = __builtin_ctzll(b);
             if (wanting[o] > 1)
                 s->lst[base + o].contention++;
-            if (stalled & (UINT64_C(1) << o))
-                s->lst[base + o].credit_stall++;
         }
+        for (uint64_t b = stalled; b; b &= b - 1)
+            s->lst[base + __builtin_ctzll(b)].credit_stall++;
     }
-    if (!any)
+    int m = 0;
+    for (uint64_t b = in_ports; b; b &= b - 1) {
+        int p = __builtin_ctzll(b);
+        if (!ports[p])
+            continue;
+        r->who[m] = (int16_t)p;
+        r->mask[m] = ports[p];
+        m++;
+    }
+    if (m == 0)
         return;
-    noc_alloc_run(&r->sa[n], r->req, r->grant);
+    noc_alloc_run_sparse(&r->sa[n], m, r->who, r->mask, r->grant);
 
-    for (int p = 0; p < P; p++) {
-        int o = r->grant[p];
+    for (int k = 0; k < m; k++) {
+        int o = r->grant[k], p = r->who[k];
         if (o < 0)
             continue;
         /* which VC of this input port crosses: those ready for output o */
-        uint64_t cand[1] = { 0 };
-        for (int v = 0; v < V; v++)
-            if (vc_ready[p] & (UINT64_C(1) << v) && r->rport[(base + p) * V + v] == o)
-                cand[0] |= UINT64_C(1) << v;
+        uint64_t cand = 0;
+        for (uint64_t b = vc_ready[p]; b; b &= b - 1) {
+            int v = __builtin_ctzll(b);
+            if (r->rport[(base + p) * V + v] == o)
+                cand |= UINT64_C(1) << v;
+        }
         noc_arbiter_t *arb = &r->sa_vc[base + p];
-        int v = noc_arbiter_pick(arb, cand);
+        int v = noc_arbiter_pick(arb, &cand);
         assert(v >= 0);
         noc_arbiter_update(arb, v);
-
-        int i = (base + p) * V + v;
-        noc_flit_t f = r->buf[(uint32_t)i * r->qcap + (r->head[i] & r->qmask)];
-        r->head[i]++;
-        r->buffered[n]--;
-        r->port_occ[base + p]--;
-        int ov = r->out_vc[i];
-        int og = base + o;
-        if (f.flags & NOC_FLIT_TAIL) {
-            r->owner[og * V + ov] = -1;
-            r->state[i] = VC_IDLE;
-        }
-        if (o != 0) {
-            r->credits[og * V + ov]--;
-            if (f.flags & NOC_FLIT_HEAD) {
-                s->pkts[f.pkt].hops++;
-                if (r->lookahead) {
-                    noc_route_t rt;
-                    t->ops->route(t, s->chan_to[og], s->pkts[f.pkt].dst, &rt);
-                    f.la_port = rt.port;
-                    f.la_class = rt.vclass;
-                }
-            }
-            if (meas)
-                s->st.flit_hops++;
-        }
-        f.vc = (uint8_t)ov;
-        noc_chan_put_flit(s, og, (uint32_t)r->out_delay + s->chan_delay[og], &f);
-        noc_work_sub(s, n, 1);
-        noc_chan_put_credit(s, s->in_chan[base + p], v);
-        if (meas) {
-            s->lst[og].flits++;
-            s->lst[og].busy++;
-        }
-        s->last_move = now;
+        traverse(s, r, n, base, p * V + v, o);
     }
 }
