@@ -77,8 +77,8 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
                 add_ref(&c, &s->ring_flit[i], s->chan_to[ch]);
                 c.expect_work[s->chan_to[ch]]++;
             }
-            if (s->ring_credit[i] >= 0)
-                c.expect_work[s->chan_from[ch]]++;
+            for (int v = 0; v < s->V; v++)
+                c.expect_work[s->chan_from[ch]] += s->ring_credit[(size_t)i * (size_t)s->V + (size_t)v];
         }
     }
     for (int n = 0; n < s->n_nodes; n++) {
@@ -120,8 +120,7 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
                 uint32_t i = (uint32_t)ch * s->cap + k;
                 if (s->ring_valid[i] && s->ring_flit[i].vc == v)
                     fly++;
-                if (s->ring_credit[i] == v)
-                    back++;
+                back += s->ring_credit[(size_t)i * (size_t)s->V + (size_t)v];
             }
             int occ = s->rops->occupancy(s, in_g, v);
             if (occ > depth) {

@@ -28,16 +28,20 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     s->pkt_free[s->pkt_free_n++] = f->pkt;
 }
 
+void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f)
+{
+    noc_work_sub(s, n, 1);
+    s->in_network--;
+    s->last_move = s->now;
+    deliver(s, f);
+}
+
 static void eject(struct noc_sim *s, int n)
 {
     noc_flit_t f;
     int c = s->topo->port_base[n]; /* the ejection channel leaves port 0 */
-    if (!noc_chan_take_flit(s, c, &f))
-        return;
-    noc_work_sub(s, n, 1);
-    s->in_network--;
-    s->last_move = s->now;
-    deliver(s, &f);
+    if (noc_chan_take_flit(s, c, &f))
+        noc_ni_deliver(s, n, &f);
 }
 
 /* Start the packet at the head of the source queue, if a VC has a credit. */
@@ -106,7 +110,7 @@ static void inject(struct noc_sim *s, int n)
         f.la_class = r.vclass;
     }
     (*cr)--;
-    noc_chan_put_flit(s, s->n_ports + n, (uint32_t)s->cfg.local_latency, &f);
+    noc_chan_put_flit(s, s->n_ports + n, s->chan_delay[s->n_ports + n], &f);
     s->in_network++;
     s->last_move = s->now;
     if (noc_measuring(s))
@@ -120,8 +124,6 @@ static void inject(struct noc_sim *s, int n)
 void noc_ni_eval(struct noc_sim *s, int n)
 {
     eject(s, n);
-    int v = noc_chan_take_credit(s, s->n_ports + n);
-    if (v >= 0)
-        s->ni_credits[n * s->V + v]++;
+    noc_chan_take_credits(s, s->n_ports + n, &s->ni_credits[n * s->V]);
     inject(s, n);
 }

@@ -11,6 +11,9 @@ extern "C" {
 
 /* Evaluate node n's NI for the current cycle. */
 void noc_ni_eval(struct noc_sim *s, int n);
+/* Hand flit f, which arrived at node n this cycle, to n's NI (for routers
+ * that eject straight from their links, as the ideal router does). */
+void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f);
 
 #ifdef __cplusplus
 }

@@ -221,13 +221,12 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         s->chan_in_port[ic] = 0;
         s->chan_out_port[ic] = -1;
         s->chan_local[ic] = 1;
-        s->chan_delay[ic] = (uint8_t)cfg->local_latency;
+        s->chan_delay[ic] = rops->direct_ni ? 0 : (uint8_t)cfg->local_latency;
     }
     size_t slots = (size_t)nc * s->cap;
     s->ring_flit = xcalloc(slots, sizeof(noc_flit_t));
     s->ring_valid = xcalloc(slots, 1);
-    s->ring_credit = xcalloc(slots, 1);
-    memset(s->ring_credit, 0xff, slots);
+    s->ring_credit = xcalloc(slots * (size_t)s->V, 1);
     s->arr_flit = xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t));
     s->arr_credit = xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t));
 
@@ -369,6 +368,8 @@ void noc_sim_step(noc_sim_t *s)
         }
     for (int i = 0; i < n_act; i++) {
         int n = s->active[i];
+        if (s->rops->pre_eval)
+            s->rops->pre_eval(s, n);
         noc_ni_eval(s, n);
         s->rops->eval(s, n);
     }

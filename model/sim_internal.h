@@ -63,7 +63,7 @@ struct noc_sim {
     int32_t *in_chan;      /* per global port: channel feeding that input */
     noc_flit_t *ring_flit; /* n_chan * cap */
     uint8_t *ring_valid;
-    int8_t *ring_credit;   /* -1 or the VC of a returning credit */
+    uint8_t *ring_credit;  /* n_chan * cap * V: credits returning per VC */
     uint32_t credit_delay;
     /* Arrival masks, per node and ring slot: bit p set when a flit (a credit)
      * arrives at router port p in that cycle. Written with the channel slot,
@@ -140,7 +140,7 @@ static inline void noc_work_sub(struct noc_sim *s, int n, int d)
 static inline void noc_chan_put_flit(struct noc_sim *s, int c, uint32_t delay, const noc_flit_t *f)
 {
     uint32_t i = (uint32_t)c * s->cap + (uint32_t)((s->now + delay) & s->mask);
-    assert(delay >= 1 && delay < s->cap);
+    assert(delay < s->cap && (delay >= 1 || s->chan_local[c]));
     assert(!s->ring_valid[i]);
     s->ring_flit[i] = *f;
     s->ring_valid[i] = 1;
@@ -163,29 +163,35 @@ static inline int noc_chan_take_flit(struct noc_sim *s, int c, noc_flit_t *f)
     return 1;
 }
 
-/* Send a credit for VC vc back up channel c. */
+/* Send a credit for VC vc back up channel c (several may share a cycle). */
 static inline void noc_chan_put_credit(struct noc_sim *s, int c, int vc)
 {
-    uint32_t i = (uint32_t)c * s->cap + (uint32_t)((s->now + s->credit_delay) & s->mask);
-    assert(s->ring_credit[i] < 0);
-    s->ring_credit[i] = (int8_t)vc;
+    uint32_t slot = (uint32_t)((s->now + s->credit_delay) & s->mask);
+    uint32_t i = ((uint32_t)c * s->cap + slot) * (uint32_t)s->V + (uint32_t)vc;
+    assert(s->ring_credit[i] < UINT8_MAX);
+    s->ring_credit[i]++;
     int from = s->chan_from[c];
     if (s->chan_out_port[c] >= 0)
-        s->arr_credit[(uint32_t)from * s->cap + (uint32_t)((s->now + s->credit_delay) & s->mask)] |=
-            UINT64_C(1) << s->chan_out_port[c];
+        s->arr_credit[(uint32_t)from * s->cap + slot] |= UINT64_C(1) << s->chan_out_port[c];
     noc_work_add(s, from, 1);
 }
 
-/* The credit arriving upstream on channel c this cycle (its VC), or -1. */
-static inline int noc_chan_take_credit(struct noc_sim *s, int c)
+/* Add the credits arriving upstream on channel c this cycle to counts[v]
+ * (one counter per VC); returns how many arrived. */
+static inline int noc_chan_take_credits(struct noc_sim *s, int c, int16_t *counts)
 {
-    uint32_t i = (uint32_t)c * s->cap + (uint32_t)(s->now & s->mask);
-    int vc = s->ring_credit[i];
-    if (vc >= 0) {
-        s->ring_credit[i] = -1;
-        noc_work_sub(s, s->chan_from[c], 1);
+    uint8_t *k = &s->ring_credit[((uint32_t)c * s->cap + (uint32_t)(s->now & s->mask)) * (uint32_t)s->V];
+    int total = 0;
+    for (int v = 0; v < s->V; v++) {
+        if (k[v]) {
+            counts[v] = (int16_t)(counts[v] + k[v]);
+            total += k[v];
+            k[v] = 0;
+        }
     }
-    return vc;
+    if (total)
+        noc_work_sub(s, s->chan_from[c], total);
+    return total;
 }
 
 /* Count statistics now? (inside the measurement window) */

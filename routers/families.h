@@ -3,4 +3,5 @@
 #define NOC_FAMILIES_H
 #include "routers/router.h"
 extern const noc_router_ops_t noc_router_vc;
+extern const noc_router_ops_t noc_router_ideal;
 #endif

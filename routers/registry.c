@@ -6,6 +6,7 @@
 
 static const noc_router_ops_t *const routers[] = {
     &noc_router_vc,
+    &noc_router_ideal,
 };
 
 const noc_router_ops_t *noc_router_find(const char *name)
@@ -18,5 +19,5 @@ const noc_router_ops_t *noc_router_find(const char *name)
 
 const char *noc_router_list(void)
 {
-    return "vc";
+    return "vc ideal";
 }

@@ -28,6 +28,12 @@ typedef struct noc_router_ops {
     int (*create)(struct noc_sim *s, char *err, size_t errlen);
     void (*destroy)(struct noc_sim *s);
     void (*eval)(struct noc_sim *s, int node);
+    /* Optional: evaluated before the node's NI in the same cycle (the ideal
+     * router hands arriving flits to its PE here). */
+    void (*pre_eval)(struct noc_sim *s, int node);
+    /* 1: the PE is wired straight to the router: the injection channel has
+     * no delay (the router takes the NI's flit in the cycle it was sent). */
+    int direct_ni;
     void (*commit)(struct noc_sim *s, int node); /* may be NULL */
     /* Credits the router holds for output VC vc of network port gport. */
     int (*credits)(const struct noc_sim *s, int gport, int vc);

@@ -14,9 +14,9 @@ void noc_vc_input(struct noc_sim *s, vc_state_t *r, int n)
     s->arr_flit[slot] = 0;
     for (; cr; cr &= cr - 1) {
         int p = __builtin_ctzll(cr);
-        int v = noc_chan_take_credit(s, base + p);
-        assert(v >= 0);
-        r->credits[(base + p) * V + v]++;
+        int got = noc_chan_take_credits(s, base + p, &r->credits[(base + p) * V]);
+        assert(got > 0);
+        (void)got;
     }
     for (; fl; fl &= fl - 1) {
         int p = __builtin_ctzll(fl);

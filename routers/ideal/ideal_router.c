@@ -1,0 +1,263 @@
+/* ideal_router.c: the unit-time router of the reference papers.
+ *
+ * Every directed link carries one word (flit) per cycle; a router adds no
+ * delay, so a flit that arrives in cycle t leaves in cycle t and a k-hop
+ * message takes k link latencies. The PE is wired straight to its router:
+ * what it sends in cycle t leaves on a link in cycle t, and a flit that
+ * reaches its destination is handed to the PE in the cycle it arrives
+ * (before the PE's own evaluation, so the PE can act on it at once). Flits
+ * wait only when another flit wants the same output link in the same cycle;
+ * then the one farther from its destination goes first (ties: the older
+ * packet, then the earlier flit), so longer messages pipeline one flit per
+ * link per cycle.
+ *
+ * The papers' buffers are unbounded; here every input port holds
+ * num_vcs * vc_buf_size flits with credit flow control, which a collective
+ * or a load below saturation never fills. VCs are only buffer partitions:
+ * the ideal router has no VC classes and promises no deadlock freedom
+ * beyond what its buffers give (docs/router.md). */
+#include "model/ni.h"
+#include "model/sim_internal.h"
+#include "routers/families.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ideal_slot {
+    noc_flit_t f;
+    uint64_t pkt_id;   /* priority tie-break: older packet first */
+    uint16_t dist;     /* hops left to the destination */
+    uint8_t port;      /* output port it waits for */
+    uint8_t vc;        /* input VC it occupies (for the credit) */
+    uint8_t used;
+} ideal_slot_t;
+
+typedef struct ideal_state {
+    int V, depth, per_port;    /* per_port = V * depth slots */
+    ideal_slot_t *slot;        /* n_ports * per_port */
+    int16_t *occ;              /* per input VC (gport * V + v) */
+    int16_t *credits;          /* per output VC */
+    int32_t *buffered;         /* per node */
+} ideal_state_t;
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "noctua: out of memory in the ideal router\n");
+        abort();
+    }
+    return p;
+}
+
+static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
+{
+    const noc_topo_t *t = s->topo;
+    if (t->max_degree + 1 > 64) {
+        snprintf(err, errlen, "%s: the ideal router supports at most 63 network ports per node", t->spec);
+        return -1;
+    }
+    ideal_state_t *r = xcalloc(1, sizeof *r);
+    s->rstate = r;
+    r->V = (int)s->cfg.num_vcs;
+    r->depth = (int)s->cfg.vc_buf_size;
+    r->per_port = r->V * r->depth;
+    r->slot = xcalloc((size_t)t->n_ports * (size_t)r->per_port, sizeof(ideal_slot_t));
+    r->occ = xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t));
+    r->credits = xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t));
+    for (int i = 0; i < t->n_ports * r->V; i++)
+        r->credits[i] = (int16_t)r->depth;
+    r->buffered = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    return 0;
+}
+
+static void ideal_destroy(struct noc_sim *s)
+{
+    ideal_state_t *r = s->rstate;
+    if (!r)
+        return;
+    free(r->slot);
+    free(r->occ);
+    free(r->credits);
+    free(r->buffered);
+    free(r);
+    s->rstate = NULL;
+}
+
+/* Put flit f, arrived at input port gport of node n, into a free slot. */
+static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const noc_flit_t *f)
+{
+    const noc_topo_t *t = s->topo;
+    ideal_slot_t *sl = &r->slot[(size_t)gport * (size_t)r->per_port];
+    int k = 0;
+    while (sl[k].used)
+        k++;
+    assert(k < r->per_port);
+    noc_route_t rt;
+    t->ops->route(t, n, f->dst, &rt);
+    sl[k].f = *f;
+    sl[k].pkt_id = s->pkts[f->pkt].id;
+    sl[k].dist = (uint16_t)noc_topo_route_hops(t, n, f->dst);
+    sl[k].port = rt.port;
+    sl[k].vc = f->vc;
+    sl[k].used = 1;
+    r->occ[gport * r->V + f->vc]++;
+    r->buffered[n]++;
+}
+
+/* Before the PE: flits arriving for this node go straight to it. */
+static void ideal_pre_eval(struct noc_sim *s, int n)
+{
+    ideal_state_t *r = s->rstate;
+    const noc_topo_t *t = s->topo;
+    int base = t->port_base[n];
+    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
+    uint64_t fl = s->arr_flit[at] & ~UINT64_C(1);
+    s->arr_flit[at] &= UINT64_C(1); /* port 0 is read in eval, after the NI */
+    for (; fl; fl &= fl - 1) {
+        int p = __builtin_ctzll(fl), g = base + p;
+        noc_flit_t f;
+        int got = noc_chan_take_flit(s, s->in_chan[g], &f);
+        assert(got);
+        (void)got;
+        if (s->lst && noc_measuring(s)) {
+            int occ = 0;
+            for (int v = 0; v < r->V; v++)
+                occ += r->occ[g * r->V + v];
+            if ((uint32_t)occ + 1 > s->lst[s->in_chan[g]].peak_queue)
+                s->lst[s->in_chan[g]].peak_queue = (uint32_t)occ + 1;
+        }
+        if (f.dst == n) {
+            noc_chan_put_credit(s, s->in_chan[g], f.vc);
+            noc_ni_deliver(s, n, &f);
+        } else {
+            store(s, r, n, g, &f);
+        }
+    }
+}
+
+static int better(const ideal_slot_t *a, const ideal_slot_t *b)
+{
+    if (a->dist != b->dist)
+        return a->dist > b->dist;
+    if (a->pkt_id != b->pkt_id)
+        return a->pkt_id < b->pkt_id;
+    return a->f.seq < b->f.seq;
+}
+
+static void ideal_eval(struct noc_sim *s, int n)
+{
+    ideal_state_t *r = s->rstate;
+    const noc_topo_t *t = s->topo;
+    int base = t->port_base[n], P = t->port_base[n + 1] - base, V = r->V;
+    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
+    for (uint64_t cr = s->arr_credit[at]; cr; cr &= cr - 1) {
+        int p = __builtin_ctzll(cr);
+        int got = noc_chan_take_credits(s, base + p, &r->credits[(base + p) * V]);
+        assert(got > 0);
+        (void)got;
+    }
+    s->arr_credit[at] = 0;
+    if (s->arr_flit[at] & 1u) {
+        noc_flit_t f;
+        int got = noc_chan_take_flit(s, s->in_chan[base], &f);
+        assert(got);
+        (void)got;
+        store(s, r, n, base, &f);
+    }
+    s->arr_flit[at] = 0;
+    if (r->buffered[n] == 0)
+        return;
+
+    /* every output link sends the waiting flit farthest from home */
+    int meas = noc_measuring(s);
+    for (int o = 1; o < P; o++) {
+        ideal_slot_t *best = NULL;
+        int wanting = 0;
+        for (int p = 0; p < P; p++) {
+            ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
+            for (int k = 0; k < r->per_port; k++)
+                if (sl[k].used && sl[k].port == o) {
+                    wanting++;
+                    if (!best || better(&sl[k], best))
+                        best = &sl[k];
+                }
+        }
+        if (!best)
+            continue;
+        int og = base + o, ov = -1;
+        for (int v = 0; v < V && ov < 0; v++)
+            if (r->credits[og * V + v] > 0)
+                ov = v;
+        if (meas && wanting > 1)
+            s->lst[og].contention++;
+        if (ov < 0) {
+            if (meas)
+                s->lst[og].credit_stall++;
+            continue;
+        }
+        int ig = (int)((best - r->slot) / r->per_port); /* its input port */
+        noc_flit_t f = best->f;
+        best->used = 0;
+        r->occ[ig * V + best->vc]--;
+        r->buffered[n]--;
+        noc_chan_put_credit(s, s->in_chan[ig], best->vc);
+        if (f.flags & NOC_FLIT_HEAD)
+            s->pkts[f.pkt].hops++;
+        f.vc = (uint8_t)ov;
+        r->credits[og * V + ov]--;
+        noc_chan_put_flit(s, og, s->chan_delay[og], &f);
+        noc_work_sub(s, n, 1);
+        if (meas) {
+            s->lst[og].flits++;
+            s->lst[og].busy++;
+            s->st.flit_hops++;
+        }
+        s->last_move = s->now;
+    }
+}
+
+static int ideal_credits(const struct noc_sim *s, int g, int v)
+{
+    const ideal_state_t *r = s->rstate;
+    return r->credits[g * r->V + v];
+}
+
+static int ideal_occupancy(const struct noc_sim *s, int g, int v)
+{
+    const ideal_state_t *r = s->rstate;
+    return r->occ[g * r->V + v];
+}
+
+static int ideal_depth(const struct noc_sim *s)
+{
+    const ideal_state_t *r = s->rstate;
+    return r->depth;
+}
+
+static void ideal_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void *ctx)
+{
+    const ideal_state_t *r = s->rstate;
+    const noc_topo_t *t = s->topo;
+    for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
+        const ideal_slot_t *sl = &r->slot[(size_t)g * (size_t)r->per_port];
+        for (int k = 0; k < r->per_port; k++)
+            if (sl[k].used)
+                fn(ctx, &sl[k].f, g, sl[k].vc);
+    }
+}
+
+const noc_router_ops_t noc_router_ideal = {
+    .name = "ideal",
+    .help = "the papers' unit-time model: no router delay, one flit per link per cycle, all-port",
+    .create = ideal_create,
+    .destroy = ideal_destroy,
+    .eval = ideal_eval,
+    .pre_eval = ideal_pre_eval,
+    .direct_ni = 1,
+    .commit = NULL,
+    .credits = ideal_credits,
+    .occupancy = ideal_occupancy,
+    .depth = ideal_depth,
+    .visit = ideal_visit,
+};
