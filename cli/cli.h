@@ -27,6 +27,8 @@ int noc_cli_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen
 int noc_cli_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, size_t errlen);
 /* Write the parameter table (name, default, help) as help text. */
 void noc_cli_print_params(FILE *f);
+/* The same as a Markdown table (docs/parameters.md). */
+void noc_cli_print_params_md(FILE *f);
 
 /* One finished synthetic run. */
 typedef struct noc_run_result {

@@ -1,9 +1,528 @@
-/* cmd_sweep.c: placeholder until the sweep lands. */
+/* cmd_sweep.c: `noctua sweep SPEC --rates FROM:TO:STEP|a,b,c [key=value ...]
+ * [--config FILE] [-o PREFIX]`: latency against offered load. One synthetic
+ * run per rate, in increasing order, up to and including the first saturated
+ * run. The points go to PREFIX.csv as they finish; gnuplot (an external
+ * program, Debian's gnuplot-nox) then draws PREFIX.png and PREFIX.svg from a
+ * script generated here and piped to it. Without gnuplot the CSV is still
+ * the result. */
 #include "cli/cli.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_POINTS 1000
+#define PATH_LEN 4096
+
+typedef struct rates {
+    double v[MAX_POINTS];
+    int n;
+} rates_t;
+
+/* What the summary and the plot need from the runs. */
+typedef struct outcome {
+    int rows;            /* points written to the CSV */
+    int saturated;       /* the last point written is saturated */
+    double last_ok;      /* highest rate below saturation (if rows > saturated) */
+    double first_sat;    /* the saturated rate (if saturated) */
+    double zero_load;    /* average latency at the lowest rate */
+} outcome_t;
+
+static const char csv_header[] =
+    "offered,accepted,latency_avg,latency_p50,latency_p99,network_latency_avg,"
+    "queueing_latency_avg,hops_avg,packets,saturated,cycles";
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: noctua sweep SPEC --rates FROM:TO:STEP [key=value ...] [--config FILE] [-o PREFIX]\n"
+        "       noctua sweep SPEC --rates a,b,c ...\n"
+        "\n"
+        "Latency against offered load: one run of `noctua run` per injection rate, in\n"
+        "increasing order, stopping after the first saturated run (that point is kept\n"
+        "and marked). Writes PREFIX.csv and, with gnuplot (Debian package gnuplot-nox),\n"
+        "PREFIX.png and PREFIX.svg.\n"
+        "\n"
+        "  SPEC            the fabric: %s (default: the config's, else mesh:8x8)\n"
+        "  --rates R       injection_rate values (flits/node/cycle): FROM:TO:STEP with\n"
+        "                  FROM > 0, TO >= FROM, STEP > 0, or a list a,b,c; at most %d points\n"
+        "  key=value       set a parameter for every point (wins over --config)\n"
+        "  --config FILE   read parameters from FILE (key = value lines; BookSim2 files work)\n"
+        "  -o PREFIX       output files PREFIX.csv/.png/.svg (default: sweep)\n"
+        "\n"
+        "CSV columns: %s\n"
+        "(latencies in cycles, offered and accepted in flits/node/cycle).\n"
+        "\n"
+        "Exit status: 0 done (with or without a saturated point), 2 bad input,\n"
+        "3 deadlock at some rate (the CSV holds the points before it), 4 internal error.\n"
+        "`noctua run --help` lists every parameter.\n",
+        noc_topo_spec_help(), MAX_POINTS, csv_header);
+}
+
+/* A finite number filling all of s[0..len). */
+static int parse_num(const char *s, size_t len, double *out)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (*end != '\0' || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* A rate with the float noise of from + i * step taken off (0.15, not
+ * 0.15000000000000002). */
+static double clean(double v)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.12g", v);
+    return strtod(buf, NULL);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* --rates: FROM:TO:STEP or a,b,c into r, sorted, without duplicates. */
+static int parse_rates(const char *arg, rates_t *r, char *err, size_t errlen)
+{
+    r->n = 0;
+    if (strchr(arg, ':')) {
+        const char *names[3] = { "FROM", "TO", "STEP" };
+        double f[3];
+        const char *p = arg;
+        for (int i = 0; i < 3; i++) {
+            const char *e = strchr(p, ':');
+            if ((i < 2 && !e) || (i == 2 && e)) {
+                snprintf(err, errlen, "--rates '%s': expected FROM:TO:STEP or a list a,b,c", arg);
+                return -1;
+            }
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            if (parse_num(p, len, &f[i])) {
+                snprintf(err, errlen, "--rates '%s': %s '%.*s' is not a number", arg, names[i],
+                         (int)len, p);
+                return -1;
+            }
+            p = e ? e + 1 : p + len;
+        }
+        if (f[0] <= 0) {
+            snprintf(err, errlen, "--rates '%s': FROM must be > 0", arg);
+            return -1;
+        }
+        if (f[1] < f[0]) {
+            snprintf(err, errlen, "--rates '%s': TO (%g) must be >= FROM (%g)", arg, f[1], f[0]);
+            return -1;
+        }
+        if (f[2] <= 0) {
+            snprintf(err, errlen, "--rates '%s': STEP must be > 0", arg);
+            return -1;
+        }
+        /* the tolerance keeps TO itself when (TO - FROM) / STEP is whole */
+        double span = (f[1] - f[0]) / f[2] + 1e-9;
+        if (!(span < (double)MAX_POINTS)) {
+            snprintf(err, errlen, "--rates '%s': %.0f points; at most %d", arg, floor(span) + 1,
+                     MAX_POINTS);
+            return -1;
+        }
+        r->n = (int)floor(span) + 1;
+        for (int i = 0; i < r->n; i++)
+            r->v[i] = clean(f[0] + (double)i * f[2]);
+        return 0;
+    }
+    const char *p = arg;
+    for (;;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        double v;
+        if (parse_num(p, len, &v)) {
+            snprintf(err, errlen, "--rates '%s': '%.*s' is not a number (expected FROM:TO:STEP "
+                     "or a list a,b,c)", arg, (int)len, p);
+            return -1;
+        }
+        if (v <= 0) {
+            snprintf(err, errlen, "--rates '%s': rate %g must be > 0", arg, v);
+            return -1;
+        }
+        if (r->n == MAX_POINTS) {
+            snprintf(err, errlen, "--rates: more than %d rates", MAX_POINTS);
+            return -1;
+        }
+        r->v[r->n++] = v;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    qsort(r->v, (size_t)r->n, sizeof r->v[0], cmp_double);
+    int k = 0;
+    for (int i = 0; i < r->n; i++)
+        if (k == 0 || r->v[i] != r->v[k - 1])
+            r->v[k++] = r->v[i];
+    r->n = k;
+    return 0;
+}
+
+/* Decimals (3 to 6) that show every rate exactly. */
+static int decimals(const rates_t *r)
+{
+    for (int d = 3; d < 6; d++) {
+        double scale = pow(10.0, d);
+        int ok = 1;
+        for (int i = 0; i < r->n && ok; i++)
+            ok = fabs(round(r->v[i] * scale) - r->v[i] * scale) < 1e-6;
+        if (ok)
+            return d;
+    }
+    return 6;
+}
+
+static int on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    for (const char *p = path;;) {
+        const char *e = strchr(p, ':');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char full[PATH_LEN];
+        if (len == 0)
+            snprintf(full, sizeof full, "./%s", prog);
+        else
+            snprintf(full, sizeof full, "%.*s/%s", (int)len, p, prog);
+        if (access(full, X_OK) == 0)
+            return 1;
+        if (!e)
+            return 0;
+        p = e + 1;
+    }
+}
+
+static int nonempty(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && sb.st_size > 0;
+}
+
+/* s as a single-quoted gnuplot string (a quote inside is doubled). */
+static void gp_str(FILE *gp, const char *s)
+{
+    fputc('\'', gp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', gp);
+        fputc(*s, gp);
+    }
+    fputc('\'', gp);
+}
+
+/* One figure: latency (average, p99 dashed) over offered load above,
+ * accepted throughput below; the saturated point in red on both. */
+static void gp_figure(FILE *gp, const char *csv, const char *out, const char *title, int sat)
+{
+    fputs("set output ", gp);
+    gp_str(gp, out);
+    fputs("\nset multiplot layout 2,1 title ", gp);
+    gp_str(gp, title);
+    fputs("\nset xlabel 'offered load (flits/node/cycle)'\n"
+          "set ylabel 'latency (cycles)'\n"
+          "set key top left\n", gp);
+    fputs("plot ", gp);
+    gp_str(gp, csv);
+    fputs(" skip 1 using 1:3 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#1f5fa8' title 'average', \\\n"
+          "     '' skip 1 using 1:5 with linespoints dt 2 lw 1.5 pt 6 ps 0.7 lc rgb '#1f5fa8' title 'p99'", gp);
+    if (sat)
+        fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? $3 : 1/0) with points pt 7 ps 1.8 "
+              "lc rgb '#c0392b' title 'saturated'", gp);
+    fputs("\nset ylabel 'accepted (flits/node/cycle)'\n"
+          "plot ", gp);
+    gp_str(gp, csv);
+    fputs(" skip 1 using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#2e8b57' title 'accepted', \\\n"
+          "     '' skip 1 using 1:1 with lines dt 3 lc rgb '#808080' title 'accepted = offered'", gp);
+    if (sat)
+        fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? $2 : 1/0) with points pt 7 ps 1.8 "
+              "lc rgb '#c0392b' title 'saturated'", gp);
+    fputs("\nunset multiplot\nset output\n", gp);
+}
+
+/* Draw PREFIX.png and PREFIX.svg with gnuplot. Returns 0 if both exist
+ * afterwards; warns on stderr otherwise. */
+static int plot(const char *prefix, const char *csv, const char *title, int sat)
+{
+    char png[PATH_LEN + 8], svg[PATH_LEN + 8];
+    snprintf(png, sizeof png, "%s.png", prefix);
+    snprintf(svg, sizeof svg, "%s.svg", prefix);
+    if (!on_path("gnuplot")) {
+        fprintf(stderr, "noctua sweep: warning: gnuplot is not on PATH (Debian package gnuplot-nox); "
+                "wrote %s, no plots\n", csv);
+        return -1;
+    }
+    /* what gnuplot writes could land before our own buffered output */
+    fflush(stdout);
+    fflush(stderr);
+    remove(png);
+    remove(svg);
+    FILE *gp = popen("gnuplot", "w");
+    if (!gp) {
+        fprintf(stderr, "noctua sweep: warning: cannot start gnuplot: %s; no plots\n", strerror(errno));
+        return -1;
+    }
+    fputs("set datafile separator ','\n"
+          "set grid\n"
+          "set xrange [0:*]\n"
+          "set yrange [0:*]\n"
+          "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+          "  set terminal pngcairo noenhanced size 900,900 font ',10'\n"
+          "} else {\n"
+          "  set terminal png noenhanced size 900,900\n"
+          "}\n", gp);
+    gp_figure(gp, csv, png, title, sat);
+    fputs("set terminal svg noenhanced size 900,900 dynamic background '#ffffff'\n", gp);
+    gp_figure(gp, csv, svg, title, sat);
+    int st = pclose(gp);
+    if (st != 0 || !nonempty(png) || !nonempty(svg)) {
+        fprintf(stderr, "noctua sweep: warning: gnuplot failed (status %d); %s and %s may be missing\n",
+                st, png, svg);
+        return -1;
+    }
+    return 0;
+}
+
+static void write_row(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
+{
+    const noc_stats_t *st = noc_sim_stats(s);
+    fprintf(f, "%.6g,%.6g,%.6g,%llu,%llu,%.6g,%.6g,%.6g,%llu,%d,%llu\n", res->offered, res->accepted,
+            noc_lat_avg(&st->latency), (unsigned long long)noc_stats_percentile(st, 0.50),
+            (unsigned long long)noc_stats_percentile(st, 0.99), noc_lat_avg(&st->net_latency),
+            noc_lat_avg(&st->queue_latency), noc_lat_avg(&st->hops), (unsigned long long)st->packets,
+            st->saturated ? 1 : 0, (unsigned long long)st->cycles);
+    fflush(f);
+}
+
+/* Run every rate into csv (open, header written) until the first saturated
+ * point, a deadlock or an error. Returns an exit status; fills out. */
+static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FILE *csv, outcome_t *out)
+{
+    int d = decimals(r);
+    char err[600];
+    for (int i = 0; i < r->n; i++) {
+        noc_sim_t *s;
+        noc_topo_t *t;
+        noc_run_result_t res;
+        cfg->injection_rate = r->v[i];
+        if (noc_cli_simulate(cfg, &s, &t, &res, err, sizeof err)) {
+            fprintf(stderr, "noctua sweep: rate %.*f: %s\n", d, r->v[i], err);
+            return NOC_EXIT_USAGE;
+        }
+        const noc_stats_t *st = noc_sim_stats(s);
+        if (res.status != NOC_RUN_OK) {
+            int rc;
+            if (res.status == NOC_RUN_DEADLOCK) {
+                fprintf(stderr, "noctua sweep: DEADLOCK at rate %.*f, cycle %llu: no flit moved for %lld "
+                        "cycles; %llu flits are stuck:\n", d, r->v[i], (unsigned long long)noc_sim_now(s),
+                        (long long)cfg->deadlock_cycles, (unsigned long long)noc_sim_flits_in_network(s));
+                noc_sim_report_stuck(s, stderr, 20);
+                rc = NOC_EXIT_DEADLOCK;
+            } else {
+                fprintf(stderr, "noctua sweep: rate %.*f: the invariant checker failed (an internal error)\n",
+                        d, r->v[i]);
+                rc = NOC_EXIT_INTERNAL;
+            }
+            fprintf(stderr, "noctua sweep: stopped; the CSV holds the %d point%s before rate %.*f\n",
+                    out->rows, out->rows == 1 ? "" : "s", d, r->v[i]);
+            noc_sim_destroy(s);
+            noc_topo_destroy(t);
+            return rc;
+        }
+        write_row(csv, s, &res);
+        double lat = noc_lat_avg(&st->latency);
+        fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", spec, d, r->v[i],
+                lat, d, res.accepted, i + 1, r->n, st->saturated ? "  saturated" : "");
+        if (out->rows++ == 0)
+            out->zero_load = lat;
+        if (st->saturated) {
+            out->saturated = 1;
+            out->first_sat = r->v[i];
+        } else {
+            out->last_ok = r->v[i];
+        }
+        noc_sim_destroy(s);
+        noc_topo_destroy(t);
+        if (out->saturated)
+            break;
+    }
+    return NOC_EXIT_OK;
+}
+
+static void summary(const outcome_t *o, const rates_t *r, const char *prefix, int plotted)
+{
+    int d = decimals(r);
+    if (o->saturated && o->rows > 1)
+        printf("saturation between %.*f (last rate below it) and %.*f (first saturated rate) flits/node/cycle\n",
+               d, o->last_ok, d, o->first_sat);
+    else if (o->saturated)
+        printf("saturated already at the lowest rate, %.*f flits/node/cycle; try lower rates\n",
+               d, o->first_sat);
+    else
+        printf("no saturation up to %.*f flits/node/cycle; try higher rates\n", d, o->last_ok);
+    printf("zero-load latency about %.1f cycles (at %.*f)\n", o->zero_load, d, r->v[0]);
+    if (plotted)
+        printf("wrote %s.csv, %s.png, %s.svg\n", prefix, prefix, prefix);
+    else
+        printf("wrote %s.csv\n", prefix);
+}
+
+/* The value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"), or NULL if
+ * argv[*i] is not that option. Sets *missing when the value is absent. */
+static const char *opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt,
+                             int *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(lng);
+    if (strncmp(a, lng, n) == 0 && a[n] == '=')
+        return a + n + 1;
+    if (strcmp(a, lng) != 0 && !(shrt && strcmp(a, shrt) == 0))
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
 int noc_cmd_sweep(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "noctua sweep: not yet available\n");
-    return NOC_EXIT_USAGE;
+    noc_config_t cfg;
+    char err[600];
+    const char *rates_arg = NULL, *prefix_arg = "sweep", *spec_arg = NULL;
+    int missing = 0;
+    noc_config_defaults(&cfg);
+
+    /* config files first, then SPEC and key=value, which win */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return NOC_EXIT_OK;
+        }
+        const char *file = opt_value(argc, argv, &i, "--config", "-c", &missing);
+        if (missing) {
+            fprintf(stderr, "noctua sweep: --config needs a FILE\n");
+            return NOC_EXIT_USAGE;
+        }
+        if (file && noc_cli_load_file(&cfg, file, err, sizeof err)) {
+            fprintf(stderr, "noctua sweep: %s\n", err);
+            return NOC_EXIT_USAGE;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (opt_value(argc, argv, &i, "--config", "-c", &missing)) {
+            continue;
+        } else if ((v = opt_value(argc, argv, &i, "--rates", "-r", &missing)) || missing) {
+            if (missing) {
+                fprintf(stderr, "noctua sweep: --rates needs FROM:TO:STEP or a list a,b,c\n");
+                return NOC_EXIT_USAGE;
+            }
+            rates_arg = v;
+        } else if ((v = opt_value(argc, argv, &i, "--output", "-o", &missing)) || missing) {
+            if (missing || !*v) {
+                fprintf(stderr, "noctua sweep: -o needs a PREFIX\n");
+                return NOC_EXIT_USAGE;
+            }
+            prefix_arg = v;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "noctua sweep: unknown option '%s' (see noctua sweep --help)\n", a);
+            return NOC_EXIT_USAGE;
+        } else if (strchr(a, '=')) {
+            if (noc_cli_set_arg(&cfg, a, err, sizeof err)) {
+                fprintf(stderr, "noctua sweep: %s\n", err);
+                return NOC_EXIT_USAGE;
+            }
+            if (strncmp(a, "injection_rate=", 15) == 0)
+                fprintf(stderr, "noctua sweep: warning: '%s' is ignored; --rates sets injection_rate\n", a);
+        } else if (spec_arg) {
+            fprintf(stderr, "noctua sweep: one SPEC only ('%s', then '%s')\n", spec_arg, a);
+            return NOC_EXIT_USAGE;
+        } else {
+            spec_arg = a;
+            if (noc_config_set(&cfg, "topology_spec", a, err, sizeof err)) {
+                fprintf(stderr, "noctua sweep: %s\n", err);
+                return NOC_EXIT_USAGE;
+            }
+            cfg.topology[0] = '\0'; /* an explicit SPEC wins over BookSim2's topology */
+        }
+    }
+    if (!rates_arg) {
+        fprintf(stderr, "noctua sweep: --rates is required (FROM:TO:STEP or a list a,b,c; see noctua sweep --help)\n");
+        return NOC_EXIT_USAGE;
+    }
+    rates_t *rates = malloc(sizeof *rates);
+    if (!rates)
+        abort();
+    int rc = NOC_EXIT_OK, plotted = 0;
+    FILE *csv = NULL;
+    outcome_t o = { 0 };
+    char spec[NOC_CONFIG_STR_MAX], prefix[PATH_LEN], csv_path[PATH_LEN + 8];
+    char title[NOC_CONFIG_STR_MAX * 3 + 64];
+    if (parse_rates(rates_arg, rates, err, sizeof err) || noc_cli_spec(&cfg, spec, sizeof spec, err, sizeof err)) {
+        fprintf(stderr, "noctua sweep: %s\n", err);
+        rc = NOC_EXIT_USAGE;
+        goto done;
+    }
+    /* "-o out.csv" means the prefix "out" */
+    size_t plen = strlen(prefix_arg);
+    if (plen > 4 && strcmp(prefix_arg + plen - 4, ".csv") == 0)
+        plen -= 4;
+    if (plen >= sizeof prefix) {
+        fprintf(stderr, "noctua sweep: -o: PREFIX is too long\n");
+        rc = NOC_EXIT_USAGE;
+        goto done;
+    }
+    snprintf(prefix, sizeof prefix, "%.*s", (int)plen, prefix_arg);
+    snprintf(csv_path, sizeof csv_path, "%s.csv", prefix);
+    csv = fopen(csv_path, "w");
+    if (!csv) {
+        fprintf(stderr, "noctua sweep: -o: cannot write %s: %s\n", csv_path, strerror(errno));
+        rc = NOC_EXIT_USAGE;
+        goto done;
+    }
+    fprintf(csv, "%s\n", csv_header);
+
+    rc = run_points(&cfg, rates, spec, csv, &o);
+    int werr = ferror(csv);
+    if (fclose(csv) != 0 || werr) {
+        fprintf(stderr, "noctua sweep: error writing %s\n", csv_path);
+        csv = NULL;
+        rc = NOC_EXIT_USAGE;
+        goto done;
+    }
+    csv = NULL;
+    if (rc == NOC_EXIT_USAGE && o.rows == 0) {
+        remove(csv_path); /* bad parameters: nothing was measured */
+        goto done;
+    }
+    if (o.rows == 0)
+        goto done;
+    snprintf(title, sizeof title, "%s, router %s, %lld-flit packets, %s traffic", spec, cfg.router,
+             (long long)cfg.packet_size, cfg.traffic);
+    plotted = plot(prefix, csv_path, title, o.saturated) == 0;
+    printf("sweep %s (router %s, %lld-flit packets, %s traffic): %d point%s\n", spec, cfg.router,
+           (long long)cfg.packet_size, cfg.traffic, o.rows, o.rows == 1 ? "" : "s");
+    if (rc == NOC_EXIT_OK)
+        summary(&o, rates, prefix, plotted);
+    else
+        printf("stopped early (see above); wrote %s%s\n", csv_path, plotted ? " and the plots" : "");
+done:
+    if (csv)
+        fclose(csv);
+    free(rates);
+    return rc;
 }

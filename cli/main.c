@@ -13,6 +13,7 @@ static void help(FILE *f)
         "usage: noctua                      run the default (mesh:8x8, uniform traffic at 0.1)\n"
         "       noctua run [SPEC] [key=value ...] [--config FILE] [--json FILE]\n"
         "       noctua sweep SPEC --rates FROM:TO:STEP [key=value ...] [-o PREFIX]\n"
+        "       noctua params [--markdown]      every parameter with its default\n"
         "       noctua help | --help | --version\n"
         "\n"
         "`noctua run --help` lists every parameter with its default.\n"
@@ -32,6 +33,13 @@ int main(int argc, char **argv)
         return noc_cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return noc_cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "params") == 0) {
+        if (argc > 2 && strcmp(argv[2], "--markdown") == 0)
+            noc_cli_print_params_md(stdout);
+        else
+            noc_cli_print_params(stdout);
+        return NOC_EXIT_OK;
+    }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         help(stdout);
         return NOC_EXIT_OK;

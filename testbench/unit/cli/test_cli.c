@@ -97,6 +97,27 @@ static void test_help_lists_every_parameter(void **state)
     free(out);
 }
 
+static void test_parameters_doc_in_step(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(run("params --markdown", &out, NULL), 0);
+    const char *src = getenv("NOCTUA_SOURCE_DIR");
+    assert_non_null(src);
+    char path[512];
+    snprintf(path, sizeof path, "%s/docs/parameters.md", src);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *doc = calloc(1, 1 << 20);
+    size_t n = fread(doc, 1, (1 << 20) - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    if (strcmp(out, doc) != 0)
+        fail_msg("docs/parameters.md is stale: run `build/noctua params --markdown > docs/parameters.md`");
+    free(doc);
+    free(out);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -262,6 +283,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_run),
         cmocka_unit_test(test_help_lists_every_parameter),
+        cmocka_unit_test(test_parameters_doc_in_step),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_booksim_config),
         cmocka_unit_test(test_json_report),
