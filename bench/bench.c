@@ -1,2 +1,454 @@
-/* bench.c: placeholder. */
-int main(void) { return 0; }
+/* bench.c: `noctua_bench`, the speed benchmark. Runs a fixed list of
+ * synthetic workloads (uniform traffic, 2 VCs x 8 flits, dimension-order
+ * routing, the vc router, one seed) and prints, per workload, simulated
+ * cycles per second, flit-hops per second, nanoseconds per node-cycle and
+ * peak resident memory, with PASS/FAIL marks against the two headline
+ * targets. bench/README.md says what each figure counts.
+ *
+ * Each workload runs in a forked child, so that the child's peak RSS
+ * (getrusage RUSAGE_SELF) is that workload's alone; the child sends its
+ * figures back through a pipe as one fixed-size struct (parent and child are
+ * the same binary). Only noc_sim_run is timed (noc_cli_simulate times it with
+ * CLOCK_MONOTONIC); building the fabric and the simulator is not.
+ *
+ * Exit status: 0 when every workload ran (a missed target is a measurement,
+ * not an error), 1 when a workload failed (bad configuration, deadlock,
+ * invariant violation, a crashed child), 2 on bad usage. */
+#include "cli/cli.h"
+#include "cli/version.h"
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define BENCH_SEED 1
+
+/* One workload. Cycle counts are per mode: the full run and --quick. */
+typedef struct workload {
+    const char *spec;
+    int packet_size;
+    double rate;              /* flits per node per cycle */
+    int64_t warmup, sample;   /* full run */
+    int64_t q_warmup, q_sample; /* --quick */
+    double min_cps;           /* target: cycles/s at least this (0: none) */
+    double max_mb;            /* target: peak RSS at most this (0: none) */
+} workload_t;
+
+static const workload_t workloads[] = {
+    {"mesh:8x8",    1, 0.05, 2000, 50000, 200, 2000, 0, 0},
+    {"mesh:8x8",    1, 0.20, 2000, 50000, 200, 2000, 100000, 0},
+    {"mesh:8x8",    1, 0.35, 2000, 50000, 200, 2000, 0, 0},
+    {"mesh:8x8",    5, 0.20, 2000, 50000, 200, 2000, 0, 0},
+    {"torus:8x8",   1, 0.20, 2000, 50000, 200, 2000, 0, 0},
+    {"hypercube:6", 1, 0.10, 2000, 50000, 200, 2000, 0, 0},
+    {"mesh:32x32",  1, 0.05, 500, 3000, 200, 600, 5000, 50},
+    {"mesh:64x64",  1, 0.05, 300, 600, 100, 200, 0, 0},
+};
+#define N_WORKLOADS ((int)(sizeof workloads / sizeof workloads[0]))
+
+/* What a child measured; sent through the pipe as raw bytes. */
+typedef struct figures {
+    int ok;              /* 1: the run finished (see status); 0: err says why not */
+    int status;          /* noc_run_status_t */
+    int nodes;
+    int saturated;
+    uint64_t cycles, warmup, sample, drain;
+    uint64_t flit_hops;  /* network-link traversals in the measurement window */
+    double seconds;      /* noc_sim_run only */
+    double offered, accepted;
+    long base_rss_kb;    /* ru_maxrss when the child started */
+    long peak_rss_kb;    /* ru_maxrss after the run */
+    char err[400];
+} figures_t;
+
+/* Figures derived from a figures_t, as printed and written to JSON. */
+typedef struct derived {
+    double cps;          /* simulated cycles per second, whole run */
+    double hops_ps;      /* flit-hops per second (see window_scale) */
+    double ns_node_cycle;
+    double peak_mb, base_mb;
+    int has_target, pass;
+} derived_t;
+
+static long max_rss_kb(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return ru.ru_maxrss; /* kilobytes on Linux */
+}
+
+static const char *status_name(const figures_t *f)
+{
+    if (!f->ok)
+        return "error";
+    switch (f->status) {
+    case NOC_RUN_OK: return "ok";
+    case NOC_RUN_DEADLOCK: return "deadlock";
+    case NOC_RUN_INVARIANT: return "invariant";
+    default: return "unknown";
+    }
+}
+
+/* In the child: build and run workload w, fill f. */
+static void run_child(const workload_t *w, int quick, figures_t *f)
+{
+    memset(f, 0, sizeof *f);
+    f->base_rss_kb = max_rss_kb();
+
+    noc_config_t cfg;
+    noc_config_defaults(&cfg);
+    snprintf(cfg.topology_spec, sizeof cfg.topology_spec, "%s", w->spec);
+    cfg.topology[0] = '\0';
+    snprintf(cfg.router, sizeof cfg.router, "%s", "vc");
+    snprintf(cfg.routing_function, sizeof cfg.routing_function, "%s", "dor");
+    snprintf(cfg.traffic, sizeof cfg.traffic, "%s", "uniform");
+    cfg.num_vcs = 2;
+    cfg.vc_buf_size = 8;
+    cfg.packet_size = w->packet_size;
+    cfg.injection_rate = w->rate;
+    cfg.injection_rate_uses_flits = 1;
+    cfg.seed = BENCH_SEED;
+    cfg.warmup_cycles = quick ? w->q_warmup : w->warmup;
+    cfg.sample_cycles = quick ? w->q_sample : w->sample;
+    cfg.check = 0;
+
+    noc_sim_t *s;
+    noc_topo_t *t;
+    noc_run_result_t res;
+    if (noc_cli_simulate(&cfg, &s, &t, &res, f->err, sizeof f->err))
+        return;
+    const noc_stats_t *st = noc_sim_stats(s);
+    f->ok = 1;
+    f->status = (int)res.status;
+    f->nodes = t->n_nodes;
+    f->saturated = st->saturated;
+    f->cycles = st->cycles;
+    f->warmup = st->warmup;
+    f->sample = st->sample;
+    f->drain = st->drain;
+    f->flit_hops = st->flit_hops;
+    f->seconds = res.seconds;
+    f->offered = res.offered;
+    f->accepted = res.accepted;
+    f->peak_rss_kb = max_rss_kb();
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static size_t read_all(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, p + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    return got;
+}
+
+/* Run workload w in a forked child; fill f with what it measured. */
+static void run_workload(const workload_t *w, int quick, figures_t *f)
+{
+    memset(f, 0, sizeof *f);
+    int fd[2];
+    if (pipe(fd) != 0) {
+        snprintf(f->err, sizeof f->err, "pipe: %s", strerror(errno));
+        return;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(f->err, sizeof f->err, "fork: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        return;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        figures_t cf;
+        run_child(w, quick, &cf);
+        int rc = write_all(fd[1], &cf, sizeof cf) == 0 ? 0 : 1;
+        close(fd[1]);
+        _exit(rc);
+    }
+    close(fd[1]);
+    size_t got = read_all(fd[0], f, sizeof *f);
+    close(fd[0]);
+    int wst = 0;
+    while (waitpid(pid, &wst, 0) < 0 && errno == EINTR)
+        ;
+    if (got != sizeof *f) {
+        memset(f, 0, sizeof *f);
+        if (WIFSIGNALED(wst))
+            snprintf(f->err, sizeof f->err, "the child died of signal %d", WTERMSIG(wst));
+        else
+            snprintf(f->err, sizeof f->err, "the child sent no figures (exit status %d)",
+                     WIFEXITED(wst) ? WEXITSTATUS(wst) : -1);
+    }
+}
+
+static void derive(const workload_t *w, const figures_t *f, derived_t *d)
+{
+    memset(d, 0, sizeof *d);
+    if (f->ok && f->seconds > 0) {
+        d->cps = (double)f->cycles / f->seconds;
+        /* flit_hops is counted in the window only: window hops per window
+         * cycle, times the whole run's cycles per second */
+        if (f->sample > 0)
+            d->hops_ps = (double)f->flit_hops / (double)f->sample * d->cps;
+        if (f->cycles > 0 && f->nodes > 0)
+            d->ns_node_cycle = 1e9 * f->seconds / ((double)f->cycles * (double)f->nodes);
+    }
+    d->peak_mb = (double)f->peak_rss_kb / 1024.0;
+    d->base_mb = (double)f->base_rss_kb / 1024.0;
+    d->has_target = w->min_cps > 0 || w->max_mb > 0;
+    if (d->has_target)
+        d->pass = f->ok && f->status == NOC_RUN_OK &&
+                  (w->min_cps <= 0 || d->cps >= w->min_cps) &&
+                  (w->max_mb <= 0 || d->peak_mb <= w->max_mb);
+}
+
+static void print_header(FILE *out, int quick)
+{
+    fprintf(out,
+            "noctua_bench %s: uniform traffic, %d VCs x %d flits, dimension-order routing, vc router,\n"
+            "seed %d; each workload in its own process. seconds: noc_sim_run only (warm-up,\n"
+            "window, drain); flit-hops/s: window flit-hops per window cycle x cycles/s.\n",
+            noc_version(), 2, 8, BENCH_SEED);
+    if (quick)
+        fprintf(out, "--quick: short runs, figures are indicative only.\n");
+    fprintf(out, "\n%2s  %-11s %5s %5s %5s %8s %8s %10s %12s %11s %8s  %s\n",
+            "#", "fabric", "flits", "load", "nodes", "cycles", "seconds", "cycles/s",
+            "flit-hops/s", "ns/node-cyc", "peak-MB", "target");
+}
+
+static void print_row(FILE *out, int id, const workload_t *w, const figures_t *f, const derived_t *d)
+{
+    fprintf(out, "%2d  %-11s %5d %5.2f ", id, w->spec, w->packet_size, w->rate);
+    if (!f->ok) {
+        fprintf(out, " ERROR: %s\n", f->err);
+        return;
+    }
+    fprintf(out, "%5d %8llu %8.3f %10.0f %12.0f %11.1f %8.1f", f->nodes,
+            (unsigned long long)f->cycles, f->seconds, d->cps, d->hops_ps,
+            d->ns_node_cycle, d->peak_mb);
+    if (f->status != NOC_RUN_OK)
+        fprintf(out, "  %s", f->status == NOC_RUN_DEADLOCK ? "DEADLOCK" : "INVARIANT VIOLATED");
+    else if (d->has_target)
+        fprintf(out, "  %s", d->pass ? "PASS" : "FAIL");
+    if (f->saturated)
+        fprintf(out, "  (saturated)");
+    fputc('\n', out);
+}
+
+/* The target of w as text, e.g. ">= 5000 cycles/s, <= 50 MB". */
+static void target_text(const workload_t *w, char *buf, size_t len)
+{
+    int n = 0;
+    buf[0] = '\0';
+    if (w->min_cps > 0)
+        n = snprintf(buf, len, ">= %.0f cycles/s", w->min_cps);
+    if (w->max_mb > 0 && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%s<= %.0f MB", n ? ", " : "", w->max_mb);
+}
+
+static json_t *json_row(int id, const workload_t *w, const figures_t *f, const derived_t *d)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", json_integer(id));
+    json_object_set_new(o, "spec", json_string(w->spec));
+    json_object_set_new(o, "packet_size", json_integer(w->packet_size));
+    json_object_set_new(o, "injection_rate", json_real(w->rate));
+    json_object_set_new(o, "status", json_string(status_name(f)));
+    if (!f->ok) {
+        json_object_set_new(o, "error", json_string(f->err));
+        return o;
+    }
+    json_object_set_new(o, "nodes", json_integer(f->nodes));
+    json_object_set_new(o, "cycles", json_integer((json_int_t)f->cycles));
+    json_object_set_new(o, "warmup_cycles", json_integer((json_int_t)f->warmup));
+    json_object_set_new(o, "sample_cycles", json_integer((json_int_t)f->sample));
+    json_object_set_new(o, "drain_cycles", json_integer((json_int_t)f->drain));
+    json_object_set_new(o, "seconds", json_real(f->seconds));
+    json_object_set_new(o, "cycles_per_sec", json_real(d->cps));
+    json_object_set_new(o, "window_flit_hops", json_integer((json_int_t)f->flit_hops));
+    json_object_set_new(o, "flit_hops_per_sec", json_real(d->hops_ps));
+    json_object_set_new(o, "ns_per_node_cycle", json_real(d->ns_node_cycle));
+    json_object_set_new(o, "peak_rss_mb", json_real(d->peak_mb));
+    json_object_set_new(o, "start_rss_mb", json_real(d->base_mb));
+    json_object_set_new(o, "offered", json_real(f->offered));
+    json_object_set_new(o, "accepted", json_real(f->accepted));
+    json_object_set_new(o, "saturated", json_boolean(f->saturated));
+    if (d->has_target) {
+        json_t *t = json_object();
+        if (w->min_cps > 0)
+            json_object_set_new(t, "min_cycles_per_sec", json_real(w->min_cps));
+        if (w->max_mb > 0)
+            json_object_set_new(t, "max_peak_rss_mb", json_real(w->max_mb));
+        json_object_set_new(t, "pass", json_boolean(d->pass));
+        json_object_set_new(o, "target", t);
+    }
+    return o;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: noctua_bench [--quick] [--only N] [--json FILE|-]\n"
+        "\n"
+        "Measures the simulator's speed on %d fixed workloads (uniform traffic, 2 VCs x 8\n"
+        "flits, dimension-order routing, vc router, seed %d), each in its own process:\n"
+        "simulated cycles/s, flit-hops/s, ns per node-cycle and peak resident memory,\n"
+        "with PASS/FAIL against the targets (8x8 mesh at 0.20: >= 100000 cycles/s;\n"
+        "32x32 mesh at 0.05: >= 5000 cycles/s within 50 MB).\n"
+        "\n"
+        "  --quick        short runs (smoke tests; figures are indicative only)\n"
+        "  --only N       run workload N only (1..%d)\n"
+        "  --json FILE    also write the figures as JSON ('-': stdout; the table then\n"
+        "                 goes to stderr)\n"
+        "  --list         list the workloads and exit\n"
+        "  --help         this text\n"
+        "\n"
+        "Exit status: 0 every workload ran (a missed target is a measurement, not an\n"
+        "error), 1 a workload failed (error, deadlock, crash), 2 bad usage.\n",
+        N_WORKLOADS, BENCH_SEED, N_WORKLOADS);
+}
+
+static void list_workloads(FILE *f)
+{
+    for (int i = 0; i < N_WORKLOADS; i++) {
+        const workload_t *w = &workloads[i];
+        char tgt[80];
+        target_text(w, tgt, sizeof tgt);
+        fprintf(f, "%2d  %-11s %d-flit uniform %.2f  warmup %lld + sample %lld (quick %lld + %lld)%s%s\n",
+                i + 1, w->spec, w->packet_size, w->rate, (long long)w->warmup, (long long)w->sample,
+                (long long)w->q_warmup, (long long)w->q_sample, tgt[0] ? "  target " : "", tgt);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int quick = 0, only = 0;
+    const char *json_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--list") == 0) {
+            list_workloads(stdout);
+            return 0;
+        } else if (strcmp(a, "--quick") == 0) {
+            quick = 1;
+        } else if (strcmp(a, "--only") == 0) {
+            char *end = NULL;
+            long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || end == argv[i + 1] || *end != '\0' || v < 1 || v > N_WORKLOADS) {
+                fprintf(stderr, "noctua_bench: --only needs a workload number 1..%d (see --list)\n",
+                        N_WORKLOADS);
+                return 2;
+            }
+            only = (int)v;
+            i++;
+        } else if (strcmp(a, "--json") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "noctua_bench: --json needs a FILE (or - for stdout)\n");
+                return 2;
+            }
+            json_path = argv[++i];
+        } else {
+            fprintf(stderr, "noctua_bench: unknown argument '%s' (see --help)\n", a);
+            return 2;
+        }
+    }
+
+    FILE *out = json_path && strcmp(json_path, "-") == 0 ? stderr : stdout;
+    figures_t fig[N_WORKLOADS];
+    derived_t der[N_WORKLOADS];
+    int ran[N_WORKLOADS] = {0};
+    int failed = 0;
+
+    print_header(out, quick);
+    for (int i = 0; i < N_WORKLOADS; i++) {
+        if (only && only != i + 1)
+            continue;
+        run_workload(&workloads[i], quick, &fig[i]);
+        derive(&workloads[i], &fig[i], &der[i]);
+        ran[i] = 1;
+        if (!fig[i].ok || fig[i].status != NOC_RUN_OK)
+            failed = 1;
+        print_row(out, i + 1, &workloads[i], &fig[i], &der[i]);
+        fflush(out);
+    }
+
+    int n_targets = 0, n_pass = 0;
+    for (int i = 0; i < N_WORKLOADS; i++) {
+        if (!ran[i] || !der[i].has_target)
+            continue;
+        if (n_targets++ == 0)
+            fprintf(out, "\ntargets:\n");
+        n_pass += der[i].pass;
+        char tgt[80];
+        target_text(&workloads[i], tgt, sizeof tgt);
+        fprintf(out, "  #%d %s at %.2f: %-30s measured %.0f cycles/s, %.1f MB  %s\n", i + 1,
+                workloads[i].spec, workloads[i].rate, tgt, der[i].cps, der[i].peak_mb,
+                der[i].pass ? "PASS" : "FAIL");
+    }
+    if (n_targets)
+        fprintf(out, "  %d of %d met\n", n_pass, n_targets);
+
+    if (json_path) {
+        json_t *root = json_object();
+        json_object_set_new(root, "version", json_string(noc_version()));
+        json_object_set_new(root, "quick", json_boolean(quick));
+        json_object_set_new(root, "seed", json_integer(BENCH_SEED));
+        json_t *cfg = json_object();
+        json_object_set_new(cfg, "traffic", json_string("uniform"));
+        json_object_set_new(cfg, "num_vcs", json_integer(2));
+        json_object_set_new(cfg, "vc_buf_size", json_integer(8));
+        json_object_set_new(cfg, "routing_function", json_string("dor"));
+        json_object_set_new(cfg, "router", json_string("vc"));
+        json_object_set_new(root, "config", cfg);
+        json_t *rows = json_array();
+        for (int i = 0; i < N_WORKLOADS; i++)
+            if (ran[i])
+                json_array_append_new(rows, json_row(i + 1, &workloads[i], &fig[i], &der[i]));
+        json_object_set_new(root, "workloads", rows);
+        json_object_set_new(root, "targets", json_integer(n_targets));
+        json_object_set_new(root, "targets_met", json_integer(n_pass));
+        char err[300];
+        int rc = noc_report_write_json(root, json_path, err, sizeof err);
+        json_decref(root);
+        if (rc) {
+            fprintf(stderr, "noctua_bench: %s\n", err);
+            return 2;
+        }
+    }
+    return failed ? 1 : 0;
+}
