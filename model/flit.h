@@ -16,13 +16,18 @@ enum {
 typedef struct noc_flit {
     int64_t data;     /* payload word */
     uint32_t pkt;     /* packet pool slot */
+    int32_t dst;      /* destination node (what a router routes on) */
     uint16_t seq;     /* index of the flit in its packet */
+    uint16_t hops;    /* network links crossed so far */
     uint8_t flags;    /* NOC_FLIT_HEAD | NOC_FLIT_TAIL */
     uint8_t vc;       /* VC on the channel it travels */
     uint8_t la_port;  /* lookahead routing: output port at the next router */
     uint8_t la_class; /* lookahead routing: VC class on that port */
-    int32_t dst;      /* destination node (what a router routes on) */
 } noc_flit_t;
+
+#ifndef __cplusplus
+_Static_assert(sizeof(noc_flit_t) == 24, "a flit stays 24 bytes: it is copied on every hop");
+#endif
 
 typedef struct noc_packet {
     uint64_t created;   /* cycle the source generated it */
@@ -31,7 +36,7 @@ typedef struct noc_packet {
     int32_t src, dst;
     uint16_t size;      /* flits */
     uint16_t received;  /* flits delivered so far */
-    uint16_t hops;      /* network links its head crossed */
+    uint16_t hops;      /* network links its head crossed (set on delivery) */
     uint8_t measured;   /* created inside the measurement window */
     uint8_t pad;
 } noc_packet_t;

@@ -9,6 +9,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     assert(p->size > 0 && p->received < p->size);
     assert(f->seq == p->received); /* a VC keeps the flits of a packet in order */
     p->received++;
+    if (f->flags & NOC_FLIT_HEAD)
+        p->hops = f->hops;
     if (noc_measuring(s))
         st->window_flits_out++;
     if (p->received < p->size)
@@ -103,9 +105,10 @@ static void inject(struct noc_sim *s, int n)
     f.la_port = 0;
     f.la_class = 0;
     f.dst = p->dst;
+    f.hops = 0;
     if (s->cfg.lookahead && ni->cur_seq == 0) {
         noc_route_t r;
-        s->topo->ops->route(s->topo, n, p->dst, &r);
+        s->topo->ops->route(s->topo, n, n, p->dst, &r);
         f.la_port = r.port;
         f.la_class = r.vclass;
     }
@@ -123,7 +126,16 @@ static void inject(struct noc_sim *s, int n)
 
 void noc_ni_eval(struct noc_sim *s, int n)
 {
-    eject(s, n);
-    noc_chan_take_credits(s, s->n_ports + n, &s->ni_credits[n * s->V]);
-    inject(s, n);
+    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
+    if (s->arr_flit[at] & NOC_NI_MASK) {
+        s->arr_flit[at] &= ~NOC_NI_MASK;
+        eject(s, n);
+    }
+    if (s->arr_credit[at] & NOC_NI_MASK) {
+        s->arr_credit[at] &= ~NOC_NI_MASK;
+        noc_chan_take_credits(s, s->n_ports + n, &s->ni_credits[n * s->V]);
+    }
+    const noc_ni_t *ni = &s->ni[n];
+    if (ni->cur_pkt >= 0 || ni->q_head != ni->q_tail)
+        inject(s, n);
 }

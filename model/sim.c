@@ -199,7 +199,7 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
             if (g == t->port_base[n]) { /* ejection channel */
                 s->chan_to[g] = n;
                 s->chan_in_gport[g] = -1;
-                s->chan_in_port[g] = -1;
+                s->chan_in_port[g] = NOC_NI_BIT;
                 s->chan_out_port[g] = 0;
                 s->chan_local[g] = 1;
                 s->chan_delay[g] = (uint8_t)cfg->local_latency;
@@ -219,7 +219,7 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         s->chan_to[ic] = n;
         s->chan_in_gport[ic] = t->port_base[n];
         s->chan_in_port[ic] = 0;
-        s->chan_out_port[ic] = -1;
+        s->chan_out_port[ic] = NOC_NI_BIT;
         s->chan_local[ic] = 1;
         s->chan_delay[ic] = rops->direct_ni ? 0 : (uint8_t)cfg->local_latency;
     }

@@ -68,8 +68,8 @@ struct noc_sim {
     /* Arrival masks, per node and ring slot: bit p set when a flit (a credit)
      * arrives at router port p in that cycle. Written with the channel slot,
      * so routers poll only the ports that have something. */
-    int8_t *chan_in_port;  /* port index at chan_to fed by c, -1: the NI */
-    int8_t *chan_out_port; /* port index at chan_from that c leaves, -1: the NI */
+    int8_t *chan_in_port;  /* port index at chan_to fed by c (NOC_NI_BIT: the NI) */
+    int8_t *chan_out_port; /* port index at chan_from that c leaves (NOC_NI_BIT: the NI) */
     uint64_t *arr_flit;    /* n_nodes * cap */
     uint64_t *arr_credit;  /* n_nodes * cap */
 
@@ -120,6 +120,12 @@ void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed);
 
 enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
 
+/* Bit of the arrival masks that stands for the node's NI (a flit on the
+ * ejection channel, a credit on the injection channel); router ports use
+ * bits 0 .. 62, so a router has at most 63 ports. */
+#define NOC_NI_BIT 63
+#define NOC_NI_MASK (UINT64_C(1) << NOC_NI_BIT)
+
 /* Give node n more work (d > 0), putting it on the active list. */
 static inline void noc_work_add(struct noc_sim *s, int n, int d)
 {
@@ -145,9 +151,8 @@ static inline void noc_chan_put_flit(struct noc_sim *s, int c, uint32_t delay, c
     s->ring_flit[i] = *f;
     s->ring_valid[i] = 1;
     int to = s->chan_to[c];
-    if (s->chan_in_port[c] >= 0)
-        s->arr_flit[(uint32_t)to * s->cap + (uint32_t)((s->now + delay) & s->mask)] |=
-            UINT64_C(1) << s->chan_in_port[c];
+    s->arr_flit[(uint32_t)to * s->cap + (uint32_t)((s->now + delay) & s->mask)] |=
+        UINT64_C(1) << s->chan_in_port[c];
     noc_work_add(s, to, 1);
 }
 
@@ -171,8 +176,7 @@ static inline void noc_chan_put_credit(struct noc_sim *s, int c, int vc)
     assert(s->ring_credit[i] < UINT8_MAX);
     s->ring_credit[i]++;
     int from = s->chan_from[c];
-    if (s->chan_out_port[c] >= 0)
-        s->arr_credit[(uint32_t)from * s->cap + slot] |= UINT64_C(1) << s->chan_out_port[c];
+    s->arr_credit[(uint32_t)from * s->cap + slot] |= UINT64_C(1) << s->chan_out_port[c];
     noc_work_add(s, from, 1);
 }
 

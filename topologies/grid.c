@@ -21,23 +21,32 @@
  *   torus, ring: per dimension the + way if the + distance (dst - cur mod k)
  *   is at most k/2, else the - way; at a tie (k/2 exactly) + wins, and since
  *   the + distance only shrinks along + hops, the choice holds along the
- *   path. Two VC classes with a dateline: class 0 while the rest of the path
- *   in this dimension still crosses the wraparound link (+ way: c > dst;
- *   - way: c < dst), class 1 once it no longer does.
+ *   path. Two VC classes with a dateline at the wraparound link, balanced:
+ *     class 0  while the rest of the path in this dimension still crosses
+ *              the wraparound link (+ way: c > dst; - way: c < dst);
+ *     class 1  after it crossed it (the packet entered the dimension at its
+ *              source's coordinate s, so: + way: s > dst >= c);
+ *     dst & 1  (either class, fixed by the destination coordinate) for a
+ *              packet whose path in this dimension never wraps.
+ *   Using both classes for packets that never wrap doubles the VCs they can
+ *   use on most links; the source makes the rule a function of (current,
+ *   source, destination), so it still travels one router ahead.
  *
- * Why the dateline makes tori deadlock-free: take one ring of dimension d
- * and one direction, say +. A class 1 packet has c < dst, so it never uses
- * the wraparound link k-1 -> 0; its class 1 channels are ordered by c. A
- * class 0 packet has c > dst, so it climbs through increasing c to the wrap
- * link, which it takes in class 0, and arrives with c = 0 <= dst: from there
- * it is class 1 (or done with this dimension). So class 0 channels are also
- * ordered by c with the wrap link last, and the only way out of class 0 is
- * into class 1, never back. The - direction is the mirror image. Dimension
- * order makes every dependency go from a lower dimension to a higher one or
- * stay within one ring and direction; ejection always drains. So the
- * channel dependency graph is ordered by (dimension, class, position) and
- * has no cycle (Dally and Seitz). With NOC_TOPO_F_NO_DATELINE everything is
- * class 0 and the rings are cyclic: kept to test the deadlock detector. */
+ * Why this is deadlock-free: take one ring of dimension d and one direction,
+ * say +. A packet's class never goes from 1 to 0 within the ring: a packet
+ * that wraps is class 0 up to and over the wraparound link and class 1 after
+ * it; one that never wraps keeps one class. Class 1 channels never include
+ * the wraparound link (a class 1 packet has wrapped already, or never
+ * wraps), so class 1 dependencies go from position c to c+1 without closing
+ * a cycle. Class 0 channels: packets that never wrap do not reach the
+ * wraparound link; packets that wrap climb to it and leave class 0 on it;
+ * so class 0 dependencies also run from c to c+1 with the wraparound link
+ * last, from where they only lead into class 1. With no edge from class 1
+ * back to class 0, and dimension order taking dimensions in increasing
+ * order, the channel dependency graph is ordered by (dimension, class,
+ * position) and has no cycle (Dally and Seitz). With NOC_TOPO_F_NO_DATELINE
+ * everything is class 0 and the rings are cyclic: kept to test the deadlock
+ * detector. */
 #include "topologies/topo.h"
 #include <stdio.h>
 #include <string.h>
@@ -48,8 +57,9 @@
  * cur % k[d] is the coordinate and cur / k[d] the rest. It stops at the
  * first dimension that differs, so all lower ones are equal. */
 
-static void mesh_route(const noc_topo_t *t, int cur, int dst, noc_route_t *r)
+static void mesh_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
 {
+    (void)src;
     int port = 1;
     r->vclass = 0;
     for (int d = 0; cur != dst; d++) {
@@ -67,21 +77,32 @@ static void mesh_route(const noc_topo_t *t, int cur, int dst, noc_route_t *r)
     r->port = 0;
 }
 
-static void torus_route(const noc_topo_t *t, int cur, int dst, noc_route_t *r)
+static void torus_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
 {
     for (int d = 0; cur != dst; d++) {
         int k = t->k[d];
-        int cc = cur % k, dc = dst % k;
+        int cc = cur % k, dc = dst % k, sc = src % k;
         cur /= k;
         dst /= k;
+        src /= k;
         if (cc != dc) {
             int delta = dc - cc;
             if (delta < 0)
                 delta += k;
             int plus = delta <= k / 2;
-            int crosses = plus ? cc > dc : cc < dc;
+            /* Dimension order: the packet entered this dimension at its
+             * source's coordinate sc and keeps one direction in it. */
+            int crosses = plus ? cc > dc : cc < dc;      /* wrap link still ahead */
+            int wrapped = plus ? sc > dc : sc < dc;      /* its path has one */
             r->port = (uint8_t)(1 + 2 * d + !plus);
-            r->vclass = (uint8_t)(t->dateline && !crosses);
+            if (!t->dateline)
+                r->vclass = 0;
+            else if (crosses)
+                r->vclass = 0;
+            else if (wrapped)
+                r->vclass = 1;
+            else
+                r->vclass = (uint8_t)(dc & 1); /* never wraps: either class, fixed by dst */
             return;
         }
     }
@@ -103,8 +124,9 @@ static int lowest_bit(unsigned x)
 #endif
 }
 
-static void hypercube_route(const noc_topo_t *t, int cur, int dst, noc_route_t *r)
+static void hypercube_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
 {
+    (void)src;
     unsigned diff = (unsigned)cur ^ (unsigned)dst;
     (void)t;
     r->vclass = 0;

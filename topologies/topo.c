@@ -296,7 +296,7 @@ int noc_topo_route_hops(const noc_topo_t *t, int a, int b)
         return -1;
     while (cur != b) {
         noc_route_t r;
-        t->ops->route(t, cur, b, &r);
+        t->ops->route(t, cur, a, b, &r);
         if (r.port == 0 || r.port > noc_topo_degree(t, cur))
             return -1;
         int p = t->peer[noc_topo_gport(t, cur, r.port)];

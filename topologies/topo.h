@@ -46,8 +46,10 @@ typedef struct noc_route {
 
 typedef struct noc_topo_ops {
     const char *kind; /* "mesh", "torus", "ring", "hypercube", ... */
-    /* Route at node `cur` toward `dst`. cur == dst gives port 0. */
-    void (*route)(const noc_topo_t *t, int cur, int dst, noc_route_t *r);
+    /* Route at node `cur` of a packet from `src` toward `dst`. cur == dst
+     * gives port 0. (Tori use src to tell whether the packet has already
+     * crossed the wraparound link of the dimension it travels in.) */
+    void (*route)(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r);
     /* Write the label of node n into buf (always NUL-terminated). */
     void (*label)(const noc_topo_t *t, int n, char *buf, size_t len);
 } noc_topo_ops_t;

@@ -53,8 +53,8 @@ static void *xcalloc(size_t n, size_t size)
 static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
 {
     const noc_topo_t *t = s->topo;
-    if (t->max_degree + 1 > 64) {
-        snprintf(err, errlen, "%s: the ideal router supports at most 63 network ports per node", t->spec);
+    if (t->max_degree + 1 > NOC_NI_BIT) {
+        snprintf(err, errlen, "%s: the ideal router supports at most 62 network ports per node", t->spec);
         return -1;
     }
     ideal_state_t *r = xcalloc(1, sizeof *r);
@@ -94,7 +94,7 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
         k++;
     assert(k < r->per_port);
     noc_route_t rt;
-    t->ops->route(t, n, f->dst, &rt);
+    t->ops->route(t, n, s->pkts[f->pkt].src, f->dst, &rt);
     sl[k].f = *f;
     sl[k].pkt_id = s->pkts[f->pkt].id;
     sl[k].dist = (uint16_t)noc_topo_route_hops(t, n, f->dst);
@@ -112,8 +112,9 @@ static void ideal_pre_eval(struct noc_sim *s, int n)
     const noc_topo_t *t = s->topo;
     int base = t->port_base[n];
     uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
-    uint64_t fl = s->arr_flit[at] & ~UINT64_C(1);
-    s->arr_flit[at] &= UINT64_C(1); /* port 0 is read in eval, after the NI */
+    uint64_t fl = s->arr_flit[at] & ~(UINT64_C(1) | NOC_NI_MASK);
+    /* port 0 is read in eval, after the NI; the NI bit is the NI's */
+    s->arr_flit[at] &= UINT64_C(1) | NOC_NI_MASK;
     for (; fl; fl &= fl - 1) {
         int p = __builtin_ctzll(fl), g = base + p;
         noc_flit_t f;
@@ -151,7 +152,7 @@ static void ideal_eval(struct noc_sim *s, int n)
     const noc_topo_t *t = s->topo;
     int base = t->port_base[n], P = t->port_base[n + 1] - base, V = r->V;
     uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
-    for (uint64_t cr = s->arr_credit[at]; cr; cr &= cr - 1) {
+    for (uint64_t cr = s->arr_credit[at] & ~NOC_NI_MASK; cr; cr &= cr - 1) {
         int p = __builtin_ctzll(cr);
         int got = noc_chan_take_credits(s, base + p, &r->credits[(base + p) * V]);
         assert(got > 0);
@@ -203,7 +204,7 @@ static void ideal_eval(struct noc_sim *s, int n)
         r->buffered[n]--;
         noc_chan_put_credit(s, s->in_chan[ig], best->vc);
         if (f.flags & NOC_FLIT_HEAD)
-            s->pkts[f.pkt].hops++;
+            f.hops++;
         f.vc = (uint8_t)ov;
         r->credits[og * V + ov]--;
         noc_chan_put_flit(s, og, s->chan_delay[og], &f);

@@ -17,6 +17,16 @@
 
 enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
 
+/* The registers of one input VC, together in 16 bytes. */
+typedef struct vc_ivc {
+    uint64_t ready;     /* first cycle the next stage may act */
+    uint16_t head, tail;/* free-running FIFO counters */
+    uint8_t state;      /* VC_* */
+    uint8_t rport;      /* route: output port */
+    uint8_t rclass;     /* route: VC class */
+    int8_t out_vc;      /* granted output VC (index within the port) */
+} vc_ivc_t;
+
 typedef struct vc_state {
     int V, depth;
     uint32_t qcap, qmask;      /* ring per input VC */
@@ -29,11 +39,7 @@ typedef struct vc_state {
 
     /* per input VC */
     noc_flit_t *buf;           /* n_ivc * qcap */
-    uint16_t *head, *tail;     /* free-running */
-    uint8_t *state;
-    uint8_t *rport, *rclass;   /* route: output port and VC class */
-    int16_t *out_vc;           /* granted output VC (index within the port) */
-    uint64_t *ready;           /* first cycle the next stage may act */
+    vc_ivc_t *ivc;
 
     /* per output VC */
     int16_t *credits;

@@ -9,9 +9,9 @@ void noc_vc_input(struct noc_sim *s, vc_state_t *r, int n)
     int meas = noc_measuring(s);
     uint64_t *ne = r->m_ne + (size_t)n * (size_t)r->W, *rc = r->m_rc + (size_t)n * (size_t)r->W;
     uint32_t slot = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
-    uint64_t cr = s->arr_credit[slot], fl = s->arr_flit[slot];
-    s->arr_credit[slot] = 0;
-    s->arr_flit[slot] = 0;
+    uint64_t cr = s->arr_credit[slot] & ~NOC_NI_MASK, fl = s->arr_flit[slot] & ~NOC_NI_MASK;
+    s->arr_credit[slot] &= NOC_NI_MASK; /* the NI bit is the NI's to clear */
+    s->arr_flit[slot] &= NOC_NI_MASK;
     for (; cr; cr &= cr - 1) {
         int p = __builtin_ctzll(cr);
         int got = noc_chan_take_credits(s, base + p, &r->credits[(base + p) * V]);
@@ -27,14 +27,14 @@ void noc_vc_input(struct noc_sim *s, vc_state_t *r, int n)
         assert(got);
         (void)got;
         int l = p * V + f.vc, i = base * V + l;
-        assert((uint16_t)(r->tail[i] - r->head[i]) < r->depth);
-        if (r->head[i] == r->tail[i]) {
+        assert((uint16_t)(r->ivc[i].tail - r->ivc[i].head) < r->depth);
+        if (r->ivc[i].head == r->ivc[i].tail) {
             vc_set(ne, l);
-            if (r->state[i] == VC_IDLE)
+            if (r->ivc[i].state == VC_IDLE)
                 vc_set(rc, l);
         }
-        r->buf[(uint32_t)i * r->qcap + (r->tail[i] & r->qmask)] = f;
-        r->tail[i]++;
+        r->buf[(uint32_t)i * r->qcap + (r->ivc[i].tail & r->qmask)] = f;
+        r->ivc[i].tail++;
         r->buffered[n]++;
         int occ = ++r->port_occ[g];
         if (meas && (uint32_t)occ > s->lst[c].peak_queue)
@@ -51,27 +51,27 @@ void noc_vc_route(struct noc_sim *s, vc_state_t *r, int n)
     for (int w = 0; w < W; w++) {
         for (uint64_t bits = rc[w]; bits; bits &= bits - 1) {
             int l = 64 * w + __builtin_ctzll(bits), i = base * V + l;
-            const noc_flit_t *f = &r->buf[(uint32_t)i * r->qcap + (r->head[i] & r->qmask)];
-            if (r->state[i] == VC_IDLE) {
-                assert(r->head[i] != r->tail[i] && (f->flags & NOC_FLIT_HEAD));
+            const noc_flit_t *f = &r->buf[(uint32_t)i * r->qcap + (r->ivc[i].head & r->qmask)];
+            if (r->ivc[i].state == VC_IDLE) {
+                assert(r->ivc[i].head != r->ivc[i].tail && (f->flags & NOC_FLIT_HEAD));
                 if (r->lookahead) {
-                    r->rport[i] = f->la_port;
-                    r->rclass[i] = f->la_class;
-                    r->state[i] = VC_VA;
-                    r->ready[i] = now;
+                    r->ivc[i].rport = f->la_port;
+                    r->ivc[i].rclass = f->la_class;
+                    r->ivc[i].state = VC_VA;
+                    r->ivc[i].ready = now;
                     vc_clr(rc, l);
                     vc_set(va, l);
                     continue;
                 }
-                r->state[i] = VC_ROUTING;
-                r->ready[i] = now + (uint64_t)r->R;
+                r->ivc[i].state = VC_ROUTING;
+                r->ivc[i].ready = now + (uint64_t)r->R;
             }
-            if (now >= r->ready[i]) {
+            if (now >= r->ivc[i].ready) {
                 noc_route_t rt;
-                t->ops->route(t, n, f->dst, &rt);
-                r->rport[i] = rt.port;
-                r->rclass[i] = rt.vclass;
-                r->state[i] = VC_VA;
+                t->ops->route(t, n, s->pkts[f->pkt].src, f->dst, &rt);
+                r->ivc[i].rport = rt.port;
+                r->ivc[i].rclass = rt.vclass;
+                r->ivc[i].state = VC_VA;
                 vc_clr(rc, l);
                 vc_set(va, l);
             }

@@ -41,8 +41,8 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
                  t->spec, t->n_vclasses, (long long)c->num_vcs);
         return -1;
     }
-    if (t->max_degree + 1 > 64) {
-        snprintf(err, errlen, "%s: the vc router supports at most 63 network ports per node", t->spec);
+    if (t->max_degree + 1 > NOC_NI_BIT) {
+        snprintf(err, errlen, "%s: the vc router supports at most 62 network ports per node", t->spec);
         return -1;
     }
     vc_state_t *r = xcalloc(1, sizeof *r);
@@ -61,13 +61,7 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 
     size_t nv = (size_t)t->n_ports * (size_t)r->V;
     r->buf = xcalloc(nv * r->qcap, sizeof(noc_flit_t));
-    r->head = xcalloc(nv, sizeof(uint16_t));
-    r->tail = xcalloc(nv, sizeof(uint16_t));
-    r->state = xcalloc(nv, 1);
-    r->rport = xcalloc(nv, 1);
-    r->rclass = xcalloc(nv, 1);
-    r->out_vc = xcalloc(nv, sizeof(int16_t));
-    r->ready = xcalloc(nv, sizeof(uint64_t));
+    r->ivc = xcalloc(nv, sizeof(vc_ivc_t));
     r->credits = xcalloc(nv, sizeof(int16_t));
     r->owner = xcalloc(nv, sizeof(int32_t));
     for (size_t i = 0; i < nv; i++) {
@@ -149,13 +143,7 @@ static void vc_destroy(struct noc_sim *s)
         }
     free(r->arena);
     free(r->buf);
-    free(r->head);
-    free(r->tail);
-    free(r->state);
-    free(r->rport);
-    free(r->rclass);
-    free(r->out_vc);
-    free(r->ready);
+    free(r->ivc);
     free(r->credits);
     free(r->owner);
     free(r->port_occ);
@@ -179,15 +167,29 @@ static void vc_destroy(struct noc_sim *s)
     s->rstate = NULL;
 }
 
+/* Run each stage only when it has something to do: arrivals for the input
+ * unit, VCs in the sets of the other stages. */
 static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
-    noc_vc_input(s, r, n);
+    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
+    if ((s->arr_flit[at] | s->arr_credit[at]) & ~NOC_NI_MASK)
+        noc_vc_input(s, r, n);
     if (r->buffered[n] == 0)
         return;
-    noc_vc_route(s, r, n);
-    noc_vc_vc_alloc(s, r, n);
-    noc_vc_switch(s, r, n);
+    size_t w0 = (size_t)n * (size_t)r->W;
+    uint64_t rc = 0, va = 0, sw = 0;
+    for (int w = 0; w < r->W; w++) {
+        rc |= r->m_rc[w0 + (size_t)w];
+        va |= r->m_va[w0 + (size_t)w];
+        sw |= r->m_act[w0 + (size_t)w] & r->m_ne[w0 + (size_t)w];
+    }
+    if (rc)
+        noc_vc_route(s, r, n);
+    if (va || rc)
+        noc_vc_vc_alloc(s, r, n);
+    if (sw || va || rc)
+        noc_vc_switch(s, r, n);
 }
 
 static int vc_credits(const struct noc_sim *s, int g, int v)
@@ -200,7 +202,7 @@ static int vc_occupancy(const struct noc_sim *s, int g, int v)
 {
     const vc_state_t *r = s->rstate;
     int i = g * r->V + v;
-    return (uint16_t)(r->tail[i] - r->head[i]);
+    return (uint16_t)(r->ivc[i].tail - r->ivc[i].head);
 }
 
 static int vc_depth(const struct noc_sim *s)
@@ -216,7 +218,7 @@ static void vc_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void 
     for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++)
         for (int v = 0; v < r->V; v++) {
             int i = g * r->V + v;
-            for (uint16_t k = r->head[i]; k != r->tail[i]; k++)
+            for (uint16_t k = r->ivc[i].head; k != r->ivc[i].tail; k++)
                 fn(ctx, &r->buf[(uint32_t)i * r->qcap + (k & r->qmask)], g, v);
         }
 }

@@ -14,28 +14,28 @@ static void traverse(struct noc_sim *s, vc_state_t *r, int n, int base, int l, i
     const noc_topo_t *t = s->topo;
     int V = r->V, W = r->W, p = r->l_port[l], i = base * V + l;
     uint64_t *ne = r->m_ne + (size_t)n * (size_t)W;
-    noc_flit_t f = r->buf[(uint32_t)i * r->qcap + (r->head[i] & r->qmask)];
-    r->head[i]++;
+    noc_flit_t f = r->buf[(uint32_t)i * r->qcap + (r->ivc[i].head & r->qmask)];
+    r->ivc[i].head++;
     r->buffered[n]--;
     r->port_occ[base + p]--;
-    int ov = r->out_vc[i], og = base + o;
+    int ov = r->ivc[i].out_vc, og = base + o;
     if (f.flags & NOC_FLIT_TAIL) {
         r->owner[og * V + ov] = -1;
         r->ovc_free[og] |= UINT64_C(1) << ov;
-        r->state[i] = VC_IDLE;
+        r->ivc[i].state = VC_IDLE;
         vc_clr(r->m_act + (size_t)n * (size_t)W, l);
-        if (r->head[i] != r->tail[i])
+        if (r->ivc[i].head != r->ivc[i].tail)
             vc_set(r->m_rc + (size_t)n * (size_t)W, l);
     }
-    if (r->head[i] == r->tail[i])
+    if (r->ivc[i].head == r->ivc[i].tail)
         vc_clr(ne, l);
     if (o != 0) {
         r->credits[og * V + ov]--;
         if (f.flags & NOC_FLIT_HEAD) {
-            s->pkts[f.pkt].hops++;
+            f.hops++;
             if (r->lookahead) {
                 noc_route_t rt;
-                t->ops->route(t, s->chan_to[og], f.dst, &rt);
+                t->ops->route(t, s->chan_to[og], s->pkts[f.pkt].src, f.dst, &rt);
                 f.la_port = rt.port;
                 f.la_class = rt.vclass;
             }
@@ -69,9 +69,9 @@ void noc_vc_switch(struct noc_sim *s, vc_state_t *r, int n)
     for (int w = 0; w < W; w++) {
         for (uint64_t bits = act[w] & ne[w]; bits; bits &= bits - 1) {
             int l = 64 * w + __builtin_ctzll(bits), i = base * V + l;
-            if (now < r->ready[i])
+            if (now < r->ivc[i].ready)
                 continue;
-            int o = r->rport[i], p = r->l_port[l];
+            int o = r->ivc[i].rport, p = r->l_port[l];
             if (!(in_ports & (UINT64_C(1) << p))) {
                 in_ports |= UINT64_C(1) << p;
                 vc_ready[p] = 0;
@@ -85,7 +85,7 @@ void noc_vc_switch(struct noc_sim *s, vc_state_t *r, int n)
                 if (wanting[o] < 255)
                     wanting[o]++;
             }
-            if (o != 0 && r->credits[(base + o) * V + r->out_vc[i]] <= 0) {
+            if (o != 0 && r->credits[(base + o) * V + r->ivc[i].out_vc] <= 0) {
                 stalled |= UINT64_C(1) << o;
                 continue;
             }
@@ -123,7 +123,7 @@ void noc_vc_switch(struct noc_sim *s, vc_state_t *r, int n)
         uint64_t cand = 0;
         for (uint64_t b = vc_ready[p]; b; b &= b - 1) {
             int v = __builtin_ctzll(b);
-            if (r->rport[(base + p) * V + v] == o)
+            if (r->ivc[(base + p) * V + v].rport == o)
                 cand |= UINT64_C(1) << v;
         }
         noc_arbiter_t *arb = &r->sa_vc[base + p];

@@ -17,10 +17,10 @@ void noc_vc_vc_alloc(struct noc_sim *s, vc_state_t *r, int n)
     for (int w = 0; w < W; w++) {
         for (uint64_t bits = va[w]; bits; bits &= bits - 1) {
             int l = 64 * w + __builtin_ctzll(bits), i = base * V + l;
-            if (now < r->ready[i])
+            if (now < r->ivc[i].ready)
                 continue;
-            int o = r->rport[i];
-            uint64_t want = r->ovc_free[base + o] & (o ? r->class_mask[r->rclass[i]] : r->all_vcs);
+            int o = r->ivc[i].rport;
+            uint64_t want = r->ovc_free[base + o] & (o ? r->class_mask[r->ivc[i].rclass] : r->all_vcs);
             if (!want)
                 continue;
             r->lvc[m] = (int16_t)l;
@@ -51,9 +51,9 @@ void noc_vc_vc_alloc(struct noc_sim *s, vc_state_t *r, int n)
             int l = r->who[j], i = base * V + l;
             r->owner[og * V + ov] = i;
             r->ovc_free[og] &= ~(UINT64_C(1) << ov);
-            r->out_vc[i] = (int16_t)ov;
-            r->state[i] = VC_ACTIVE;
-            r->ready[i] = now + (uint64_t)r->VA;
+            r->ivc[i].out_vc = (int8_t)ov;
+            r->ivc[i].state = VC_ACTIVE;
+            r->ivc[i].ready = now + (uint64_t)r->VA;
             vc_clr(va, l);
             vc_set(act, l);
         }

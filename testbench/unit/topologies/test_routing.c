@@ -72,7 +72,7 @@ static void cdg_build(const noc_topo_t *t, cdg_t *g)
             int cur = s, prev = -1, hops = 0;
             while (cur != d) {
                 noc_route_t r;
-                t->ops->route(t, cur, d, &r);
+                t->ops->route(t, cur, s, d, &r);
                 assert_true(r.port >= 1 && r.vclass < t->n_vclasses);
                 int ch = noc_topo_gport(t, cur, r.port) * t->n_vclasses + r.vclass;
                 if (prev >= 0)
@@ -139,13 +139,13 @@ static void test_reach_minimal(void **state)
         noc_topo_t *t = make(specs[i], 0);
         for (int s = 0; s < t->n_nodes; s++) {
             noc_route_t r = {99, 99};
-            t->ops->route(t, s, s, &r);
+            t->ops->route(t, s, s, s, &r);
             assert_int_equal(r.port, 0);
             assert_int_equal(r.vclass, 0);
             for (int d = 0; d < t->n_nodes; d++) {
                 int cur = s, hops = 0, last_dim = 0;
                 while (cur != d) {
-                    t->ops->route(t, cur, d, &r);
+                    t->ops->route(t, cur, s, d, &r);
                     assert_true(r.port >= 1 && r.port <= noc_topo_degree(t, cur));
                     assert_true(r.vclass < t->n_vclasses);
                     int dim = t->link_class[noc_topo_gport(t, cur, r.port)];
@@ -266,45 +266,53 @@ static void test_torus_directions(void **state)
     noc_topo_t *t = make("ring:8", 0);
     noc_route_t r;
     /* 6 -> 1: + way (distance 3), crosses the wrap 7 -> 0: class 0 */
-    t->ops->route(t, 6, 1, &r);
+    t->ops->route(t, 6, 6, 1, &r);
     assert_int_equal(r.port, 1);
     assert_int_equal(r.vclass, 0);
-    t->ops->route(t, 7, 1, &r);
+    t->ops->route(t, 7, 6, 1, &r);
     assert_int_equal(r.port, 1);
     assert_int_equal(r.vclass, 0);
     /* after the wrap: class 1 */
-    t->ops->route(t, 0, 1, &r);
+    t->ops->route(t, 0, 6, 1, &r);
     assert_int_equal(r.port, 1);
     assert_int_equal(r.vclass, 1);
     /* 1 -> 6: - way, crosses 0 -> 7: class 0; then 7 -> 6 class 1 */
-    t->ops->route(t, 1, 6, &r);
+    t->ops->route(t, 1, 1, 6, &r);
     assert_int_equal(r.port, 2);
     assert_int_equal(r.vclass, 0);
-    t->ops->route(t, 7, 6, &r);
+    t->ops->route(t, 7, 1, 6, &r);
     assert_int_equal(r.port, 2);
     assert_int_equal(r.vclass, 1);
+    /* a packet at (0) headed for (1) that started there never wraps: its
+     * class follows the destination's parity, the same at every hop */
+    t->ops->route(t, 0, 0, 1, &r);
+    assert_int_equal(r.vclass, 1);
+    t->ops->route(t, 2, 2, 4, &r);
+    assert_int_equal(r.vclass, 0);
+    t->ops->route(t, 3, 2, 4, &r);
+    assert_int_equal(r.vclass, 0);
     /* tie at k/2 = 4 goes +, from anywhere */
     for (int s = 0; s < 8; s++) {
-        t->ops->route(t, s, (s + 4) % 8, &r);
+        t->ops->route(t, s, s, (s + 4) % 8, &r);
         assert_int_equal(r.port, 1);
     }
-    /* 2 -> 5: + without wrap, class 1 */
-    t->ops->route(t, 2, 5, &r);
+    /* 2 -> 5: + without wrap, class of 5 = 1 */
+    t->ops->route(t, 2, 2, 5, &r);
     assert_int_equal(r.port, 1);
     assert_int_equal(r.vclass, 1);
     noc_topo_destroy(t);
 
     /* torus:4x4: (0,0) -> (2,2) goes + in x first, then + in y */
     t = make("torus:4x4", 0);
-    t->ops->route(t, 0, 2 + 2 * 4, &r);
+    t->ops->route(t, 0, 0, 2 + 2 * 4, &r);
     assert_int_equal(r.port, 1);
-    t->ops->route(t, 2, 2 + 2 * 4, &r);
+    t->ops->route(t, 2, 0, 2 + 2 * 4, &r);
     assert_int_equal(r.port, 3);
     /* (3,0) -> (0,3): + in x over the wrap (class 0), then - in y over the wrap */
-    t->ops->route(t, 3, 0 + 3 * 4, &r);
+    t->ops->route(t, 3, 3, 0 + 3 * 4, &r);
     assert_int_equal(r.port, 1);
     assert_int_equal(r.vclass, 0);
-    t->ops->route(t, 0, 0 + 3 * 4, &r);
+    t->ops->route(t, 0, 3, 0 + 3 * 4, &r);
     assert_int_equal(r.port, 4);
     assert_int_equal(r.vclass, 0);
     noc_topo_destroy(t);
@@ -313,7 +321,7 @@ static void test_torus_directions(void **state)
     t = make("ring:8", NOC_TOPO_F_NO_DATELINE);
     for (int s = 0; s < 8; s++)
         for (int d = 0; d < 8; d++) {
-            t->ops->route(t, s, d, &r);
+            t->ops->route(t, s, s, d, &r);
             assert_int_equal(r.vclass, 0);
         }
     noc_topo_destroy(t);
@@ -327,7 +335,7 @@ static void test_ecube_mesh(void **state)
     noc_route_t r;
     for (int s = 0; s < 64; s++)
         for (int d = 0; d < 64; d++) {
-            t->ops->route(t, s, d, &r);
+            t->ops->route(t, s, s, d, &r);
             if (s == d) {
                 assert_int_equal(r.port, 0);
                 continue;
@@ -339,17 +347,17 @@ static void test_ecube_mesh(void **state)
 
     t = make("mesh:3x3", 0);
     /* (2,1) -> (0,2): - in x is port 1 at the right edge */
-    t->ops->route(t, 5, 6, &r);
+    t->ops->route(t, 5, 5, 6, &r);
     assert_int_equal(r.port, 1);
     /* (1,1) -> (0,1): - in x is port 2 */
-    t->ops->route(t, 4, 3, &r);
+    t->ops->route(t, 4, 4, 3, &r);
     assert_int_equal(r.port, 2);
     /* (1,2) -> (1,0): - in y at the top edge: ports +x, -x, -y */
-    t->ops->route(t, 7, 1, &r);
+    t->ops->route(t, 7, 7, 1, &r);
     assert_int_equal(r.port, 3);
     for (int s = 0; s < 9; s++)
         for (int d = 0; d < 9; d++) {
-            t->ops->route(t, s, d, &r);
+            t->ops->route(t, s, s, d, &r);
             assert_int_equal(r.vclass, 0);
         }
     noc_topo_destroy(t);
