@@ -449,6 +449,7 @@ noc_run_status_t noc_sim_run(noc_sim_t *s)
         if (step_checked(s, &status))
             goto out;
     s->phase = NOC_PHASE_SAMPLE;
+    s->measuring = 1;
     uint64_t lost_before = st->packets_offered_lost;
     while (s->now < s->win_end)
         if (step_checked(s, &status))
@@ -456,6 +457,7 @@ noc_run_status_t noc_sim_run(noc_sim_t *s)
     if (st->packets_offered_lost > lost_before)
         st->saturated = 1;
     s->phase = NOC_PHASE_DRAIN;
+    s->measuring = 0;
     while (st->measured_outstanding > 0 && s->now - s->win_end < drain_max)
         if (step_checked(s, &status))
             goto out;

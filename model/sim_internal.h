@@ -107,6 +107,7 @@ struct noc_sim {
     noc_stats_t st;
     noc_link_stats_t *lst;  /* per channel */
     int phase;              /* NOC_PHASE_* */
+    int measuring;          /* phase == NOC_PHASE_SAMPLE */
     uint64_t win_start, win_end; /* packets created in [start, end) are measured */
     uint64_t in_network;    /* flits in channels and router buffers */
     uint64_t last_move;     /* last cycle a flit moved */
@@ -201,7 +202,7 @@ static inline int noc_chan_take_credits(struct noc_sim *s, int c, int16_t *count
 /* Count statistics now? (inside the measurement window) */
 static inline int noc_measuring(const struct noc_sim *s)
 {
-    return s->phase == NOC_PHASE_SAMPLE;
+    return s->measuring;
 }
 
 #ifdef __cplusplus

@@ -15,7 +15,7 @@
 #include "model/alloc.h"
 #include "model/sim_internal.h"
 
-enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
+enum { VC_IDLE, VC_VA, VC_ACTIVE };
 
 /* The registers of one input VC, together in 16 bytes. */
 typedef struct vc_ivc {
@@ -56,7 +56,7 @@ typedef struct vc_state {
      * each, so that every stage visits only the VCs it has work for */
     int W;
     uint64_t *m_ne;            /* holding flits */
-    uint64_t *m_rc;            /* idle with a head at the front, or routing */
+    uint64_t *m_rc;            /* idle with a head at the front */
     uint64_t *m_va;            /* waiting for an output VC */
     uint64_t *m_act;           /* holding an output VC */
     noc_alloc_t *sa;           /* switch allocator, ports x ports */

@@ -51,30 +51,26 @@ void noc_vc_route(struct noc_sim *s, vc_state_t *r, int n)
     for (int w = 0; w < W; w++) {
         for (uint64_t bits = rc[w]; bits; bits &= bits - 1) {
             int l = 64 * w + __builtin_ctzll(bits), i = base * V + l;
-            const noc_flit_t *f = &r->buf[(uint32_t)i * r->qcap + (r->ivc[i].head & r->qmask)];
-            if (r->ivc[i].state == VC_IDLE) {
-                assert(r->ivc[i].head != r->ivc[i].tail && (f->flags & NOC_FLIT_HEAD));
-                if (r->lookahead) {
-                    r->ivc[i].rport = f->la_port;
-                    r->ivc[i].rclass = f->la_class;
-                    r->ivc[i].state = VC_VA;
-                    r->ivc[i].ready = now;
-                    vc_clr(rc, l);
-                    vc_set(va, l);
-                    continue;
-                }
-                r->ivc[i].state = VC_ROUTING;
-                r->ivc[i].ready = now + (uint64_t)r->R;
-            }
-            if (now >= r->ivc[i].ready) {
+            vc_ivc_t *q = &r->ivc[i];
+            const noc_flit_t *f = &r->buf[(uint32_t)i * r->qcap + (q->head & r->qmask)];
+            assert(q->head != q->tail && (f->flags & NOC_FLIT_HEAD));
+            assert(q->state == VC_IDLE);
+            /* The route is a pure function of where the packet is going, so
+             * it is taken now and held back until the R cycles of the route
+             * stage are over: the VC bids for an output VC from now + R. */
+            if (r->lookahead) {
+                q->rport = f->la_port;
+                q->rclass = f->la_class;
+            } else {
                 noc_route_t rt;
                 t->ops->route(t, n, s->pkts[f->pkt].src, f->dst, &rt);
-                r->ivc[i].rport = rt.port;
-                r->ivc[i].rclass = rt.vclass;
-                r->ivc[i].state = VC_VA;
-                vc_clr(rc, l);
-                vc_set(va, l);
+                q->rport = rt.port;
+                q->rclass = rt.vclass;
             }
+            q->state = VC_VA;
+            q->ready = now + (uint64_t)r->R;
         }
+        va[w] |= rc[w];
+        rc[w] = 0;
     }
 }

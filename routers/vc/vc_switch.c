@@ -8,48 +8,56 @@
  * cycles later. */
 #include "routers/vc/vc.h"
 
-/* Move the flit at the front of input VC l of node n through output port o. */
+/* Move the flit at the front of input VC l of node n through output port o:
+ * straight from the buffer slot into the output channel's slot. */
 static void traverse(struct noc_sim *s, vc_state_t *r, int n, int base, int l, int o)
 {
-    const noc_topo_t *t = s->topo;
-    int V = r->V, W = r->W, p = r->l_port[l], i = base * V + l;
-    uint64_t *ne = r->m_ne + (size_t)n * (size_t)W;
-    noc_flit_t f = r->buf[(uint32_t)i * r->qcap + (r->ivc[i].head & r->qmask)];
-    r->ivc[i].head++;
+    int V = r->V, p = r->l_port[l], i = base * V + l, og = base + o;
+    vc_ivc_t *q = &r->ivc[i];
+    int ov = q->out_vc;
+    uint32_t c = (uint32_t)og;
+    uint32_t delay = (uint32_t)r->out_delay + s->chan_delay[og];
+    uint32_t slot = c * s->cap + (uint32_t)((s->now + delay) & s->mask);
+    assert(delay >= 1 && delay < s->cap && !s->ring_valid[slot]);
+    noc_flit_t *f = &s->ring_flit[slot];
+    *f = r->buf[(uint32_t)i * r->qcap + (q->head & r->qmask)];
+    q->head++;
     r->buffered[n]--;
     r->port_occ[base + p]--;
-    int ov = r->ivc[i].out_vc, og = base + o;
-    if (f.flags & NOC_FLIT_TAIL) {
+    uint8_t flags = f->flags;
+    if (flags & NOC_FLIT_TAIL) {
         r->owner[og * V + ov] = -1;
         r->ovc_free[og] |= UINT64_C(1) << ov;
-        r->ivc[i].state = VC_IDLE;
-        vc_clr(r->m_act + (size_t)n * (size_t)W, l);
-        if (r->ivc[i].head != r->ivc[i].tail)
-            vc_set(r->m_rc + (size_t)n * (size_t)W, l);
+        q->state = VC_IDLE;
+        vc_clr(r->m_act + (size_t)n * (size_t)r->W, l);
+        if (q->head != q->tail)
+            vc_set(r->m_rc + (size_t)n * (size_t)r->W, l);
     }
-    if (r->ivc[i].head == r->ivc[i].tail)
-        vc_clr(ne, l);
+    if (q->head == q->tail)
+        vc_clr(r->m_ne + (size_t)n * (size_t)r->W, l);
     if (o != 0) {
         r->credits[og * V + ov]--;
-        if (f.flags & NOC_FLIT_HEAD) {
-            f.hops++;
-            if (r->lookahead) {
-                noc_route_t rt;
-                t->ops->route(t, s->chan_to[og], s->pkts[f.pkt].src, f.dst, &rt);
-                f.la_port = rt.port;
-                f.la_class = rt.vclass;
-            }
+        f->hops++;
+        if ((flags & NOC_FLIT_HEAD) && r->lookahead) {
+            const noc_topo_t *t = s->topo;
+            noc_route_t rt;
+            t->ops->route(t, s->chan_to[og], s->pkts[f->pkt].src, f->dst, &rt);
+            f->la_port = rt.port;
+            f->la_class = rt.vclass;
         }
     }
-    f.vc = (uint8_t)ov;
-    noc_chan_put_flit(s, og, (uint32_t)r->out_delay + s->chan_delay[og], &f);
+    f->vc = (uint8_t)ov;
+    s->ring_valid[slot] = 1;
+    int to = s->chan_to[c];
+    s->arr_flit[(uint32_t)to * s->cap + (uint32_t)((s->now + delay) & s->mask)] |=
+        UINT64_C(1) << s->chan_in_port[c];
+    noc_work_add(s, to, 1);
     noc_work_sub(s, n, 1);
     noc_chan_put_credit(s, s->in_chan[base + p], r->l_vc[l]);
-    if (noc_measuring(s)) {
+    if (s->measuring) {
         s->lst[og].flits++;
         s->lst[og].busy++;
-        if (o != 0)
-            s->st.flit_hops++;
+        s->st.flit_hops += o != 0;
     }
     s->last_move = s->now;
 }
@@ -59,7 +67,7 @@ void noc_vc_switch(struct noc_sim *s, vc_state_t *r, int n)
     const noc_topo_t *t = s->topo;
     int base = t->port_base[n], V = r->V, W = r->W;
     uint64_t now = s->now;
-    int meas = noc_measuring(s);
+    int meas = s->measuring;
     const uint64_t *act = r->m_act + (size_t)n * (size_t)W, *ne = r->m_ne + (size_t)n * (size_t)W;
     uint64_t vc_ready[64];    /* per input port: its VCs ready to cross */
     uint64_t ports[64];       /* per input port: output ports they want */
