@@ -18,10 +18,11 @@
  *
  * Routing: dimension order, lowest dimension first, minimal.
  *   mesh, hypercube (e-cube): one VC class.
- *   torus, ring: per dimension the + way if the + distance (dst - cur mod k)
- *   is at most k/2, else the - way; at a tie (k/2 exactly) + wins, and since
- *   the + distance only shrinks along + hops, the choice holds along the
- *   path. Two VC classes with a dateline at the wraparound link, balanced:
+ *   torus, ring: per dimension the shorter way round; at a tie (k even, the
+ *   + distance exactly k/2) the + way from an even source coordinate and
+ *   the - way from an odd one (the packet entered the dimension at its
+ *   source's coordinate, so this is fixed for the packet). Along the chosen
+ *   way the distance only shrinks, so the choice holds along the path. Two VC classes with a dateline at the wraparound link, balanced:
  *     class 0  while the rest of the path in this dimension still crosses
  *              the wraparound link (+ way: c > dst; - way: c < dst);
  *     class 1  after it crossed it (the packet entered the dimension at its
@@ -89,7 +90,10 @@ static void torus_route(const noc_topo_t *t, int cur, int src, int dst, noc_rout
             int delta = dc - cc;
             if (delta < 0)
                 delta += k;
-            int plus = delta <= k / 2;
+            /* the shorter way; a tie (k even, delta = k/2) goes + from an
+             * even source coordinate and - from an odd one, so that both
+             * directions share it; either way it holds along the path */
+            int plus = 2 * delta < k || (2 * delta == k && !(sc & 1));
             /* Dimension order: the packet entered this dimension at its
              * source's coordinate sc and keeps one direction in it. */
             int crosses = plus ? cc > dc : cc < dc;      /* wrap link still ahead */
