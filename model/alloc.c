@@ -276,35 +276,10 @@ void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
     }
 }
 
-void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
-                          int16_t *grant)
+void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                                  int16_t *grant)
 {
     uint64_t out_mask = a->n_out >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << a->n_out) - 1u;
-    /* Shortcut: every requester wants one resource that nobody else wants.
-     * Then every kind grants each its resource, and both stages' arbiters
-     * see a single request; the updates below are the ones they would make. */
-    uint64_t seen = 0;
-    int k;
-    for (k = 0; k < n; k++) {
-        uint64_t m = mask[k] & out_mask;
-        if ((m & (m - 1)) || (m & seen))
-            break;
-        seen |= m;
-    }
-    if (k == n) {
-        for (k = 0; k < n; k++) {
-            uint64_t m = mask[k] & out_mask;
-            if (!m) {
-                grant[k] = -1;
-                continue;
-            }
-            int r = __builtin_ctzll(m);
-            grant[k] = (int16_t)r;
-            noc_arbiter_update(&a->in_arb[who[k]], r);
-            noc_arbiter_update(&a->out_arb[r], who[k]);
-        }
-        return;
-    }
     if (n == 1) {
         /* A lone requester: each resource it asks for has no other bidder,
          * so every kind reduces to the requester's own choice. */
@@ -312,14 +287,16 @@ void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who, const uint6
         int i = who[0];
         int r = noc_arbiter_pick(&a->in_arb[i], &want);
         grant[0] = (int16_t)r;
-        noc_arbiter_update(&a->in_arb[i], r);
-        noc_arbiter_update(&a->out_arb[r], i);
+        if (r >= 0) {
+            noc_arbiter_update(&a->in_arb[i], r);
+            noc_arbiter_update(&a->out_arb[r], i);
+        }
         return;
     }
-    for (k = 0; k < n; k++)
+    for (int k = 0; k < n; k++)
         a->dense[who[k]] = mask[k];
     noc_alloc_run(a, a->dense, a->dgrant);
-    for (k = 0; k < n; k++) {
+    for (int k = 0; k < n; k++) {
         grant[k] = a->dgrant[who[k]];
         a->dense[who[k]] = 0;
     }

@@ -66,12 +66,34 @@ void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb
 void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant);
 
 /* Sparse form of noc_alloc_run for few requesters: n requests, requester
- * who[k] (all distinct) wanting the resources in mask[k]. On return grant[k]
- * is the resource given to who[k], or -1. Grants and priority updates are
- * exactly those of noc_alloc_run on the dense form; a lone requester takes a
- * shortcut with the same outcome. */
-void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
-                          int16_t *grant);
+ * who[k] (all distinct) wanting the resources in mask[k] (within n_out).
+ * On return grant[k] is the resource given to who[k], or -1. Grants and
+ * priority updates are exactly those of noc_alloc_run on the dense form.
+ * Inline shortcut: when every requester wants one resource nobody else
+ * wants, every kind grants each its resource and each stage's arbiter sees
+ * a single request; the updates below are the ones they would make. */
+void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                                  int16_t *grant);
+
+static inline void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who,
+                                        const uint64_t *mask, int16_t *grant)
+{
+    uint64_t seen = 0;
+    for (int k = 0; k < n; k++) {
+        uint64_t m = mask[k];
+        if ((m & (m - 1)) || (m & seen) || !m) {
+            noc_alloc_run_sparse_general(a, n, who, mask, grant);
+            return;
+        }
+        seen |= m;
+    }
+    for (int k = 0; k < n; k++) {
+        int r = __builtin_ctzll(mask[k]);
+        grant[k] = (int16_t)r;
+        noc_arbiter_update(&a->in_arb[who[k]], r);
+        noc_arbiter_update(&a->out_arb[r], who[k]);
+    }
+}
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,11 @@
  * cycle s (with a credit for its output VC), it leaves the buffer, its credit
  * goes upstream, and it arrives at the next router in cycle
  * s + sw_alloc_delay + st_final_delay + link latency. Body flits bid for the
- * switch from the cycle they reach the front. */
+ * switch from the cycle they reach the front.
+ *
+ * The waits of R and VA cycles are kept as timed sets (wake_va, wake_sw)
+ * rather than per-VC counters, so that a stage looks only at the VCs that
+ * may act in this very cycle. */
 #ifndef NOC_VC_H
 #define NOC_VC_H
 #include "model/alloc.h"
@@ -19,12 +23,13 @@ enum { VC_IDLE, VC_VA, VC_ACTIVE };
 
 /* The registers of one input VC, together in 16 bytes. */
 typedef struct vc_ivc {
-    uint64_t ready;     /* first cycle the next stage may act */
+    int32_t ovc;        /* granted output VC, global index gport * V + v */
     uint16_t head, tail;/* free-running FIFO counters */
     uint8_t state;      /* VC_* */
     uint8_t rport;      /* route: output port */
     uint8_t rclass;     /* route: VC class */
     int8_t out_vc;      /* granted output VC (index within the port) */
+    uint32_t pad;
 } vc_ivc_t;
 
 typedef struct vc_state {
@@ -57,8 +62,13 @@ typedef struct vc_state {
     int W;
     uint64_t *m_ne;            /* holding flits */
     uint64_t *m_rc;            /* idle with a head at the front */
-    uint64_t *m_va;            /* waiting for an output VC */
-    uint64_t *m_act;           /* holding an output VC */
+    uint64_t *m_va;            /* bidding for an output VC (route stage over) */
+    uint64_t *m_sw;            /* holding an output VC, VA stage over */
+    /* Timed sets: a VC whose stage ends in cycle t is put into slot
+     * t & wmask and joins m_va (m_sw) when the node evaluates cycle t. */
+    uint32_t wslots, wmask;
+    uint64_t *wake_va;         /* n_nodes * wslots * W */
+    uint64_t *wake_sw;
     noc_alloc_t *sa;           /* switch allocator, ports x ports */
     void *arena;               /* storage of all allocators, node by node */
     int32_t *buffered;         /* flits buffered in the router */
@@ -72,6 +82,17 @@ typedef struct vc_state {
 } vc_state_t;
 
 static inline void vc_set(uint64_t *m, int l) { m[l >> 6] |= UINT64_C(1) << (l & 63); }
+
+/* VC l of node n joins set `now` + delay cycles from now: at once (into
+ * `set`) for a delay of 0, else through the timed set `wake`. */
+static inline void vc_at(const vc_state_t *r, uint64_t *set, uint64_t *wake, int n, int l,
+                         uint64_t now, int delay)
+{
+    if (delay == 0)
+        vc_set(set + (size_t)n * (size_t)r->W, l);
+    else
+        vc_set(wake + ((size_t)n * r->wslots + ((now + (uint64_t)delay) & r->wmask)) * (size_t)r->W, l);
+}
 static inline void vc_clr(uint64_t *m, int l) { m[l >> 6] &= ~(UINT64_C(1) << (l & 63)); }
 
 /* Stages, one file each (docs/router.md): */

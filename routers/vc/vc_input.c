@@ -47,7 +47,7 @@ void noc_vc_route(struct noc_sim *s, vc_state_t *r, int n)
     const noc_topo_t *t = s->topo;
     int base = t->port_base[n], V = r->V, W = r->W;
     uint64_t now = s->now;
-    uint64_t *rc = r->m_rc + (size_t)n * (size_t)W, *va = r->m_va + (size_t)n * (size_t)W;
+    uint64_t *rc = r->m_rc + (size_t)n * (size_t)W;
     for (int w = 0; w < W; w++) {
         for (uint64_t bits = rc[w]; bits; bits &= bits - 1) {
             int l = 64 * w + __builtin_ctzll(bits), i = base * V + l;
@@ -68,9 +68,8 @@ void noc_vc_route(struct noc_sim *s, vc_state_t *r, int n)
                 q->rclass = rt.vclass;
             }
             q->state = VC_VA;
-            q->ready = now + (uint64_t)r->R;
+            vc_at(r, r->m_va, r->wake_va, n, l, now, r->R);
         }
-        va[w] |= rc[w];
         rc[w] = 0;
     }
 }

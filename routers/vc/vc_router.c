@@ -89,7 +89,14 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     r->m_ne = xcalloc(nw, sizeof(uint64_t));
     r->m_rc = xcalloc(nw, sizeof(uint64_t));
     r->m_va = xcalloc(nw, sizeof(uint64_t));
-    r->m_act = xcalloc(nw, sizeof(uint64_t));
+    r->m_sw = xcalloc(nw, sizeof(uint64_t));
+    int longest = r->R > r->VA ? r->R : r->VA;
+    r->wslots = 1;
+    while (r->wslots <= (uint32_t)longest)
+        r->wslots <<= 1;
+    r->wmask = r->wslots - 1;
+    r->wake_va = xcalloc(nw * r->wslots, sizeof(uint64_t));
+    r->wake_sw = xcalloc(nw * r->wslots, sizeof(uint64_t));
     r->port_occ = xcalloc((size_t)t->n_ports, sizeof(int32_t));
     r->va = xcalloc((size_t)t->n_ports, sizeof(noc_alloc_t));
     r->sa_vc = xcalloc((size_t)t->n_ports, sizeof(noc_arbiter_t));
@@ -157,7 +164,9 @@ static void vc_destroy(struct noc_sim *s)
     free(r->m_ne);
     free(r->m_rc);
     free(r->m_va);
-    free(r->m_act);
+    free(r->m_sw);
+    free(r->wake_va);
+    free(r->wake_sw);
     free(r->who);
     free(r->mask);
     free(r->grant);
@@ -178,11 +187,17 @@ static void vc_eval(struct noc_sim *s, int n)
     if (r->buffered[n] == 0)
         return;
     size_t w0 = (size_t)n * (size_t)r->W;
+    size_t k0 = ((size_t)n * r->wslots + (s->now & r->wmask)) * (size_t)r->W;
     uint64_t rc = 0, va = 0, sw = 0;
     for (int w = 0; w < r->W; w++) {
+        /* the VCs whose route or VA stage ends this cycle join their sets */
+        r->m_va[w0 + (size_t)w] |= r->wake_va[k0 + (size_t)w];
+        r->m_sw[w0 + (size_t)w] |= r->wake_sw[k0 + (size_t)w];
+        r->wake_va[k0 + (size_t)w] = 0;
+        r->wake_sw[k0 + (size_t)w] = 0;
         rc |= r->m_rc[w0 + (size_t)w];
         va |= r->m_va[w0 + (size_t)w];
-        sw |= r->m_act[w0 + (size_t)w] & r->m_ne[w0 + (size_t)w];
+        sw |= r->m_sw[w0 + (size_t)w] & r->m_ne[w0 + (size_t)w];
     }
     if (rc)
         noc_vc_route(s, r, n);

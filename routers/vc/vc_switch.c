@@ -15,6 +15,7 @@ static void traverse(struct noc_sim *s, vc_state_t *r, int n, int base, int l, i
     int V = r->V, p = r->l_port[l], i = base * V + l, og = base + o;
     vc_ivc_t *q = &r->ivc[i];
     int ov = q->out_vc;
+    int ovg = q->ovc;
     uint32_t c = (uint32_t)og;
     uint32_t delay = (uint32_t)r->out_delay + s->chan_delay[og];
     uint32_t slot = c * s->cap + (uint32_t)((s->now + delay) & s->mask);
@@ -26,17 +27,17 @@ static void traverse(struct noc_sim *s, vc_state_t *r, int n, int base, int l, i
     r->port_occ[base + p]--;
     uint8_t flags = f->flags;
     if (flags & NOC_FLIT_TAIL) {
-        r->owner[og * V + ov] = -1;
+        r->owner[ovg] = -1;
         r->ovc_free[og] |= UINT64_C(1) << ov;
         q->state = VC_IDLE;
-        vc_clr(r->m_act + (size_t)n * (size_t)r->W, l);
+        vc_clr(r->m_sw + (size_t)n * (size_t)r->W, l);
         if (q->head != q->tail)
             vc_set(r->m_rc + (size_t)n * (size_t)r->W, l);
     }
     if (q->head == q->tail)
         vc_clr(r->m_ne + (size_t)n * (size_t)r->W, l);
     if (o != 0) {
-        r->credits[og * V + ov]--;
+        r->credits[ovg]--;
         f->hops++;
         if ((flags & NOC_FLIT_HEAD) && r->lookahead) {
             const noc_topo_t *t = s->topo;
@@ -68,45 +69,37 @@ void noc_vc_switch(struct noc_sim *s, vc_state_t *r, int n)
     int base = t->port_base[n], V = r->V, W = r->W;
     uint64_t now = s->now;
     int meas = s->measuring;
-    const uint64_t *act = r->m_act + (size_t)n * (size_t)W, *ne = r->m_ne + (size_t)n * (size_t)W;
+    const uint64_t *sw = r->m_sw + (size_t)n * (size_t)W, *ne = r->m_ne + (size_t)n * (size_t)W;
     uint64_t vc_ready[64];    /* per input port: its VCs ready to cross */
     uint64_t ports[64];       /* per input port: output ports they want */
-    uint8_t wanting[64];      /* per output port: VCs that want it */
-    uint64_t in_ports = 0, stalled = 0, wanted = 0;
+    uint64_t in_ports = 0, stalled = 0;
+    uint64_t wanted = 0, wanted2 = 0; /* output ports wanted by one, by several VCs */
+    (void)now;
 
     for (int w = 0; w < W; w++) {
-        for (uint64_t bits = act[w] & ne[w]; bits; bits &= bits - 1) {
-            int l = 64 * w + __builtin_ctzll(bits), i = base * V + l;
-            if (now < r->ivc[i].ready)
-                continue;
-            int o = r->ivc[i].rport, p = r->l_port[l];
-            if (!(in_ports & (UINT64_C(1) << p))) {
-                in_ports |= UINT64_C(1) << p;
+        for (uint64_t bits = sw[w] & ne[w]; bits; bits &= bits - 1) {
+            int l = 64 * w + __builtin_ctzll(bits);
+            const vc_ivc_t *q = &r->ivc[base * V + l];
+            int p = r->l_port[l];
+            uint64_t ob = UINT64_C(1) << q->rport, pb = UINT64_C(1) << p;
+            if (!(in_ports & pb)) {
+                in_ports |= pb;
                 vc_ready[p] = 0;
                 ports[p] = 0;
             }
-            if (meas) {
-                if (!(wanted & (UINT64_C(1) << o))) {
-                    wanted |= UINT64_C(1) << o;
-                    wanting[o] = 0;
-                }
-                if (wanting[o] < 255)
-                    wanting[o]++;
-            }
-            if (o != 0 && r->credits[(base + o) * V + r->ivc[i].out_vc] <= 0) {
-                stalled |= UINT64_C(1) << o;
+            wanted2 |= wanted & ob;
+            wanted |= ob;
+            if (q->rport != 0 && r->credits[q->ovc] <= 0) {
+                stalled |= ob;
                 continue;
             }
             vc_ready[p] |= UINT64_C(1) << r->l_vc[l];
-            ports[p] |= UINT64_C(1) << o;
+            ports[p] |= ob;
         }
     }
     if (meas) {
-        for (uint64_t b = wanted & ~UINT64_C(1); b; b &= b - 1) {
-            int o = __builtin_ctzll(b);
-            if (wanting[o] > 1)
-                s->lst[base + o].contention++;
-        }
+        for (uint64_t b = wanted2 & ~UINT64_C(1); b; b &= b - 1)
+            s->lst[base + __builtin_ctzll(b)].contention++;
         for (uint64_t b = stalled; b; b &= b - 1)
             s->lst[base + __builtin_ctzll(b)].credit_stall++;
     }

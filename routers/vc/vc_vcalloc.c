@@ -10,15 +10,13 @@ void noc_vc_vc_alloc(struct noc_sim *s, vc_state_t *r, int n)
     const noc_topo_t *t = s->topo;
     int base = t->port_base[n], V = r->V, W = r->W;
     uint64_t now = s->now;
-    uint64_t *va = r->m_va + (size_t)n * (size_t)W, *act = r->m_act + (size_t)n * (size_t)W;
+    uint64_t *va = r->m_va + (size_t)n * (size_t)W;
     int m = 0;
 
     /* the requests: one list entry per bidding input VC */
     for (int w = 0; w < W; w++) {
         for (uint64_t bits = va[w]; bits; bits &= bits - 1) {
             int l = 64 * w + __builtin_ctzll(bits), i = base * V + l;
-            if (now < r->ivc[i].ready)
-                continue;
             int o = r->ivc[i].rport;
             uint64_t want = r->ovc_free[base + o] & (o ? r->class_mask[r->ivc[i].rclass] : r->all_vcs);
             if (!want)
@@ -52,10 +50,10 @@ void noc_vc_vc_alloc(struct noc_sim *s, vc_state_t *r, int n)
             r->owner[og * V + ov] = i;
             r->ovc_free[og] &= ~(UINT64_C(1) << ov);
             r->ivc[i].out_vc = (int8_t)ov;
+            r->ivc[i].ovc = og * V + ov;
             r->ivc[i].state = VC_ACTIVE;
-            r->ivc[i].ready = now + (uint64_t)r->VA;
             vc_clr(va, l);
-            vc_set(act, l);
+            vc_at(r, r->m_sw, r->wake_sw, n, l, now, r->VA);
         }
     }
 }

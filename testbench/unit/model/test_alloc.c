@@ -295,6 +295,69 @@ static void test_full_load_rotation(void **state)
     }
 }
 
+/* The sparse entry (and its shortcuts) against the dense one: two
+ * allocators fed the same random requests stay in step, grant for grant and
+ * pointer for pointer, for every kind and arbiter. Requests are drawn sparse
+ * and often conflict-free, so that both shortcuts and the general path run. */
+static void test_sparse_equals_dense(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < NOC_ALLOC_COUNT; kind++) {
+        for (int arb = 0; arb < NOC_ARB_COUNT; arb++) {
+            const int n_in = 10, n_out = 5;
+            noc_alloc_t dense, sparse;
+            noc_alloc_init(&dense, (noc_alloc_kind_t)kind, (noc_arb_kind_t)arb, n_in, n_out, 2);
+            noc_alloc_init(&sparse, (noc_alloc_kind_t)kind, (noc_arb_kind_t)arb, n_in, n_out, 2);
+            noc_rng_t rng;
+            noc_rng_seed(&rng, 99, (uint64_t)(kind * 8 + arb));
+            int shortcut = 0;
+            for (int round = 0; round < 3000; round++) {
+                uint64_t req[10] = {0}, mask[10];
+                int16_t gd[10], gs[10], who[10];
+                int m = 0;
+                for (int i = 0; i < n_in; i++) {
+                    if (noc_rng_below(&rng, 4) != 0)
+                        continue;
+                    uint64_t bits = noc_rng_below(&rng, 2) ? UINT64_C(1) << noc_rng_below(&rng, (uint32_t)n_out)
+                                                           : (uint64_t)noc_rng_below(&rng, 32);
+                    if (!bits)
+                        continue;
+                    req[i] = bits;
+                    who[m] = (int16_t)i;
+                    mask[m] = bits;
+                    m++;
+                }
+                uint64_t seen = 0;
+                int simple = 1;
+                for (int k = 0; k < m; k++) {
+                    if ((mask[k] & (mask[k] - 1)) || (mask[k] & seen))
+                        simple = 0;
+                    seen |= mask[k];
+                }
+                shortcut += simple && m > 0;
+                noc_alloc_run(&dense, req, gd);
+                if (m > 0)
+                    noc_alloc_run_sparse(&sparse, m, who, mask, gs);
+                for (int k = 0; k < m; k++)
+                    assert_int_equal(gs[k], gd[who[k]]);
+                for (int i = 0; i < n_in; i++) {
+                    assert_int_equal(sparse.in_arb[i].ptr, dense.in_arb[i].ptr);
+                    if (arb == NOC_ARB_MATRIX)
+                        assert_memory_equal(sparse.in_arb[i].matrix, dense.in_arb[i].matrix, 8 * 5);
+                }
+                for (int r = 0; r < n_out; r++) {
+                    assert_int_equal(sparse.out_arb[r].ptr, dense.out_arb[r].ptr);
+                    if (arb == NOC_ARB_MATRIX)
+                        assert_memory_equal(sparse.out_arb[r].matrix, dense.out_arb[r].matrix, 8 * 10);
+                }
+            }
+            assert_true(shortcut > 100);
+            noc_alloc_free(&dense);
+            noc_alloc_free(&sparse);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_no_requests),
         cmocka_unit_test(test_random_matchings),
         cmocka_unit_test(test_full_load_rotation),
+        cmocka_unit_test(test_sparse_equals_dense),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
