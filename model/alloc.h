@@ -69,15 +69,26 @@ void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant);
  * who[k] (all distinct) wanting the resources in mask[k] (within n_out).
  * On return grant[k] is the resource given to who[k], or -1. Grants and
  * priority updates are exactly those of noc_alloc_run on the dense form.
- * Inline shortcut: when every requester wants one resource nobody else
- * wants, every kind grants each its resource and each stage's arbiter sees
- * a single request; the updates below are the ones they would make. */
+ * Inline shortcuts: a lone requester gets its own arbiter's choice; and when
+ * every requester wants one resource nobody else wants, every kind grants
+ * each its resource and each stage's arbiter sees a single request; the
+ * updates below are the ones they would make. */
 void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                                   int16_t *grant);
 
 static inline void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who,
                                         const uint64_t *mask, int16_t *grant)
 {
+    if (n == 1 && mask[0]) {
+        /* A lone requester: each resource it asks for has no other bidder,
+         * so every kind reduces to the requester's own choice. */
+        int i = who[0];
+        int r = noc_arbiter_pick(&a->in_arb[i], &mask[0]);
+        grant[0] = (int16_t)r;
+        noc_arbiter_update(&a->in_arb[i], r);
+        noc_arbiter_update(&a->out_arb[r], i);
+        return;
+    }
     uint64_t seen = 0;
     for (int k = 0; k < n; k++) {
         uint64_t m = mask[k];

@@ -61,7 +61,6 @@ typedef struct vc_state {
      * each, so that every stage visits only the VCs it has work for */
     int W;
     uint64_t *m_ne;            /* holding flits */
-    uint64_t *m_rc;            /* idle with a head at the front */
     uint64_t *m_va;            /* bidding for an output VC (route stage over) */
     uint64_t *m_sw;            /* holding an output VC, VA stage over */
     /* Timed sets: a VC whose stage ends in cycle t is put into slot
@@ -97,7 +96,9 @@ static inline void vc_clr(uint64_t *m, int l) { m[l >> 6] &= ~(UINT64_C(1) << (l
 
 /* Stages, one file each (docs/router.md): */
 void noc_vc_input(struct noc_sim *s, vc_state_t *r, int n);      /* vc_input.c */
-void noc_vc_route(struct noc_sim *s, vc_state_t *r, int n);      /* vc_input.c */
+/* Route the head at the front of idle VC l of node n and let it bid for an
+ * output VC `delay` cycles from now. */
+void noc_vc_route_head(struct noc_sim *s, vc_state_t *r, int n, int l, int delay); /* vc_input.c */
 void noc_vc_vc_alloc(struct noc_sim *s, vc_state_t *r, int n);   /* vc_vcalloc.c */
 void noc_vc_switch(struct noc_sim *s, vc_state_t *r, int n);     /* vc_switch.c */
 

@@ -87,10 +87,9 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     }
     size_t nw = (size_t)t->n_nodes * (size_t)r->W;
     r->m_ne = xcalloc(nw, sizeof(uint64_t));
-    r->m_rc = xcalloc(nw, sizeof(uint64_t));
     r->m_va = xcalloc(nw, sizeof(uint64_t));
     r->m_sw = xcalloc(nw, sizeof(uint64_t));
-    int longest = r->R > r->VA ? r->R : r->VA;
+    int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
         r->wslots <<= 1;
@@ -162,7 +161,6 @@ static void vc_destroy(struct noc_sim *s)
     free(r->l_port);
     free(r->l_vc);
     free(r->m_ne);
-    free(r->m_rc);
     free(r->m_va);
     free(r->m_sw);
     free(r->wake_va);
@@ -188,22 +186,19 @@ static void vc_eval(struct noc_sim *s, int n)
         return;
     size_t w0 = (size_t)n * (size_t)r->W;
     size_t k0 = ((size_t)n * r->wslots + (s->now & r->wmask)) * (size_t)r->W;
-    uint64_t rc = 0, va = 0, sw = 0;
+    uint64_t va = 0, sw = 0;
     for (int w = 0; w < r->W; w++) {
         /* the VCs whose route or VA stage ends this cycle join their sets */
         r->m_va[w0 + (size_t)w] |= r->wake_va[k0 + (size_t)w];
         r->m_sw[w0 + (size_t)w] |= r->wake_sw[k0 + (size_t)w];
         r->wake_va[k0 + (size_t)w] = 0;
         r->wake_sw[k0 + (size_t)w] = 0;
-        rc |= r->m_rc[w0 + (size_t)w];
         va |= r->m_va[w0 + (size_t)w];
         sw |= r->m_sw[w0 + (size_t)w] & r->m_ne[w0 + (size_t)w];
     }
-    if (rc)
-        noc_vc_route(s, r, n);
-    if (va || rc)
+    if (va)
         noc_vc_vc_alloc(s, r, n);
-    if (sw || va || rc)
+    if (sw || va)
         noc_vc_switch(s, r, n);
 }
 

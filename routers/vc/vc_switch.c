@@ -31,8 +31,8 @@ static void traverse(struct noc_sim *s, vc_state_t *r, int n, int base, int l, i
         r->ovc_free[og] |= UINT64_C(1) << ov;
         q->state = VC_IDLE;
         vc_clr(r->m_sw + (size_t)n * (size_t)r->W, l);
-        if (q->head != q->tail)
-            vc_set(r->m_rc + (size_t)n * (size_t)r->W, l);
+        if (q->head != q->tail) /* the next head is at the front from the next cycle */
+            noc_vc_route_head(s, r, n, l, 1 + r->R);
     }
     if (q->head == q->tail)
         vc_clr(r->m_ne + (size_t)n * (size_t)r->W, l);
