@@ -161,10 +161,10 @@ static void hypercube_label(const noc_topo_t *t, int n, char *buf, size_t len)
     buf[at] = '\0';
 }
 
-static const noc_topo_ops_t ring_ops = {"ring", torus_route, grid_label};
-static const noc_topo_ops_t mesh_ops = {"mesh", mesh_route, grid_label};
-static const noc_topo_ops_t torus_ops = {"torus", torus_route, grid_label};
-static const noc_topo_ops_t hypercube_ops = {"hypercube", hypercube_route, hypercube_label};
+static const noc_topo_ops_t ring_ops = {"ring", torus_route, grid_label, NULL};
+static const noc_topo_ops_t mesh_ops = {"mesh", mesh_route, grid_label, NULL};
+static const noc_topo_ops_t torus_ops = {"torus", torus_route, grid_label, NULL};
+static const noc_topo_ops_t hypercube_ops = {"hypercube", hypercube_route, hypercube_label, NULL};
 
 /* ---- building ------------------------------------------------------------ */
 

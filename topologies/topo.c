@@ -162,9 +162,12 @@ void noc_topo_destroy(noc_topo_t *t)
 {
     if (!t)
         return;
+    if (t->ops && t->ops->destroy)
+        t->ops->destroy(t);
     free(t->port_base);
     free(t->peer);
     free(t->link_class);
+    free(t->pos);
     free(t);
 }
 

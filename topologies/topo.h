@@ -52,6 +52,8 @@ typedef struct noc_topo_ops {
     void (*route)(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r);
     /* Write the label of node n into buf (always NUL-terminated). */
     void (*label)(const noc_topo_t *t, int n, char *buf, size_t len);
+    /* Free priv (may be NULL when the fabric keeps none). */
+    void (*destroy)(noc_topo_t *t);
 } noc_topo_ops_t;
 
 struct noc_topo {
@@ -73,6 +75,13 @@ struct noc_topo {
     int stride[NOC_TOPO_MAX_DIMS];
     int wrap;             /* 1 for tori and rings */
     int dateline;         /* 1: wraparound links use dateline VC classes */
+    /* Drawing coordinates (x, y) per node, in the layout the papers draw,
+     * owned by the topology; NULL when the fabric has none (a drawing then
+     * falls back to a generic layout). */
+    float *pos;
+    /* State of a fabric-specific builder (e.g. a routing table), owned by
+     * the topology and freed with ops->destroy; NULL for none. */
+    void *priv;
 };
 
 /* Build the topology named by spec. Returns NULL and writes a message that

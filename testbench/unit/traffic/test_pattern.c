@@ -19,10 +19,10 @@
 
 #include "traffic/pattern.h"
 
-static const noc_topo_ops_t mesh_ops = {"mesh", NULL, NULL};
-static const noc_topo_ops_t torus_ops = {"torus", NULL, NULL};
-static const noc_topo_ops_t ring_ops = {"ring", NULL, NULL};
-static const noc_topo_ops_t cube_ops = {"hypercube", NULL, NULL};
+static const noc_topo_ops_t mesh_ops = {"mesh", NULL, NULL, NULL};
+static const noc_topo_ops_t torus_ops = {"torus", NULL, NULL, NULL};
+static const noc_topo_ops_t ring_ops = {"ring", NULL, NULL, NULL};
+static const noc_topo_ops_t cube_ops = {"hypercube", NULL, NULL, NULL};
 
 /* A grid k[0] x k[1] x ... of kind ops; dimension 0 varies fastest. */
 static void make_grid(noc_topo_t *t, const noc_topo_ops_t *ops, int dims, const int *k)
