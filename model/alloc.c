@@ -1,6 +1,7 @@
 /* alloc.c: separable allocators (input-first, output-first, iSLIP) built from
  * one arbiter per requester and one per resource. All working storage is made
  * in noc_alloc_init; noc_alloc_run only reads and writes it. */
+#include "model/xalloc.h"
 #include "model/alloc.h"
 #include <assert.h>
 #include <stdio.h>
@@ -31,16 +32,6 @@ noc_alloc_kind_t noc_alloc_kind_parse(const char *name)
         if (strcmp(name, kind_names[k]) == 0)
             return (noc_alloc_kind_t)k;
     return NOC_ALLOC_COUNT;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p) {
-        fprintf(stderr, "noctua: out of memory (allocator, %zu x %zu bytes)\n", n, size);
-        abort();
-    }
-    return p;
 }
 
 /* Scratch layout: per resource a requester vector (n_out * W_in words), then
@@ -81,7 +72,7 @@ void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb
     size_t words = (size_t)n_out * (size_t)NOC_ARB_WORDS(n_in) + (size_t)n_in;
     size_t arbs = (size_t)n_in + (size_t)n_out;
     if (!block)
-        block = xcalloc(1, noc_alloc_block_size(n_in, n_out));
+        block = noc_xcalloc(1, noc_alloc_block_size(n_in, n_out), "allocator");
     a->in_arb = (noc_arbiter_t *)block;
     a->out_arb = a->in_arb + n_in;
     a->scratch = (uint64_t *)((char *)block + arbs * sizeof(noc_arbiter_t));

@@ -1,6 +1,7 @@
 /* arbiter.c: round-robin and matrix arbiters over multi-word request vectors.
  * pick reads the priority state only; update moves it after a final grant
  * (see arbiter.h for the contract shared with the RTL arbiters). */
+#include "model/xalloc.h"
 #include "model/arbiter.h"
 #include <assert.h>
 #include <stdio.h>
@@ -25,16 +26,6 @@ noc_arb_kind_t noc_arb_kind_parse(const char *name)
         if (name && strcmp(name, kind_names[k]) == 0)
             return (noc_arb_kind_t)k;
     return NOC_ARB_COUNT;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (!p) {
-        fprintf(stderr, "noctua: out of memory (arbiter, %zu x %zu bytes)\n", n, size);
-        abort();
-    }
-    return p;
 }
 
 /* Mask of the valid bits of word w of an n-bit vector. */
@@ -70,7 +61,7 @@ void noc_arbiter_init(noc_arbiter_t *a, noc_arb_kind_t kind, int n)
     if (kind != NOC_ARB_MATRIX)
         return;
     int words = NOC_ARB_WORDS(n);
-    a->matrix = xcalloc((size_t)n * (size_t)words, sizeof *a->matrix);
+    a->matrix = noc_xcalloc((size_t)n * (size_t)words, sizeof *a->matrix, "arbiter");
     /* Lower indices beat higher ones: row i holds bits i+1 .. n-1. */
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)

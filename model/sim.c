@@ -1,21 +1,12 @@
 /* sim.c: building the simulator from a configuration and a topology, the
  * two-phase cycle loop with idle nodes skipped, and the synthetic run
  * (warm-up, measurement window, drain). */
+#include "model/xalloc.h"
 #include "model/sim_internal.h"
 #include "model/ni.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) {
-        fprintf(stderr, "noctua: out of memory (%zu x %zu bytes)\n", n, size);
-        abort();
-    }
-    return p;
-}
 
 static uint32_t pow2_above(uint32_t x)
 {
@@ -163,7 +154,7 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     if (class_latencies(cfg, t, lat, err, errlen))
         return NULL;
 
-    struct noc_sim *s = xcalloc(1, sizeof *s);
+    struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
     s->cfg = *cfg;
     s->topo = t;
     s->traffic = traffic;
@@ -185,14 +176,14 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->mask = s->cap - 1;
 
     int nc = s->n_chan;
-    s->chan_delay = xcalloc((size_t)nc, 1);
-    s->chan_from = xcalloc((size_t)nc, sizeof(int32_t));
-    s->chan_to = xcalloc((size_t)nc, sizeof(int32_t));
-    s->chan_in_gport = xcalloc((size_t)nc, sizeof(int32_t));
-    s->chan_local = xcalloc((size_t)nc, 1);
-    s->chan_in_port = xcalloc((size_t)nc, 1);
-    s->chan_out_port = xcalloc((size_t)nc, 1);
-    s->in_chan = xcalloc((size_t)t->n_ports, sizeof(int32_t));
+    s->chan_delay = noc_xcalloc((size_t)nc, 1, "simulator");
+    s->chan_from = noc_xcalloc((size_t)nc, sizeof(int32_t), "simulator");
+    s->chan_to = noc_xcalloc((size_t)nc, sizeof(int32_t), "simulator");
+    s->chan_in_gport = noc_xcalloc((size_t)nc, sizeof(int32_t), "simulator");
+    s->chan_local = noc_xcalloc((size_t)nc, 1, "simulator");
+    s->chan_in_port = noc_xcalloc((size_t)nc, 1, "simulator");
+    s->chan_out_port = noc_xcalloc((size_t)nc, 1, "simulator");
+    s->in_chan = noc_xcalloc((size_t)t->n_ports, sizeof(int32_t), "simulator");
     for (int n = 0; n < t->n_nodes; n++) {
         for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
             s->chan_from[g] = n;
@@ -224,11 +215,11 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         s->chan_delay[ic] = rops->direct_ni ? 0 : (uint8_t)cfg->local_latency;
     }
     size_t slots = (size_t)nc * s->cap;
-    s->ring_flit = xcalloc(slots, sizeof(noc_flit_t));
-    s->ring_valid = xcalloc(slots, 1);
-    s->ring_credit = xcalloc(slots * (size_t)s->V, 1);
-    s->arr_flit = xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t));
-    s->arr_credit = xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t));
+    s->ring_flit = noc_xcalloc(slots, sizeof(noc_flit_t), "simulator");
+    s->ring_valid = noc_xcalloc(slots, 1, "simulator");
+    s->ring_credit = noc_xcalloc(slots * (size_t)s->V, 1, "simulator");
+    s->arr_flit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
+    s->arr_credit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
 
     s->rops = rops;
     if (rops->create(s, err, errlen) != 0) {
@@ -238,29 +229,29 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     }
     int depth = rops->depth(s);
 
-    s->ni = xcalloc((size_t)t->n_nodes, sizeof(noc_ni_t));
+    s->ni = noc_xcalloc((size_t)t->n_nodes, sizeof(noc_ni_t), "simulator");
     s->srcq_limit = (uint32_t)cfg->source_queue;
     s->srcq_cap = pow2_above(s->srcq_limit - 1);
-    s->srcq = xcalloc((size_t)t->n_nodes * s->srcq_cap, sizeof(noc_srcq_entry_t));
-    s->ni_credits = xcalloc((size_t)t->n_nodes * (size_t)s->V, sizeof(int16_t));
+    s->srcq = noc_xcalloc((size_t)t->n_nodes * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
+    s->ni_credits = noc_xcalloc((size_t)t->n_nodes * (size_t)s->V, sizeof(int16_t), "simulator");
     for (int i = 0; i < t->n_nodes * s->V; i++)
         s->ni_credits[i] = (int16_t)depth;
 
     s->pkt_cap = (uint32_t)((size_t)t->n_ports * (size_t)s->V * (size_t)depth + slots +
                             (size_t)t->n_nodes + 16);
-    s->pkts = xcalloc(s->pkt_cap, sizeof(noc_packet_t));
-    s->pkt_free = xcalloc(s->pkt_cap, sizeof(uint32_t));
+    s->pkts = noc_xcalloc(s->pkt_cap, sizeof(noc_packet_t), "simulator");
+    s->pkt_free = noc_xcalloc(s->pkt_cap, sizeof(uint32_t), "simulator");
     for (uint32_t i = 0; i < s->pkt_cap; i++)
         s->pkt_free[i] = s->pkt_cap - 1 - i;
     s->pkt_free_n = s->pkt_cap;
 
-    s->work = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
-    s->listed = xcalloc((size_t)t->n_nodes, 1);
-    s->active = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
-    s->woken = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    s->work = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
+    s->listed = noc_xcalloc((size_t)t->n_nodes, 1, "simulator");
+    s->active = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
+    s->woken = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
 
-    s->heap_t = xcalloc((size_t)t->n_nodes, sizeof(uint64_t));
-    s->heap_n = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    s->heap_t = noc_xcalloc((size_t)t->n_nodes, sizeof(uint64_t), "simulator");
+    s->heap_n = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
     s->injecting = traffic.ops != NULL;
     for (int n = 0; n < t->n_nodes; n++) {
         noc_ni_t *ni = &s->ni[n];
@@ -272,8 +263,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
             heap_push(s, ni->next_gen, n);
     }
 
-    s->st.lat_hist = xcalloc(NOC_LAT_HIST + 1, sizeof(uint32_t));
-    s->lst = xcalloc((size_t)nc, sizeof(noc_link_stats_t));
+    s->st.lat_hist = noc_xcalloc(NOC_LAT_HIST + 1, sizeof(uint32_t), "simulator");
+    s->lst = noc_xcalloc((size_t)nc, sizeof(noc_link_stats_t), "simulator");
     return s;
 }
 

@@ -16,6 +16,7 @@
  * or a load below saturation never fills. VCs are only buffer partitions:
  * the ideal router has no VC classes and promises no deadlock freedom
  * beyond what its buffers give (docs/router.md). */
+#include "model/xalloc.h"
 #include "model/ni.h"
 #include "model/sim_internal.h"
 #include "routers/families.h"
@@ -40,16 +41,6 @@ typedef struct ideal_state {
     int32_t *buffered;         /* per node */
 } ideal_state_t;
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) {
-        fprintf(stderr, "noctua: out of memory in the ideal router\n");
-        abort();
-    }
-    return p;
-}
-
 static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
 {
     const noc_topo_t *t = s->topo;
@@ -57,17 +48,17 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "%s: the ideal router supports at most 62 network ports per node", t->spec);
         return -1;
     }
-    ideal_state_t *r = xcalloc(1, sizeof *r);
+    ideal_state_t *r = noc_xcalloc(1, sizeof *r, "ideal router");
     s->rstate = r;
     r->V = (int)s->cfg.num_vcs;
     r->depth = (int)s->cfg.vc_buf_size;
     r->per_port = r->V * r->depth;
-    r->slot = xcalloc((size_t)t->n_ports * (size_t)r->per_port, sizeof(ideal_slot_t));
-    r->occ = xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t));
-    r->credits = xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t));
+    r->slot = noc_xcalloc((size_t)t->n_ports * (size_t)r->per_port, sizeof(ideal_slot_t), "ideal router");
+    r->occ = noc_xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t), "ideal router");
+    r->credits = noc_xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t), "ideal router");
     for (int i = 0; i < t->n_ports * r->V; i++)
         r->credits[i] = (int16_t)r->depth;
-    r->buffered = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    r->buffered = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "ideal router");
     return 0;
 }
 

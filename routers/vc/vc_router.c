@@ -3,21 +3,12 @@
  * vc_switch.c in pipeline order. A router's registers are read and written
  * only by its own evaluation, and everything it sends goes into channel slots
  * of later cycles, so the commit phase has nothing to do for this family. */
+#include "model/xalloc.h"
 #include "routers/vc/vc.h"
 #include "routers/families.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) {
-        fprintf(stderr, "noctua: out of memory in the vc router\n");
-        abort();
-    }
-    return p;
-}
 
 static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 {
@@ -45,7 +36,7 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "%s: the vc router supports at most 62 network ports per node", t->spec);
         return -1;
     }
-    vc_state_t *r = xcalloc(1, sizeof *r);
+    vc_state_t *r = noc_xcalloc(1, sizeof *r, "vc router");
     s->rstate = r;
     r->V = (int)c->num_vcs;
     r->depth = (int)c->vc_buf_size;
@@ -60,15 +51,15 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     r->max_ports = t->max_degree + 1;
 
     size_t nv = (size_t)t->n_ports * (size_t)r->V;
-    r->buf = xcalloc(nv * r->qcap, sizeof(noc_flit_t));
-    r->ivc = xcalloc(nv, sizeof(vc_ivc_t));
-    r->credits = xcalloc(nv, sizeof(int16_t));
-    r->owner = xcalloc(nv, sizeof(int32_t));
+    r->buf = noc_xcalloc(nv * r->qcap, sizeof(noc_flit_t), "vc router");
+    r->ivc = noc_xcalloc(nv, sizeof(vc_ivc_t), "vc router");
+    r->credits = noc_xcalloc(nv, sizeof(int16_t), "vc router");
+    r->owner = noc_xcalloc(nv, sizeof(int32_t), "vc router");
     for (size_t i = 0; i < nv; i++) {
         r->credits[i] = (int16_t)r->depth;
         r->owner[i] = -1;
     }
-    r->ovc_free = xcalloc((size_t)t->n_ports, sizeof(uint64_t));
+    r->ovc_free = noc_xcalloc((size_t)t->n_ports, sizeof(uint64_t), "vc router");
     for (int g = 0; g < t->n_ports; g++)
         r->ovc_free[g] = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
     r->W = (r->max_ports * r->V + 63) / 64;
@@ -79,28 +70,28 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         for (int v = lo; v < hi; v++)
             r->class_mask[cl] |= UINT64_C(1) << v;
     }
-    r->l_port = xcalloc((size_t)r->max_ports * (size_t)r->V, 1);
-    r->l_vc = xcalloc((size_t)r->max_ports * (size_t)r->V, 1);
+    r->l_port = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
+    r->l_vc = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
     for (int l = 0; l < r->max_ports * r->V; l++) {
         r->l_port[l] = (uint8_t)(l / r->V);
         r->l_vc[l] = (uint8_t)(l % r->V);
     }
     size_t nw = (size_t)t->n_nodes * (size_t)r->W;
-    r->m_ne = xcalloc(nw, sizeof(uint64_t));
-    r->m_va = xcalloc(nw, sizeof(uint64_t));
-    r->m_sw = xcalloc(nw, sizeof(uint64_t));
+    r->m_ne = noc_xcalloc(nw, sizeof(uint64_t), "vc router");
+    r->m_va = noc_xcalloc(nw, sizeof(uint64_t), "vc router");
+    r->m_sw = noc_xcalloc(nw, sizeof(uint64_t), "vc router");
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
         r->wslots <<= 1;
     r->wmask = r->wslots - 1;
-    r->wake_va = xcalloc(nw * r->wslots, sizeof(uint64_t));
-    r->wake_sw = xcalloc(nw * r->wslots, sizeof(uint64_t));
-    r->port_occ = xcalloc((size_t)t->n_ports, sizeof(int32_t));
-    r->va = xcalloc((size_t)t->n_ports, sizeof(noc_alloc_t));
-    r->sa_vc = xcalloc((size_t)t->n_ports, sizeof(noc_arbiter_t));
-    r->sa = xcalloc((size_t)t->n_nodes, sizeof(noc_alloc_t));
-    r->buffered = xcalloc((size_t)t->n_nodes, sizeof(int32_t));
+    r->wake_va = noc_xcalloc(nw * r->wslots, sizeof(uint64_t), "vc router");
+    r->wake_sw = noc_xcalloc(nw * r->wslots, sizeof(uint64_t), "vc router");
+    r->port_occ = noc_xcalloc((size_t)t->n_ports, sizeof(int32_t), "vc router");
+    r->va = noc_xcalloc((size_t)t->n_ports, sizeof(noc_alloc_t), "vc router");
+    r->sa_vc = noc_xcalloc((size_t)t->n_ports, sizeof(noc_arbiter_t), "vc router");
+    r->sa = noc_xcalloc((size_t)t->n_nodes, sizeof(noc_alloc_t), "vc router");
+    r->buffered = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "vc router");
     /* a node's allocators sit together in one arena, node after node */
     size_t arena = 0;
     for (int n = 0; n < t->n_nodes; n++) {
@@ -125,11 +116,11 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         }
     }
     size_t nl = (size_t)r->max_ports * (size_t)r->V;
-    r->who = xcalloc(nl, sizeof(int16_t));
-    r->mask = xcalloc(2 * nl, sizeof(uint64_t));
-    r->grant = xcalloc(nl, sizeof(int16_t));
-    r->lvc = xcalloc(nl, sizeof(int16_t));
-    r->lport = xcalloc(nl, 1);
+    r->who = noc_xcalloc(nl, sizeof(int16_t), "vc router");
+    r->mask = noc_xcalloc(2 * nl, sizeof(uint64_t), "vc router");
+    r->grant = noc_xcalloc(nl, sizeof(int16_t), "vc router");
+    r->lvc = noc_xcalloc(nl, sizeof(int16_t), "vc router");
+    r->lport = noc_xcalloc(nl, 1, "vc router");
     return 0;
 }
 
