@@ -113,7 +113,7 @@ static int class_latencies(const noc_config_t *cfg, const noc_topo_t *t, int *la
 
 static int check_config(const noc_config_t *c, char *err, size_t errlen)
 {
-    if (check_range("num_vcs", c->num_vcs, 1, 64, err, errlen) ||
+    if (check_range("num_vcs", c->num_vcs, 0, 64, err, errlen) ||
         check_range("vc_buf_size", c->vc_buf_size, 1, 4096, err, errlen) ||
         check_range("packet_size", c->packet_size, 1, 65535, err, errlen) ||
         check_range("routing_delay", c->routing_delay, 0, 16, err, errlen) ||
@@ -156,12 +156,14 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
 
     struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
     s->cfg = *cfg;
+    if (s->cfg.num_vcs == 0) /* auto: what the routing needs, at least 2 */
+        s->cfg.num_vcs = t->n_vclasses > 2 ? t->n_vclasses : 2;
     s->topo = t;
     s->traffic = traffic;
     s->n_nodes = t->n_nodes;
     s->n_ports = t->n_ports;
     s->n_chan = t->n_ports + t->n_nodes;
-    s->V = (int)cfg->num_vcs;
+    s->V = (int)s->cfg.num_vcs;
     s->credit_delay = (uint32_t)cfg->credit_delay;
     s->win_start = s->win_end = NOC_NEVER;
 
