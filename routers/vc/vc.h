@@ -17,6 +17,7 @@
 #ifndef NOC_VC_H
 #define NOC_VC_H
 #include "model/alloc.h"
+#include "model/fifo.h"
 #include "model/sim_internal.h"
 
 enum { VC_IDLE, VC_VA, VC_ACTIVE };

@@ -30,14 +30,14 @@ void noc_vc_input(struct noc_sim *s, vc_state_t *r, int n)
         assert(got);
         (void)got;
         int l = p * V + f.vc, i = base * V + l;
-        assert((uint16_t)(r->ivc[i].tail - r->ivc[i].head) < r->depth);
-        int was_empty = r->ivc[i].head == r->ivc[i].tail;
-        r->buf[(uint32_t)i * r->qcap + (r->ivc[i].tail & r->qmask)] = f;
-        r->ivc[i].tail++;
+        vc_ivc_t *q = &r->ivc[i];
+        assert(noc_fifo_count(q->head, q->tail) < (uint32_t)r->depth);
+        int was_empty = q->head == q->tail;
+        noc_fifo_push(&r->buf[(uint32_t)i * r->qcap], r->qmask, &q->tail, &f);
         if (was_empty) {
             vc_set(ne, l);
             /* an idle VC is empty: this is a head, routed at once */
-            if (r->ivc[i].state == VC_IDLE)
+            if (q->state == VC_IDLE)
                 noc_vc_route_head(s, r, n, l, r->R);
         }
         r->buffered[n]++;
@@ -52,7 +52,7 @@ void noc_vc_route_head(struct noc_sim *s, vc_state_t *r, int n, int l, int delay
     const noc_topo_t *t = s->topo;
     int i = t->port_base[n] * r->V + l;
     vc_ivc_t *q = &r->ivc[i];
-    const noc_flit_t *f = &r->buf[(uint32_t)i * r->qcap + (q->head & r->qmask)];
+    const noc_flit_t *f = noc_fifo_front(&r->buf[(uint32_t)i * r->qcap], r->qmask, q->head);
     assert(q->head != q->tail && (f->flags & NOC_FLIT_HEAD) && q->state == VC_IDLE);
     if (r->lookahead) {
         q->rport = f->la_port;

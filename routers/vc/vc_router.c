@@ -40,9 +40,7 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     s->rstate = r;
     r->V = (int)c->num_vcs;
     r->depth = (int)c->vc_buf_size;
-    r->qcap = 1;
-    while (r->qcap < (uint32_t)r->depth)
-        r->qcap <<= 1;
+    r->qcap = noc_fifo_capacity((uint32_t)r->depth);
     r->qmask = r->qcap - 1;
     r->lookahead = (int)c->lookahead;
     r->R = r->lookahead ? 0 : (int)c->routing_delay;
@@ -203,7 +201,7 @@ static int vc_occupancy(const struct noc_sim *s, int g, int v)
 {
     const vc_state_t *r = s->rstate;
     int i = g * r->V + v;
-    return (uint16_t)(r->ivc[i].tail - r->ivc[i].head);
+    return (int)noc_fifo_count(r->ivc[i].head, r->ivc[i].tail);
 }
 
 static int vc_depth(const struct noc_sim *s)
@@ -220,7 +218,7 @@ static void vc_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void 
         for (int v = 0; v < r->V; v++) {
             int i = g * r->V + v;
             for (uint16_t k = r->ivc[i].head; k != r->ivc[i].tail; k++)
-                fn(ctx, &r->buf[(uint32_t)i * r->qcap + (k & r->qmask)], g, v);
+                fn(ctx, noc_fifo_front(&r->buf[(uint32_t)i * r->qcap], r->qmask, k), g, v);
         }
 }
 

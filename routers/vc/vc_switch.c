@@ -21,8 +21,8 @@ static void traverse(struct noc_sim *s, vc_state_t *r, int n, int base, int l, i
     uint32_t slot = c * s->cap + (uint32_t)((s->now + delay) & s->mask);
     assert(delay >= 1 && delay < s->cap && !s->ring_valid[slot]);
     noc_flit_t *f = &s->ring_flit[slot];
-    *f = r->buf[(uint32_t)i * r->qcap + (q->head & r->qmask)];
-    q->head++;
+    *f = *noc_fifo_front(&r->buf[(uint32_t)i * r->qcap], r->qmask, q->head);
+    noc_fifo_pop(&q->head, q->tail);
     r->buffered[n]--;
     r->port_occ[base + p]--;
     uint8_t flags = f->flags;

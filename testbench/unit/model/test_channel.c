@@ -1,0 +1,100 @@
+/* test_channel.c: channels as delay lines: a flit written in cycle t with
+ * delay d is read in cycle t+d and not before, per-link class latencies,
+ * arrival masks naming the port, several credits per cycle and VC, and the
+ * work counts that keep a node on the active list while anything is on its
+ * way to it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/sim_internal.h"
+
+static noc_sim_t *make(noc_topo_t **t, const char *spec, const char *class_latency)
+{
+    char err[256];
+    noc_config_t cfg;
+    noc_config_defaults(&cfg);
+    if (class_latency)
+        noc_config_set(&cfg, "class_latency", class_latency, err, sizeof err);
+    noc_config_set(&cfg, "link_latency", "3", err, sizeof err);
+    *t = noc_topo_create(spec, 0, err, sizeof err);
+    assert_non_null(*t);
+    noc_traffic_t none = { NULL, NULL };
+    noc_sim_t *s = noc_sim_create(&cfg, *t, none, err, sizeof err);
+    assert_non_null(s);
+    return s;
+}
+
+static void test_flit_delay(void **state)
+{
+    (void)state;
+    noc_topo_t *t;
+    noc_sim_t *s = make(&t, "mesh:2x2", "dim1:5");
+    /* node 0's + x port leads to node 1 */
+    int c = noc_topo_gport(t, 0, 1);
+    int to = s->chan_to[c], in_port = s->chan_in_port[c];
+    assert_int_equal(to, 1);
+    assert_int_equal(s->chan_delay[c], 3);                       /* link_latency */
+    assert_int_equal(s->chan_delay[noc_topo_gport(t, 0, 2)], 5); /* dim1 */
+    for (uint32_t d = 1; d < s->cap; d++) {
+        s->now = 100 + d * 10;
+        noc_flit_t f = { .data = (int64_t)d, .vc = 1 };
+        noc_chan_put_flit(s, c, d, &f);
+        assert_int_equal(s->work[to], 1);
+        assert_true(s->listed[to]);
+        noc_flit_t got;
+        for (uint32_t k = 0; k < d; k++) {
+            s->now = 100 + d * 10 + k;
+            assert_int_equal(noc_chan_take_flit(s, c, &got), 0);
+        }
+        s->now = 100 + d * 10 + d;
+        uint64_t mask = s->arr_flit[(uint32_t)to * s->cap + (uint32_t)(s->now & s->mask)];
+        assert_true(mask & (UINT64_C(1) << in_port));
+        s->arr_flit[(uint32_t)to * s->cap + (uint32_t)(s->now & s->mask)] = 0;
+        assert_int_equal(noc_chan_take_flit(s, c, &got), 1);
+        assert_int_equal(got.data, (int64_t)d);
+        assert_int_equal(got.vc, 1);
+        assert_int_equal(noc_chan_take_flit(s, c, &got), 0); /* taken once */
+        s->work[to]--; /* what the router's buffer write would account */
+    }
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+static void test_credits(void **state)
+{
+    (void)state;
+    noc_topo_t *t;
+    noc_sim_t *s = make(&t, "mesh:2x2", NULL);
+    int c = noc_topo_gport(t, 0, 1); /* credits return to node 0 */
+    s->now = 7;
+    noc_chan_put_credit(s, c, 0);
+    noc_chan_put_credit(s, c, 1);
+    noc_chan_put_credit(s, c, 1); /* several in one cycle, even on one VC */
+    assert_int_equal(s->work[0], 3);
+    int16_t counts[2] = { 0, 0 };
+    s->now = 7 + s->credit_delay - 1;
+    assert_int_equal(noc_chan_take_credits(s, c, counts), 0);
+    s->now = 7 + s->credit_delay;
+    uint64_t m = s->arr_credit[(uint32_t)0 * s->cap + (uint32_t)(s->now & s->mask)];
+    assert_true(m & (UINT64_C(1) << 1)); /* port 1 of node 0 */
+    assert_int_equal(noc_chan_take_credits(s, c, counts), 3);
+    assert_int_equal(counts[0], 1);
+    assert_int_equal(counts[1], 2);
+    assert_int_equal(s->work[0], 0);
+    assert_int_equal(noc_chan_take_credits(s, c, counts), 0);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_flit_delay),
+        cmocka_unit_test(test_credits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
