@@ -53,5 +53,7 @@ int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen)
 /* Subcommands; argv[0] is the subcommand's name. Return an exit status. */
 int noc_cmd_run(int argc, char **argv);
 int noc_cmd_sweep(int argc, char **argv);
+int noc_cmd_topo(int argc, char **argv);  /* cmd_topo.c: graph facts */
+int noc_cmd_draw(int argc, char **argv);  /* cmd_draw.c: pictures */
 
 #endif

@@ -13,6 +13,8 @@ static void help(FILE *f)
         "usage: noctua                      run the default (mesh:8x8, uniform traffic at 0.1)\n"
         "       noctua run [SPEC] [key=value ...] [--config FILE] [--json FILE]\n"
         "       noctua sweep SPEC --rates FROM:TO:STEP [key=value ...] [-o PREFIX]\n"
+        "       noctua topo SPEC [SPEC ...] [--json FILE]   graph facts, side by side\n"
+        "       noctua draw SPEC -o FILE.svg|.png [--load RUN.json]   a picture (Graphviz)\n"
         "       noctua params [--markdown]      every parameter with its default\n"
         "       noctua help | --help | --version\n"
         "\n"
@@ -33,6 +35,10 @@ int main(int argc, char **argv)
         return noc_cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return noc_cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "topo") == 0)
+        return noc_cmd_topo(argc - 1, argv + 1);
+    if (strcmp(cmd, "draw") == 0)
+        return noc_cmd_draw(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0) {
         if (argc > 2 && strcmp(argv[2], "--markdown") == 0)
             noc_cli_print_params_md(stdout);

@@ -24,7 +24,10 @@ done
 #   libinih-dev                    config files
 #   libjansson-dev                 JSON reports
 #   gnuplot-nox                    latency curves of `noctua sweep`
-pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox)
+#   libmetis-dev                   bisection-width bounds of `noctua topo` (METIS partitioner)
+#   graphviz                       pictures of `noctua draw` (neato renders the fixed layout)
+pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox
+      libmetis-dev graphviz)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -1,0 +1,352 @@
+/* cmd_topo.c: `noctua topo SPEC [SPEC ...] [--json FILE|-]`: the graph facts
+ * of one or more fabrics (topologies/facts.h) side by side, one column per
+ * SPEC, and the same as a JSON array with one object per SPEC in the order
+ * given. Every SPEC is built before anything is computed, so a bad one stops
+ * the command (exit 2) before any output. docs/facts.md documents the
+ * figures and the JSON keys. */
+#include "cli/cli.h"
+#include "topologies/facts.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SPECS 64
+#define CELL 48
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: noctua topo SPEC [SPEC ...] [--json FILE|-] [--exact-max N] [--metis-runs N]\n"
+        "\n"
+        "Graph facts of each fabric, one column per SPEC: nodes, links (total and per\n"
+        "link class), degree (network ports per node: min, max, average), diameter and\n"
+        "average distance (shortest paths over all ordered pairs of distinct nodes),\n"
+        "bisection width, links per node and max degree x diameter.\n"
+        "\n"
+        "  SPEC            a fabric: %s\n"
+        "  --json FILE     also write the facts as a JSON array, one object per SPEC\n"
+        "                  ('-': to stdout, instead of the table)\n"
+        "  --exact-max N   exact bisection width up to N nodes (default %d, at most %d;\n"
+        "                  the time grows fast above the default)\n"
+        "  --metis-runs N  METIS runs behind a bisection bound (default %d)\n"
+        "\n"
+        "Bisection width is exact (branch and bound) up to --exact-max nodes and an\n"
+        "upper bound above, shown as \"<= W\": the smallest cut METIS found, or a\n"
+        "straight split along a grid coordinate or drawing axis if that cut fewer.\n"
+        "Above %d nodes, distances come from a sample of BFS sources: the diameter\n"
+        "is then a lower bound (\">= D\") and the average distance an estimate (\"~A\").\n"
+        "See docs/facts.md.\n"
+        "\n"
+        "Exit status: 0 done, 2 bad input (a SPEC or an option).\n",
+        noc_topo_spec_help(), NOC_FACTS_EXACT_DEFAULT, NOC_FACTS_EXACT_LIMIT,
+        NOC_FACTS_RUNS_DEFAULT, NOC_FACTS_BFS_ALL_DEFAULT);
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+typedef struct column {
+    noc_topo_t *t;
+    noc_facts_t f;
+} column_t;
+
+static void fmt_diameter(const noc_facts_t *f, char *buf, size_t len)
+{
+    if (!f->connected)
+        snprintf(buf, len, "disconnected");
+    else
+        snprintf(buf, len, "%s%d", f->distance_exact ? "" : ">= ", f->diameter);
+}
+
+static void fmt_avg_distance(const noc_facts_t *f, char *buf, size_t len)
+{
+    if (!f->connected)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%s%.3f", f->distance_exact ? "" : "~", f->avg_distance);
+}
+
+static void fmt_bisection(const noc_facts_t *f, char *buf, size_t len)
+{
+    if (f->bisection < 0)
+        snprintf(buf, len, "-");
+    else if (f->bisection_exact)
+        snprintf(buf, len, "%d (exact)", f->bisection);
+    else
+        snprintf(buf, len, "<= %d (bound)", f->bisection);
+}
+
+static void fmt_degree_x_diameter(const noc_facts_t *f, char *buf, size_t len)
+{
+    if (f->degree_x_diameter < 0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%s%d", f->distance_exact ? "" : ">= ", f->degree_x_diameter);
+}
+
+/* Links of the class called `name` in column c, or -1 if it has none such. */
+static int class_links(const column_t *c, const char *name)
+{
+    for (int k = 0; k < c->t->n_classes; k++)
+        if (strcmp(c->t->class_name[k], name) == 0)
+            return c->f.class_links[k];
+    return -1;
+}
+
+static void print_row(FILE *out, const char *name, char cells[][CELL], int n, const int *width)
+{
+    fprintf(out, "%-22s", name);
+    for (int i = 0; i < n; i++)
+        fprintf(out, "  %*s", width[i], cells[i]);
+    fputc('\n', out);
+}
+
+/* One row: the cell of each column through fill(). */
+typedef void cell_fn(const column_t *c, const void *arg, char *buf, size_t len);
+
+static void row(FILE *out, const char *name, const column_t *cols, int n, const int *width,
+                cell_fn *fill, const void *arg)
+{
+    char (*cells)[CELL] = calloc((size_t)n, sizeof *cells);
+    if (!cells)
+        abort();
+    for (int i = 0; i < n; i++)
+        fill(&cols[i], arg, cells[i], CELL);
+    print_row(out, name, cells, n, width);
+    free(cells);
+}
+
+enum field {
+    F_NODES, F_LINKS, F_DEG_MIN, F_DEG_MAX, F_DEG_AVG, F_DIAMETER, F_AVG_DIST,
+    F_BISECTION, F_LINKS_PER_NODE, F_DEG_X_DIAM, F_COUNT
+};
+
+static const char *const field_name[F_COUNT] = {
+    "nodes", "links", "degree min", "degree max", "degree avg", "diameter",
+    "avg distance", "bisection width", "links per node", "degree x diameter",
+};
+
+static void cell(const column_t *c, const void *arg, char *buf, size_t len)
+{
+    const noc_facts_t *f = &c->f;
+    switch (*(const enum field *)arg) {
+    case F_NODES: snprintf(buf, len, "%d", f->nodes); break;
+    case F_LINKS: snprintf(buf, len, "%d", f->links); break;
+    case F_DEG_MIN: snprintf(buf, len, "%d", f->degree_min); break;
+    case F_DEG_MAX: snprintf(buf, len, "%d", f->degree_max); break;
+    case F_DEG_AVG: snprintf(buf, len, "%.2f", f->degree_avg); break;
+    case F_DIAMETER: fmt_diameter(f, buf, len); break;
+    case F_AVG_DIST: fmt_avg_distance(f, buf, len); break;
+    case F_BISECTION: fmt_bisection(f, buf, len); break;
+    case F_LINKS_PER_NODE: snprintf(buf, len, "%.2f", f->links_per_node); break;
+    case F_DEG_X_DIAM: fmt_degree_x_diameter(f, buf, len); break;
+    default: buf[0] = '\0'; break;
+    }
+}
+
+static void class_cell(const column_t *c, const void *arg, char *buf, size_t len)
+{
+    int k = class_links(c, (const char *)arg);
+    if (k < 0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, "%d", k);
+}
+
+static void print_table(FILE *out, const column_t *cols, int n)
+{
+    int *width = calloc((size_t)n, sizeof *width);
+    if (!width)
+        abort();
+    /* widths: the SPEC or the widest cell */
+    for (int i = 0; i < n; i++) {
+        width[i] = (int)strlen(cols[i].t->spec);
+        for (int fld = 0; fld < F_COUNT; fld++) {
+            char buf[CELL];
+            enum field e = (enum field)fld;
+            cell(&cols[i], &e, buf, sizeof buf);
+            if ((int)strlen(buf) > width[i])
+                width[i] = (int)strlen(buf);
+        }
+    }
+    fprintf(out, "%-22s", "fabric");
+    for (int i = 0; i < n; i++)
+        fprintf(out, "  %*s", width[i], cols[i].t->spec);
+    fputc('\n', out);
+
+    for (int fld = 0; fld < F_COUNT; fld++) {
+        enum field e = (enum field)fld;
+        row(out, field_name[fld], cols, n, width, cell, &e);
+        if (e != F_LINKS)
+            continue;
+        /* per class, classes in first-seen order across the columns */
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < cols[i].t->n_classes; k++) {
+                const char *name = cols[i].t->class_name[k];
+                int seen = 0;
+                for (int j = 0; j < i && !seen; j++)
+                    seen = class_links(&cols[j], name) >= 0;
+                for (int kk = 0; kk < k && !seen; kk++)
+                    seen = strcmp(cols[i].t->class_name[kk], name) == 0;
+                if (seen)
+                    continue;
+                char label[64];
+                snprintf(label, sizeof label, "  class %s", name);
+                row(out, label, cols, n, width, class_cell, name);
+            }
+    }
+
+    int bound = 0, exact = 0, sampled = 0, runs = 0, split = 0;
+    for (int i = 0; i < n; i++) {
+        bound |= cols[i].f.bisection >= 0 && !cols[i].f.bisection_exact;
+        exact |= cols[i].f.bisection >= 0 && cols[i].f.bisection_exact;
+        sampled |= !cols[i].f.distance_exact;
+        if (cols[i].f.bisection_runs > runs)
+            runs = cols[i].f.bisection_runs;
+        split |= cols[i].f.bisection_method == NOC_FACTS_BISECT_SPLIT;
+    }
+    if (exact || bound)
+        fprintf(out, "\nbisection width: links cut between halves of floor(N/2) and ceil(N/2) nodes;\n");
+    if (exact)
+        fprintf(out, "  exact: branch and bound over every balanced bipartition\n");
+    if (bound)
+        fprintf(out, "  bound: an upper bound, the smallest cut METIS found in %d runs%s\n", runs,
+                split ? "\n         or a straight split along a grid coordinate or drawing axis" : "");
+    if (sampled)
+        fprintf(out, "distances from a sample of BFS sources: the diameter is a lower bound (>=),\n"
+                     "the average distance an estimate (~)\n");
+    free(width);
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static json_t *facts_json(const noc_topo_t *t, const noc_facts_t *f)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "spec", json_string(t->spec));
+    json_object_set_new(j, "kind", json_string(t->ops->kind));
+    json_object_set_new(j, "nodes", json_integer(f->nodes));
+    json_object_set_new(j, "links", json_integer(f->links));
+    json_t *cls = json_object();
+    for (int k = 0; k < t->n_classes; k++)
+        json_object_set_new(cls, t->class_name[k], json_integer(f->class_links[k]));
+    json_object_set_new(j, "links_per_class", cls);
+    json_object_set_new(j, "degree", json_pack("{s:i, s:i, s:f}", "min", f->degree_min,
+                                               "max", f->degree_max, "avg", f->degree_avg));
+    json_object_set_new(j, "connected", json_boolean(f->connected));
+    json_object_set_new(j, "diameter", f->connected ? json_integer(f->diameter) : json_null());
+    json_object_set_new(j, "avg_distance", f->connected ? json_real(f->avg_distance) : json_null());
+    json_object_set_new(j, "distances", json_pack("{s:b, s:i}", "exact", f->distance_exact,
+                                                  "sources", f->distance_sources));
+    if (f->bisection >= 0) {
+        json_t *b = json_pack("{s:i, s:b, s:s}", "value", f->bisection, "exact", f->bisection_exact,
+                              "method", noc_facts_method_name(f->bisection_method));
+        if (!f->bisection_exact)
+            json_object_set_new(b, "metis_runs", json_integer(f->bisection_runs));
+        json_object_set_new(j, "bisection", b);
+    } else {
+        json_object_set_new(j, "bisection", json_null());
+    }
+    json_object_set_new(j, "links_per_node", json_real(f->links_per_node));
+    json_object_set_new(j, "degree_x_diameter",
+                        f->degree_x_diameter >= 0 ? json_integer(f->degree_x_diameter) : json_null());
+    return j;
+}
+
+int noc_cmd_topo(int argc, char **argv)
+{
+    const char *specs[MAX_SPECS];
+    const char *json_path = NULL;
+    int n = 0, rc = NOC_EXIT_OK;
+    noc_facts_opts_t opts;
+    noc_facts_defaults(&opts);
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return NOC_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "noctua topo: --json needs a FILE (or - for stdout)\n");
+                return NOC_EXIT_USAGE;
+            }
+            json_path = argv[++i];
+        } else if (strcmp(a, "--exact-max") == 0 || strcmp(a, "--metis-runs") == 0) {
+            int is_exact = a[2] == 'e';
+            if (i + 1 >= argc || parse_int(argv[i + 1], is_exact ? 0 : 1,
+                                           is_exact ? NOC_FACTS_EXACT_LIMIT : 1000,
+                                           is_exact ? &opts.exact_max : &opts.runs)) {
+                fprintf(stderr, "noctua topo: %s needs a number from %d to %d\n", a,
+                        is_exact ? 0 : 1, is_exact ? NOC_FACTS_EXACT_LIMIT : 1000);
+                return NOC_EXIT_USAGE;
+            }
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "noctua topo: unknown option '%s' (see noctua topo --help)\n", a);
+            return NOC_EXIT_USAGE;
+        } else {
+            if (n == MAX_SPECS) {
+                fprintf(stderr, "noctua topo: at most %d SPECs at once\n", MAX_SPECS);
+                return NOC_EXIT_USAGE;
+            }
+            specs[n++] = a;
+        }
+    }
+    if (n == 0) {
+        fprintf(stderr, "noctua topo: no SPEC given (for example: noctua topo mesh:8x8 torus:8x8)\n");
+        usage(stderr);
+        return NOC_EXIT_USAGE;
+    }
+
+    column_t *cols = calloc((size_t)n, sizeof *cols);
+    if (!cols)
+        abort();
+    int built = 0;
+    for (; built < n; built++) {
+        char err[512];
+        cols[built].t = noc_topo_create(specs[built], 0, err, sizeof err);
+        if (!cols[built].t) {
+            fprintf(stderr, "noctua topo: %s\n", err);
+            rc = NOC_EXIT_USAGE;
+            goto done;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        char err[512];
+        if (noc_facts_compute(cols[i].t, &opts, &cols[i].f, err, sizeof err)) {
+            fprintf(stderr, "noctua topo: %s: %s\n", cols[i].t->spec, err);
+            rc = NOC_EXIT_INTERNAL;
+            goto done;
+        }
+    }
+    if (!(json_path && strcmp(json_path, "-") == 0))
+        print_table(stdout, cols, n);
+    if (json_path) {
+        char err[600];
+        json_t *arr = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(arr, facts_json(cols[i].t, &cols[i].f));
+        if (noc_report_write_json(arr, json_path, err, sizeof err)) {
+            fprintf(stderr, "noctua topo: %s\n", err);
+            rc = NOC_EXIT_USAGE;
+        }
+        json_decref(arr);
+    }
+
+done:
+    for (int i = 0; i < built; i++)
+        noc_topo_destroy(cols[i].t);
+    free(cols);
+    return rc;
+}

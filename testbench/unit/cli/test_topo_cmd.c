@@ -1,0 +1,430 @@
+/* test_topo_cmd.c: `noctua topo` and `noctua draw` as a user meets them,
+ * through the built binary (NOCTUA_BINARY): the side-by-side table, its JSON
+ * (parsed with jansson), bad SPECs and options with exit status 2, and
+ * pictures: an SVG that names every node, a PNG, the DOT alone, link load
+ * from a run's JSON, a run of another fabric refused, and the message when
+ * Graphviz is missing. The rendering checks need neato on PATH and are
+ * skipped, saying why, without it (CI installs graphviz). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+static char tmpdir[256];
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = calloc(1, (size_t)n + 1);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return buf;
+}
+
+/* Run `[env] noctua ARGS` with stdout and stderr captured; returns the exit
+ * status. */
+static int run_env(const char *env, const char *args, char **out, char **err)
+{
+    const char *bin = getenv("NOCTUA_BINARY");
+    assert_non_null(bin);
+    char cmd[4096], path[512];
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s %s >%s/out.txt 2>%s/err.txt", tmpdir, env ? env : "", bin,
+             args, tmpdir, tmpdir);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st));
+    for (int k = 0; k < 2; k++) {
+        char **dst = k ? err : out;
+        if (!dst)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", tmpdir, k ? "err.txt" : "out.txt");
+        *dst = slurp(path, NULL);
+        assert_non_null(*dst);
+    }
+    return WEXITSTATUS(st);
+}
+
+static int run(const char *args, char **out, char **err) { return run_env(NULL, args, out, err); }
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/noctua-test-topo-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* The line of the table that starts with `row`, split into its cells (the
+ * row name may have blanks: cells are taken from the right). */
+static int row_cells(const char *table, const char *row, char cells[][32], int n)
+{
+    const char *p = table;
+    size_t rl = strlen(row);
+    while (p && *p) {
+        if (strncmp(p, row, rl) == 0 && p[rl] == ' ' && p[rl + 1] == ' ')
+            break;
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p || !*p)
+        return -1;
+    const char *end = strchr(p, '\n');
+    char line[512];
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len >= sizeof line)
+        return -1;
+    memcpy(line, p, len);
+    line[len] = '\0';
+    /* cells are separated by two or more blanks; start after the name */
+    char *q = line + rl;
+    int k = 0;
+    while (*q && k < n) {
+        while (*q == ' ')
+            q++;
+        if (!*q)
+            break;
+        char *c = q;
+        while (*q && !(q[0] == ' ' && q[1] == ' '))
+            q++;
+        snprintf(cells[k], 32, "%.*s", (int)(q - c), c);
+        k++;
+    }
+    return k;
+}
+
+static void assert_row(const char *table, const char *row, const char *a, const char *b, const char *c)
+{
+    char cells[3][32];
+    if (row_cells(table, row, cells, 3) != 3)
+        fail_msg("no row '%s' with three cells in:\n%s", row, table);
+    const char *want[3] = {a, b, c};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(cells[i], want[i]) != 0)
+            fail_msg("row '%s' column %d: '%s', expected '%s'", row, i + 1, cells[i], want[i]);
+}
+
+static void test_table(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(run("topo mesh:8x8 torus:8x8 hypercube:6", &out, &err), 0);
+    assert_row(out, "fabric", "mesh:8x8", "torus:8x8", "hypercube:6");
+    assert_row(out, "nodes", "64", "64", "64");
+    assert_row(out, "links", "112", "128", "192");
+    assert_row(out, "  class dim0", "56", "64", "32");
+    assert_row(out, "  class dim5", "-", "-", "32");
+    assert_row(out, "degree min", "2", "4", "6");
+    assert_row(out, "degree max", "4", "4", "6");
+    assert_row(out, "degree avg", "3.50", "4.00", "6.00");
+    assert_row(out, "diameter", "14", "8", "6");
+    assert_row(out, "avg distance", "5.333", "4.063", "3.048");
+    assert_row(out, "bisection width", "<= 8 (bound)", "<= 16 (bound)", "<= 32 (bound)");
+    assert_row(out, "links per node", "1.75", "2.00", "3.00");
+    assert_row(out, "degree x diameter", "56", "32", "36");
+    assert_non_null(strstr(out, "upper bound"));
+    free(out);
+    free(err);
+
+    assert_int_equal(run("topo ring:16 mesh:4x4 hypercube:4", &out, &err), 0);
+    assert_row(out, "bisection width", "2 (exact)", "4 (exact)", "8 (exact)");
+    free(out);
+    free(err);
+}
+
+static void test_json(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(run("topo mesh:8x8 torus:8x8 hypercube:6 --json -", &out, &err), 0);
+    json_error_t jerr;
+    json_t *j = json_loads(out, 0, &jerr);
+    if (!j)
+        fail_msg("topo --json - is not JSON (%s):\n%s", jerr.text, out);
+    assert_true(json_is_array(j));
+    assert_int_equal(json_array_size(j), 3);
+    static const struct {
+        const char *spec;
+        int links, dmin, dmax, diameter, bisection;
+        double avg;
+    } want[] = {
+        {"mesh:8x8", 112, 2, 4, 14, 8, 2.0 * 63.0 / 24.0 * 64.0 / 63.0},
+        {"torus:8x8", 128, 4, 4, 8, 16, 4.0 * 64.0 / 63.0},
+        {"hypercube:6", 192, 6, 6, 6, 32, 3.0 * 64.0 / 63.0},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        json_t *o = json_array_get(j, i);
+        assert_string_equal(json_string_value(json_object_get(o, "spec")), want[i].spec);
+        assert_int_equal(json_integer_value(json_object_get(o, "nodes")), 64);
+        assert_int_equal(json_integer_value(json_object_get(o, "links")), want[i].links);
+        json_t *deg = json_object_get(o, "degree");
+        assert_int_equal(json_integer_value(json_object_get(deg, "min")), want[i].dmin);
+        assert_int_equal(json_integer_value(json_object_get(deg, "max")), want[i].dmax);
+        assert_true(json_is_number(json_object_get(deg, "avg")));
+        assert_int_equal(json_integer_value(json_object_get(o, "diameter")), want[i].diameter);
+        double avg = json_number_value(json_object_get(o, "avg_distance"));
+        assert_true(avg > want[i].avg - 1e-6 && avg < want[i].avg + 1e-6);
+        json_t *b = json_object_get(o, "bisection");
+        assert_int_equal(json_integer_value(json_object_get(b, "value")), want[i].bisection);
+        assert_true(json_is_false(json_object_get(b, "exact")));
+        json_t *cls = json_object_get(o, "links_per_class");
+        assert_int_equal(json_integer_value(json_object_get(cls, "dim1")), want[i].links / (i == 2 ? 6 : 2));
+        assert_true(json_is_number(json_object_get(o, "links_per_node")));
+        assert_true(json_is_integer(json_object_get(o, "degree_x_diameter")));
+    }
+    json_decref(j);
+    free(out);
+    free(err);
+
+    /* to a file, with the table on stdout */
+    char path[512];
+    snprintf(path, sizeof path, "%s/facts.json", tmpdir);
+    char args[700];
+    snprintf(args, sizeof args, "topo ring:16 --json %s", path);
+    assert_int_equal(run(args, &out, &err), 0);
+    assert_non_null(strstr(out, "ring:16"));
+    j = json_load_file(path, 0, &jerr);
+    assert_non_null(j);
+    json_t *b = json_object_get(json_array_get(j, 0), "bisection");
+    assert_int_equal(json_integer_value(json_object_get(b, "value")), 2);
+    assert_true(json_is_true(json_object_get(b, "exact")));
+    json_decref(j);
+    free(out);
+    free(err);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(run("topo mesh:8x8 bogus:3", &out, &err), 2);
+    assert_non_null(strstr(err, "bogus"));
+    assert_string_equal(out, ""); /* nothing printed for the good SPEC either */
+    free(out);
+    free(err);
+    assert_int_equal(run("topo mesh:0x4", &out, &err), 2);
+    assert_non_null(strstr(err, "mesh:0x4"));
+    free(out);
+    free(err);
+    assert_int_equal(run("topo", &out, &err), 2);
+    assert_non_null(strstr(err, "no SPEC"));
+    free(out);
+    free(err);
+    assert_int_equal(run("topo mesh:4x4 --exact-max 65", &out, &err), 2);
+    assert_non_null(strstr(err, "--exact-max"));
+    free(out);
+    free(err);
+    assert_int_equal(run("topo mesh:4x4 --frobnicate", &out, &err), 2);
+    assert_non_null(strstr(err, "--frobnicate"));
+    free(out);
+    free(err);
+    assert_int_equal(run("topo --help", &out, &err), 0);
+    assert_non_null(strstr(out, "usage: noctua topo"));
+    assert_non_null(strstr(out, "bisection"));
+    free(out);
+    free(err);
+    assert_int_equal(run("draw --help", &out, &err), 0);
+    assert_non_null(strstr(out, "usage: noctua draw"));
+    free(out);
+    free(err);
+    assert_int_equal(run("draw torus:4x4", &out, &err), 2);
+    assert_non_null(strstr(err, "-o"));
+    free(out);
+    free(err);
+    assert_int_equal(run("draw torus:4x4 -o x.jpg", &out, &err), 2);
+    assert_non_null(strstr(err, ".svg"));
+    free(out);
+    free(err);
+    assert_int_equal(run("draw torus:1x4 -o x.svg", &out, &err), 2);
+    assert_non_null(strstr(err, "torus:1x4"));
+    free(out);
+    free(err);
+}
+
+static int have_neato(void)
+{
+    return system("command -v neato >/dev/null 2>&1") == 0;
+}
+
+/* The DOT alone needs no Graphviz: fixed positions, one edge per link. */
+static void test_draw_dot(void **state)
+{
+    (void)state;
+    char *out, *err, path[512];
+    assert_int_equal(run("draw torus:4x4 -o t.dot", &out, &err), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/t.dot", tmpdir);
+    char *dot = slurp(path, NULL);
+    assert_non_null(dot);
+    assert_non_null(strstr(dot, "graph \"torus:4x4\""));
+    assert_non_null(strstr(dot, "label=\"(3,3)\""));
+    int edges = 0, pinned = 0;
+    for (const char *p = dot; (p = strstr(p, " -- n")); p++)
+        edges++;
+    for (const char *p = dot; (p = strstr(p, "!\", label")); p++)
+        pinned++;
+    assert_int_equal(edges, 32);
+    assert_int_equal(pinned, 16);
+    free(dot);
+
+    /* other layouts */
+    assert_int_equal(run("draw torus:4x4 --layout circle -o c.dot", &out, &err), 0);
+    assert_non_null(strstr(err, "circle layout"));
+    free(out);
+    free(err);
+    assert_int_equal(run("draw torus:4x4 --layout spiral -o c.dot", &out, &err), 2);
+    assert_non_null(strstr(err, "spiral"));
+    free(out);
+    free(err);
+}
+
+static void test_draw_svg_png(void **state)
+{
+    (void)state;
+    if (!have_neato()) {
+        print_message("skipped: Graphviz's neato is not on PATH (Debian package graphviz)\n");
+        skip();
+    }
+    char *out, *err, path[512];
+    assert_int_equal(run("draw torus:4x4 -o torus.svg --dot torus.dot", &out, &err), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/torus.svg", tmpdir);
+    size_t len;
+    char *svg = slurp(path, &len);
+    assert_non_null(svg);
+    assert_true(len > 1000);
+    assert_non_null(strstr(svg, "<svg"));
+    for (int x = 0; x < 4; x++)
+        for (int y = 0; y < 4; y++) {
+            char lab[32];
+            snprintf(lab, sizeof lab, ">(%d,%d)</text>", x, y);
+            if (!strstr(svg, lab))
+                fail_msg("torus.svg lacks the label (%d,%d)", x, y);
+        }
+    free(svg);
+    snprintf(path, sizeof path, "%s/torus.dot", tmpdir);
+    assert_int_equal(access(path, R_OK), 0);
+
+    assert_int_equal(run("draw hypercube:4 -o cube.png", &out, &err), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/cube.png", tmpdir);
+    char *png = slurp(path, &len);
+    assert_non_null(png);
+    assert_true(len > 1000);
+    assert_memory_equal(png, "\x89PNG", 4);
+    free(png);
+
+    assert_int_equal(run("draw hypercube:4 -o cube.svg", &out, &err), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/cube.svg", tmpdir);
+    svg = slurp(path, NULL);
+    assert_non_null(strstr(svg, ">0000</text>"));
+    assert_non_null(strstr(svg, ">1111</text>"));
+    free(svg);
+}
+
+/* Link load from a run: its fabric must be the one drawn. */
+static void test_draw_load(void **state)
+{
+    (void)state;
+    char *out, *err, path[512];
+    assert_int_equal(run("run mesh:4x4 injection_rate=0.2 --quiet --json run.json", &out, &err), 0);
+    free(out);
+    free(err);
+    assert_int_equal(run("draw torus:4x4 --load run.json -o x.svg", &out, &err), 2);
+    assert_non_null(strstr(err, "mesh:4x4"));
+    assert_non_null(strstr(err, "torus:4x4"));
+    free(out);
+    free(err);
+    assert_int_equal(run("draw mesh:4x4 --load nosuch.json -o x.svg", &out, &err), 2);
+    assert_non_null(strstr(err, "nosuch.json"));
+    free(out);
+    free(err);
+
+    /* the DOT: two arrows per link, coloured by load */
+    assert_int_equal(run("draw mesh:4x4 --load run.json -o load.dot", &out, &err), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/load.dot", tmpdir);
+    char *dot = slurp(path, NULL);
+    int arrows = 0;
+    for (const char *p = dot; (p = strstr(p, "dir=forward")); p++)
+        arrows++;
+    assert_int_equal(arrows, 2 * 24);
+    assert_non_null(strstr(dot, "utilisation"));
+    free(dot);
+
+    /* a label that is not in the fabric */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "sed 's/\"(3,3)\"/\"(9,9)\"/' %s/run.json > %s/bad.json", tmpdir, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(run("draw mesh:4x4 --load bad.json -o x.dot", &out, &err), 2);
+    assert_non_null(strstr(err, "(9,9)"));
+    free(out);
+    free(err);
+
+    if (!have_neato()) {
+        print_message("skipped the rendering: Graphviz's neato is not on PATH (Debian package graphviz)\n");
+        return;
+    }
+    /* SPEC from the run itself */
+    assert_int_equal(run("draw --load run.json -o load.svg", &out, &err), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/load.svg", tmpdir);
+    char *svg = slurp(path, NULL);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, ">(2,1)</text>"));
+    free(svg);
+}
+
+static void test_draw_without_graphviz(void **state)
+{
+    (void)state;
+    char *out, *err, path[512];
+    assert_int_equal(run_env("PATH=/nonexistent", "draw ring:8 -o ring.svg", &out, &err), 2);
+    assert_non_null(strstr(err, "graphviz"));
+    assert_non_null(strstr(err, "ring.dot"));
+    snprintf(path, sizeof path, "%s/ring.dot", tmpdir);
+    assert_int_equal(access(path, R_OK), 0);
+    free(out);
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_draw_dot),
+        cmocka_unit_test(test_draw_svg_png),
+        cmocka_unit_test(test_draw_load),
+        cmocka_unit_test(test_draw_without_graphviz),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
