@@ -171,6 +171,10 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     for (int c = 0; c < t->n_classes; c++)
         if (lat[c] > max_lat)
             max_lat = lat[c];
+    if (t->link_latency)
+        for (int g = 0; g < t->n_ports; g++)
+            if (t->link_latency[g] > max_lat)
+                max_lat = t->link_latency[g];
     uint32_t longest = (uint32_t)(max_lat + cfg->sw_alloc_delay + cfg->st_final_delay);
     if ((uint32_t)cfg->credit_delay > longest)
         longest = (uint32_t)cfg->credit_delay;
@@ -203,7 +207,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
                 s->chan_in_gport[g] = pg;
                 s->chan_in_port[g] = (int8_t)(pg - t->port_base[s->chan_to[g]]);
                 s->chan_out_port[g] = (int8_t)(g - t->port_base[n]);
-                s->chan_delay[g] = (uint8_t)lat[t->link_class[g]];
+                s->chan_delay[g] = (uint8_t)(t->link_latency && t->link_latency[g]
+                                                 ? t->link_latency[g] : lat[t->link_class[g]]);
                 s->in_chan[pg] = g;
             }
         }

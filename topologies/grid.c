@@ -47,7 +47,11 @@
  * order, the channel dependency graph is ordered by (dimension, class,
  * position) and has no cycle (Dally and Seitz). With NOC_TOPO_F_NO_DATELINE
  * everything is class 0 and the rings are cyclic: kept to test the deadlock
- * detector. */
+ * detector.
+ *
+ * Drawing positions: rings on a circle, other grids as grids, hypercubes in
+ * a recursive 2-D layout (grid_layout). */
+#include "topologies/fabrics.h"
 #include "topologies/topo.h"
 #include <stdio.h>
 #include <string.h>
@@ -166,6 +170,31 @@ static const noc_topo_ops_t mesh_ops = {"mesh", mesh_route, grid_label, NULL};
 static const noc_topo_ops_t torus_ops = {"torus", torus_route, grid_label, NULL};
 static const noc_topo_ops_t hypercube_ops = {"hypercube", hypercube_route, hypercube_label, NULL};
 
+/* ---- drawing positions --------------------------------------------------- */
+
+/* Rings (one wrapped dimension) on a circle. Every other grid as a grid:
+ * dimension 0 along x, dimension 1 along y; each higher dimension repeats
+ * the drawing so far, even dimensions side by side along x, odd ones along
+ * y, with one empty unit between the copies. A hypercube thus gets the
+ * recursive 2-D layout (bits 0, 2, 4, ... along x; 1, 3, 5, ... along y). */
+static void grid_layout(noc_topo_t *t)
+{
+    float unit[NOC_TOPO_MAX_DIMS], extent[2] = {0.0f, 0.0f};
+    if (t->wrap && t->dims == 1) {
+        noc_fab_layout_circle(t);
+        return;
+    }
+    for (int d = 0; d < t->dims; d++) {
+        int axis = d & 1;
+        unit[d] = d < 2 ? 1.0f : extent[axis] + 2.0f;
+        extent[axis] += unit[d] * (float)(t->k[d] - 1);
+    }
+    t->pos = noc_xcalloc((size_t)t->n_nodes * 2, sizeof *t->pos, "topology");
+    for (int n = 0; n < t->n_nodes; n++)
+        for (int d = 0; d < t->dims; d++)
+            t->pos[2 * n + (d & 1)] += unit[d] * (float)((n / t->stride[d]) % t->k[d]);
+}
+
 /* ---- building ------------------------------------------------------------ */
 
 /* Fill t as a grid of the given shape; sizes already checked. */
@@ -226,6 +255,7 @@ static void build(noc_topo_t *t, const noc_topo_ops_t *ops, int dims, const int 
         for (int d = 0; d < dims && ++c[d] == k[d]; d++)
             c[d] = 0;
     }
+    grid_layout(t);
 }
 
 /* Read "AxBx..." into k; returns dims, or -1 with the reason in why. */

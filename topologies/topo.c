@@ -1,10 +1,12 @@
 /* topo.c: the topology front end. Splits a SPEC into kind and size, hands it
  * to the kind's builder (a static name table; grid.c builds ring, mesh, torus
- * and hypercube), and wraps the builder's reason into a message that quotes
+ * and hypercube; bsn.c, otis.c, pyramid.c, circulant.c and graphfile.c the
+ * fabrics of fabrics.h), and wraps the builder's reason into a message that quotes
  * the SPEC. Also the helpers every builder shares (port arrays) and the
  * queries that work on any topology: owner of a port, labels and label
  * lookup, hops along the routing function, BFS distance. */
 #include "topologies/topo.h"
+#include "topologies/fabrics.h"
 #include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -23,13 +25,22 @@ static const struct {
     {"mesh", noc_topo_build_grid},
     {"torus", noc_topo_build_grid},
     {"hypercube", noc_topo_build_grid},
+    {"bsn", noc_topo_build_bsn},
+    {"otis", noc_topo_build_otis},
+    {"pyramid", noc_topo_build_pyramid},
+    {"multilevel", noc_topo_build_pyramid},
+    {"circulant", noc_topo_build_circulant},
+    {"complete", noc_topo_build_circulant},
+    {"graph", noc_topo_build_graph},
 };
 
 #define N_BUILDERS (sizeof builders / sizeof builders[0])
 
 static const char spec_help[] =
     "ring:N (N >= 3), mesh:AxBx... (sizes >= 2, any number of dimensions), "
-    "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20)";
+    "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20), bsn:BASIS, otis:BASIS (BASIS "
+    "another SPEC, e.g. bsn:ring:8), pyramid:N, multilevel:N:m1,m2,..., circulant:N:s1,s2,..., "
+    "complete:N, graph:FILE";
 
 const char *noc_topo_spec_help(void) { return spec_help; }
 
@@ -102,7 +113,7 @@ static void check_topo(const noc_topo_t *t)
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen)
 {
     char s[sizeof ((noc_topo_t *)0)->spec];
-    char why[256];
+    char why[512];
     noc_topo_t *t = NULL;
     const char *kind_end, *arg;
     size_t len, klen, i;
@@ -168,6 +179,7 @@ void noc_topo_destroy(noc_topo_t *t)
     free(t->peer);
     free(t->link_class);
     free(t->pos);
+    free(t->link_latency);
     free(t);
 }
 

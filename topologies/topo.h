@@ -75,7 +75,12 @@ struct noc_topo {
     int stride[NOC_TOPO_MAX_DIMS];
     int wrap;             /* 1 for tori and rings */
     int dateline;         /* 1: wraparound links use dateline VC classes */
-    /* Drawing coordinates (x, y) per node, in the layout the papers draw,
+    /* Per global port: the latency in cycles the fabric's definition gives
+     * the link leaving it (a graph file may), 0 where the link takes its
+     * class latency; NULL when no link has one. */
+    uint8_t *link_latency;
+    /* Drawing coordinates (x, y) per node, y growing downward, in the
+     * layout the papers draw,
      * owned by the topology; NULL when the fabric has none (a drawing then
      * falls back to a generic layout). */
     float *pos;

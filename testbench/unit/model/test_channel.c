@@ -7,7 +7,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "model/sim_internal.h"
@@ -90,11 +93,53 @@ static void test_credits(void **state)
     noc_topo_destroy(t);
 }
 
+/* A graph file's per-link latency reaches the channel; other links keep
+ * their class latency. */
+static void test_link_latency_from_graph(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/noctua-test-channel-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("# a triangle with one slow link\n0 1 link 5\n1 2\n2 0\n", f);
+    fclose(f);
+    char spec[64], err[256];
+    snprintf(spec, sizeof spec, "graph:%s", path);
+    noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
+    if (!t)
+        fail_msg("%s", err);
+    noc_config_t cfg;
+    noc_config_defaults(&cfg);
+    noc_traffic_t none = { NULL, NULL };
+    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    assert_non_null(s);
+    int slow = 0, other = 0;
+    for (int g = 0; g < t->n_ports; g++) {
+        if (t->peer[g] < 0)
+            continue;
+        int a = noc_topo_port_node(t, g), b = noc_topo_port_node(t, t->peer[g]);
+        if ((a == 0 && b == 1) || (a == 1 && b == 0)) {
+            assert_int_equal(s->chan_delay[g], 5);
+            slow++;
+        } else {
+            assert_int_equal(s->chan_delay[g], 1);
+            other++;
+        }
+    }
+    assert_int_equal(slow, 2);
+    assert_int_equal(other, 4);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_flit_delay),
         cmocka_unit_test(test_credits),
+        cmocka_unit_test(test_link_latency_from_graph),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
