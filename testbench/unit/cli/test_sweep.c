@@ -1,9 +1,14 @@
-/* test_sweep.c: `noctua sweep` end to end: a sweep on a small mesh stops at
- * the first saturated rate, its CSV rises in offered load and latency, the
- * plots exist when gnuplot is installed, and bad --rates exit with status 2. */
-#include <setjmp.h>
+/* test_sweep.c: `noctua sweep` end to end. Runs the built binary
+ * (NOCTUA_BINARY) into a temporary directory and reads back what it wrote:
+ * the CSV's header and rows (offered load rising, only the last point
+ * saturated, latency rising, accepted below offered at saturation), the
+ * plots when gnuplot is installed, the stop at the first saturated rate
+ * before the rates run out, the summary and progress lines, the precedence
+ * of --config and key=value, the deadlock exit with a partial CSV, a run
+ * without gnuplot on PATH, and the usage errors of --rates. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,94 +17,276 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
-static char dir[256];
+#define HEADER "offered,accepted,latency_avg,latency_p50,latency_p99,network_latency_avg," \
+               "queueing_latency_avg,hops_avg,packets,saturated,cycles"
+#define NCOL 11
+#define MAXROWS 64
 
-static int sh(const char *args)
+enum { C_OFFERED, C_ACCEPTED, C_LAT, C_P50, C_P99, C_NET, C_QUEUE, C_HOPS, C_PACKETS, C_SAT, C_CYCLES };
+
+static char tmpdir[512];
+
+typedef struct csv {
+    char header[512];
+    int rows;
+    double v[MAXROWS][NCOL];
+} csv_t;
+
+static char *slurp(const char *path)
 {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd %s && %s %s >out.txt 2>err.txt", dir, getenv("NOCTUA_BINARY"), args);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Run `noctua sweep ARGS` in tmpdir with env prepended (may be ""); stdout
+ * and stderr go to tmpdir/out.txt and err.txt. Returns the exit status. */
+static int sweep(const char *env, const char *args)
+{
+    const char *bin = getenv("NOCTUA_BINARY");
+    assert_non_null(bin);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s' sweep %s >out.txt 2>err.txt", tmpdir, env, bin, args);
     int st = system(cmd);
     assert_true(WIFEXITED(st));
     return WEXITSTATUS(st);
 }
 
-static long file_size(const char *name)
+static char *output(const char *name)
 {
-    char path[512];
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    char *s = slurp(path);
+    assert_non_null(s);
+    return s;
+}
+
+static int file_size(const char *name)
+{
+    char path[1024];
     struct stat sb;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return stat(path, &sb) == 0 ? (long)sb.st_size : -1;
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return stat(path, &sb) == 0 ? (int)sb.st_size : -1;
+}
+
+static void read_csv(const char *name, csv_t *c)
+{
+    char *text = output(name);
+    memset(c, 0, sizeof *c);
+    char *save, *line = strtok_r(text, "\n", &save);
+    assert_non_null(line);
+    snprintf(c->header, sizeof c->header, "%s", line);
+    while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
+        assert_true(c->rows < MAXROWS);
+        char *p = line;
+        for (int k = 0; k < NCOL; k++) {
+            char *end;
+            c->v[c->rows][k] = strtod(p, &end);
+            assert_true(end != p);
+            assert_true(*end == (k == NCOL - 1 ? '\0' : ','));
+            p = end + 1;
+        }
+        c->rows++;
+    }
+    free(text);
+}
+
+static int have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
 }
 
 static int setup(void **state)
 {
     (void)state;
-    assert_non_null(getenv("NOCTUA_BINARY"));
-    snprintf(dir, sizeof dir, "/tmp/noctua-test-sweep-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/noctua-sweep-XXXXXX", base && *base ? base : "/tmp");
+    return mkdtemp(tmpdir) ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     return system(cmd) == 0 ? 0 : -1;
 }
 
-static void test_sweep_mesh(void **state)
+static void test_mesh_sweep(void **state)
 {
     (void)state;
-    assert_int_equal(sh("sweep mesh:4x4 --rates 0.05:0.9:0.05 sample_cycles=2000 warmup_cycles=500 -o curve"), 0);
-    char path[512];
-    snprintf(path, sizeof path, "%s/curve.csv", dir);
-    FILE *f = fopen(path, "r");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/out", tmpdir);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.05:0.6:0.05 sample_cycles=2000 warmup_cycles=500 -o out/lat"), 0);
+
+    csv_t c;
+    read_csv("out/lat.csv", &c);
+    assert_string_equal(c.header, HEADER);
+    assert_true(c.rows >= 3);
+    for (int i = 1; i < c.rows; i++)
+        assert_true(c.v[i][C_OFFERED] > c.v[i - 1][C_OFFERED]);
+    for (int i = 0; i < c.rows - 1; i++)
+        assert_true(c.v[i][C_SAT] == 0.0);
+    const double *last = c.v[c.rows - 1];
+    assert_true(last[C_SAT] == 1.0);
+    assert_true(last[C_LAT] > c.v[0][C_LAT]);
+    assert_true(last[C_ACCEPTED] < last[C_OFFERED]);
+    for (int i = 0; i < c.rows; i++) {
+        assert_true(c.v[i][C_PACKETS] > 0);
+        assert_true(c.v[i][C_P99] >= c.v[i][C_P50]);
+        assert_true(c.v[i][C_LAT] + 1e-9 >= c.v[i][C_NET]);
+    }
+    if (have_gnuplot()) {
+        assert_true(file_size("out/lat.png") > 1000);
+        assert_true(file_size("out/lat.svg") > 1000);
+    }
+
+    /* one progress line per point on stderr; the summary on stdout */
+    char *err = output("err.txt");
+    assert_int_equal(count(err, "sweep mesh:4x4: rate "), c.rows);
+    assert_non_null(strstr(err, "saturated"));
+    free(err);
+    char *out = output("out.txt");
+    assert_non_null(strstr(out, "saturation between"));
+    assert_non_null(strstr(out, "out/lat.csv"));
+    free(out);
+}
+
+/* past saturation the sweep stops, before the rates run out */
+static void test_stops_at_saturation(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.05:0.9:0.05 sample_cycles=2000 warmup_cycles=500 -o stop"), 0);
+    csv_t c;
+    read_csv("stop.csv", &c);
+    assert_true(c.rows >= 3 && c.rows < 18);
+    assert_true(c.v[c.rows - 1][C_SAT] == 1.0);
+    assert_true(c.v[c.rows - 1][C_OFFERED] < 0.9 - 1e-9);
+}
+
+static void test_rate_list(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.3,0.1,0.2 sample_cycles=1000 warmup_cycles=200 -o list"), 0);
+    csv_t c;
+    read_csv("list.csv", &c);
+    assert_int_equal(c.rows, 3);
+    assert_true(c.v[0][C_OFFERED] == 0.1 && c.v[1][C_OFFERED] == 0.2 && c.v[2][C_OFFERED] == 0.3);
+    char *out = output("out.txt");
+    assert_non_null(strstr(out, "no saturation"));
+    free(out);
+}
+
+static void test_config_precedence(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/sweep.cfg", tmpdir);
+    FILE *f = fopen(path, "w");
     assert_non_null(f);
-    char line[512];
-    assert_non_null(fgets(line, sizeof line, f));
-    assert_non_null(strstr(line, "offered,accepted,latency_avg"));
-    double off[64], acc[64], lat[64];
-    int sat[64], n = 0;
-    while (n < 64 && fgets(line, sizeof line, f)) {
-        double p50, p99, net, q, hops;
-        long packets, cycles;
-        int k = sscanf(line, "%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%ld,%d,%ld", &off[n], &acc[n], &lat[n],
-                       &p50, &p99, &net, &q, &hops, &packets, &sat[n], &cycles);
-        assert_int_equal(k, 11);
-        n++;
-    }
+    fputs("packet_size = 2;\nsample_cycles = 800;\nwarmup_cycles = 200;\n", f);
     fclose(f);
-    assert_true(n >= 3);
-    for (int i = 1; i < n; i++)
-        assert_true(off[i] > off[i - 1]);
-    for (int i = 0; i < n - 1; i++)
-        assert_int_equal(sat[i], 0);
-    assert_int_equal(sat[n - 1], 1);       /* it stopped at the first saturated rate */
-    assert_true(off[n - 1] < 0.9 - 1e-9);  /* ... before the list ran out */
-    assert_true(acc[n - 1] < off[n - 1]);
-    assert_true(lat[n - 1] > lat[0]);
-    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
-        assert_true(file_size("curve.png") > 1000);
-        assert_true(file_size("curve.svg") > 1000);
-    }
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1,0.2 --config sweep.cfg -o cfg"), 0);
+    char *out = output("out.txt");
+    assert_non_null(strstr(out, "2-flit packets"));
+    free(out);
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1,0.2 packet_size=4 --config sweep.cfg -o cfg"), 0);
+    out = output("out.txt");
+    assert_non_null(strstr(out, "4-flit packets"));
+    free(out);
+}
+
+static void test_deadlock(void **state)
+{
+    (void)state;
+    /* a cyclic ring without datelines and one VC locks up under heavy load */
+    assert_int_equal(sweep("", "torus:8 routing_function=dor_no_dateline num_vcs=1 --rates 0.01,0.8 "
+                           "sample_cycles=2000 warmup_cycles=500 -o dl"), 3);
+    csv_t c;
+    read_csv("dl.csv", &c);
+    assert_string_equal(c.header, HEADER);
+    assert_int_equal(c.rows, 1);
+    char *err = output("err.txt");
+    assert_non_null(strstr(err, "DEADLOCK"));
+    free(err);
+}
+
+static void test_no_gnuplot(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep("PATH=/nonexistent", "mesh:4x4 --rates 0.1,0.2 sample_cycles=500 warmup_cycles=100 -o ng"), 0);
+    assert_true(file_size("ng.csv") > 0);
+    assert_int_equal(file_size("ng.png"), -1);
+    char *err = output("err.txt");
+    assert_non_null(strstr(err, "gnuplot-nox"));
+    free(err);
 }
 
 static void test_bad_rates(void **state)
 {
     (void)state;
-    assert_int_equal(sh("sweep mesh:4x4 --rates 0.5:0.1:0.1"), 2);
-    assert_int_equal(sh("sweep mesh:4x4 --rates abc"), 2);
-    assert_int_equal(sh("sweep mesh:4x4 --rates 0:0.5:0.1"), 2);
-    assert_int_equal(sh("sweep mesh:4x4"), 2);
-    assert_int_equal(sh("sweep mesh:4x4 --rates 0.1,0.2 no_such=1"), 2);
-    assert_true(file_size("err.txt") > 0);
+    static const char *const bad[] = {
+        "0.5:0.1:0.1", "abc", "0:0.5:0.1", "0.1:0.5:0", "0.1:0.5:-0.1", "0.0001:1:0.0001",
+        "0.1:0.5", "0.1,,0.2", "-0.1,0.2",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[200];
+        snprintf(args, sizeof args, "mesh:4x4 --rates '%s' -o bad", bad[i]);
+        assert_int_equal(sweep("", args), 2);
+        char *err = output("err.txt");
+        if (!strstr(err, "--rates"))
+            fail_msg("--rates %s: no message naming --rates: %s", bad[i], err);
+        free(err);
+        assert_int_equal(file_size("bad.csv"), -1);
+    }
+    assert_int_equal(sweep("", "mesh:4x4 -o bad"), 2);   /* no --rates */
+    char *err = output("err.txt");
+    assert_non_null(strstr(err, "--rates"));
+    free(err);
+    assert_int_equal(sweep("", "mesh:4x4 --rates"), 2);
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1,0.2 no_such=1 -o bad"), 2);
+    assert_int_equal(file_size("bad.csv"), -1);
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1 -o no/such/dir/x"), 2);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep("", "--help"), 0);
+    char *out = output("out.txt");
+    assert_non_null(strstr(out, "usage: noctua sweep"));
+    free(out);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sweep_mesh),
+        cmocka_unit_test(test_mesh_sweep),
+        cmocka_unit_test(test_stops_at_saturation),
+        cmocka_unit_test(test_rate_list),
+        cmocka_unit_test(test_config_precedence),
+        cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_no_gnuplot),
         cmocka_unit_test(test_bad_rates),
+        cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
