@@ -12,32 +12,51 @@ static double window(const noc_sim_t *s)
     return st->sample ? (double)st->sample : 1.0;
 }
 
-/* Network links (not the local channels) sorted by flits carried. */
-static int *links_by_load(const noc_sim_t *s, int *count)
+/* The k network links (not the local channels) that carried the most
+ * flits, most first; ties in channel order. Returns how many were found. */
+static int hottest_links(const noc_sim_t *s, int *ids, int k)
 {
-    int nc = noc_sim_n_channels(s), k = 0;
-    int *ids = malloc((size_t)nc * sizeof *ids);
-    if (!ids)
-        abort();
+    int nc = noc_sim_n_channels(s), found = 0;
     for (int c = 0; c < nc; c++) {
         int from, to, local, cls;
         noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
-        if (!local)
-            ids[k++] = c;
-    }
-    /* insertion sort on the top entries would do; a stable full sort keeps
-     * ties in channel order */
-    for (int i = 1; i < k; i++) {
-        int x = ids[i], j = i - 1;
-        uint64_t fx = noc_sim_link_stats(s, x)->flits;
-        while (j >= 0 && noc_sim_link_stats(s, ids[j])->flits < fx) {
-            ids[j + 1] = ids[j];
+        if (local)
+            continue;
+        uint64_t fc = noc_sim_link_stats(s, c)->flits;
+        int j = found < k ? found++ : k;
+        while (j > 0 && noc_sim_link_stats(s, ids[j - 1])->flits < fc) {
+            if (j < k)
+                ids[j] = ids[j - 1];
             j--;
         }
-        ids[j + 1] = x;
+        if (j < k)
+            ids[j] = c;
     }
-    *count = k;
-    return ids;
+    return found;
+}
+
+/* Per link class: links, flits carried, mean and peak utilisation. */
+typedef struct class_load {
+    int links;
+    uint64_t flits, busy, busy_max;
+} class_load_t;
+
+static void class_loads(const noc_sim_t *s, class_load_t *cl)
+{
+    const noc_topo_t *t = noc_sim_topo(s);
+    memset(cl, 0, sizeof(class_load_t) * (size_t)t->n_classes);
+    for (int c = 0; c < noc_sim_n_channels(s); c++) {
+        int from, to, local, cls;
+        noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
+        if (local)
+            continue;
+        const noc_link_stats_t *l = noc_sim_link_stats(s, c);
+        cl[cls].links++;
+        cl[cls].flits += l->flits;
+        cl[cls].busy += l->busy;
+        if (l->busy > cl[cls].busy_max)
+            cl[cls].busy_max = l->busy;
+    }
 }
 
 static void link_name(const noc_sim_t *s, int c, char *buf, size_t len, int *cls)
@@ -83,10 +102,22 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
                 st->packets_offered_lost ? " (source queues overflowed)" : "");
     else
         fprintf(f, "  state         below saturation\n");
-    int k;
-    int *ids = links_by_load(s, &k);
+    class_load_t cl[NOC_TOPO_MAX_CLASSES];
+    class_loads(s, cl);
+    fprintf(f, "  link classes ");
+    for (int k = 0; k < t->n_classes; k++) {
+        if (!cl[k].links)
+            continue;
+        fprintf(f, "%s%s: %d links, %.1f%% busy on average, %.1f%% at most", k ? ";  " : " ",
+                t->class_name[k], cl[k].links,
+                100.0 * (double)cl[k].busy / ((double)cl[k].links * window(s)),
+                100.0 * (double)cl[k].busy_max / window(s));
+    }
+    fputc('\n', f);
+    int ids[4];
+    int k = hottest_links(s, ids, 4);
     fprintf(f, "  hottest links");
-    for (int i = 0; i < k && i < 4; i++) {
+    for (int i = 0; i < k; i++) {
         char name[160];
         int cls;
         link_name(s, ids[i], name, sizeof name, &cls);
@@ -95,7 +126,6 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
                 100.0 * (double)l->busy / window(s));
     }
     fputc('\n', f);
-    free(ids);
 }
 
 static json_t *lat_json(const noc_lat_sum_t *l)
@@ -167,6 +197,18 @@ json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res)
             "peak_queue", (json_int_t)l->peak_queue));
     }
     json_object_set_new(j, "links", links);
+    class_load_t cl[NOC_TOPO_MAX_CLASSES];
+    class_loads(s, cl);
+    json_t *classes = json_array();
+    for (int k = 0; k < t->n_classes; k++) {
+        if (!cl[k].links)
+            continue;
+        json_array_append_new(classes, json_pack("{s:s, s:i, s:I, s:f, s:f}", "class", t->class_name[k],
+            "links", cl[k].links, "flits", (json_int_t)cl[k].flits,
+            "utilisation_avg", (double)cl[k].busy / ((double)cl[k].links * window(s)),
+            "utilisation_max", (double)cl[k].busy_max / window(s)));
+    }
+    json_object_set_new(j, "classes", classes);
     return j;
 }
 

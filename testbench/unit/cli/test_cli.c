@@ -235,6 +235,17 @@ static void test_json_report(void **state)
     }
     assert_int_equal(sum, (uint64_t)json_integer_value(json_object_get(j, "flit_hops")));
     assert_string_equal(json_string_value(json_object_get(json_array_get(links, 0), "from")), "(0,0)");
+    /* the per-class breakdown adds up to the per-link table */
+    json_t *classes = json_object_get(j, "classes");
+    assert_int_equal(json_array_size(classes), 2); /* dim0, dim1 */
+    uint64_t csum = 0;
+    int clinks = 0;
+    json_array_foreach(classes, i, l) {
+        csum += (uint64_t)json_integer_value(json_object_get(l, "flits"));
+        clinks += (int)json_integer_value(json_object_get(l, "links"));
+    }
+    assert_int_equal(csum, sum);
+    assert_int_equal(clinks, 64);
     json_decref(j);
     free(out);
 }
