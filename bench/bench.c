@@ -37,17 +37,18 @@ typedef struct workload {
     int64_t q_warmup, q_sample; /* --quick */
     double min_cps;           /* target: cycles/s at least this (0: none) */
     double max_mb;            /* target: peak RSS at most this (0: none) */
+    int num_vcs;              /* 0: as many as the fabric's routing needs */
 } workload_t;
 
 static const workload_t workloads[] = {
-    {"mesh:8x8",    1, 0.05, 2000, 50000, 200, 2000, 0, 0},
-    {"mesh:8x8",    1, 0.20, 2000, 50000, 200, 2000, 100000, 0},
-    {"mesh:8x8",    1, 0.35, 2000, 50000, 200, 2000, 0, 0},
-    {"mesh:8x8",    5, 0.20, 2000, 50000, 200, 2000, 0, 0},
-    {"torus:8x8",   1, 0.20, 2000, 50000, 200, 2000, 0, 0},
-    {"hypercube:6", 1, 0.10, 2000, 50000, 200, 2000, 0, 0},
-    {"mesh:32x32",  1, 0.05, 500, 3000, 200, 600, 5000, 50},
-    {"mesh:64x64",  1, 0.05, 300, 600, 100, 200, 0, 0},
+    {"mesh:8x8",    1, 0.05, 2000, 50000, 200, 2000, 0, 0, 2},
+    {"mesh:8x8",    1, 0.20, 2000, 50000, 200, 2000, 100000, 0, 2},
+    {"mesh:8x8",    1, 0.35, 2000, 50000, 200, 2000, 0, 0, 2},
+    {"mesh:8x8",    5, 0.20, 2000, 50000, 200, 2000, 0, 0, 2},
+    {"torus:8x8",   1, 0.20, 2000, 50000, 200, 2000, 0, 0, 2},
+    {"hypercube:6", 1, 0.10, 2000, 50000, 200, 2000, 0, 0, 2},
+    {"mesh:32x32",  1, 0.05, 500, 3000, 200, 600, 5000, 50, 2},
+    {"mesh:64x64",  1, 0.05, 300, 600, 100, 200, 0, 0, 2},
 };
 #define N_WORKLOADS ((int)(sizeof workloads / sizeof workloads[0]))
 
@@ -108,7 +109,7 @@ static void run_child(const workload_t *w, int quick, figures_t *f)
     snprintf(cfg.router, sizeof cfg.router, "%s", "vc");
     snprintf(cfg.routing_function, sizeof cfg.routing_function, "%s", "dor");
     snprintf(cfg.traffic, sizeof cfg.traffic, "%s", "uniform");
-    cfg.num_vcs = 2;
+    cfg.num_vcs = w->num_vcs;
     cfg.vc_buf_size = 8;
     cfg.packet_size = w->packet_size;
     cfg.injection_rate = w->rate;
@@ -321,6 +322,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: noctua_bench [--quick] [--only N] [--json FILE|-]\n"
+        "       noctua_bench --fabric SPEC [--rate R] [--packet-size P] [--quick]\n"
         "\n"
         "Measures the simulator's speed on %d fixed workloads (uniform traffic, 2 VCs x 8\n"
         "flits, dimension-order routing, vc router, seed %d), each in its own process:\n"
@@ -332,6 +334,9 @@ static void usage(FILE *f)
         "  --only N       run workload N only (1..%d)\n"
         "  --json FILE    also write the figures as JSON ('-': stdout; the table then\n"
         "                 goes to stderr)\n"
+        "  --fabric SPEC  instead of the table, one workload on any fabric (uniform\n"
+        "                 traffic at --rate R flits/node/cycle, default 0.1, --packet-size\n"
+        "                 P flits, default 1; as many VCs as its routing needs, at least 2)\n"
         "  --list         list the workloads and exit\n"
         "  --help         this text\n"
         "\n"
@@ -356,6 +361,9 @@ int main(int argc, char **argv)
 {
     int quick = 0, only = 0;
     const char *json_path = NULL;
+    workload_t custom = {NULL, 1, 0.1, 1000, 10000, 200, 2000, 0, 0, 0};
+    const workload_t *table = workloads;
+    int n_table = N_WORKLOADS;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -376,6 +384,30 @@ int main(int argc, char **argv)
             }
             only = (int)v;
             i++;
+        } else if (strcmp(a, "--fabric") == 0 || strcmp(a, "--rate") == 0 ||
+                   strcmp(a, "--packet-size") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "noctua_bench: %s needs a value\n", a);
+                return 2;
+            }
+            const char *v = argv[++i];
+            char *end = NULL;
+            if (strcmp(a, "--fabric") == 0) {
+                custom.spec = v;
+            } else if (strcmp(a, "--rate") == 0) {
+                custom.rate = strtod(v, &end);
+                if (end == v || *end != '\0' || !(custom.rate > 0.0)) {
+                    fprintf(stderr, "noctua_bench: --rate '%s' is not a positive number\n", v);
+                    return 2;
+                }
+            } else {
+                long p = strtol(v, &end, 10);
+                if (end == v || *end != '\0' || p < 1 || p > 65535) {
+                    fprintf(stderr, "noctua_bench: --packet-size '%s' is not a number of flits\n", v);
+                    return 2;
+                }
+                custom.packet_size = (int)p;
+            }
         } else if (strcmp(a, "--json") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "noctua_bench: --json needs a FILE (or - for stdout)\n");
@@ -388,6 +420,11 @@ int main(int argc, char **argv)
         }
     }
 
+    if (custom.spec) {
+        table = &custom;
+        n_table = 1;
+        only = 0;
+    }
     FILE *out = json_path && strcmp(json_path, "-") == 0 ? stderr : stdout;
     figures_t fig[N_WORKLOADS];
     derived_t der[N_WORKLOADS];
@@ -395,29 +432,29 @@ int main(int argc, char **argv)
     int failed = 0;
 
     print_header(out, quick);
-    for (int i = 0; i < N_WORKLOADS; i++) {
+    for (int i = 0; i < n_table; i++) {
         if (only && only != i + 1)
             continue;
-        run_workload(&workloads[i], quick, &fig[i]);
-        derive(&workloads[i], &fig[i], &der[i]);
+        run_workload(&table[i], quick, &fig[i]);
+        derive(&table[i], &fig[i], &der[i]);
         ran[i] = 1;
         if (!fig[i].ok || fig[i].status != NOC_RUN_OK)
             failed = 1;
-        print_row(out, i + 1, &workloads[i], &fig[i], &der[i]);
+        print_row(out, i + 1, &table[i], &fig[i], &der[i]);
         fflush(out);
     }
 
     int n_targets = 0, n_pass = 0;
-    for (int i = 0; i < N_WORKLOADS; i++) {
+    for (int i = 0; i < n_table; i++) {
         if (!ran[i] || !der[i].has_target)
             continue;
         if (n_targets++ == 0)
             fprintf(out, "\ntargets:\n");
         n_pass += der[i].pass;
         char tgt[80];
-        target_text(&workloads[i], tgt, sizeof tgt);
+        target_text(&table[i], tgt, sizeof tgt);
         fprintf(out, "  #%d %s at %.2f: %-30s measured %.0f cycles/s, %.1f MB  %s\n", i + 1,
-                workloads[i].spec, workloads[i].rate, tgt, der[i].cps, der[i].peak_mb,
+                table[i].spec, table[i].rate, tgt, der[i].cps, der[i].peak_mb,
                 der[i].pass ? "PASS" : "FAIL");
     }
     if (n_targets)
@@ -436,9 +473,9 @@ int main(int argc, char **argv)
         json_object_set_new(cfg, "router", json_string("vc"));
         json_object_set_new(root, "config", cfg);
         json_t *rows = json_array();
-        for (int i = 0; i < N_WORKLOADS; i++)
+        for (int i = 0; i < n_table; i++)
             if (ran[i])
-                json_array_append_new(rows, json_row(i + 1, &workloads[i], &fig[i], &der[i]));
+                json_array_append_new(rows, json_row(i + 1, &table[i], &fig[i], &der[i]));
         json_object_set_new(root, "workloads", rows);
         json_object_set_new(root, "targets", json_integer(n_targets));
         json_object_set_new(root, "targets_met", json_integer(n_pass));

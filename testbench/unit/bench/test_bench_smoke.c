@@ -92,6 +92,23 @@ static void test_quick_table(void **state)
     free(out);
 }
 
+/* --fabric: one workload on any fabric, with the VCs its routing needs */
+static void test_any_fabric(void **state)
+{
+    (void)state;
+    char *out = NULL;
+    assert_int_equal(run("--fabric bsn:ring:4 --rate 0.1 --packet-size 2 --quick", &out), 0);
+    assert_non_null(strstr(out, "bsn:ring:4"));
+    assert_true(table_cycles_per_sec(out, 1) > 0);
+    free(out);
+    out = NULL;
+    assert_int_equal(run("--fabric blob:3 --quick", &out), 1); /* the workload fails */
+    free(out);
+    out = NULL;
+    assert_int_equal(run("--fabric ring:8 --rate -1", &out), 2);
+    free(out);
+}
+
 static void test_quick_json(void **state)
 {
     (void)state;
@@ -155,6 +172,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_quick_table),
+        cmocka_unit_test(test_any_fabric),
         cmocka_unit_test(test_quick_json),
         cmocka_unit_test(test_usage),
     };
