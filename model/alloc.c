@@ -34,54 +34,83 @@ noc_alloc_kind_t noc_alloc_kind_parse(const char *name)
     return NOC_ALLOC_COUNT;
 }
 
-/* Scratch layout: per resource a requester vector (n_out * W_in words), then
- * per requester a resource mask (n_in words). */
+/* Block layout: round-robin: out_ptr[n_out] (uint16), in_ptr[n_in] (uint8);
+ * matrix: in_arb[n_in], out_arb[n_out]. Then, only for more than 64
+ * requesters, the scratch: per resource a requester vector (n_out * W_in
+ * words), per requester a resource mask (n_in words), and the dense form of
+ * a long sparse request (n_in words of masks, n_in int16 grants). */
+static size_t arb_bytes(noc_arb_kind_t arb, int n_in, int n_out)
+{
+    size_t b = arb == NOC_ARB_ROUND_ROBIN
+                   ? (size_t)n_out * sizeof(uint16_t) + (size_t)n_in
+                   : ((size_t)n_in + (size_t)n_out) * sizeof(noc_arbiter_t);
+    return (b + 15) & ~(size_t)15;
+}
+
+static size_t scratch_words(int n_in, int n_out)
+{
+    if (n_in <= 64)
+        return 0;
+    return (size_t)n_out * (size_t)NOC_ARB_WORDS(n_in) + 2 * (size_t)n_in +
+           ((size_t)n_in * sizeof(int16_t) + 7) / 8;
+}
+
+static void *block_of(const noc_alloc_t *a)
+{
+    return a->arb == NOC_ARB_ROUND_ROBIN ? (void *)a->out_ptr : (void *)a->in_arb;
+}
+static uint64_t *scratch_of(const noc_alloc_t *a)
+{
+    assert(a->n_in > 64);
+    return (uint64_t *)((char *)block_of(a) + arb_bytes((noc_arb_kind_t)a->arb, a->n_in, a->n_out));
+}
 static int in_words(const noc_alloc_t *a) { return NOC_ARB_WORDS(a->n_in); }
 static uint64_t *res_vec(noc_alloc_t *a, int r)
 {
-    return a->scratch + (size_t)r * (size_t)in_words(a);
+    return scratch_of(a) + (size_t)r * (size_t)in_words(a);
 }
 static uint64_t *in_mask(noc_alloc_t *a)
 {
-    return a->scratch + (size_t)a->n_out * (size_t)in_words(a);
+    return scratch_of(a) + (size_t)a->n_out * (size_t)in_words(a);
 }
+static uint64_t *dense_req(noc_alloc_t *a) { return in_mask(a) + a->n_in; }
+static int16_t *dense_grant(noc_alloc_t *a) { return (int16_t *)(dense_req(a) + a->n_in); }
 
 static void set_bit(uint64_t *v, int i) { v[i >> 6] |= UINT64_C(1) << (i & 63); }
 
-size_t noc_alloc_block_size(int n_in, int n_out)
+size_t noc_alloc_block_size(noc_arb_kind_t arb, int n_in, int n_out)
 {
-    size_t words = (size_t)n_out * (size_t)NOC_ARB_WORDS(n_in) + (size_t)n_in;
-    size_t bytes = ((size_t)n_in + (size_t)n_out) * sizeof(noc_arbiter_t) +
-                   (words + (size_t)n_in) * sizeof(uint64_t) + (size_t)n_in * sizeof(int16_t);
-    return (bytes + 63) & ~(size_t)63;
+    size_t bytes = arb_bytes(arb, n_in, n_out) + scratch_words(n_in, n_out) * sizeof(uint64_t);
+    return (bytes + 15) & ~(size_t)15;
 }
 
 void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
                        int n_in, int n_out, int iters, void *block)
 {
     assert(kind < NOC_ALLOC_COUNT && arb < NOC_ARB_COUNT);
-    assert(n_in >= 1 && n_out >= 1 && n_out <= 64);
+    assert(n_in >= 1 && n_in <= UINT16_MAX && n_out >= 1 && n_out <= 64);
     assert(kind != NOC_ALLOC_ISLIP || iters >= 1);
-    a->kind = kind;
-    a->n_in = n_in;
-    a->n_out = n_out;
-    a->iters = iters >= 1 ? iters : 1;
+    memset(a, 0, sizeof *a);
+    a->kind = (uint8_t)kind;
+    a->arb = (uint8_t)arb;
+    a->n_in = (uint16_t)n_in;
+    a->n_out = (uint16_t)n_out;
+    a->iters = (uint8_t)(iters < 1 ? 1 : iters > 255 ? 255 : iters);
     a->owns = block == NULL;
-    /* One block for arbiters and working storage, so that an allocator
-     * touches few cache lines. */
-    size_t words = (size_t)n_out * (size_t)NOC_ARB_WORDS(n_in) + (size_t)n_in;
-    size_t arbs = (size_t)n_in + (size_t)n_out;
     if (!block)
-        block = noc_xcalloc(1, noc_alloc_block_size(n_in, n_out), "allocator");
-    a->in_arb = (noc_arbiter_t *)block;
-    a->out_arb = a->in_arb + n_in;
-    a->scratch = (uint64_t *)((char *)block + arbs * sizeof(noc_arbiter_t));
-    a->dense = a->scratch + words;
-    a->dgrant = (int16_t *)(a->dense + n_in);
-    for (int i = 0; i < n_in; i++)
-        noc_arbiter_init(&a->in_arb[i], arb, n_out);
-    for (int r = 0; r < n_out; r++)
-        noc_arbiter_init(&a->out_arb[r], arb, n_in);
+        block = noc_xcalloc(1, noc_alloc_block_size(arb, n_in, n_out), "allocator");
+    char *at = block;
+    if (arb == NOC_ARB_ROUND_ROBIN) {
+        a->out_ptr = (uint16_t *)at;
+        a->in_ptr = (uint8_t *)(a->out_ptr + n_out);
+    } else {
+        a->in_arb = (noc_arbiter_t *)at;
+        a->out_arb = a->in_arb + n_in;
+        for (int i = 0; i < n_in; i++)
+            noc_arbiter_init(&a->in_arb[i], arb, n_out);
+        for (int r = 0; r < n_out; r++)
+            noc_arbiter_init(&a->out_arb[r], arb, n_in);
+    }
 }
 
 void noc_alloc_init(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
@@ -92,41 +121,51 @@ void noc_alloc_init(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
 
 void noc_alloc_free(noc_alloc_t *a)
 {
-    if (!a->in_arb)
+    void *block = block_of(a);
+    if (!block)
         return;
-    for (int i = 0; i < a->n_in; i++)
-        noc_arbiter_free(&a->in_arb[i]);
-    for (int r = 0; r < a->n_out; r++)
-        noc_arbiter_free(&a->out_arb[r]);
+    if (a->arb != NOC_ARB_ROUND_ROBIN) {
+        for (int i = 0; i < a->n_in; i++)
+            noc_arbiter_free(&a->in_arb[i]);
+        for (int r = 0; r < a->n_out; r++)
+            noc_arbiter_free(&a->out_arb[r]);
+    }
     if (a->owns)
-        free(a->in_arb); /* the block holding everything */
+        free(block);
     a->in_arb = a->out_arb = NULL;
-    a->scratch = a->dense = NULL;
-    a->dgrant = NULL;
+}
+
+/* Resource r's output arbiter: its choice among the requesters in vec
+ * (NOC_ARB_WORDS(n_in) words). Pure. */
+static int out_pick(const noc_alloc_t *a, int r, const uint64_t *vec)
+{
+    if (a->arb != NOC_ARB_ROUND_ROBIN)
+        return noc_arbiter_pick(&a->out_arb[r], vec);
+    if (a->n_in <= 64)
+        return noc_rr_pick(vec[0], a->out_ptr[r]);
+    return noc_rr_pick_words(vec, a->n_in, a->out_ptr[r]);
 }
 
 static void grant_final(noc_alloc_t *a, int16_t *grant, int i, int r, int move)
 {
     grant[i] = (int16_t)r;
-    if (move) {
-        noc_arbiter_update(&a->in_arb[i], r);
-        noc_arbiter_update(&a->out_arb[r], i);
-    }
+    if (move)
+        noc_alloc_grant_update(a, i, r);
 }
 
 static void run_input_first(noc_alloc_t *a, const uint64_t *req, uint64_t out_mask,
                             int16_t *grant)
 {
-    memset(a->scratch, 0, (size_t)a->n_out * (size_t)in_words(a) * sizeof *a->scratch);
+    memset(scratch_of(a), 0, (size_t)a->n_out * (size_t)in_words(a) * sizeof(uint64_t));
     for (int i = 0; i < a->n_in; i++) {
         uint64_t want = req[i] & out_mask;
         if (!want)
             continue;
-        int r = noc_arbiter_pick(&a->in_arb[i], &want);
+        int r = noc_alloc_in_pick(a, i, want);
         set_bit(res_vec(a, r), i);
     }
     for (int r = 0; r < a->n_out; r++) {
-        int i = noc_arbiter_pick(&a->out_arb[r], res_vec(a, r));
+        int i = out_pick(a, r, res_vec(a, r));
         if (i >= 0)
             grant_final(a, grant, i, r, 1);
     }
@@ -138,8 +177,8 @@ static int grant_accept(noc_alloc_t *a, const uint64_t *req, uint64_t out_mask,
                         uint64_t *taken, int16_t *grant, int move)
 {
     uint64_t *granted = in_mask(a);
-    memset(a->scratch, 0,
-           ((size_t)a->n_out * (size_t)in_words(a) + (size_t)a->n_in) * sizeof *a->scratch);
+    memset(scratch_of(a), 0,
+           ((size_t)a->n_out * (size_t)in_words(a) + (size_t)a->n_in) * sizeof(uint64_t));
     for (int i = 0; i < a->n_in; i++) {
         if (grant[i] >= 0)
             continue;
@@ -152,7 +191,7 @@ static int grant_accept(noc_alloc_t *a, const uint64_t *req, uint64_t out_mask,
     for (int r = 0; r < a->n_out; r++) {
         if ((*taken >> r) & 1u)
             continue;
-        int i = noc_arbiter_pick(&a->out_arb[r], res_vec(a, r));
+        int i = out_pick(a, r, res_vec(a, r));
         if (i >= 0)
             granted[i] |= UINT64_C(1) << r;
     }
@@ -160,7 +199,7 @@ static int grant_accept(noc_alloc_t *a, const uint64_t *req, uint64_t out_mask,
     for (int i = 0; i < a->n_in; i++) {
         if (!granted[i])
             continue;
-        int r = noc_arbiter_pick(&a->in_arb[i], &granted[i]);
+        int r = noc_alloc_in_pick(a, i, granted[i]);
         grant_final(a, grant, i, r, move);
         *taken |= UINT64_C(1) << r;
         made++;
@@ -178,7 +217,7 @@ static void small_input_first(noc_alloc_t *a, const uint64_t *req, uint64_t out_
         uint64_t want = req[i] & out_mask;
         if (!want)
             continue;
-        int r = noc_arbiter_pick(&a->in_arb[i], &want);
+        int r = noc_alloc_in_pick(a, i, want);
         uint64_t rb = UINT64_C(1) << r;
         if (!(used & rb)) {
             used |= rb;
@@ -188,7 +227,7 @@ static void small_input_first(noc_alloc_t *a, const uint64_t *req, uint64_t out_
     }
     for (; used; used &= used - 1) {
         int r = __builtin_ctzll(used);
-        int i = noc_arbiter_pick(&a->out_arb[r], &col[r]);
+        int i = out_pick(a, r, &col[r]);
         grant_final(a, grant, i, r, 1);
     }
 }
@@ -212,7 +251,7 @@ static int small_grant_accept(noc_alloc_t *a, const uint64_t *req, uint64_t out_
     }
     for (; used; used &= used - 1) {
         int r = __builtin_ctzll(used);
-        int i = noc_arbiter_pick(&a->out_arb[r], &col[r]);
+        int i = out_pick(a, r, &col[r]);
         uint64_t ib = UINT64_C(1) << i;
         if (!(gi & ib)) {
             gi |= ib;
@@ -223,7 +262,7 @@ static int small_grant_accept(noc_alloc_t *a, const uint64_t *req, uint64_t out_
     int made = 0;
     for (; gi; gi &= gi - 1) {
         int i = __builtin_ctzll(gi);
-        int r = noc_arbiter_pick(&a->in_arb[i], &granted[i]);
+        int r = noc_alloc_in_pick(a, i, granted[i]);
         grant_final(a, grant, i, r, move);
         *taken |= UINT64_C(1) << r;
         made++;
@@ -231,9 +270,14 @@ static int small_grant_accept(noc_alloc_t *a, const uint64_t *req, uint64_t out_
     return made;
 }
 
+static uint64_t out_mask_of(const noc_alloc_t *a)
+{
+    return a->n_out >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << a->n_out) - 1u;
+}
+
 void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
 {
-    uint64_t out_mask = a->n_out >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << a->n_out) - 1u;
+    uint64_t out_mask = out_mask_of(a);
     uint64_t taken = 0;
     for (int i = 0; i < a->n_in; i++)
         grant[i] = -1;
@@ -267,28 +311,141 @@ void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
     }
 }
 
+/* ---- the sparse form, on the list itself (at most 64 entries) ----
+ * Sets of list entries are bit masks over the entry index k. An arbiter's
+ * choice among the requesters of such a set is the one the dense form would
+ * make among the same requesters. */
+
+/* Resource r's output arbiter among the requesters who[k], k in ks (not
+ * empty); returns the entry k. */
+static int out_pick_list(const noc_alloc_t *a, int r, const int16_t *who, uint64_t ks)
+{
+    int best = -1;
+    if (a->arb == NOC_ARB_ROUND_ROBIN) {
+        /* round-robin: the first requester at or after the pointer, cyclically
+         * (a pointer of n_in is 0: every distance stays below n_in) */
+        int ptr = a->out_ptr[r], n = a->n_in, bestd = n;
+        for (; ks; ks &= ks - 1) {
+            int k = __builtin_ctzll(ks);
+            int d = who[k] - ptr;
+            if (d < 0)
+                d += n;
+            if (d < bestd) {
+                bestd = d;
+                best = k;
+            }
+        }
+        return best;
+    }
+    /* matrix: the requester that beats every other one of the set (the
+     * lowest such, as the dense pick scans upwards) */
+    const noc_arbiter_t *arb = &a->out_arb[r];
+    size_t words = (size_t)NOC_ARB_WORDS(arb->n);
+    for (uint64_t b = ks; b; b &= b - 1) {
+        int k = __builtin_ctzll(b), i = who[k];
+        const uint64_t *row = arb->matrix + (size_t)i * words;
+        int beats_all = 1;
+        for (uint64_t c = ks & ~(UINT64_C(1) << k); c && beats_all; c &= c - 1) {
+            int j = who[__builtin_ctzll(c)];
+            beats_all = (int)((row[j >> 6] >> (j & 63)) & 1u);
+        }
+        if (beats_all && (best < 0 || i < who[best]))
+            best = k;
+    }
+    return best;
+}
+
+static void list_input_first(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                             uint64_t out_mask, int16_t *grant)
+{
+    uint64_t col[64], used = 0;
+    for (int k = 0; k < n; k++) {
+        grant[k] = -1;
+        uint64_t want = mask[k] & out_mask;
+        if (!want)
+            continue;
+        int r = noc_alloc_in_pick(a, who[k], want);
+        uint64_t rb = UINT64_C(1) << r;
+        if (!(used & rb)) {
+            used |= rb;
+            col[r] = 0;
+        }
+        col[r] |= UINT64_C(1) << k;
+    }
+    for (; used; used &= used - 1) {
+        int r = __builtin_ctzll(used);
+        int k = out_pick_list(a, r, who, col[r]);
+        grant[k] = (int16_t)r;
+        noc_alloc_grant_update(a, who[k], r);
+    }
+}
+
+static int list_grant_accept(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                             uint64_t out_mask, uint64_t *taken, int16_t *grant, int move)
+{
+    uint64_t col[64], granted[64], used = 0, gk = 0;
+    for (int k = 0; k < n; k++) {
+        if (grant[k] >= 0)
+            continue;
+        for (uint64_t want = mask[k] & out_mask & ~*taken; want; want &= want - 1) {
+            int r = __builtin_ctzll(want);
+            uint64_t rb = UINT64_C(1) << r;
+            if (!(used & rb)) {
+                used |= rb;
+                col[r] = 0;
+            }
+            col[r] |= UINT64_C(1) << k;
+        }
+    }
+    for (; used; used &= used - 1) {
+        int r = __builtin_ctzll(used);
+        int k = out_pick_list(a, r, who, col[r]);
+        uint64_t kb = UINT64_C(1) << k;
+        if (!(gk & kb)) {
+            gk |= kb;
+            granted[k] = 0;
+        }
+        granted[k] |= UINT64_C(1) << r;
+    }
+    int made = 0;
+    for (; gk; gk &= gk - 1) {
+        int k = __builtin_ctzll(gk);
+        int r = noc_alloc_in_pick(a, who[k], granted[k]);
+        grant[k] = (int16_t)r;
+        if (move)
+            noc_alloc_grant_update(a, who[k], r);
+        *taken |= UINT64_C(1) << r;
+        made++;
+    }
+    return made;
+}
+
 void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                                   int16_t *grant)
 {
-    uint64_t out_mask = a->n_out >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << a->n_out) - 1u;
-    if (n == 1) {
-        /* A lone requester: each resource it asks for has no other bidder,
-         * so every kind reduces to the requester's own choice. */
-        uint64_t want = mask[0] & out_mask;
-        int i = who[0];
-        int r = noc_arbiter_pick(&a->in_arb[i], &want);
-        grant[0] = (int16_t)r;
-        if (r >= 0) {
-            noc_arbiter_update(&a->in_arb[i], r);
-            noc_arbiter_update(&a->out_arb[r], i);
+    uint64_t out_mask = out_mask_of(a);
+    if (n <= 64) {
+        if (a->kind == NOC_ALLOC_INPUT_FIRST) {
+            list_input_first(a, n, who, mask, out_mask, grant);
+            return;
         }
+        uint64_t taken = 0;
+        int iters = a->kind == NOC_ALLOC_ISLIP ? a->iters : 1;
+        for (int k = 0; k < n; k++)
+            grant[k] = -1;
+        for (int it = 0; it < iters; it++)
+            if (list_grant_accept(a, n, who, mask, out_mask, &taken, grant, it == 0) == 0)
+                break;
         return;
     }
+    /* More than 64 entries (so more than 64 requesters): the dense form. */
+    uint64_t *dense = dense_req(a);
+    int16_t *dgrant = dense_grant(a);
     for (int k = 0; k < n; k++)
-        a->dense[who[k]] = mask[k];
-    noc_alloc_run(a, a->dense, a->dgrant);
+        dense[who[k]] = mask[k];
+    noc_alloc_run(a, dense, dgrant);
     for (int k = 0; k < n; k++) {
-        grant[k] = a->dgrant[who[k]];
-        a->dense[who[k]] = 0;
+        grant[k] = dgrant[who[k]];
+        dense[who[k]] = 0;
     }
 }

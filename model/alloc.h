@@ -31,16 +31,24 @@ typedef enum noc_alloc_kind {
 } noc_alloc_kind_t;
 
 typedef struct noc_alloc {
-    noc_alloc_kind_t kind;
-    int n_in;               /* requesters */
-    int n_out;              /* resources, 1..64 */
-    int iters;              /* islip iterations (>= 1) */
-    noc_arbiter_t *in_arb;  /* n_in arbiters over n_out resources */
-    noc_arbiter_t *out_arb; /* n_out arbiters over n_in requesters */
-    uint64_t *scratch;      /* working bit vectors, owned */
-    uint64_t *dense;        /* n_in request masks for the sparse form */
-    int16_t *dgrant;        /* n_in grants for the sparse form */
-    int owns;               /* the block was allocated by init */
+    uint8_t kind;           /* noc_alloc_kind_t */
+    uint8_t arb;            /* noc_arb_kind_t, at both stages */
+    uint8_t iters;          /* islip iterations (>= 1) */
+    uint8_t owns;           /* the block was allocated by init */
+    uint16_t n_in;          /* requesters, 1..65535 */
+    uint16_t n_out;         /* resources, 1..64 */
+    /* The arbiters, in the block. Round-robin arbiters are bare pointers, so
+     * that the whole state of an allocator is a few bytes; matrix arbiters
+     * are noc_arbiter_t records. (Working vectors for more than 64
+     * requesters follow them in the block.) */
+    union {
+        uint8_t *in_ptr;        /* round-robin: per requester, the resource first in line */
+        noc_arbiter_t *in_arb;  /* matrix: n_in arbiters over n_out resources */
+    };
+    union {
+        uint16_t *out_ptr;      /* round-robin: per resource, the requester first in line */
+        noc_arbiter_t *out_arb; /* matrix: n_out arbiters over n_in requesters */
+    };
 } noc_alloc_t;
 
 /* "input_first", "output_first", "islip"; parse also takes BookSim2's
@@ -55,9 +63,11 @@ void noc_alloc_init(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
                     int n_in, int n_out, int iters);
 void noc_alloc_free(noc_alloc_t *a);
 /* The same with caller-provided storage: `block` is zeroed memory of
- * noc_alloc_block_size(n_in, n_out) bytes, aligned to 16, that outlives the
- * allocator (lets a router keep a node's allocators together in memory). */
-size_t noc_alloc_block_size(int n_in, int n_out);
+ * noc_alloc_block_size(arb, n_in, n_out) bytes, aligned to 16, that outlives
+ * the allocator (lets a router keep a node's allocators together in memory;
+ * round-robin allocators over at most 64 requesters need n_in + 2 n_out
+ * bytes, rounded up to 16). */
+size_t noc_alloc_block_size(noc_arb_kind_t arb, int n_in, int n_out);
 void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
                        int n_in, int n_out, int iters, void *block);
 /* req[i]: bit mask of the resources requester i wants (0: none).
@@ -65,14 +75,48 @@ void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb
  * arbiters' priorities for the grants made (see above). */
 void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant);
 
+/* The round-robin pointers, for tests (0 for matrix arbiters). */
+static inline int noc_alloc_in_ptr(const noc_alloc_t *a, int i)
+{
+    return a->arb == NOC_ARB_ROUND_ROBIN ? noc_rr_ptr(a->in_ptr[i], a->n_out) : 0;
+}
+static inline int noc_alloc_out_ptr(const noc_alloc_t *a, int r)
+{
+    return a->arb == NOC_ARB_ROUND_ROBIN ? noc_rr_ptr(a->out_ptr[r], a->n_in) : 0;
+}
+
+/* Requester i's input arbiter: its choice among `want` (within n_out, not
+ * empty). Pure. */
+static inline int noc_alloc_in_pick(const noc_alloc_t *a, int i, uint64_t want)
+{
+    if (a->arb == NOC_ARB_ROUND_ROBIN)
+        return noc_rr_pick(want, a->in_ptr[i]);
+    return noc_arbiter_pick(&a->in_arb[i], &want);
+}
+
+/* Requester i was finally granted resource r: both arbiters move. */
+static inline void noc_alloc_grant_update(noc_alloc_t *a, int i, int r)
+{
+    if (a->arb == NOC_ARB_ROUND_ROBIN) {
+        uint8_t *in_ptr = a->in_ptr;
+        a->out_ptr[r] = (uint16_t)noc_rr_next(i);
+        in_ptr[i] = (uint8_t)noc_rr_next(r);
+        return;
+    }
+    noc_arbiter_update(&a->in_arb[i], r);
+    noc_arbiter_update(&a->out_arb[r], i);
+}
+
 /* Sparse form of noc_alloc_run for few requesters: n requests, requester
  * who[k] (all distinct) wanting the resources in mask[k] (within n_out).
  * On return grant[k] is the resource given to who[k], or -1. Grants and
  * priority updates are exactly those of noc_alloc_run on the dense form.
- * Inline shortcuts: a lone requester gets its own arbiter's choice; and when
- * every requester wants one resource nobody else wants, every kind grants
- * each its resource and each stage's arbiter sees a single request; the
- * updates below are the ones they would make. */
+ * Inline shortcuts: a lone requester gets its own arbiter's choice; two
+ * requesters of a round-robin input-first allocator are settled in place;
+ * and when every requester wants one resource nobody else wants, every kind
+ * grants each its resource and each stage's arbiter sees a single request.
+ * The updates below are the ones the general path makes
+ * (testbench/unit/model/test_alloc.c compares them, pointer for pointer). */
 void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                                   int16_t *grant);
 
@@ -83,10 +127,32 @@ static inline void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *wh
         /* A lone requester: each resource it asks for has no other bidder,
          * so every kind reduces to the requester's own choice. */
         int i = who[0];
-        int r = noc_arbiter_pick(&a->in_arb[i], &mask[0]);
+        int r = noc_alloc_in_pick(a, i, mask[0]);
         grant[0] = (int16_t)r;
-        noc_arbiter_update(&a->in_arb[i], r);
-        noc_arbiter_update(&a->out_arb[r], i);
+        noc_alloc_grant_update(a, i, r);
+        return;
+    }
+    if (n == 2 && a->kind == NOC_ALLOC_INPUT_FIRST && a->arb == NOC_ARB_ROUND_ROBIN &&
+        mask[0] && mask[1]) {
+        /* Two requesters, input-first: each input arbiter picks; on a
+         * collision the resource's output arbiter takes the requester first
+         * at or after its pointer (a pointer of n_in counts as 0). */
+        int i0 = who[0], i1 = who[1];
+        int r0 = noc_rr_pick(mask[0], a->in_ptr[i0]), r1 = noc_rr_pick(mask[1], a->in_ptr[i1]);
+        if (r0 != r1) {
+            grant[0] = (int16_t)r0;
+            grant[1] = (int16_t)r1;
+            noc_alloc_grant_update(a, i0, r0);
+            noc_alloc_grant_update(a, i1, r1);
+            return;
+        }
+        int ptr = a->out_ptr[r0], d0 = i0 - ptr, d1 = i1 - ptr;
+        d0 += d0 < 0 ? a->n_in : 0;
+        d1 += d1 < 0 ? a->n_in : 0;
+        int k = d1 < d0;
+        grant[k] = (int16_t)r0;
+        grant[1 - k] = -1;
+        noc_alloc_grant_update(a, who[k], r0);
         return;
     }
     uint64_t seen = 0;
@@ -101,8 +167,7 @@ static inline void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *wh
     for (int k = 0; k < n; k++) {
         int r = __builtin_ctzll(mask[k]);
         grant[k] = (int16_t)r;
-        noc_arbiter_update(&a->in_arb[who[k]], r);
-        noc_arbiter_update(&a->out_arb[r], who[k]);
+        noc_alloc_grant_update(a, who[k], r);
     }
 }
 

@@ -94,14 +94,19 @@ static int pick_matrix(const noc_arbiter_t *a, const uint64_t *req)
     return -1;
 }
 
+int noc_rr_pick_words(const uint64_t *req, int n, int ptr)
+{
+    int w = ptr < n ? first_set_from(req, n, ptr) : -1;
+    if (w < 0 && ptr > 0)
+        w = first_set_from(req, n, 0);
+    return w;
+}
+
 int noc_arbiter_pick_general(const noc_arbiter_t *a, const uint64_t *req)
 {
     if (a->kind == NOC_ARB_MATRIX)
         return pick_matrix(a, req);
-    int w = first_set_from(req, a->n, a->ptr);
-    if (w < 0 && a->ptr > 0)
-        w = first_set_from(req, a->n, 0);
-    return w;
+    return noc_rr_pick_words(req, a->n, a->ptr);
 }
 
 void noc_arbiter_update_general(noc_arbiter_t *a, int winner)

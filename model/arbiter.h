@@ -52,6 +52,29 @@ static inline void noc_arbiter_update(noc_arbiter_t *a, int winner);
 int noc_arbiter_pick_general(const noc_arbiter_t *a, const uint64_t *req);
 void noc_arbiter_update_general(noc_arbiter_t *a, int winner);
 
+/* Round-robin state kept as a bare pointer (allocators keep one small array
+ * of them instead of noc_arbiter_t records; same rule as above). The pointer
+ * after a grant to the last requester may be left at n instead of wrapping
+ * to 0: every pick below treats n as 0.
+ * noc_rr_pick: winner among the set bits of `bits` (requesters below n <= 64)
+ * with priority starting at ptr (0 <= ptr <= n), or -1 if none.
+ * noc_rr_pick_words: the same over NOC_ARB_WORDS(n) words.
+ * noc_rr_next: the pointer after `winner` was granted.
+ * noc_rr_ptr: the pointer as an RTL arbiter holds it (0 .. n-1). */
+int noc_rr_pick_words(const uint64_t *req, int n, int ptr);
+
+static inline int noc_rr_pick(uint64_t bits, unsigned ptr)
+{
+    if (!bits)
+        return -1;
+    uint64_t hi = bits & (~UINT64_C(0) << (ptr & 63)); /* ptr 64 = n: from 0 */
+    return __builtin_ctzll(hi ? hi : bits);
+}
+
+static inline unsigned noc_rr_next(int winner) { return (unsigned)winner + 1u; }
+
+static inline int noc_rr_ptr(unsigned ptr, int n) { return ptr == (unsigned)n ? 0 : (int)ptr; }
+
 static inline int noc_arbiter_pick(const noc_arbiter_t *a, const uint64_t *req)
 {
     if (a->kind == NOC_ARB_ROUND_ROBIN && a->n <= 64) {

@@ -38,22 +38,27 @@ void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f)
     deliver(s, f);
 }
 
+/* Deliver the flit arriving on the ejection channel (it leaves port 0),
+ * read in place. */
 static void eject(struct noc_sim *s, int n)
 {
-    noc_flit_t f;
-    int c = s->topo->port_base[n]; /* the ejection channel leaves port 0 */
-    if (noc_chan_take_flit(s, c, &f))
-        noc_ni_deliver(s, n, &f);
+    uint32_t i = (uint32_t)s->topo->port_base[n] * s->cap + (uint32_t)(s->now & s->mask);
+    if (!s->ring_valid[i])
+        return;
+    s->ring_valid[i] = 0;
+    noc_ni_deliver(s, n, &s->ring_flit[i]);
 }
 
-/* Start the packet at the head of the source queue, if a VC has a credit. */
+/* Start the packet at the head of the source queue, if a VC has a credit
+ * (round-robin from the VC after the last one used). */
 static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni)
 {
     int V = s->V;
     const int16_t *cr = &s->ni_credits[n * V];
     int vc = -1;
-    for (int i = 1; i <= V; i++) {
-        int v = (ni->last_vc + i) % V;
+    for (int i = 1, v = ni->last_vc; i <= V; i++) {
+        if (++v == V)
+            v = 0;
         if (cr[v] > 0) {
             vc = v;
             break;
@@ -127,15 +132,15 @@ static void inject(struct noc_sim *s, int n)
 void noc_ni_eval(struct noc_sim *s, int n)
 {
     uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
-    if (s->arr_flit[at] & NOC_NI_MASK) {
-        s->arr_flit[at] &= ~NOC_NI_MASK;
+    uint64_t fl = s->arr_flit[at], cr = s->arr_credit[at];
+    if (fl & NOC_NI_MASK) {
+        s->arr_flit[at] = fl & ~NOC_NI_MASK;
         eject(s, n);
     }
-    if (s->arr_credit[at] & NOC_NI_MASK) {
-        s->arr_credit[at] &= ~NOC_NI_MASK;
+    if (cr & NOC_NI_MASK) {
+        s->arr_credit[at] = cr & ~NOC_NI_MASK;
         noc_chan_take_credits(s, s->n_ports + n, &s->ni_credits[n * s->V]);
     }
-    const noc_ni_t *ni = &s->ni[n];
-    if (ni->cur_pkt >= 0 || ni->q_head != ni->q_tail)
+    if (!noc_ni_idle(&s->ni[n]))
         inject(s, n);
 }

@@ -65,6 +65,16 @@ static void heap_pop(struct noc_sim *s)
     }
 }
 
+/* Node n is due in cycle t (> now, or >= now while the calendar is built). */
+static void calendar_add(struct noc_sim *s, uint64_t t, int n)
+{
+    if (t - s->now < NOC_WHEEL)
+        s->wheel[(t & (NOC_WHEEL - 1)) * (uint64_t)s->wheel_words + (uint64_t)(n >> 6)] |=
+            UINT64_C(1) << (n & 63);
+    else
+        heap_push(s, t, n);
+}
+
 /* ---- building ---- */
 
 static int check_range(const char *name, int64_t v, int64_t lo, int64_t hi, char *err, size_t errlen)
@@ -224,7 +234,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     size_t slots = (size_t)nc * s->cap;
     s->ring_flit = noc_xcalloc(slots, sizeof(noc_flit_t), "simulator");
     s->ring_valid = noc_xcalloc(slots, 1, "simulator");
-    s->ring_credit = noc_xcalloc(slots * (size_t)s->V, 1, "simulator");
+    /* 8 spare bytes: a reader may load a slot's counters as one word */
+    s->ring_credit = noc_xcalloc(slots * (size_t)s->V + 8, 1, "simulator");
     s->arr_flit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
     s->arr_credit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
 
@@ -257,6 +268,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->active = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
     s->woken = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
 
+    s->wheel_words = (t->n_nodes + 63) / 64;
+    s->wheel = noc_xcalloc((size_t)NOC_WHEEL * (size_t)s->wheel_words, sizeof(uint64_t), "simulator");
     s->heap_t = noc_xcalloc((size_t)t->n_nodes, sizeof(uint64_t), "simulator");
     s->heap_n = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
     s->injecting = traffic.ops != NULL;
@@ -267,7 +280,7 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         ni->last_vc = (uint8_t)(s->V - 1);
         ni->next_gen = traffic.ops ? traffic.ops->next(traffic.ctx, n, 0, &ni->rng) : NOC_NEVER;
         if (ni->next_gen != NOC_NEVER)
-            heap_push(s, ni->next_gen, n);
+            calendar_add(s, ni->next_gen, n);
     }
 
     s->st.lat_hist = noc_xcalloc(NOC_LAT_HIST + 1, sizeof(uint32_t), "simulator");
@@ -303,6 +316,7 @@ void noc_sim_destroy(noc_sim_t *s)
     free(s->listed);
     free(s->active);
     free(s->woken);
+    free(s->wheel);
     free(s->heap_t);
     free(s->heap_n);
     free(s->st.lat_hist);
@@ -312,38 +326,56 @@ void noc_sim_destroy(noc_sim_t *s)
 
 /* ---- the cycle ---- */
 
-static void generate(struct noc_sim *s)
+/* Node n's packet of this cycle (if its source makes one), and its next. */
+static void generate_one(struct noc_sim *s, int n)
 {
     const noc_traffic_t *tr = &s->traffic;
-    while (s->heap_size > 0 && s->heap_t[0] == s->now) {
-        int n = s->heap_n[0];
-        noc_ni_t *ni = &s->ni[n];
-        heap_pop(s);
-        int dst = -1, size = 0;
-        tr->ops->make(tr->ctx, n, &ni->rng, &dst, &size);
-        if (dst >= 0 && dst != n && size > 0) {
-            s->st.packets_created++;
+    noc_ni_t *ni = &s->ni[n];
+    int dst = -1, size = 0;
+    tr->ops->make(tr->ctx, n, &ni->rng, &dst, &size);
+    if (dst >= 0 && dst != n && size > 0) {
+        s->st.packets_created++;
+        if (s->now >= s->win_start && s->now < s->win_end)
+            s->st.window_flits_offered += (uint64_t)size;
+        if (ni->q_tail - ni->q_head >= s->srcq_limit) {
+            s->st.packets_offered_lost++;
+        } else {
+            noc_srcq_entry_t *e = &s->srcq[(uint32_t)n * s->srcq_cap + (ni->q_tail & (s->srcq_cap - 1))];
+            e->created = s->now;
+            e->dst = dst;
+            e->size = (uint16_t)size;
+            ni->q_tail++;
+            uint32_t depth = ni->q_tail - ni->q_head;
+            if (depth > s->st.source_queue_peak)
+                s->st.source_queue_peak = depth;
             if (s->now >= s->win_start && s->now < s->win_end)
-                s->st.window_flits_offered += (uint64_t)size;
-            if (ni->q_tail - ni->q_head >= s->srcq_limit) {
-                s->st.packets_offered_lost++;
-            } else {
-                noc_srcq_entry_t *e = &s->srcq[(uint32_t)n * s->srcq_cap + (ni->q_tail & (s->srcq_cap - 1))];
-                e->created = s->now;
-                e->dst = dst;
-                e->size = (uint16_t)size;
-                ni->q_tail++;
-                uint32_t depth = ni->q_tail - ni->q_head;
-                if (depth > s->st.source_queue_peak)
-                    s->st.source_queue_peak = depth;
-                if (s->now >= s->win_start && s->now < s->win_end)
-                    s->st.measured_outstanding++;
-                noc_work_add(s, n, 1);
-            }
+                s->st.measured_outstanding++;
+            noc_work_add(s, n, 1);
         }
-        ni->next_gen = tr->ops->next(tr->ctx, n, s->now + 1, &ni->rng);
-        if (ni->next_gen != NOC_NEVER)
-            heap_push(s, ni->next_gen, n);
+    }
+    ni->next_gen = tr->ops->next(tr->ctx, n, s->now + 1, &ni->rng);
+    if (ni->next_gen != NOC_NEVER)
+        calendar_add(s, ni->next_gen, n);
+}
+
+/* The nodes due this cycle, in node order. */
+static void generate(struct noc_sim *s)
+{
+    while (s->heap_size > 0 && s->heap_t[0] - s->now < NOC_WHEEL) {
+        uint64_t t = s->heap_t[0];
+        int n = s->heap_n[0];
+        heap_pop(s);
+        calendar_add(s, t, n);
+    }
+    /* (what generate_one adds is due later: another slot) */
+    uint64_t *slot = &s->wheel[(s->now & (NOC_WHEEL - 1)) * (uint64_t)s->wheel_words];
+    for (int w = 0; w < s->wheel_words; w++) {
+        uint64_t bits = slot[w];
+        if (!bits)
+            continue;
+        slot[w] = 0;
+        for (; bits; bits &= bits - 1)
+            generate_one(s, 64 * w + __builtin_ctzll(bits));
     }
 }
 
@@ -364,12 +396,24 @@ void noc_sim_step(noc_sim_t *s)
             s->active[i] = s->active[j];
             s->active[j] = x;
         }
+    void (*pre_eval)(struct noc_sim *, int) = s->rops->pre_eval;
+    void (*eval)(struct noc_sim *, int) = s->rops->eval;
+    const int32_t *active = s->active;
+    const noc_ni_t *ni = s->ni;
+    const uint64_t *arr_flit = s->arr_flit, *arr_credit = s->arr_credit;
+    uint32_t cap = s->cap, slot = (uint32_t)(s->now & s->mask);
     for (int i = 0; i < n_act; i++) {
-        int n = s->active[i];
-        if (s->rops->pre_eval)
-            s->rops->pre_eval(s, n);
-        noc_ni_eval(s, n);
-        s->rops->eval(s, n);
+        int n = active[i];
+        uint32_t at = (uint32_t)n * cap + slot;
+        if (pre_eval)
+            pre_eval(s, n);
+        /* the NI has nothing to do without arrivals for it or a packet (one
+         * test: which way it goes is hard to predict) */
+        uint64_t ni_work = ((arr_flit[at] | arr_credit[at]) >> NOC_NI_BIT) |
+                           (uint64_t)(ni[n].cur_pkt >= 0) | (uint64_t)(ni[n].q_head != ni[n].q_tail);
+        if (ni_work)
+            noc_ni_eval(s, n);
+        eval(s, n);
     }
     /* phase 2: commit */
     if (s->rops->commit)
@@ -394,6 +438,7 @@ void noc_sim_stop_injection(noc_sim_t *s)
 {
     s->injecting = 0;
     s->heap_size = 0;
+    memset(s->wheel, 0, (size_t)NOC_WHEEL * (size_t)s->wheel_words * sizeof *s->wheel);
     /* Packets still waiting in source queues are dropped; their NIs lose the
      * work they stood for. */
     for (int n = 0; n < s->n_nodes; n++) {

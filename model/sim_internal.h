@@ -63,7 +63,7 @@ struct noc_sim {
     int32_t *in_chan;      /* per global port: channel feeding that input */
     noc_flit_t *ring_flit; /* n_chan * cap */
     uint8_t *ring_valid;
-    uint8_t *ring_credit;  /* n_chan * cap * V: credits returning per VC */
+    uint8_t *ring_credit;  /* n_chan * cap * V (+ 8 spare bytes): credits returning per VC */
     uint32_t credit_delay;
     /* Arrival masks, per node and ring slot: bit p set when a flit (a credit)
      * arrives at router port p in that cycle. Written with the channel slot,
@@ -97,7 +97,13 @@ struct noc_sim {
     int32_t *woken;         /* nodes that got work during this cycle */
     int n_active, n_woken;
 
-    /* calendar of packet generation: binary min-heap of (time, node) */
+    /* Calendar of packet generation, in (time, node) order: node n is due in
+     * cycle ni[n].next_gen. Nodes due within NOC_WHEEL cycles are bits in a
+     * timing wheel (slot t % NOC_WHEEL: a set over the nodes, wheel_words
+     * words), the others wait in a binary min-heap of (time, node) and move
+     * into the wheel as their time comes near. */
+    uint64_t *wheel;
+    int wheel_words;
     uint64_t *heap_t;
     int32_t *heap_n;
     int heap_size;
@@ -115,11 +121,19 @@ struct noc_sim {
     noc_rng_t shuffle_rng;
 };
 
+/* The NI holds no packet (none in its source queue, none being injected). */
+static inline int noc_ni_idle(const noc_ni_t *ni)
+{
+    return ni->cur_pkt < 0 && ni->q_head == ni->q_tail;
+}
+
 /* For tests: from now on visit the active nodes in a new random order every
  * cycle. Results must not change (the two-phase contract). */
 void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed);
 
 enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
+
+#define NOC_WHEEL 64 /* slots of the generation calendar's wheel (a power of two) */
 
 /* Bit of the arrival masks that stands for the node's NI (a flit on the
  * ejection channel, a credit on the injection channel); router ports use

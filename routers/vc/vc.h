@@ -1,6 +1,7 @@
 /* vc.h: state of the input-queued virtual-channel wormhole routers of a
- * fabric (routers/vc), as flat arrays over input VCs, output VCs, ports and
- * nodes. Input VC i = gport * V + v, output VC o = gport * V + v.
+ * fabric (routers/vc), as flat arrays over input VCs, ports and nodes. Input
+ * VC i = gport * V + v, output VC o = gport * V + v; within a node, the local
+ * index of input VC v of port p is l = p * V + v.
  *
  * Pipeline (docs/router.md): a head flit that reaches the front of its input
  * VC in cycle a is routed in cycles a .. a+R-1 (R = routing_delay; lookahead
@@ -13,7 +14,14 @@
  *
  * The waits of R and VA cycles are kept as timed sets (wake_va, wake_sw)
  * rather than per-VC counters, so that a stage looks only at the VCs that
- * may act in this very cycle. */
+ * may act in this very cycle.
+ *
+ * Layout for speed: what one node's evaluation touches sits together, in one
+ * block per node (vc_node_t): its sets, its input VCs' registers, its credits,
+ * its ports (registers and the wiring of their channels) and its allocators
+ * with their arbiters' round-robin pointers, a few cache lines in all. The
+ * FIFO slots are apart, slot-major over the fabric. The stages, one header
+ * per box, are inlined into one evaluation per node (vc_router.c). */
 #ifndef NOC_VC_H
 #define NOC_VC_H
 #include "model/alloc.h"
@@ -22,86 +30,167 @@
 
 enum { VC_IDLE, VC_VA, VC_ACTIVE };
 
-/* The registers of one input VC, together in 16 bytes. */
+/* The registers of one input VC, together in 8 bytes. */
 typedef struct vc_ivc {
-    int32_t ovc;        /* granted output VC, global index gport * V + v */
-    uint16_t head, tail;/* free-running FIFO counters */
+    uint16_t head, tail;/* FIFO counters (fifo.h; rewound to 0 when it empties) */
     uint8_t state;      /* VC_* */
     uint8_t rport;      /* route: output port */
     uint8_t rclass;     /* route: VC class */
-    int8_t out_vc;      /* granted output VC (index within the port) */
-    uint32_t pad;
+    uint8_t out_vc;     /* granted output VC (index within port rport) */
 } vc_ivc_t;
+
+/* One port of a node: its registers as an input and as an output port, and
+ * the wiring of the channels at both ends, read by the stages instead of the
+ * kernel's per-channel arrays. */
+typedef struct vc_port {
+    uint64_t ovc_free;  /* output: mask of its free output VCs */
+    int32_t to;         /* output: node its channel leads to (self for ejection) */
+    uint8_t delay;      /* output: cycles from crossing the switch to arrival */
+    uint8_t to_bit;     /* output: arrival-mask bit at `to` (NOC_NI_BIT: the NI) */
+    uint8_t up_bit;     /* input: arrival-mask bit of its credits at up_node */
+    uint8_t vc_ptr;     /* input: round-robin pointer of the switch stage's VC arbiter */
+    int32_t occ;        /* input: flits buffered at this input port */
+    int32_t up_chan;    /* input: channel feeding it */
+    int32_t up_node;    /* input: node at the other end of up_chan */
+    int32_t peak;       /* input: copy of its channel's peak_queue statistic */
+} vc_port_t;
+
+/* One node's router: everything its evaluation reads and writes but the
+ * FIFO slots sits in one block (a fixed number of bytes per node, on cache
+ * line boundaries): this header, then its sets, its input VCs' registers,
+ * its output VCs' credits, its ports, and its allocators, each allocator's
+ * arbiter state right after it. The header says where each part is. */
+typedef struct vc_node {
+    uint64_t *set;      /* ne, va, sw (W words each), then wslots x (wake_va, wake_sw) */
+    vc_ivc_t *ivc;      /* its input VCs, by local index */
+    int16_t *credits;   /* its output VCs' credits, by local index */
+    vc_port_t *port;    /* its ports, by local index */
+    noc_alloc_t *sa;    /* switch allocator (ports x ports) */
+    char *va;           /* VC allocators (P*V input VCs x V), one per output
+                           port, va_bytes apart (vc_va_alloc) */
+    noc_flit_t *buf;    /* its FIFOs' slot 0 (see vc_slot) */
+    int32_t base;       /* global index of its port 0 */
+    int32_t n;          /* the node */
+} vc_node_t;
+
+/* VC class index meaning "any VC" (a packet leaving for the ejection port). */
+#define VC_ANY_CLASS NOC_TOPO_MAX_CLASSES
 
 typedef struct vc_state {
     int V, depth;
     uint32_t qcap, qmask;      /* ring per input VC */
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;
+    int matrix;                /* arb_type=matrix: switch-stage VC arbiters in sa_vc */
     int max_ports;             /* largest port count of a node */
-    uint64_t class_mask[NOC_TOPO_MAX_CLASSES]; /* VCs of each VC class */
-    uint64_t all_vcs;          /* mask of all V VCs */
+    uint64_t class_mask[NOC_TOPO_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
+    uint64_t credit_bytes;     /* V <= 8: the low V bytes of a word */
     uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
 
     /* per input VC */
-    noc_flit_t *buf;           /* n_ivc * qcap */
-    vc_ivc_t *ivc;
-
-    /* per output VC */
-    int16_t *credits;
-    int32_t *owner;            /* input VC holding it, or -1 */
-
+    uint32_t n_ivc;            /* input VCs of the fabric */
+    noc_flit_t *buf;           /* FIFO slots, slot-major: slot k of VC i at k * n_ivc + i */
     /* per global port */
-    int32_t *port_occ;         /* flits buffered at this input port */
-    noc_alloc_t *va;           /* VC allocator of this output port */
-    noc_arbiter_t *sa_vc;      /* picks the VC of this input port that crosses */
-
-    uint64_t *ovc_free;        /* output port: mask of its free output VCs */
-
-    /* per node: sets of the node's input VCs (local index p * V + v), W words
-     * each, so that every stage visits only the VCs it has work for */
-    int W;
-    uint64_t *m_ne;            /* holding flits */
-    uint64_t *m_va;            /* bidding for an output VC (route stage over) */
-    uint64_t *m_sw;            /* holding an output VC, VA stage over */
-    /* Timed sets: a VC whose stage ends in cycle t is put into slot
-     * t & wmask and joins m_va (m_sw) when the node evaluates cycle t. */
-    uint32_t wslots, wmask;
-    uint64_t *wake_va;         /* n_nodes * wslots * W */
-    uint64_t *wake_sw;
-    noc_alloc_t *sa;           /* switch allocator, ports x ports */
-    void *arena;               /* storage of all allocators, node by node */
-    int32_t *buffered;         /* flits buffered in the router */
+    int32_t *port_node;        /* node owning the port */
+    noc_arbiter_t *sa_vc;      /* arb_type=matrix only: VC arbiter of each input port */
+    /* per node */
+    void *nodes;               /* the node blocks, node_bytes each */
+    int32_t *buffered;         /* flits buffered in each node's router (apart
+                                  from the blocks: read for every node, every cycle) */
+    size_t node_bytes;
+    size_t va_bytes;           /* distance between a node's VC allocators */
+    int W;                     /* words of a set of a node's input VCs */
+    uint32_t wslots, wmask;    /* timed sets: slot t & wmask holds the VCs joining in cycle t */
+    uint32_t set_words;        /* words per node's set block */
 
     /* scratch for one node's evaluation (max_ports * V entries) */
     int16_t *who;
     uint64_t *mask;
     int16_t *grant;
     int16_t *lvc;              /* list entry -> local input VC */
-    uint8_t *lport;            /* list entry -> output port */
+    int16_t *next;             /* list entry -> next one for the same port, or -1 */
 } vc_state_t;
 
-static inline void vc_set(uint64_t *m, int l) { m[l >> 6] |= UINT64_C(1) << (l & 63); }
+/* What the stages of one node's evaluation share. The stages are inlined
+ * into the node's evaluation (vc_router.c includes the boxes' headers), and
+ * W is a constant 1 in the common instance (at most 64 input VCs a node), so
+ * the compiler keeps these in registers and folds the one-word sets. */
+typedef struct vc_ctx {
+    struct noc_sim *s;
+    vc_state_t *r;
+    vc_node_t *nd;
+    uint64_t *set;             /* nd->set */
+    uint64_t now;
+    int n, V, W;
+} vc_ctx_t;
 
-/* VC l of node n joins set `now` + delay cycles from now: at once (into
- * `set`) for a delay of 0, else through the timed set `wake`. */
-static inline void vc_at(const vc_state_t *r, uint64_t *set, uint64_t *wake, int n, int l,
-                         uint64_t now, int delay)
+/* For the stages' functions: inlined into the node evaluation. */
+#define VC_INLINE static inline __attribute__((always_inline))
+
+static inline vc_node_t *vc_node(const vc_state_t *r, int n)
+{
+    return (vc_node_t *)((char *)r->nodes + (size_t)n * r->node_bytes);
+}
+
+/* The VC allocator of output port o of node nd. */
+static inline noc_alloc_t *vc_va_alloc(const vc_state_t *r, const vc_node_t *nd, int o)
+{
+    return (noc_alloc_t *)(nd->va + (size_t)o * r->va_bytes);
+}
+
+/* Bit l of a set of W words. */
+static inline void vc_set(uint64_t *m, int l, int W)
+{
+    if (W == 1)
+        m[0] |= UINT64_C(1) << l;
+    else
+        m[l >> 6] |= UINT64_C(1) << (l & 63);
+}
+static inline void vc_clr(uint64_t *m, int l, int W)
+{
+    if (W == 1)
+        m[0] &= ~(UINT64_C(1) << l);
+    else
+        m[l >> 6] &= ~(UINT64_C(1) << (l & 63));
+}
+
+/* The slot of input VC l (of the node whose slots start at nbuf) that FIFO
+ * counter k names. Slot-major, and FIFOs rewind when they empty: the slots a
+ * lightly loaded network uses are packed together. */
+static inline noc_flit_t *vc_slot(noc_flit_t *nbuf, const vc_state_t *r, int l, uint16_t k)
+{
+    return &nbuf[(size_t)(k & r->qmask) * r->n_ivc + (size_t)l];
+}
+
+/* The node's sets: holding flits (ne), bidding for an output VC (va),
+ * holding one with the VA stage over (sw). */
+static inline uint64_t *vc_ne(const vc_ctx_t *x) { return x->set; }
+static inline uint64_t *vc_va(const vc_ctx_t *x) { return x->set + x->W; }
+static inline uint64_t *vc_sw(const vc_ctx_t *x) { return x->set + 2 * x->W; }
+
+/* The timed sets of slot t of a node's set block: wake_va, then wake_sw. */
+static inline uint64_t *vc_wake(const vc_state_t *r, uint64_t *set, uint64_t t, int W)
+{
+    return set + (size_t)W * (3 + 2 * (size_t)(t & r->wmask));
+}
+
+/* VC l joins the set `which` (0: va, 1: sw) `delay` cycles from now: at once
+ * for a delay of 0, else through the timed set of that cycle. */
+static inline void vc_at(const vc_ctx_t *x, int which, int l, int delay)
 {
     if (delay == 0)
-        vc_set(set + (size_t)n * (size_t)r->W, l);
+        vc_set(x->set + (size_t)x->W * (size_t)(1 + which), l, x->W);
     else
-        vc_set(wake + ((size_t)n * r->wslots + ((now + (uint64_t)delay) & r->wmask)) * (size_t)r->W, l);
+        vc_set(vc_wake(x->r, x->set, x->now + (uint64_t)delay, x->W) + (size_t)x->W * (size_t)which, l, x->W);
 }
-static inline void vc_clr(uint64_t *m, int l) { m[l >> 6] &= ~(UINT64_C(1) << (l & 63)); }
 
-/* Stages, one file each (docs/router.md): */
-void noc_vc_input(struct noc_sim *s, vc_state_t *r, int n);      /* vc_input.c */
-/* Route the head at the front of idle VC l of node n and let it bid for an
- * output VC `delay` cycles from now. */
-void noc_vc_route_head(struct noc_sim *s, vc_state_t *r, int n, int l, int delay); /* vc_input.c */
-void noc_vc_vc_alloc(struct noc_sim *s, vc_state_t *r, int n);   /* vc_vcalloc.c */
-void noc_vc_switch(struct noc_sim *s, vc_state_t *r, int n);     /* vc_switch.c */
+/* The boxes (docs/router.md), one header each, included by vc_router.c:
+ *   vc_input.h   vc_input(x, fl, cr): the credits (ports in cr) and flits
+ *                (ports in fl) that arrive this cycle; vc_route_head(x, l,
+ *                delay): route the head at the front of idle VC l and let it
+ *                bid for an output VC `delay` cycles from now;
+ *   vc_vcalloc.h vc_vc_alloc(x): VC allocation;
+ *   vc_switch.h  vc_switch(x): switch allocation, crossbar, output. */
 
 /* Class c of C classes owns VCs [c*V/C, (c+1)*V/C). */
 static inline void noc_vc_class_range(int V, int C, int c, int *lo, int *hi)

@@ -1,14 +1,43 @@
 /* vc_router.c: the vc router family: building its state for a fabric and the
- * per-cycle evaluation that runs the stages of vc_input.c, vc_vcalloc.c and
- * vc_switch.c in pipeline order. A router's registers are read and written
- * only by its own evaluation, and everything it sends goes into channel slots
- * of later cycles, so the commit phase has nothing to do for this family. */
+ * per-cycle evaluation that runs the stages of vc_input.h, vc_vcalloc.h and
+ * vc_switch.h in pipeline order, inlined into one function per node (and a
+ * second instance specialised for nodes with at most 64 input VCs). A
+ * router's registers are read and written only by its own evaluation, and
+ * everything it sends goes into channel slots of later cycles, so the commit
+ * phase has nothing to do for this family. */
 #include "model/xalloc.h"
 #include "routers/vc/vc.h"
+#include "routers/vc/vc_input.h"
+#include "routers/vc/vc_vcalloc.h"
+#include "routers/vc/vc_switch.h"
 #include "routers/families.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static size_t round16(size_t b) { return (b + 15) & ~(size_t)15; }
+
+/* Offsets within a node block, the same for every node (sized for the
+ * largest port count): header, sets, input VCs, credits, ports, switch
+ * allocator, VC allocators. */
+typedef struct layout {
+    size_t set, ivc, credits, port, sa, va, va_bytes, bytes;
+} layout_t;
+
+static layout_t node_layout(const vc_state_t *r, noc_arb_kind_t ak, int P)
+{
+    layout_t L;
+    size_t nl = (size_t)P * (size_t)r->V;
+    L.set = round16(sizeof(vc_node_t));
+    L.ivc = L.set + round16(r->set_words * sizeof(uint64_t));
+    L.credits = L.ivc + round16(nl * sizeof(vc_ivc_t));
+    L.port = L.credits + round16(nl * sizeof(int16_t));
+    L.sa = L.port + round16((size_t)P * sizeof(vc_port_t));
+    L.va = L.sa + round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P, P);
+    L.va_bytes = round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->V, r->V);
+    L.bytes = (L.va + (size_t)P * L.va_bytes + 63) & ~(size_t)63;
+    return L;
+}
 
 static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 {
@@ -47,70 +76,84 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     r->VA = (int)c->vc_alloc_delay;
     r->out_delay = (int)(c->sw_alloc_delay + c->st_final_delay);
     r->max_ports = t->max_degree + 1;
+    r->matrix = ak == NOC_ARB_MATRIX;
 
     size_t nv = (size_t)t->n_ports * (size_t)r->V;
+    r->n_ivc = (uint32_t)nv;
     r->buf = noc_xcalloc(nv * r->qcap, sizeof(noc_flit_t), "vc router");
-    r->ivc = noc_xcalloc(nv, sizeof(vc_ivc_t), "vc router");
-    r->credits = noc_xcalloc(nv, sizeof(int16_t), "vc router");
-    r->owner = noc_xcalloc(nv, sizeof(int32_t), "vc router");
-    for (size_t i = 0; i < nv; i++) {
-        r->credits[i] = (int16_t)r->depth;
-        r->owner[i] = -1;
-    }
-    r->ovc_free = noc_xcalloc((size_t)t->n_ports, sizeof(uint64_t), "vc router");
-    for (int g = 0; g < t->n_ports; g++)
-        r->ovc_free[g] = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
-    r->W = (r->max_ports * r->V + 63) / 64;
-    r->all_vcs = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
+    uint64_t all_vcs = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
+    r->class_mask[VC_ANY_CLASS] = all_vcs;
+    r->credit_bytes = r->V >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * r->V)) - 1u;
     for (int cl = 0; cl < t->n_vclasses && cl < NOC_TOPO_MAX_CLASSES; cl++) {
         int lo, hi;
         noc_vc_class_range(r->V, t->n_vclasses, cl, &lo, &hi);
         for (int v = lo; v < hi; v++)
             r->class_mask[cl] |= UINT64_C(1) << v;
     }
+    r->W = (r->max_ports * r->V + 63) / 64;
     r->l_port = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
     r->l_vc = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
     for (int l = 0; l < r->max_ports * r->V; l++) {
         r->l_port[l] = (uint8_t)(l / r->V);
         r->l_vc[l] = (uint8_t)(l % r->V);
     }
-    size_t nw = (size_t)t->n_nodes * (size_t)r->W;
-    r->m_ne = noc_xcalloc(nw, sizeof(uint64_t), "vc router");
-    r->m_va = noc_xcalloc(nw, sizeof(uint64_t), "vc router");
-    r->m_sw = noc_xcalloc(nw, sizeof(uint64_t), "vc router");
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
         r->wslots <<= 1;
     r->wmask = r->wslots - 1;
-    r->wake_va = noc_xcalloc(nw * r->wslots, sizeof(uint64_t), "vc router");
-    r->wake_sw = noc_xcalloc(nw * r->wslots, sizeof(uint64_t), "vc router");
-    r->port_occ = noc_xcalloc((size_t)t->n_ports, sizeof(int32_t), "vc router");
-    r->va = noc_xcalloc((size_t)t->n_ports, sizeof(noc_alloc_t), "vc router");
-    r->sa_vc = noc_xcalloc((size_t)t->n_ports, sizeof(noc_arbiter_t), "vc router");
-    r->sa = noc_xcalloc((size_t)t->n_nodes, sizeof(noc_alloc_t), "vc router");
-    r->buffered = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "vc router");
-    /* a node's allocators sit together in one arena, node after node */
-    size_t arena = 0;
-    for (int n = 0; n < t->n_nodes; n++) {
-        int P = t->port_base[n + 1] - t->port_base[n];
-        arena += noc_alloc_block_size(P, P) + (size_t)P * noc_alloc_block_size(P * r->V, r->V);
+    r->set_words = (uint32_t)r->W * (3 + 2 * r->wslots);
+    if (r->matrix) {
+        r->sa_vc = noc_xcalloc((size_t)t->n_ports, sizeof(noc_arbiter_t), "vc router");
+        for (int g = 0; g < t->n_ports; g++)
+            noc_arbiter_init(&r->sa_vc[g], ak, r->V);
     }
-    r->arena = aligned_alloc(64, arena);
-    if (!r->arena) {
+    r->port_node = noc_xcalloc((size_t)t->n_ports, sizeof(int32_t), "vc router");
+    r->buffered = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "vc router");
+
+    layout_t L = node_layout(r, ak, r->max_ports);
+    r->node_bytes = L.bytes;
+    r->va_bytes = L.va_bytes;
+    r->nodes = aligned_alloc(64, (size_t)t->n_nodes * L.bytes);
+    if (!r->nodes) {
         fprintf(stderr, "noctua: out of memory in the vc router\n");
         abort();
     }
-    memset(r->arena, 0, arena);
-    char *at = r->arena;
+    memset(r->nodes, 0, (size_t)t->n_nodes * L.bytes);
     for (int n = 0; n < t->n_nodes; n++) {
         int P = t->port_base[n + 1] - t->port_base[n];
-        noc_alloc_init_at(&r->sa[n], sak, ak, P, P, (int)c->alloc_iters, at);
-        at += noc_alloc_block_size(P, P);
-        for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
-            noc_alloc_init_at(&r->va[g], vak, ak, P * r->V, r->V, (int)c->alloc_iters, at);
-            at += noc_alloc_block_size(P * r->V, r->V);
-            noc_arbiter_init(&r->sa_vc[g], ak, r->V);
+        vc_node_t *nd = vc_node(r, n);
+        char *at = (char *)nd;
+        nd->base = t->port_base[n];
+        nd->n = n;
+        nd->set = (uint64_t *)(at + L.set);
+        nd->ivc = (vc_ivc_t *)(at + L.ivc);
+        nd->credits = (int16_t *)(at + L.credits);
+        nd->port = (vc_port_t *)(at + L.port);
+        nd->sa = (noc_alloc_t *)(at + L.sa);
+        nd->va = at + L.va;
+        nd->buf = r->buf + (size_t)nd->base * (size_t)r->V;
+        for (int l = 0; l < P * r->V; l++)
+            nd->credits[l] = (int16_t)r->depth;
+        for (int p = 0; p < P; p++) {
+            int g = nd->base + p, up = s->in_chan[g];
+            vc_port_t *pt = &nd->port[p];
+            r->port_node[g] = n;
+            pt->ovc_free = all_vcs;
+            pt->to = s->chan_to[g];
+            pt->delay = (uint8_t)(r->out_delay + s->chan_delay[g]);
+            pt->to_bit = (uint8_t)s->chan_in_port[g];
+            pt->up_chan = up;
+            pt->up_node = s->chan_from[up];
+            pt->up_bit = (uint8_t)s->chan_out_port[up];
+            assert(pt->delay >= 1 && pt->delay < s->cap);
+        }
+        noc_alloc_init_at(nd->sa, sak, ak, P, P, (int)c->alloc_iters,
+                          (char *)nd->sa + round16(sizeof(noc_alloc_t)));
+        for (int o = 0; o < P; o++) {
+            noc_alloc_t *a = vc_va_alloc(r, nd, o);
+            noc_alloc_init_at(a, vak, ak, P * r->V, r->V, (int)c->alloc_iters,
+                              (char *)a + round16(sizeof(noc_alloc_t)));
         }
     }
     size_t nl = (size_t)r->max_ports * (size_t)r->V;
@@ -118,7 +161,7 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     r->mask = noc_xcalloc(2 * nl, sizeof(uint64_t), "vc router");
     r->grant = noc_xcalloc(nl, sizeof(int16_t), "vc router");
     r->lvc = noc_xcalloc(nl, sizeof(int16_t), "vc router");
-    r->lport = noc_xcalloc(nl, 1, "vc router");
+    r->next = noc_xcalloc(nl, sizeof(int16_t), "vc router");
     return 0;
 }
 
@@ -128,80 +171,106 @@ static void vc_destroy(struct noc_sim *s)
     if (!r)
         return;
     const noc_topo_t *t = s->topo;
-    if (r->sa)
-        for (int n = 0; n < t->n_nodes; n++)
-            noc_alloc_free(&r->sa[n]);
-    if (r->va)
-        for (int g = 0; g < t->n_ports; g++) {
-            noc_alloc_free(&r->va[g]);
-            noc_arbiter_free(&r->sa_vc[g]);
+    if (r->nodes)
+        for (int n = 0; n < t->n_nodes; n++) {
+            vc_node_t *nd = vc_node(r, n);
+            int P = t->port_base[n + 1] - t->port_base[n];
+            noc_alloc_free(nd->sa);
+            for (int o = 0; o < P; o++)
+                noc_alloc_free(vc_va_alloc(r, nd, o));
         }
-    free(r->arena);
+    if (r->sa_vc)
+        for (int g = 0; g < t->n_ports; g++)
+            noc_arbiter_free(&r->sa_vc[g]);
+    free(r->nodes);
     free(r->buf);
-    free(r->ivc);
-    free(r->credits);
-    free(r->owner);
-    free(r->port_occ);
-    free(r->va);
-    free(r->sa_vc);
-    free(r->sa);
+    free(r->port_node);
     free(r->buffered);
-    free(r->ovc_free);
+    free(r->sa_vc);
     free(r->l_port);
     free(r->l_vc);
-    free(r->m_ne);
-    free(r->m_va);
-    free(r->m_sw);
-    free(r->wake_va);
-    free(r->wake_sw);
     free(r->who);
     free(r->mask);
     free(r->grant);
     free(r->lvc);
-    free(r->lport);
+    free(r->next);
     free(r);
     s->rstate = NULL;
 }
 
 /* Run each stage only when it has something to do: arrivals for the input
- * unit, VCs in the sets of the other stages. */
+ * unit, VCs in the sets of the other stages. W: words of a set (1, a
+ * constant, in the common instance). */
+VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W)
+{
+    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
+    uint64_t fl = s->arr_flit[at], cr = s->arr_credit[at];
+    uint64_t arrivals = (fl | cr) & ~NOC_NI_MASK;
+    if (!arrivals && r->buffered[n] == 0)
+        return;
+    vc_node_t *nd = vc_node(r, n);
+    vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W };
+    if (arrivals) {
+        /* the NI bits are the NI's, which evaluated first */
+        s->arr_flit[at] = fl & NOC_NI_MASK;
+        s->arr_credit[at] = cr & NOC_NI_MASK;
+        vc_input(&x, fl & ~NOC_NI_MASK, cr & ~NOC_NI_MASK);
+        if (r->buffered[n] == 0)
+            return;
+    }
+    uint64_t *set = x.set, *wake = vc_wake(r, set, x.now, W);
+    uint64_t va = 0, sw = 0;
+    for (int w = 0; w < W; w++) {
+        /* the VCs whose route or VA stage ends this cycle join their sets */
+        uint64_t a = set[W + w] | wake[w], b = set[2 * W + w] | wake[W + w];
+        set[W + w] = a;
+        set[2 * W + w] = b;
+        wake[w] = 0;
+        wake[W + w] = 0;
+        va |= a;
+        sw |= b & set[w];
+    }
+    if (va) {
+        vc_vc_alloc(&x);
+        /* with no VA delay, a VC granted now bids for the switch at once */
+        if (r->VA == 0)
+            sw = 1;
+    }
+    if (sw)
+        vc_switch(&x);
+}
+
 static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
-    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
-    if ((s->arr_flit[at] | s->arr_credit[at]) & ~NOC_NI_MASK)
-        noc_vc_input(s, r, n);
-    if (r->buffered[n] == 0)
-        return;
-    size_t w0 = (size_t)n * (size_t)r->W;
-    size_t k0 = ((size_t)n * r->wslots + (s->now & r->wmask)) * (size_t)r->W;
-    uint64_t va = 0, sw = 0;
-    for (int w = 0; w < r->W; w++) {
-        /* the VCs whose route or VA stage ends this cycle join their sets */
-        r->m_va[w0 + (size_t)w] |= r->wake_va[k0 + (size_t)w];
-        r->m_sw[w0 + (size_t)w] |= r->wake_sw[k0 + (size_t)w];
-        r->wake_va[k0 + (size_t)w] = 0;
-        r->wake_sw[k0 + (size_t)w] = 0;
-        va |= r->m_va[w0 + (size_t)w];
-        sw |= r->m_sw[w0 + (size_t)w] & r->m_ne[w0 + (size_t)w];
-    }
-    if (va)
-        noc_vc_vc_alloc(s, r, n);
-    if (sw || va)
-        noc_vc_switch(s, r, n);
+    if (r->W == 1)
+        eval_node(s, r, n, 1);
+    else
+        eval_node(s, r, n, r->W);
+}
+
+/* Node and local index of VC v of global port g. */
+static const vc_node_t *port_vc(const vc_state_t *r, int g, int v, int *l)
+{
+    const vc_node_t *nd = vc_node(r, r->port_node[g]);
+    *l = (g - nd->base) * r->V + v;
+    return nd;
 }
 
 static int vc_credits(const struct noc_sim *s, int g, int v)
 {
     const vc_state_t *r = s->rstate;
-    return r->credits[g * r->V + v];
+    int l;
+    const vc_node_t *nd = port_vc(r, g, v, &l);
+    return nd->credits[l];
 }
 
 static int vc_occupancy(const struct noc_sim *s, int g, int v)
 {
     const vc_state_t *r = s->rstate;
-    int i = g * r->V + v;
-    return (int)noc_fifo_count(r->ivc[i].head, r->ivc[i].tail);
+    int l;
+    const vc_node_t *nd = port_vc(r, g, v, &l);
+    return (int)noc_fifo_count(nd->ivc[l].head, nd->ivc[l].tail);
 }
 
 static int vc_depth(const struct noc_sim *s)
@@ -214,11 +283,12 @@ static void vc_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void 
 {
     const vc_state_t *r = s->rstate;
     const noc_topo_t *t = s->topo;
+    const vc_node_t *nd = vc_node(r, n);
     for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++)
         for (int v = 0; v < r->V; v++) {
-            int i = g * r->V + v;
-            for (uint16_t k = r->ivc[i].head; k != r->ivc[i].tail; k++)
-                fn(ctx, noc_fifo_front(&r->buf[(uint32_t)i * r->qcap], r->qmask, k), g, v);
+            int l = (g - nd->base) * r->V + v;
+            for (uint16_t k = nd->ivc[l].head; k != nd->ivc[l].tail; k++)
+                fn(ctx, vc_slot(nd->buf, r, l, k), g, v);
         }
 }
 

@@ -84,10 +84,10 @@ static void test_input_first_by_hand(void **state)
     noc_alloc_init(&a, NOC_ALLOC_INPUT_FIRST, NOC_ARB_ROUND_ROBIN, 3, 3, 1);
     noc_alloc_run(&a, case_req, grant);
     assert_grants(grant, (const int[]){0, -1, -1}, 3);
-    assert_int_equal(a.in_arb[0].ptr, 1);
-    assert_int_equal(a.out_arb[0].ptr, 1);
-    assert_int_equal(a.in_arb[1].ptr, 0);
-    assert_int_equal(a.in_arb[2].ptr, 0);
+    assert_int_equal(noc_alloc_in_ptr(&a, 0), 1);
+    assert_int_equal(noc_alloc_out_ptr(&a, 0), 1);
+    assert_int_equal(noc_alloc_in_ptr(&a, 1), 0);
+    assert_int_equal(noc_alloc_in_ptr(&a, 2), 0);
     noc_alloc_run(&a, case_req, grant);
     assert_grants(grant, (const int[]){1, 0, -1}, 3);
     noc_alloc_free(&a);
@@ -109,11 +109,11 @@ static void test_output_first_by_hand(void **state)
     noc_alloc_init(&a, NOC_ALLOC_OUTPUT_FIRST, NOC_ARB_ROUND_ROBIN, 3, 3, 1);
     noc_alloc_run(&a, case_req, grant);
     assert_grants(grant, (const int[]){0, -1, 2}, 3);
-    assert_int_equal(a.out_arb[0].ptr, 1);
-    assert_int_equal(a.out_arb[1].ptr, 0);
-    assert_int_equal(a.out_arb[2].ptr, 0); /* (2+1) % 3 */
-    assert_int_equal(a.in_arb[0].ptr, 1);
-    assert_int_equal(a.in_arb[2].ptr, 0);
+    assert_int_equal(noc_alloc_out_ptr(&a, 0), 1);
+    assert_int_equal(noc_alloc_out_ptr(&a, 1), 0);
+    assert_int_equal(noc_alloc_out_ptr(&a, 2), 0); /* (2+1) % 3 */
+    assert_int_equal(noc_alloc_in_ptr(&a, 0), 1);
+    assert_int_equal(noc_alloc_in_ptr(&a, 2), 0);
     noc_alloc_run(&a, case_req, grant);
     assert_grants(grant, (const int[]){1, 0, 2}, 3);
     noc_alloc_free(&a);
@@ -138,16 +138,16 @@ static void test_islip_by_hand(void **state)
     noc_alloc_init(&a, NOC_ALLOC_ISLIP, NOC_ARB_ROUND_ROBIN, 3, 3, 2);
     noc_alloc_run(&a, req, grant);
     assert_grants(grant, (const int[]){0, 1, -1}, 3);
-    assert_int_equal(a.in_arb[0].ptr, 1);
-    assert_int_equal(a.out_arb[0].ptr, 1);
-    assert_int_equal(a.in_arb[1].ptr, 0);
-    assert_int_equal(a.out_arb[1].ptr, 0);
+    assert_int_equal(noc_alloc_in_ptr(&a, 0), 1);
+    assert_int_equal(noc_alloc_out_ptr(&a, 0), 1);
+    assert_int_equal(noc_alloc_in_ptr(&a, 1), 0);
+    assert_int_equal(noc_alloc_out_ptr(&a, 1), 0);
     noc_alloc_run(&a, req, grant);
     assert_grants(grant, (const int[]){1, 0, -1}, 3);
-    assert_int_equal(a.in_arb[0].ptr, 2);
-    assert_int_equal(a.in_arb[1].ptr, 1);
-    assert_int_equal(a.out_arb[0].ptr, 2);
-    assert_int_equal(a.out_arb[1].ptr, 1);
+    assert_int_equal(noc_alloc_in_ptr(&a, 0), 2);
+    assert_int_equal(noc_alloc_in_ptr(&a, 1), 1);
+    assert_int_equal(noc_alloc_out_ptr(&a, 0), 2);
+    assert_int_equal(noc_alloc_out_ptr(&a, 1), 1);
     noc_alloc_free(&a);
 
     noc_alloc_init(&a, NOC_ALLOC_ISLIP, NOC_ARB_ROUND_ROBIN, 3, 3, 1);
@@ -341,12 +341,12 @@ static void test_sparse_equals_dense(void **state)
                 for (int k = 0; k < m; k++)
                     assert_int_equal(gs[k], gd[who[k]]);
                 for (int i = 0; i < n_in; i++) {
-                    assert_int_equal(sparse.in_arb[i].ptr, dense.in_arb[i].ptr);
+                    assert_int_equal(noc_alloc_in_ptr(&sparse, i), noc_alloc_in_ptr(&dense, i));
                     if (arb == NOC_ARB_MATRIX)
                         assert_memory_equal(sparse.in_arb[i].matrix, dense.in_arb[i].matrix, 8 * 5);
                 }
                 for (int r = 0; r < n_out; r++) {
-                    assert_int_equal(sparse.out_arb[r].ptr, dense.out_arb[r].ptr);
+                    assert_int_equal(noc_alloc_out_ptr(&sparse, r), noc_alloc_out_ptr(&dense, r));
                     if (arb == NOC_ARB_MATRIX)
                         assert_memory_equal(sparse.out_arb[r].matrix, dense.out_arb[r].matrix, 8 * 10);
                 }

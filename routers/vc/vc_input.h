@@ -1,0 +1,133 @@
+/* vc_input.h: the input unit of the vc router: credits and flits arriving on
+ * the node's channels, buffer write, and route computation. The route is a
+ * pure function of where the packet is going, so a head is routed as soon as
+ * it is at the front of an idle VC, and held back until the R cycles of the
+ * route stage are over: it bids for an output VC from then on.
+ *
+ * One box of the block diagram; included by vc_router.c only, whose node
+ * evaluation inlines it (see vc.h). */
+#ifndef NOC_VC_INPUT_H
+#define NOC_VC_INPUT_H
+#include "routers/vc/vc.h"
+#include <string.h>
+
+/* Route head flit f, at the front of idle VC l (registers q), and let it bid
+ * for an output VC `delay` cycles from now. */
+VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, int delay)
+{
+    const vc_state_t *r = x->r;
+    int port, cls;
+    assert((f->flags & NOC_FLIT_HEAD) && q->state == VC_IDLE);
+    if (r->lookahead) {
+        port = f->la_port;
+        cls = f->la_class;
+    } else {
+        struct noc_sim *s = x->s;
+        const noc_topo_t *t = s->topo;
+        noc_route_t rt;
+        t->ops->route(t, x->n, s->pkts[f->pkt].src, f->dst, &rt);
+        port = rt.port;
+        cls = rt.vclass;
+    }
+    q->rport = (uint8_t)port;
+    q->rclass = (uint8_t)(port ? cls : VC_ANY_CLASS); /* ejection: any VC */
+    q->state = VC_VA;
+    vc_at(x, 0, l, delay);
+}
+
+/* Route the head now at the front of idle VC l. */
+VC_INLINE void vc_route_head(vc_ctx_t *x, int l, int delay)
+{
+    vc_ivc_t *q = &x->nd->ivc[l];
+    assert(q->head != q->tail);
+    vc_route(x, q, vc_slot(x->nd->buf, x->r, l, q->head), l, delay);
+}
+
+/* Credits for the output VCs of port p come back on the channel that leaves
+ * p (global port base + p); each one stood for a unit of this node's work. */
+VC_INLINE void vc_credits_in(vc_ctx_t *x, uint64_t cr, uint32_t slot)
+{
+    struct noc_sim *s = x->s;
+    const vc_state_t *r = x->r;
+    vc_node_t *nd = x->nd;
+    int V = x->V, total = 0;
+    size_t stride = (size_t)s->cap * (size_t)V;
+    uint8_t *ring = &s->ring_credit[((size_t)nd->base * s->cap + slot) * (size_t)V];
+    int16_t *credits = nd->credits;
+    for (; cr; cr &= cr - 1) {
+        int p = __builtin_ctzll(cr);
+        uint8_t *k = ring + (size_t)p * stride;
+        int16_t *cnt = credits + p * V;
+        if (V <= 8) {
+            /* the slot's counters as one word (the ring has spare bytes at
+             * its end); usually a single one is set */
+            uint64_t word;
+            memcpy(&word, k, sizeof word);
+            for (word &= r->credit_bytes; word;) {
+                int v = __builtin_ctzll(word) >> 3;
+                cnt[v] = (int16_t)(cnt[v] + k[v]);
+                total += k[v];
+                k[v] = 0;
+                word &= ~(UINT64_C(0xff) << (8 * v));
+            }
+            continue;
+        }
+        for (int v = 0; v < V; v++) {
+            if (k[v]) {
+                cnt[v] = (int16_t)(cnt[v] + k[v]);
+                total += k[v];
+                k[v] = 0;
+            }
+        }
+    }
+    assert(total > 0);
+    noc_work_sub(s, x->n, total);
+}
+
+/* The input unit: the credits (ports in cr) and flits (ports in fl) that
+ * arrive this cycle. Flits go straight from the channel slot into their
+ * VC's FIFO; the node's work count stays (the flit is still its work). */
+VC_INLINE void vc_input(vc_ctx_t *x, uint64_t fl, uint64_t cr)
+{
+    struct noc_sim *s = x->s;
+    vc_state_t *r = x->r;
+    vc_node_t *nd = x->nd;
+    int V = x->V, arrived = 0;
+    uint32_t cap = s->cap, slot = (uint32_t)(x->now & s->mask);
+    if (cr)
+        vc_credits_in(x, cr, slot);
+    if (!fl)
+        return;
+    vc_port_t *port = nd->port;
+    const int32_t *in_chan = s->in_chan + nd->base; /* dense: cheaper to reach than the port records */
+    vc_ivc_t *ivc = nd->ivc;
+    for (; fl; fl &= fl - 1) {
+        int p = __builtin_ctzll(fl);
+        int c = in_chan[p];
+        uint32_t ri = (uint32_t)c * cap + slot;
+        const noc_flit_t *f = &s->ring_flit[ri];
+        int l = p * V + f->vc;
+        vc_ivc_t *q = &ivc[l];
+        uint16_t tail = q->tail;
+        int was_empty = q->head == tail;
+        assert(s->ring_valid[ri] && noc_fifo_count(q->head, tail) < (uint32_t)r->depth);
+        *vc_slot(nd->buf, r, l, tail) = *f;
+        q->tail = (uint16_t)(tail + 1);
+        s->ring_valid[ri] = 0;
+        if (was_empty) {
+            vc_set(vc_ne(x), l, x->W);
+            /* an idle VC is empty: this is a head, routed at once */
+            if (q->state == VC_IDLE)
+                vc_route(x, q, f, l, r->R);
+        }
+        arrived++;
+        vc_port_t *pt = &port[p];
+        int occ = ++pt->occ;
+        if (s->measuring && occ > pt->peak) {
+            pt->peak = occ; /* the input unit is the only writer of peak_queue */
+            s->lst[c].peak_queue = (uint32_t)occ;
+        }
+    }
+    r->buffered[x->n] += arrived;
+}
+#endif

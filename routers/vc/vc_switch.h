@@ -1,0 +1,249 @@
+/* vc_switch.h: switch allocation, crossbar and output of the vc router. An
+ * input port bids for the output ports wanted by its VCs that hold an output
+ * VC, are past their VA delay, have a flit at the front and a credit
+ * downstream; the switch allocator matches input to output ports; each
+ * matched input port's VC arbiter picks which of its VCs crosses. The
+ * crossing flit leaves the buffer now, returns a credit upstream, and enters
+ * the output channel to arrive sw_alloc_delay + st_final_delay + link latency
+ * cycles later.
+ *
+ * One box of the block diagram; included by vc_router.c only, whose node
+ * evaluation inlines it (see vc.h). */
+#ifndef NOC_VC_SWITCH_H
+#define NOC_VC_SWITCH_H
+#include "routers/vc/vc_input.h"
+
+/* Move the flit at the front of input VC l (VC v of input port p) through
+ * output port o: straight from the buffer slot into the output channel's
+ * slot; its credit goes back up the channel that feeds p. The node's
+ * `buffered` and work count are the caller's to lower. */
+VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
+{
+    struct noc_sim *s = x->s;
+    const vc_state_t *r = x->r;
+    vc_node_t *nd = x->nd;
+    vc_ivc_t *q = &nd->ivc[l];
+    vc_port_t *out = &nd->port[o], *in = &nd->port[p];
+    uint32_t cap = s->cap;
+    int og = nd->base + o, ov = q->out_vc;
+    uint32_t fslot = (uint32_t)((x->now + out->delay) & s->mask);
+    uint32_t ri = (uint32_t)og * cap + fslot;
+    uint16_t head = q->head;
+    noc_flit_t *f = &s->ring_flit[ri];
+    assert(!s->ring_valid[ri] && head != q->tail);
+    *f = *vc_slot(nd->buf, r, l, head);
+    q->head = ++head;
+    in->occ--;
+    /* The ejection port's sink always accepts and returns no credits: its
+     * counters stay at the buffer depth, and its link is no hop. */
+    int hop = o != 0;
+    nd->credits[o * x->V + ov] = (int16_t)(nd->credits[o * x->V + ov] - hop);
+    f->hops = (uint16_t)(f->hops + hop);
+    int to = out->to;
+    s->arr_flit[(uint32_t)to * cap + fslot] |= UINT64_C(1) << out->to_bit;
+    /* the flit becomes work of `to` (noc_work_add; the caller takes it off
+     * this node), then its credit work of the upstream node */
+    s->work[to]++;
+    if (!s->listed[to])
+        noc_work_add(s, to, 0);
+    int up = in->up_node;
+    uint32_t cslot = (uint32_t)((x->now + s->credit_delay) & s->mask);
+    uint8_t *credit = &s->ring_credit[((size_t)in->up_chan * cap + cslot) * (size_t)x->V + (size_t)v];
+    assert(*credit < UINT8_MAX);
+    (*credit)++;
+    s->arr_credit[(uint32_t)up * cap + cslot] |= UINT64_C(1) << in->up_bit;
+    s->work[up]++;
+    if (!s->listed[up])
+        noc_work_add(s, up, 0);
+    if (s->measuring) {
+        noc_link_stats_t *ls = &s->lst[og];
+        ls->flits++;
+        ls->busy++;
+        s->st.flit_hops += o != 0;
+    }
+    uint8_t flags = f->flags;
+    f->vc = (uint8_t)ov;
+    s->ring_valid[ri] = 1;
+    if ((flags & NOC_FLIT_HEAD) && o != 0 && r->lookahead) {
+        const noc_topo_t *t = s->topo;
+        noc_route_t rt;
+        t->ops->route(t, to, s->pkts[f->pkt].src, f->dst, &rt);
+        f->la_port = rt.port;
+        f->la_class = rt.vclass;
+    }
+    if (flags & NOC_FLIT_TAIL) {
+        out->ovc_free |= UINT64_C(1) << ov;
+        q->state = VC_IDLE;
+        vc_clr(vc_sw(x), l, x->W);
+        if (head != q->tail) /* the next head is at the front from the next cycle */
+            vc_route_head(x, l, 1 + r->R);
+    }
+    if (head == q->tail) {
+        vc_clr(vc_ne(x), l, x->W);
+        noc_fifo_rewind(&q->head, &q->tail);
+    }
+}
+
+/* Input VC v of input port p won its VC arbiter. */
+VC_INLINE void vc_arb_update(vc_ctx_t *x, int p, int v)
+{
+    if (x->r->matrix) {
+        noc_arbiter_update(&x->r->sa_vc[x->nd->base + p], v);
+        return;
+    }
+    x->nd->port[p].vc_ptr = (uint8_t)noc_rr_next(v);
+}
+
+/* The general case: several ready VCs share an input or an output port.
+ * ready[0..nr): the ready VCs. The switch allocator and the VC arbiters
+ * choose; the chosen VCs go to cross[] (local input VC) and out[] (output
+ * port), in the allocator's order. Returns how many. */
+static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cross, uint8_t *out)
+{
+    const vc_state_t *r = x->r;
+    vc_node_t *nd = x->nd;
+    int V = x->V, n_cross = 0;
+    uint64_t vc_ready[64];    /* per input port: its VCs ready to cross */
+    uint64_t ports[64];       /* per input port: output ports they want */
+    uint64_t in_ports = 0;
+    for (int k = 0; k < nr; k++) {
+        int l = ready[k], p = r->l_port[l];
+        uint64_t pb = UINT64_C(1) << p;
+        if (!(in_ports & pb)) {
+            in_ports |= pb;
+            vc_ready[p] = 0;
+            ports[p] = 0;
+        }
+        vc_ready[p] |= UINT64_C(1) << r->l_vc[l];
+        ports[p] |= UINT64_C(1) << nd->ivc[l].rport;
+    }
+    int16_t who[64], grant[64];
+    uint64_t mask[64];
+    int m = 0;
+    who[0] = who[1] = 0; /* (m >= 1; quiets a false maybe-uninitialized warning) */
+    mask[0] = mask[1] = 0;
+    for (uint64_t b = in_ports; b; b &= b - 1) {
+        int p = __builtin_ctzll(b);
+        who[m] = (int16_t)p;
+        mask[m] = ports[p];
+        m++;
+    }
+    noc_alloc_run_sparse(nd->sa, m, who, mask, grant);
+
+    for (int k = 0; k < m; k++) {
+        int o = grant[k], p = who[k];
+        if (o < 0)
+            continue;
+        /* which VC of this input port crosses: those ready for output o */
+        uint64_t cand = vc_ready[p];
+        if (cand & (cand - 1)) {
+            cand = 0;
+            for (uint64_t b = vc_ready[p]; b; b &= b - 1) {
+                int v = __builtin_ctzll(b);
+                if (nd->ivc[p * V + v].rport == o)
+                    cand |= UINT64_C(1) << v;
+            }
+        }
+        int v = r->matrix ? noc_arbiter_pick(&r->sa_vc[nd->base + p], &cand)
+                          : noc_rr_pick(cand, nd->port[p].vc_ptr);
+        assert(v >= 0);
+        vc_arb_update(x, p, v);
+        cross[n_cross] = (int16_t)(p * V + v);
+        out[n_cross] = (uint8_t)o;
+        n_cross++;
+    }
+    return n_cross;
+}
+
+/* The switch stage: every ready VC of the sw set bids. */
+VC_INLINE void vc_switch(vc_ctx_t *x)
+{
+    struct noc_sim *s = x->s;
+    vc_state_t *r = x->r;
+    vc_node_t *nd = x->nd;
+    const vc_ivc_t *ivc = nd->ivc;
+    const int16_t *credits = nd->credits;
+    const uint64_t *sw = vc_sw(x), *ne = vc_ne(x);
+    int V = x->V, W = x->W, nr = 0;
+    int16_t ready_1[64], *ready = W == 1 ? ready_1 : r->lvc;
+    uint64_t stalled = 0, wanted = 0, wanted2 = 0; /* output ports wanted by one, by several VCs */
+    uint64_t in_ports = 0, out_ports = 0, shared = 0; /* of the ready VCs; ports used twice */
+
+    if (W == 1) {
+        uint64_t bits = sw[0] & ne[0];
+        if (!bits)
+            return;
+        if (!(bits & (bits - 1))) {
+            /* A lone VC may bid: nothing contends, so with a credit it
+             * crosses, and each arbiter on its way sees a single request. */
+            int l = __builtin_ctzll(bits), o = ivc[l].rport;
+            if (credits[o * V + ivc[l].out_vc] <= 0) {
+                if (s->measuring)
+                    s->lst[nd->base + o].credit_stall++;
+                return;
+            }
+            int p = r->l_port[l], v = r->l_vc[l];
+            noc_alloc_grant_update(nd->sa, p, o);
+            vc_arb_update(x, p, v);
+            vc_traverse(x, l, p, v, o);
+            r->buffered[x->n]--;
+            noc_work_sub(s, x->n, 1);
+            s->last_move = x->now;
+            return;
+        }
+    }
+    for (int w = 0; w < W; w++) {
+        for (uint64_t bits = sw[w] & ne[w]; bits; bits &= bits - 1) {
+            int l = 64 * w + __builtin_ctzll(bits);
+            const vc_ivc_t *q = &ivc[l];
+            int o = q->rport;
+            uint64_t ob = UINT64_C(1) << o, pb = UINT64_C(1) << r->l_port[l];
+            wanted2 |= wanted & ob;
+            wanted |= ob;
+            if (credits[o * V + q->out_vc] <= 0) { /* (never for the ejection port, see below) */
+                stalled |= ob;
+                continue;
+            }
+            shared |= (in_ports & pb) | (out_ports & ob);
+            in_ports |= pb;
+            out_ports |= ob;
+            ready[nr++] = (int16_t)l;
+        }
+    }
+    if (s->measuring) {
+        int base = nd->base;
+        for (uint64_t b = wanted2 & ~UINT64_C(1); b; b &= b - 1)
+            s->lst[base + __builtin_ctzll(b)].contention++;
+        for (uint64_t b = stalled; b; b &= b - 1)
+            s->lst[base + __builtin_ctzll(b)].credit_stall++;
+    }
+    if (nr == 0)
+        return;
+    int n_cross;
+    if (shared) {
+        int16_t cross[64]; /* at most one crossing per input port */
+        uint8_t out[64];
+        n_cross = vc_contended(x, ready, nr, cross, out);
+        for (int k = 0; k < n_cross; k++) {
+            int l = cross[k];
+            vc_traverse(x, l, r->l_port[l], r->l_vc[l], out[k]);
+        }
+    } else {
+        /* Every ready VC has its input and its output port to itself: each
+         * crosses, and each arbiter on its way sees a single request (the
+         * allocator's conflict-free case); in input-port order, as the
+         * allocator's grants. */
+        noc_alloc_t *sa = nd->sa;
+        for (int k = 0; k < nr; k++) {
+            int l = ready[k], p = r->l_port[l], v = r->l_vc[l], o = ivc[l].rport;
+            noc_alloc_grant_update(sa, p, o);
+            vc_arb_update(x, p, v);
+            vc_traverse(x, l, p, v, o);
+        }
+        n_cross = nr;
+    }
+    r->buffered[x->n] -= n_cross;
+    noc_work_sub(s, x->n, n_cross);
+    s->last_move = x->now;
+}
+#endif

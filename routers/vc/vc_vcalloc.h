@@ -1,0 +1,135 @@
+/* vc_vcalloc.h: VC allocation of the vc router. Every output port has its own
+ * allocator whose requesters are the node's input VCs (local index p*V + v)
+ * and whose resources are that port's output VCs; an input VC in the VA stage
+ * requests the free output VCs of its route's class. A packet leaves for the
+ * ejection port on any of the local port's VCs (its class is VC_ANY_CLASS).
+ *
+ * One box of the block diagram; included by vc_router.c only, whose node
+ * evaluation inlines it (see vc.h). */
+#ifndef NOC_VC_VCALLOC_H
+#define NOC_VC_VCALLOC_H
+#include "routers/vc/vc.h"
+
+/* Input VC l (registers q) holds output VC ov of output port pt from now on,
+ * and bids for the switch VA cycles from now. */
+VC_INLINE void vc_grant(vc_ctx_t *x, vc_ivc_t *q, vc_port_t *pt, int l, int ov)
+{
+    pt->ovc_free &= ~(UINT64_C(1) << ov);
+    q->out_vc = (uint8_t)ov;
+    q->state = VC_ACTIVE;
+    vc_clr(vc_va(x), l, x->W);
+    vc_at(x, 1, l, x->r->VA);
+}
+
+/* Several VCs bid for one output port: one allocation per output port asked
+ * for (not inlined: the rarer case). A port with a single bidder takes the
+ * lone-requester path; the others go through the allocator's sparse entry
+ * (whose outcome does not depend on the order of the list). */
+static void vc_alloc_shared(vc_ctx_t *x)
+{
+    vc_state_t *r = x->r;
+    vc_node_t *nd = x->nd;
+    vc_ivc_t *ivc = nd->ivc;
+    vc_port_t *port = nd->port;
+    const uint64_t *va = vc_va(x);
+    int W = x->W, m = 0;
+    uint64_t ports = 0, multi = 0;
+    int16_t first[64]; /* per output port: its last list entry; r->next links the others */
+    /* the requests: one list entry per bidding input VC with a free VC to bid for */
+    for (int w = 0; w < W; w++) {
+        for (uint64_t bits = va[w]; bits; bits &= bits - 1) {
+            int l = 64 * w + __builtin_ctzll(bits);
+            const vc_ivc_t *q = &ivc[l];
+            int o = q->rport;
+            uint64_t want = port[o].ovc_free & r->class_mask[q->rclass], ob = UINT64_C(1) << o;
+            if (!want)
+                continue;
+            r->lvc[m] = (int16_t)l;
+            r->mask[m] = want;
+            r->next[m] = (ports & ob) ? first[o] : -1;
+            first[o] = (int16_t)m;
+            multi |= ports & ob;
+            ports |= ob;
+            m++;
+        }
+    }
+    uint64_t *mask2 = r->mask + m; /* second half of the scratch */
+    for (; ports; ports &= ports - 1) {
+        int o = __builtin_ctzll(ports);
+        noc_alloc_t *a = vc_va_alloc(r, nd, o);
+        if (!((multi >> o) & 1)) {
+            int k = first[o], l = r->lvc[k];
+            int ov = noc_alloc_in_pick(a, l, r->mask[k]);
+            noc_alloc_grant_update(a, l, ov);
+            vc_grant(x, &ivc[l], &port[o], l, ov);
+            continue;
+        }
+        int cnt = 0;
+        for (int k = first[o]; k >= 0; k = r->next[k]) {
+            r->who[cnt] = r->lvc[k];
+            mask2[cnt] = r->mask[k];
+            cnt++;
+        }
+        noc_alloc_run_sparse(a, cnt, r->who, mask2, r->grant);
+        for (int j = 0; j < cnt; j++)
+            if (r->grant[j] >= 0)
+                vc_grant(x, &ivc[r->who[j]], &port[o], r->who[j], r->grant[j]);
+    }
+}
+
+/* The VA stage: every VC of the va set bids. */
+VC_INLINE void vc_vc_alloc(vc_ctx_t *x)
+{
+    vc_state_t *r = x->r;
+    vc_node_t *nd = x->nd;
+    vc_ivc_t *ivc = nd->ivc;
+    vc_port_t *port = nd->port;
+    const uint64_t *va = vc_va(x);
+    int W = x->W;
+
+    if (W == 1 && !(va[0] & (va[0] - 1))) {
+        /* a lone bidder gets its own arbiter's choice (see alloc.h) */
+        int l = __builtin_ctzll(va[0]);
+        vc_ivc_t *q = &ivc[l];
+        vc_port_t *pt = &port[q->rport];
+        uint64_t want = pt->ovc_free & r->class_mask[q->rclass];
+        if (!want)
+            return;
+        noc_alloc_t *a = vc_va_alloc(r, nd, q->rport);
+        int ov = noc_alloc_in_pick(a, l, want);
+        noc_alloc_grant_update(a, l, ov);
+        vc_grant(x, q, pt, l, ov);
+        return;
+    }
+    /* the output ports asked for, and those asked for by several VCs */
+    uint64_t ports = 0, shared = 0;
+    for (int w = 0; w < W; w++) {
+        for (uint64_t bits = va[w]; bits; bits &= bits - 1) {
+            uint64_t ob = UINT64_C(1) << ivc[64 * w + __builtin_ctzll(bits)].rport;
+            shared |= ports & ob;
+            ports |= ob;
+        }
+    }
+    if (!shared) {
+        /* one bidder per output port: each gets its own arbiter's choice
+         * among the free VCs of its class (a lone requester, see alloc.h) */
+        for (int w = 0; w < W; w++) {
+            for (uint64_t bits = va[w]; bits; bits &= bits - 1) {
+                int l = 64 * w + __builtin_ctzll(bits);
+                vc_ivc_t *q = &ivc[l];
+                vc_port_t *pt = &port[q->rport];
+                uint64_t want = pt->ovc_free & r->class_mask[q->rclass];
+                if (!want)
+                    continue;
+                noc_alloc_t *a = vc_va_alloc(r, nd, q->rport);
+                int ov = noc_alloc_in_pick(a, l, want);
+                noc_alloc_grant_update(a, l, ov);
+                vc_grant(x, q, pt, l, ov);
+            }
+        }
+        return;
+    }
+
+    vc_alloc_shared(x);
+}
+#endif
