@@ -207,6 +207,7 @@ static void build(noc_topo_t *t, const noc_topo_ops_t *ops, int dims, const int 
     t->ops = ops;
     t->dims = dims;
     t->wrap = wrap;
+    t->route_needs_src = wrap; /* tori: dateline classes and k/2 ties */
     t->dateline = dateline;
     t->n_vclasses = dateline ? 2 : 1;
     t->n_classes = dims;

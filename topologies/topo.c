@@ -154,6 +154,7 @@ noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t 
 
     t = xmalloc(sizeof *t);
     memset(t, 0, sizeof *t);
+    t->route_needs_src = 1; /* unless the builder knows better */
     memcpy(t->spec, s, len + 1);
     why[0] = '\0';
     if (builders[i].build(t, builders[i].kind, arg, flags, why, sizeof why) != 0)

@@ -75,6 +75,8 @@ struct noc_topo {
     int stride[NOC_TOPO_MAX_DIMS];
     int wrap;             /* 1 for tori and rings */
     int dateline;         /* 1: wraparound links use dateline VC classes */
+    int route_needs_src;  /* 0: route() ignores its src argument, so a router
+                             need not look the packet's source up */
     /* Per global port: the latency in cycles the fabric's definition gives
      * the link leaving it (a graph file may), 0 where the link takes its
      * class latency; NULL when no link has one. */

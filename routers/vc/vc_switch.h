@@ -67,7 +67,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     if ((flags & NOC_FLIT_HEAD) && o != 0 && r->lookahead) {
         const noc_topo_t *t = s->topo;
         noc_route_t rt;
-        t->ops->route(t, to, s->pkts[f->pkt].src, f->dst, &rt);
+        t->ops->route(t, to, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
         f->la_port = rt.port;
         f->la_class = rt.vclass;
     }

@@ -371,9 +371,37 @@ static void test_ecube_mesh(void **state)
     noc_topo_destroy(t);
 }
 
+/* A fabric that says its routing ignores the source must route the same
+ * without it (routers then skip the packet table look-up). */
+static void test_route_needs_src(void **state)
+{
+    (void)state;
+    int without = 0;
+    for (size_t i = 0; i < N_SPECS; i++) {
+        noc_topo_t *t = make(specs[i], 0);
+        if (!t->route_needs_src) {
+            without++;
+            for (int s = 0; s < t->n_nodes; s++)
+                for (int d = 0; d < t->n_nodes; d++)
+                    for (int cur = 0; cur < t->n_nodes; cur++) {
+                        noc_route_t a, b;
+                        t->ops->route(t, cur, s, d, &a);
+                        t->ops->route(t, cur, -1, d, &b);
+                        assert_int_equal(a.port, b.port);
+                        assert_int_equal(a.vclass, b.vclass);
+                    }
+        }
+        if (t->wrap)
+            assert_true(t->route_needs_src);
+        noc_topo_destroy(t);
+    }
+    assert_true(without > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_route_needs_src),
         cmocka_unit_test(test_reach_minimal),
         cmocka_unit_test(test_minimal_large),
         cmocka_unit_test(test_cdg_checker),
