@@ -207,73 +207,13 @@ static int grant_accept(noc_alloc_t *a, const uint64_t *req, uint64_t out_mask,
     return made;
 }
 
-/* The same two stages for at most 64 requesters, with every set in one
- * word on the stack: no scratch to clear. Same picks, same order of updates. */
-static void small_input_first(noc_alloc_t *a, const uint64_t *req, uint64_t out_mask,
-                              int16_t *grant)
-{
-    uint64_t col[64], used = 0;
-    for (int i = 0; i < a->n_in; i++) {
-        uint64_t want = req[i] & out_mask;
-        if (!want)
-            continue;
-        int r = noc_alloc_in_pick(a, i, want);
-        uint64_t rb = UINT64_C(1) << r;
-        if (!(used & rb)) {
-            used |= rb;
-            col[r] = 0;
-        }
-        col[r] |= UINT64_C(1) << i;
-    }
-    for (; used; used &= used - 1) {
-        int r = __builtin_ctzll(used);
-        int i = out_pick(a, r, &col[r]);
-        grant_final(a, grant, i, r, 1);
-    }
-}
-
-static int small_grant_accept(noc_alloc_t *a, const uint64_t *req, uint64_t out_mask,
-                              uint64_t *taken, int16_t *grant, int move)
-{
-    uint64_t col[64], granted[64], used = 0, gi = 0;
-    for (int i = 0; i < a->n_in; i++) {
-        if (grant[i] >= 0)
-            continue;
-        for (uint64_t want = req[i] & out_mask & ~*taken; want; want &= want - 1) {
-            int r = __builtin_ctzll(want);
-            uint64_t rb = UINT64_C(1) << r;
-            if (!(used & rb)) {
-                used |= rb;
-                col[r] = 0;
-            }
-            col[r] |= UINT64_C(1) << i;
-        }
-    }
-    for (; used; used &= used - 1) {
-        int r = __builtin_ctzll(used);
-        int i = out_pick(a, r, &col[r]);
-        uint64_t ib = UINT64_C(1) << i;
-        if (!(gi & ib)) {
-            gi |= ib;
-            granted[i] = 0;
-        }
-        granted[i] |= UINT64_C(1) << r;
-    }
-    int made = 0;
-    for (; gi; gi &= gi - 1) {
-        int i = __builtin_ctzll(gi);
-        int r = noc_alloc_in_pick(a, i, granted[i]);
-        grant_final(a, grant, i, r, move);
-        *taken |= UINT64_C(1) << r;
-        made++;
-    }
-    return made;
-}
-
 static uint64_t out_mask_of(const noc_alloc_t *a)
 {
     return a->n_out >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << a->n_out) - 1u;
 }
+
+static void run_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                     int16_t *grant);
 
 void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
 {
@@ -282,14 +222,19 @@ void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
     for (int i = 0; i < a->n_in; i++)
         grant[i] = -1;
     if (a->n_in <= 64) {
-        if (a->kind == NOC_ALLOC_INPUT_FIRST) {
-            small_input_first(a, req, out_mask, grant);
-        } else {
-            int iters = a->kind == NOC_ALLOC_ISLIP ? a->iters : 1;
-            for (int it = 0; it < iters; it++)
-                if (small_grant_accept(a, req, out_mask, &taken, grant, it == 0) == 0)
-                    break;
-        }
+        /* the requesters in increasing order make a list; the list form
+         * below makes the same picks with every set in one word */
+        int16_t who[64] = {0}, lgrant[64];
+        uint64_t mask[64] = {0};
+        int n = 0;
+        for (int i = 0; i < a->n_in; i++)
+            if (req[i] & out_mask) {
+                who[n] = (int16_t)i;
+                mask[n++] = req[i];
+            }
+        run_list(a, n, who, mask, lgrant);
+        for (int k = 0; k < n; k++)
+            grant[who[k]] = lgrant[k];
         return;
     }
     switch (a->kind) {
@@ -420,22 +365,31 @@ static int list_grant_accept(noc_alloc_t *a, int n, const int16_t *who, const ui
     return made;
 }
 
+/* Every kind on a list of at most 64 entries. */
+static void run_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                     int16_t *grant)
+{
+    uint64_t out_mask = out_mask_of(a);
+    if (a->kind == NOC_ALLOC_INPUT_FIRST) {
+        list_input_first(a, n, who, mask, out_mask, grant);
+        return;
+    }
+    /* output-first is one grant/accept round; iSLIP repeats it, later
+     * rounds filling gaps without moving pointers (McKeown) */
+    uint64_t taken = 0;
+    int iters = a->kind == NOC_ALLOC_ISLIP ? a->iters : 1;
+    for (int k = 0; k < n; k++)
+        grant[k] = -1;
+    for (int it = 0; it < iters; it++)
+        if (list_grant_accept(a, n, who, mask, out_mask, &taken, grant, it == 0) == 0)
+            break;
+}
+
 void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                                   int16_t *grant)
 {
-    uint64_t out_mask = out_mask_of(a);
     if (n <= 64) {
-        if (a->kind == NOC_ALLOC_INPUT_FIRST) {
-            list_input_first(a, n, who, mask, out_mask, grant);
-            return;
-        }
-        uint64_t taken = 0;
-        int iters = a->kind == NOC_ALLOC_ISLIP ? a->iters : 1;
-        for (int k = 0; k < n; k++)
-            grant[k] = -1;
-        for (int it = 0; it < iters; it++)
-            if (list_grant_accept(a, n, who, mask, out_mask, &taken, grant, it == 0) == 0)
-                break;
+        run_list(a, n, who, mask, grant);
         return;
     }
     /* More than 64 entries (so more than 64 requesters): the dense form. */
