@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "topologies/topo.h"
+#include "fabric_check.h" /* cdg_t, cdg_add, cdg_acyclic */
 
 static const char *const specs[] = {
     "ring:3", "ring:4", "ring:5", "ring:8", "mesh:8", "mesh:4x4", "mesh:3x5", "mesh:2x3x4",
@@ -23,7 +24,7 @@ static const char *const specs[] = {
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 
-static noc_topo_t *make(const char *spec, unsigned flags)
+static noc_topo_t *make_flags(const char *spec, unsigned flags)
 {
     char err[512] = "";
     noc_topo_t *t = noc_topo_create(spec, flags, err, sizeof err);
@@ -41,26 +42,6 @@ static int next_node(const noc_topo_t *t, int cur, int port)
 }
 
 /* ---- channel dependency graph ------------------------------------------- */
-
-/* Channels are (directed link g, VC class c), numbered g * n_vclasses + c.
- * An edge a -> b means some packet holds channel a while it asks for b. */
-typedef struct cdg {
-    int n;           /* channels */
-    int n_edges, cap;
-    int (*edge)[2];
-} cdg_t;
-
-static void cdg_add(cdg_t *g, int a, int b)
-{
-    if (g->n_edges == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 1024;
-        g->edge = realloc(g->edge, (size_t)g->cap * sizeof *g->edge);
-        assert_non_null(g->edge);
-    }
-    g->edge[g->n_edges][0] = a;
-    g->edge[g->n_edges][1] = b;
-    g->n_edges++;
-}
 
 /* Walk every (src, dst) route and record consecutive channels. */
 static void cdg_build(const noc_topo_t *t, cdg_t *g)
@@ -84,45 +65,6 @@ static void cdg_build(const noc_topo_t *t, cdg_t *g)
         }
 }
 
-/* Kahn's algorithm: 1 if the graph has no cycle. Duplicate edges are fine
- * (each adds to the in-degree once and is removed once). */
-static int cdg_acyclic(const cdg_t *g)
-{
-    int *indeg = calloc((size_t)g->n, sizeof *indeg);
-    int *start = calloc((size_t)g->n + 1, sizeof *start);
-    int *adj = malloc((size_t)(g->n_edges ? g->n_edges : 1) * sizeof *adj);
-    int *queue = malloc((size_t)(g->n ? g->n : 1) * sizeof *queue);
-    int head = 0, tail = 0;
-    assert_true(indeg && start && adj && queue);
-    for (int e = 0; e < g->n_edges; e++) {
-        start[g->edge[e][0] + 1]++;
-        indeg[g->edge[e][1]]++;
-    }
-    for (int v = 0; v < g->n; v++)
-        start[v + 1] += start[v];
-    int *fill = calloc((size_t)g->n, sizeof *fill);
-    assert_non_null(fill);
-    for (int e = 0; e < g->n_edges; e++) {
-        int a = g->edge[e][0];
-        adj[start[a] + fill[a]++] = g->edge[e][1];
-    }
-    for (int v = 0; v < g->n; v++)
-        if (indeg[v] == 0)
-            queue[tail++] = v;
-    while (head < tail) {
-        int v = queue[head++];
-        for (int i = start[v]; i < start[v + 1]; i++)
-            if (--indeg[adj[i]] == 0)
-                queue[tail++] = adj[i];
-    }
-    free(fill);
-    free(indeg);
-    free(start);
-    free(adj);
-    free(queue);
-    return tail == g->n;
-}
-
 static void cdg_free(cdg_t *g)
 {
     free(g->edge);
@@ -136,7 +78,7 @@ static void test_reach_minimal(void **state)
 {
     (void)state;
     for (size_t i = 0; i < N_SPECS; i++) {
-        noc_topo_t *t = make(specs[i], 0);
+        noc_topo_t *t = make_flags(specs[i], 0);
         for (int s = 0; s < t->n_nodes; s++) {
             noc_route_t r = {99, 99};
             t->ops->route(t, s, s, s, &r);
@@ -178,7 +120,7 @@ static void test_minimal_large(void **state)
                                       "mesh:32x32", "ring:101", "ring:64", "hypercube:12",
                                       "torus:3x3x3x3x3x3"};
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
-        noc_topo_t *t = make(big[i], 0);
+        noc_topo_t *t = make_flags(big[i], 0);
         unsigned x = 12345;
         for (int j = 0; j < 3000; j++) {
             x = x * 1103515245u + 12345u;
@@ -203,7 +145,7 @@ static void test_cdg(void **state)
 {
     (void)state;
     for (size_t i = 0; i < N_SPECS; i++) {
-        noc_topo_t *t = make(specs[i], 0);
+        noc_topo_t *t = make_flags(specs[i], 0);
         cdg_t g;
         cdg_build(t, &g);
         if (!cdg_acyclic(&g))
@@ -221,7 +163,7 @@ static void test_cdg_no_dateline_cyclic(void **state)
      * between the two directions by source parity) */
     static const char *const cyclic[] = {"torus:6x6", "ring:6", "ring:5", "torus:5x5x3"};
     for (size_t i = 0; i < sizeof cyclic / sizeof cyclic[0]; i++) {
-        noc_topo_t *t = make(cyclic[i], NOC_TOPO_F_NO_DATELINE);
+        noc_topo_t *t = make_flags(cyclic[i], NOC_TOPO_F_NO_DATELINE);
         assert_int_equal(t->n_vclasses, 1);
         cdg_t g;
         cdg_build(t, &g);
@@ -234,7 +176,7 @@ static void test_cdg_no_dateline_cyclic(void **state)
         noc_topo_destroy(t);
     }
     /* The flag changes nothing where there is no wraparound. */
-    noc_topo_t *t = make("mesh:4x4", NOC_TOPO_F_NO_DATELINE);
+    noc_topo_t *t = make_flags("mesh:4x4", NOC_TOPO_F_NO_DATELINE);
     cdg_t g;
     cdg_build(t, &g);
     assert_true(cdg_acyclic(&g));
@@ -265,7 +207,7 @@ static void test_cdg_checker(void **state)
 static void test_torus_directions(void **state)
 {
     (void)state;
-    noc_topo_t *t = make("ring:8", 0);
+    noc_topo_t *t = make_flags("ring:8", 0);
     noc_route_t r;
     /* 6 -> 1: + way (distance 3), crosses the wrap 7 -> 0: class 0 */
     t->ops->route(t, 6, 6, 1, &r);
@@ -311,7 +253,7 @@ static void test_torus_directions(void **state)
     noc_topo_destroy(t);
 
     /* torus:4x4: (0,0) -> (2,2) goes + in x first, then + in y */
-    t = make("torus:4x4", 0);
+    t = make_flags("torus:4x4", 0);
     t->ops->route(t, 0, 0, 2 + 2 * 4, &r);
     assert_int_equal(r.port, 1);
     t->ops->route(t, 2, 0, 2 + 2 * 4, &r);
@@ -326,7 +268,7 @@ static void test_torus_directions(void **state)
     noc_topo_destroy(t);
 
     /* without the dateline everything is class 0 */
-    t = make("ring:8", NOC_TOPO_F_NO_DATELINE);
+    t = make_flags("ring:8", NOC_TOPO_F_NO_DATELINE);
     for (int s = 0; s < 8; s++)
         for (int d = 0; d < 8; d++) {
             t->ops->route(t, s, s, d, &r);
@@ -339,7 +281,7 @@ static void test_torus_directions(void **state)
 static void test_ecube_mesh(void **state)
 {
     (void)state;
-    noc_topo_t *t = make("hypercube:6", 0);
+    noc_topo_t *t = make_flags("hypercube:6", 0);
     noc_route_t r;
     for (int s = 0; s < 64; s++)
         for (int d = 0; d < 64; d++) {
@@ -353,7 +295,7 @@ static void test_ecube_mesh(void **state)
         }
     noc_topo_destroy(t);
 
-    t = make("mesh:3x3", 0);
+    t = make_flags("mesh:3x3", 0);
     /* (2,1) -> (0,2): - in x is port 1 at the right edge */
     t->ops->route(t, 5, 5, 6, &r);
     assert_int_equal(r.port, 1);
@@ -378,7 +320,7 @@ static void test_route_needs_src(void **state)
     (void)state;
     int without = 0;
     for (size_t i = 0; i < N_SPECS; i++) {
-        noc_topo_t *t = make(specs[i], 0);
+        noc_topo_t *t = make_flags(specs[i], 0);
         if (!t->route_needs_src) {
             without++;
             for (int s = 0; s < t->n_nodes; s++)
