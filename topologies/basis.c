@@ -86,3 +86,17 @@ void noc_basis_wire_groups(noc_topo_t *t, const noc_topo_t *b, int first, int co
         }
     free(pn);
 }
+
+void noc_basis_group_step(const noc_topo_t *b, int cp, int entry, int target, int phase,
+                          noc_route_t *r)
+{
+    if (cp == target) {
+        r->port = (uint8_t)(noc_topo_degree(b, cp) + 1);
+        r->vclass = (uint8_t)(phase * b->n_vclasses);
+        return;
+    }
+    noc_route_t br;
+    b->ops->route(b, cp, entry, target, &br);
+    r->port = br.port;
+    r->vclass = (uint8_t)(phase * b->n_vclasses + br.vclass);
+}

@@ -20,6 +20,13 @@ noc_topo_t *noc_basis_create(const char *arg, const char *outer, unsigned flags,
 /* Node v of Ω in the notation of a BSN or OTIS label: Ω's own label, except
  * that a ring's "(x)" is written x (the papers number ring nodes). */
 void noc_basis_label(const noc_topo_t *b, int v, char *buf, size_t len);
+/* One step of a group-level route (BSN, OTIS): at processor cp of a group
+ * in phase `phase` (swaps taken so far), toward processor `target` of the
+ * group, having entered it at `entry`: the basis's own route inside the
+ * group, or, at the target, the swap port (the one after the basis's
+ * ports). VC class: phase * B + the basis's class (B = b's classes). */
+void noc_basis_group_step(const noc_topo_t *b, int cp, int entry, int target, int phase,
+                          noc_route_t *r);
 /* Hop distances of Ω between all pairs, [a * n + b], n = b->n_nodes; the
  * caller frees it. */
 uint16_t *noc_basis_distances(const noc_topo_t *b);

@@ -50,7 +50,6 @@ typedef struct bsn {
     noc_topo_t *basis; /* Ω */
     int n;             /* |V(Ω)| */
     int nn;            /* n * n: nodes per part */
-    int B;             /* Ω's VC classes */
 } bsn_t;
 
 static void bsn_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
@@ -85,15 +84,7 @@ static void bsn_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_
         target = dp;
         phase = 1;
     }
-    if (cp == target) {
-        r->port = (uint8_t)(noc_topo_degree(b->basis, cp) + 1);
-        r->vclass = (uint8_t)(phase * b->B);
-        return;
-    }
-    noc_route_t br;
-    b->basis->ops->route(b->basis, cp, entry, target, &br);
-    r->port = br.port;
-    r->vclass = (uint8_t)(phase * b->B + br.vclass);
+    noc_basis_group_step(b->basis, cp, entry, target, phase, r);
 }
 
 static void bsn_label(const noc_topo_t *t, int id, char *buf, size_t len)
@@ -163,10 +154,9 @@ int noc_topo_build_bsn(noc_topo_t *t, const char *kind, const char *arg, unsigne
     b->basis = basis;
     b->n = n;
     b->nn = n * n;
-    b->B = basis->n_vclasses;
     t->priv = b;
     t->ops = &bsn_ops;
-    t->n_vclasses = 2 * b->B;
+    t->n_vclasses = 2 * basis->n_vclasses;
     t->n_classes = 2;
     snprintf(t->class_name[0], sizeof t->class_name[0], "intra");
     snprintf(t->class_name[1], sizeof t->class_name[1], "swap");

@@ -44,7 +44,6 @@
 typedef struct otis {
     noc_topo_t *basis; /* Ω */
     int n;             /* |V(Ω)| */
-    int B;             /* Ω's VC classes */
     uint16_t *d;       /* Ω's distances, [a * n + b] */
 } otis_t;
 
@@ -79,15 +78,7 @@ static void otis_route(const noc_topo_t *t, int cur, int src, int dst, noc_route
             phase = 1;
         }
     }
-    if (cp == target) {
-        r->port = (uint8_t)(noc_topo_degree(o->basis, cp) + 1);
-        r->vclass = (uint8_t)(phase * o->B);
-        return;
-    }
-    noc_route_t br;
-    o->basis->ops->route(o->basis, cp, entry, target, &br);
-    r->port = br.port;
-    r->vclass = (uint8_t)(phase * o->B + br.vclass);
+    noc_basis_group_step(o->basis, cp, entry, target, phase, r);
 }
 
 static void otis_label(const noc_topo_t *t, int id, char *buf, size_t len)
@@ -153,11 +144,10 @@ int noc_topo_build_otis(noc_topo_t *t, const char *kind, const char *arg, unsign
     otis_t *o = noc_xcalloc(1, sizeof *o, "topology");
     o->basis = basis;
     o->n = n;
-    o->B = basis->n_vclasses;
     t->priv = o;
     t->ops = &otis_ops;
     o->d = noc_basis_distances(basis);
-    t->n_vclasses = 2 * o->B;
+    t->n_vclasses = 2 * basis->n_vclasses;
     t->n_classes = 2;
     snprintf(t->class_name[0], sizeof t->class_name[0], "intra");
     snprintf(t->class_name[1], sizeof t->class_name[1], "optical");
