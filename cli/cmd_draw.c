@@ -21,6 +21,7 @@
  * tooltips) and nodes shrink to dots; above DRAW_MAX nodes the command
  * refuses. docs/facts.md has the user's side of this. */
 #include "cli/cli.h"
+#include "cli/draw.h"
 #include "model/xalloc.h"
 #include <errno.h>
 #include <math.h>
@@ -31,10 +32,7 @@
 
 #define LABEL_MAX 1024      /* labels on up to this many nodes (auto) */
 #define DRAW_MAX 65536      /* no drawing above this many nodes */
-#define BEND_WORK 40000000.0 /* links x nodes up to which bends are computed */
 #define PNG_MAX_PX 8000.0   /* a PNG's longer side at most this many pixels */
-#define FONT_PT 10.0
-#define PI 3.14159265358979323846
 #define PATH_LEN 4096
 
 static const char *const class_colour[] = {
@@ -42,34 +40,6 @@ static const char *const class_colour[] = {
     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 };
 #define N_CLASS_COLOURS (sizeof class_colour / sizeof class_colour[0])
-
-typedef struct pt {
-    double x, y;
-} pt_t;
-
-typedef struct link {
-    int g;              /* the link's lower global port, at node u */
-    int u, v;
-    int cls;
-    double bow;         /* arc height in points, left of u -> v (0: straight) */
-    double shape;       /* how steeply the arc leaves its ends (see arc_height_at) */
-    double util[2];     /* utilisation u -> v and v -> u; -1: no entry */
-    long long flits[2];
-} link_t;
-
-typedef struct drawing {
-    noc_topo_t *t;
-    int n;
-    pt_t *p;            /* node centres, points */
-    double r;           /* node radius, points */
-    double spacing;     /* distance of the closest two nodes, points */
-    int labels;
-    int n_links;
-    link_t *links;
-    int loaded;         /* --load given */
-    double umax;        /* utilisation that maps to full red */
-    const char *layout; /* "topology", "grid" or "circle" */
-} drawing_t;
 
 static void usage(FILE *f)
 {
@@ -104,287 +74,6 @@ static void usage(FILE *f)
         "Exit status: 0 done, 2 bad input (SPEC, options, RUN.json, or Graphviz missing:\n"
         "the DOT is then written beside FILE), 4 Graphviz failed.\n",
         noc_topo_spec_help(), LABEL_MAX, DRAW_MAX);
-}
-
-/* ---- layout --------------------------------------------------------------- */
-
-/* Positions in abstract units, y growing downward (the convention of t->pos,
- * topologies/fabrics.h), in the layout `want` ("topology", "grid" or
- * "circle"; the fabric's own one falls back to a grid or a circle); returns
- * the name of the layout used. */
-static const char *place(const noc_topo_t *t, const char *want, pt_t *p)
-{
-    int n = t->n_nodes;
-    if (t->pos && strcmp(want, "topology") == 0) {
-        for (int v = 0; v < n; v++) {
-            p[v].x = t->pos[2 * v];
-            p[v].y = t->pos[2 * v + 1];
-        }
-        return "topology";
-    }
-    int grid = strcmp(want, "grid") == 0 ? t->dims >= 1
-             : strcmp(want, "circle") == 0 ? 0 : t->dims >= 2 || (t->dims == 1 && !t->wrap);
-    if (grid) {
-        /* nested blocks: unit[d] is the step of coordinate d, one empty
-         * slot between blocks */
-        double unit[NOC_TOPO_MAX_DIMS], ext[2] = {0.0, 0.0};
-        for (int d = 0; d < t->dims; d++) {
-            unit[d] = d < 2 ? 1.0 : ext[d & 1] + 2.0;
-            ext[d & 1] = (t->k[d] - 1) * unit[d] + (d < 2 ? 0.0 : ext[d & 1]);
-        }
-        for (int v = 0; v < n; v++) {
-            p[v].x = p[v].y = 0.0;
-            for (int d = 0; d < t->dims; d++) {
-                double c = (double)((v / t->stride[d]) % t->k[d]) * unit[d];
-                if (d & 1)
-                    p[v].y += c;
-                else
-                    p[v].x += c;
-            }
-        }
-        return "grid";
-    }
-    /* circle, node 0 at the top, clockwise, neighbours one unit apart */
-    double radius = n > 1 ? 0.5 / sin(PI / n) : 0.0;
-    for (int v = 0; v < n; v++) {
-        double a = PI / 2 - 2 * PI * v / n;
-        p[v].x = radius * cos(a);
-        p[v].y = -radius * sin(a); /* y grows downward */
-    }
-    return "circle";
-}
-
-static int cmp_x(const void *a, const void *b)
-{
-    const pt_t *p = a, *q = b;
-    return (p->x > q->x) - (p->x < q->x);
-}
-
-/* Smallest positive distance between two points (a sweep along x). */
-static double closest(const pt_t *p, int n)
-{
-    pt_t *s = noc_xcalloc((size_t)n, sizeof *s, "draw: layout");
-    memcpy(s, p, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_x);
-    double best = INFINITY;
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n && s[j].x - s[i].x < best; j++) {
-            double d = hypot(s[j].x - s[i].x, s[j].y - s[i].y);
-            if (d > 1e-9 && d < best)
-                best = d;
-        }
-    free(s);
-    return isfinite(best) ? best : 1.0;
-}
-
-/* Longest label in characters. */
-static int label_chars(const noc_topo_t *t)
-{
-    int m = 1;
-    for (int v = 0; v < t->n_nodes; v++) {
-        char buf[128];
-        noc_topo_label(t, v, buf, sizeof buf);
-        int l = (int)strlen(buf);
-        if (l > m)
-            m = l;
-    }
-    return m;
-}
-
-/* Node size, spacing, and positions in points with a margin. */
-static void scale(drawing_t *dw)
-{
-    int n = dw->n;
-    double dmin = closest(dw->p, n);
-    double diam = dw->labels ? fmax(0.62 * FONT_PT * label_chars(dw->t) + 10.0, 24.0) : 8.0;
-    dw->r = diam / 2;
-    dw->spacing = dw->labels ? fmax(diam * 1.9, 48.0) : 20.0;
-    double s = dw->spacing / dmin, xmin = INFINITY, ymax = -INFINITY;
-    for (int v = 0; v < n; v++) {
-        xmin = fmin(xmin, dw->p[v].x);
-        ymax = fmax(ymax, dw->p[v].y);
-    }
-    /* layout y grows downward, Graphviz's upward */
-    for (int v = 0; v < n; v++) {
-        dw->p[v].x = (dw->p[v].x - xmin) * s + dw->spacing;
-        dw->p[v].y = (ymax - dw->p[v].y) * s + dw->spacing;
-    }
-}
-
-/* ---- links and their bends ----------------------------------------------- */
-
-static void collect_links(drawing_t *dw)
-{
-    const noc_topo_t *t = dw->t;
-    int k = 0;
-    for (int g = 0; g < t->n_ports; g++)
-        k += t->peer[g] > g;
-    dw->links = noc_xcalloc((size_t)k + 1, sizeof *dw->links, "draw: links");
-    dw->n_links = 0;
-    for (int u = 0; u < t->n_nodes; u++)
-        for (int g = t->port_base[u] + 1; g < t->port_base[u + 1]; g++) {
-            if (t->peer[g] <= g)
-                continue;
-            link_t *l = &dw->links[dw->n_links++];
-            l->g = g;
-            l->u = u;
-            l->v = noc_topo_port_node(t, t->peer[g]);
-            l->cls = t->link_class[g];
-            l->util[0] = l->util[1] = -1.0;
-            l->shape = 1.0 / 3.0; /* a straight line while bow is 0 */
-        }
-}
-
-/* Links are cubic Beziers A, A + e*(B-A) + H*n, B - e*(B-A) + H*n, B, with
- * n the unit normal to the left of A -> B: the bow H sets the height of the
- * arc above the chord, 3t(1-t)H at parameter t (0.75H in the middle); the
- * shape e (1/3 down to 0) how steeply it leaves its ends: with e = 1/3 the
- * arc is a smooth hump; with e = 0 it climbs straight up and stays high
- * along the chord, clearing nodes near its ends at a lower apex. */
-static const double shapes[] = {1.0 / 3.0, 1.0 / 6.0, 0.0};
-#define N_SHAPES (sizeof shapes / sizeof shapes[0])
-
-/* Height of the arc of shape e, as a fraction of its bow, where it passes
- * the fraction s of the way along its chord. */
-static double arc_height_at(double s, double e)
-{
-    double lo = 0.0, hi = 1.0;
-    for (int i = 0; i < 40; i++) {
-        double t = (lo + hi) / 2, u = 1 - t;
-        if (3 * t * u * u * e + 3 * t * t * u * (1 - e) + t * t * t < s)
-            lo = t;
-        else
-            hi = t;
-    }
-    double t = (lo + hi) / 2;
-    return 3 * t * (1 - t);
-}
-
-static int cmp_pair(const void *a, const void *b)
-{
-    const link_t *p = a, *q = b;
-    int pa = p->u < p->v ? p->u : p->v, pb = p->u < p->v ? p->v : p->u;
-    int qa = q->u < q->v ? q->u : q->v, qb = q->u < q->v ? q->v : q->u;
-    if (pa != qa)
-        return pa < qa ? -1 : 1;
-    if (pb != qb)
-        return pb < qb ? -1 : 1;
-    return (p->g > q->g) - (p->g < q->g);
-}
-
-/* Bend every link that would run through a node it does not end at, to the
- * side that needs the smaller arc (outward from the centre at a tie), and
- * fan out parallel links. */
-static void bend(drawing_t *dw)
-{
-    const pt_t *p = dw->p;
-    double cx = 0.0, cy = 0.0, clear = dw->r + 0.12 * dw->spacing;
-    for (int v = 0; v < dw->n; v++) {
-        cx += p[v].x / dw->n;
-        cy += p[v].y / dw->n;
-    }
-    int check = (double)dw->n_links * dw->n <= BEND_WORK;
-    pt_t *block = noc_xcalloc((size_t)dw->n, sizeof *block, "draw: bends"); /* (s, offset) */
-    for (int i = 0; i < dw->n_links && check; i++) {
-        link_t *l = &dw->links[i];
-        pt_t a = p[l->u], b = p[l->v];
-        double dx = b.x - a.x, dy = b.y - a.y, len = hypot(dx, dy);
-        if (len < 1e-9)
-            continue;
-        double ex = dx / len, ey = dy / len, nx = -ey, ny = ex;
-        int nb = 0;
-        for (int w = 0; w < dw->n; w++) {
-            if (w == l->u || w == l->v)
-                continue;
-            double wx = p[w].x - a.x, wy = p[w].y - a.y;
-            double s = (wx * ex + wy * ey) / len, off = wx * nx + wy * ny;
-            if (s <= 0.0 || s >= 1.0 || fabs(off) >= clear)
-                continue;
-            block[nb].x = s;
-            block[nb].y = off;
-            nb++;
-        }
-        if (nb == 0)
-            continue;
-        /* the lowest arc that clears every blocking node, preferring the
-         * outward side and smooth shapes when they are about as low */
-        int outward = ((a.x + b.x) / 2 - cx) * nx + ((a.y + b.y) / 2 - cy) * ny >= 0;
-        double best = INFINITY;
-        for (size_t k = 0; k < N_SHAPES; k++)
-            for (int left = 0; left < 2; left++) {
-                double need = 0.0;
-                for (int j = 0; j < nb; j++) {
-                    double h = arc_height_at(block[j].x, shapes[k]);
-                    double off = left ? block[j].y : -block[j].y;
-                    need = fmax(need, (off + clear) / h);
-                }
-                need = fmax(need, 2.5 * dw->r);
-                double score = need * (1.0 + 0.04 * (double)k + 0.03 * (left != outward));
-                if (score < best) {
-                    best = score;
-                    l->bow = left ? need : -need;
-                    l->shape = shapes[k];
-                }
-            }
-    }
-    free(block);
-
-    /* parallel links: sorted by node pair, spread symmetrically */
-    link_t *s = noc_xcalloc((size_t)dw->n_links + 1, sizeof *s, "draw: links");
-    memcpy(s, dw->links, (size_t)dw->n_links * sizeof *s);
-    qsort(s, (size_t)dw->n_links, sizeof *s, cmp_pair);
-    memcpy(dw->links, s, (size_t)dw->n_links * sizeof *s);
-    free(s);
-    for (int i = 0; i < dw->n_links;) {
-        /* links i .. j-1 join the same two nodes */
-        int a0 = dw->links[i].u < dw->links[i].v ? dw->links[i].u : dw->links[i].v;
-        int b0 = dw->links[i].u < dw->links[i].v ? dw->links[i].v : dw->links[i].u;
-        int j = i + 1;
-        while (j < dw->n_links) {
-            const link_t *q = &dw->links[j];
-            int qa = q->u < q->v ? q->u : q->v, qb = q->u < q->v ? q->v : q->u;
-            if (qa != a0 || qb != b0)
-                break;
-            j++;
-        }
-        int m = j - i;
-        for (int k = 0; m > 1 && k < m; k++) {
-            link_t *q = &dw->links[i + k];
-            double extra = (k - (m - 1) / 2.0) * 0.7 * dw->spacing;
-            q->bow += q->u == a0 ? extra : -extra;
-        }
-        i = j;
-    }
-}
-
-/* The cubic Bezier of link l travelling from its end `from` (0: u, 1: v),
- * moved sideways by `side` points to the right of the direction of travel. */
-static void curve(const drawing_t *dw, const link_t *l, int from, double side, pt_t c[4])
-{
-    pt_t a = dw->p[from ? l->v : l->u], b = dw->p[from ? l->u : l->v];
-    double bow = from ? -l->bow : l->bow;
-    double dx = b.x - a.x, dy = b.y - a.y, len = hypot(dx, dy);
-    double nx = len > 0 ? -dy / len : 0.0, ny = len > 0 ? dx / len : 0.0;
-    c[1].x = a.x + l->shape * dx + nx * bow;
-    c[1].y = a.y + l->shape * dy + ny * bow;
-    c[2].x = b.x - l->shape * dx + nx * bow;
-    c[2].y = b.y - l->shape * dy + ny * bow;
-    c[0] = a;
-    c[3] = b;
-    for (int i = 0; i < 4; i++) {
-        c[i].x -= nx * side;
-        c[i].y -= ny * side;
-    }
-}
-
-/* Move end point e toward control point toward by d. */
-static pt_t toward(pt_t e, pt_t to, double d)
-{
-    double dx = to.x - e.x, dy = to.y - e.y, len = hypot(dx, dy);
-    if (len < 1e-9)
-        return e;
-    pt_t r = {e.x + dx / len * d, e.y + dy / len * d};
-    return r;
 }
 
 /* ---- colours --------------------------------------------------------------- */
@@ -511,9 +200,9 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
         noc_topo_label(t, l->v, b, sizeof b);
         if (!dw->loaded) {
             pt_t c[4];
-            curve(dw, l, 0, 0.0, c);
-            c[0] = toward(c[0], c[1], dw->r);
-            c[3] = toward(c[3], c[2], dw->r);
+            noc_draw_curve(dw, l, 0, 0.0, c);
+            c[0] = noc_draw_toward(c[0], c[1], dw->r);
+            c[3] = noc_draw_toward(c[3], c[2], dw->r);
             fprintf(f, "  n%d -- n%d [color=\"%s\",", l->u, l->v,
                     class_colour[(size_t)l->cls % N_CLASS_COLOURS]);
             write_pos(f, c, NULL);
@@ -533,10 +222,10 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
             else
                 snprintf(col, sizeof col, "#c0c0c0");
             pt_t c[4];
-            curve(dw, l, dir, 0.18 * dw->r + 1.0, c);
-            pt_t end = toward(c[3], c[2], dw->r);
-            c[0] = toward(c[0], c[1], dw->r);
-            c[3] = toward(end, c[2], 5.0 + width);
+            noc_draw_curve(dw, l, dir, 0.18 * dw->r + 1.0, c);
+            pt_t end = noc_draw_toward(c[3], c[2], dw->r);
+            c[0] = noc_draw_toward(c[0], c[1], dw->r);
+            c[3] = noc_draw_toward(end, c[2], 5.0 + width);
             fprintf(f, "  n%d -- n%d [dir=forward, color=\"%s\", penwidth=%.2f,", dir ? l->v : l->u,
                     dir ? l->u : l->v, col, width);
             write_pos(f, c, &end);
@@ -558,7 +247,7 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
         low = fmin(low, dw->p[v].y - dw->r);
     for (int i = 0; i < dw->n_links; i++) {
         pt_t c[4];
-        curve(dw, &dw->links[i], 0, 0.0, c);
+        noc_draw_curve(dw, &dw->links[i], 0, 0.0, c);
         low = fmin(low, fmin(c[1].y, c[2].y));
     }
     write_legend(f, dw, load_path, xmax / 2 + dw->spacing / 2, low - 8.0);
@@ -840,9 +529,9 @@ int noc_cmd_draw(int argc, char **argv)
         rc = NOC_EXIT_USAGE;
         goto done;
     }
-    dw.layout = place(dw.t, layout, dw.p);
-    scale(&dw);
-    collect_links(&dw);
+    dw.layout = noc_draw_place(dw.t, layout, dw.p);
+    noc_draw_scale(&dw);
+    noc_draw_collect_links(&dw);
     if (run) {
         dw.loaded = 1;
         if (load_run(&dw, run, load, err, sizeof err)) {
@@ -853,7 +542,7 @@ int noc_cmd_draw(int argc, char **argv)
         if (abs_scale || dw.umax <= 0.0)
             dw.umax = 1.0;
     }
-    bend(&dw);
+    noc_draw_bend(&dw);
 
     if (is_dot) {
         if (write_dot_file(&dw, out, load, 0))
