@@ -77,28 +77,33 @@ static void vc_alloc_shared(vc_ctx_t *x)
     }
 }
 
+/* Input VC l bids with no other bidder for its output port: it gets its
+ * own arbiter's choice among the free VCs of its class (a lone requester,
+ * see alloc.h), with the same pointer moves. */
+VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
+{
+    vc_state_t *r = x->r;
+    vc_ivc_t *q = &x->nd->ivc[l];
+    vc_port_t *pt = &x->nd->port[q->rport];
+    uint64_t want = pt->ovc_free & r->class_mask[q->rclass];
+    if (!want)
+        return;
+    noc_alloc_t *a = vc_va_alloc(r, x->nd, q->rport);
+    int ov = noc_alloc_in_pick(a, l, want);
+    noc_alloc_grant_update(a, l, ov);
+    vc_grant(x, q, pt, l, ov);
+}
+
 /* The VA stage: every VC of the va set bids. */
 VC_INLINE void vc_vc_alloc(vc_ctx_t *x)
 {
-    vc_state_t *r = x->r;
-    vc_node_t *nd = x->nd;
-    vc_ivc_t *ivc = nd->ivc;
-    vc_port_t *port = nd->port;
+    const vc_ivc_t *ivc = x->nd->ivc;
     const uint64_t *va = vc_va(x);
     int W = x->W;
 
     if (W == 1 && !(va[0] & (va[0] - 1))) {
         /* a lone bidder gets its own arbiter's choice (see alloc.h) */
-        int l = __builtin_ctzll(va[0]);
-        vc_ivc_t *q = &ivc[l];
-        vc_port_t *pt = &port[q->rport];
-        uint64_t want = pt->ovc_free & r->class_mask[q->rclass];
-        if (!want)
-            return;
-        noc_alloc_t *a = vc_va_alloc(r, nd, q->rport);
-        int ov = noc_alloc_in_pick(a, l, want);
-        noc_alloc_grant_update(a, l, ov);
-        vc_grant(x, q, pt, l, ov);
+        vc_va_alone(x, __builtin_ctzll(va[0]));
         return;
     }
     /* the output ports asked for, and those asked for by several VCs */
@@ -114,18 +119,8 @@ VC_INLINE void vc_vc_alloc(vc_ctx_t *x)
         /* one bidder per output port: each gets its own arbiter's choice
          * among the free VCs of its class (a lone requester, see alloc.h) */
         for (int w = 0; w < W; w++) {
-            for (uint64_t bits = va[w]; bits; bits &= bits - 1) {
-                int l = 64 * w + __builtin_ctzll(bits);
-                vc_ivc_t *q = &ivc[l];
-                vc_port_t *pt = &port[q->rport];
-                uint64_t want = pt->ovc_free & r->class_mask[q->rclass];
-                if (!want)
-                    continue;
-                noc_alloc_t *a = vc_va_alloc(r, nd, q->rport);
-                int ov = noc_alloc_in_pick(a, l, want);
-                noc_alloc_grant_update(a, l, ov);
-                vc_grant(x, q, pt, l, ov);
-            }
+            for (uint64_t bits = va[w]; bits; bits &= bits - 1)
+                vc_va_alone(x, 64 * w + __builtin_ctzll(bits));
         }
         return;
     }
