@@ -41,7 +41,7 @@ static int find_root(const noc_topo_t *t, const int *pn, int *dist, int *queue)
 
 noc_table_route_t *noc_table_route_build(const noc_topo_t *t, char *why, size_t whylen)
 {
-    int n = t->n_nodes, max_turns = 0;
+    int n = t->n_nodes, max_turns = 0, ok = 0;
     if (n > NOC_TABLE_ROUTE_MAX_NODES) {
         snprintf(why, whylen,
                  "%d nodes: table routing (used for this fabric) handles at most %d", n,
@@ -62,7 +62,7 @@ noc_table_route_t *noc_table_route_build(const noc_topo_t *t, char *why, size_t 
     tr->root = find_root(t, pn, dist, queue);
     if (tr->root < 0) {
         snprintf(why, whylen, "the graph is not connected");
-        goto fail;
+        goto out;
     }
     noc_fab_bfs(t, pn, tr->root, level, queue);
 
@@ -107,7 +107,7 @@ noc_table_route_t *noc_table_route_build(const noc_topo_t *t, char *why, size_t 
                 snprintf(why, whylen,
                          "table routing would need more than %d VC classes (up* / down* turns)",
                          NOC_TOPO_MAX_CLASSES);
-                goto fail;
+                goto out;
             }
             size_t at = (size_t)x * (size_t)n + (size_t)dst;
             tr->port[at] = (uint8_t)port;
@@ -115,23 +115,19 @@ noc_table_route_t *noc_table_route_build(const noc_topo_t *t, char *why, size_t 
         }
     }
     tr->n_vclasses = 1 + max_turns;
+    ok = 1;
+out:
     free(pn);
     free(dist);
     free(queue);
     free(level);
     free(h);
     free(up1);
+    if (!ok) {
+        noc_table_route_free(tr);
+        tr = NULL;
+    }
     return tr;
-
-fail:
-    free(pn);
-    free(dist);
-    free(queue);
-    free(level);
-    free(h);
-    free(up1);
-    noc_table_route_free(tr);
-    return NULL;
 }
 
 void noc_table_route_free(noc_table_route_t *tr)
