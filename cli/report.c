@@ -38,6 +38,7 @@ static int hottest_links(const noc_sim_t *s, int *ids, int k)
 /* Per link class: links, flits carried, mean and peak utilisation. */
 typedef struct class_load {
     int links;
+    int latency_max, cycles_per_flit;
     uint64_t flits, busy, busy_max;
 } class_load_t;
 
@@ -51,6 +52,11 @@ static void class_loads(const noc_sim_t *s, class_load_t *cl)
         if (local)
             continue;
         const noc_link_stats_t *l = noc_sim_link_stats(s, c);
+        int lat, ser;
+        noc_sim_channel_timing(s, c, &lat, &ser);
+        if (lat > cl[cls].latency_max)
+            cl[cls].latency_max = lat;
+        cl[cls].cycles_per_flit = ser; /* the same for every link of a class */
         cl[cls].links++;
         cl[cls].flits += l->flits;
         cl[cls].busy += l->busy;
@@ -108,8 +114,11 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
     for (int k = 0; k < t->n_classes; k++) {
         if (!cl[k].links)
             continue;
-        fprintf(f, "%s%s: %d links, %.1f%% busy on average, %.1f%% at most", k ? ";  " : " ",
-                t->class_name[k], cl[k].links,
+        char ser[40] = "";
+        if (cl[k].cycles_per_flit > 1)
+            snprintf(ser, sizeof ser, " (%d cycles a flit)", cl[k].cycles_per_flit);
+        fprintf(f, "%s%s: %d links%s, %.1f%% busy on average, %.1f%% at most", k ? ";  " : " ",
+                t->class_name[k], cl[k].links, ser,
                 100.0 * (double)cl[k].busy / ((double)cl[k].links * window(s)),
                 100.0 * (double)cl[k].busy_max / window(s));
     }
@@ -203,8 +212,9 @@ json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res)
     for (int k = 0; k < t->n_classes; k++) {
         if (!cl[k].links)
             continue;
-        json_array_append_new(classes, json_pack("{s:s, s:i, s:I, s:f, s:f}", "class", t->class_name[k],
-            "links", cl[k].links, "flits", (json_int_t)cl[k].flits,
+        json_array_append_new(classes, json_pack("{s:s, s:i, s:i, s:i, s:I, s:f, s:f}", "class", t->class_name[k],
+            "links", cl[k].links, "latency", cl[k].latency_max, "cycles_per_flit", cl[k].cycles_per_flit,
+            "flits", (json_int_t)cl[k].flits,
             "utilisation_avg", (double)cl[k].busy / ((double)cl[k].links * window(s)),
             "utilisation_max", (double)cl[k].busy_max / window(s)));
     }

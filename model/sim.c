@@ -87,18 +87,20 @@ static int check_range(const char *name, int64_t v, int64_t lo, int64_t hi, char
     return 0;
 }
 
-static int class_latencies(const noc_config_t *cfg, const noc_topo_t *t, int *lat, char *err, size_t errlen)
+/* A per-class parameter `name` (CLASS:VALUE,...) over t's link classes:
+ * vals[c] keeps its default unless the list names class c. */
+static int class_values(const char *name, const char *list, const noc_topo_t *t, int *vals,
+                        int lo, int hi, char *err, size_t errlen)
 {
-    for (int c = 0; c < t->n_classes; c++)
-        lat[c] = (int)cfg->link_latency;
     char buf[NOC_CONFIG_STR_MAX];
-    snprintf(buf, sizeof buf, "%s", cfg->class_latency);
+    snprintf(buf, sizeof buf, "%s", list);
     for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
         char *colon = strchr(tok, ':');
         char *end = NULL;
         long v = colon ? strtol(colon + 1, &end, 10) : 0;
-        if (!colon || end == colon + 1 || *end != '\0' || v < 1 || v > 64) {
-            snprintf(err, errlen, "parameter 'class_latency': '%s' is not CLASS:LATENCY with 1 <= LATENCY <= 64", tok);
+        if (!colon || end == colon + 1 || *end != '\0' || v < lo || v > hi) {
+            snprintf(err, errlen, "parameter '%s': '%s' is not CLASS:VALUE with %d <= VALUE <= %d",
+                     name, tok, lo, hi);
             return -1;
         }
         *colon = '\0';
@@ -112,11 +114,36 @@ static int class_latencies(const noc_config_t *cfg, const noc_topo_t *t, int *la
                 strncat(names, " ", sizeof names - strlen(names) - 1);
                 strncat(names, t->class_name[c], sizeof names - strlen(names) - 1);
             }
-            snprintf(err, errlen, "parameter 'class_latency': %s has no link class '%s' (classes:%s)",
+            snprintf(err, errlen, "parameter '%s': %s has no link class '%s' (classes:%s)", name,
                      t->spec, tok, names);
             return -1;
         }
-        lat[found] = (int)v;
+        vals[found] = (int)v;
+    }
+    return 0;
+}
+
+/* Each link class's latency and serialisation (cycles a flit occupies the
+ * link: ceil(flit_width / width), at least 1). */
+static int class_timing(const noc_config_t *cfg, const noc_topo_t *t, int *lat, int *ser,
+                        char *err, size_t errlen)
+{
+    int width[NOC_TOPO_MAX_CLASSES];
+    for (int c = 0; c < t->n_classes; c++) {
+        lat[c] = (int)cfg->link_latency;
+        width[c] = cfg->link_width ? (int)cfg->link_width : (int)cfg->flit_width;
+    }
+    if (class_values("class_latency", cfg->class_latency, t, lat, 1, 64, err, errlen) ||
+        class_values("class_width", cfg->class_width, t, width, 1, 65536, err, errlen))
+        return -1;
+    for (int c = 0; c < t->n_classes; c++) {
+        ser[c] = (int)((cfg->flit_width + width[c] - 1) / width[c]);
+        if (ser[c] > 64) {
+            snprintf(err, errlen, "link class '%s': a %d-bit link would take %d cycles per %lld-bit flit "
+                     "(at most 64; raise link_width or class_width)", t->class_name[c], width[c],
+                     ser[c], (long long)cfg->flit_width);
+            return -1;
+        }
     }
     return 0;
 }
@@ -132,6 +159,8 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("st_final_delay", c->st_final_delay, 0, 16, err, errlen) ||
         check_range("link_latency", c->link_latency, 1, 64, err, errlen) ||
         check_range("local_latency", c->local_latency, 1, 64, err, errlen) ||
+        check_range("flit_width", c->flit_width, 1, 65536, err, errlen) ||
+        check_range("link_width", c->link_width, 0, 65536, err, errlen) ||
         check_range("credit_delay", c->credit_delay, 1, 64, err, errlen) ||
         check_range("lookahead", c->lookahead, 0, 1, err, errlen) ||
         check_range("alloc_iters", c->alloc_iters, 1, 16, err, errlen) ||
@@ -160,8 +189,8 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
                  noc_router_list());
         return NULL;
     }
-    int lat[NOC_TOPO_MAX_CLASSES];
-    if (class_latencies(cfg, t, lat, err, errlen))
+    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];
+    if (class_timing(cfg, t, lat, ser, err, errlen))
         return NULL;
 
     struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
@@ -185,7 +214,12 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         for (int g = 0; g < t->n_ports; g++)
             if (t->link_latency[g] > max_lat)
                 max_lat = t->link_latency[g];
-    uint32_t longest = (uint32_t)(max_lat + cfg->sw_alloc_delay + cfg->st_final_delay);
+    int max_ser = 1;
+    for (int c = 0; c < t->n_classes; c++)
+        if (ser[c] > max_ser)
+            max_ser = ser[c];
+    s->serialise = max_ser > 1;
+    uint32_t longest = (uint32_t)(max_lat + max_ser - 1 + cfg->sw_alloc_delay + cfg->st_final_delay);
     if ((uint32_t)cfg->credit_delay > longest)
         longest = (uint32_t)cfg->credit_delay;
     s->cap = pow2_above(longest);
@@ -200,6 +234,9 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->chan_in_port = noc_xcalloc((size_t)nc, 1, "simulator");
     s->chan_out_port = noc_xcalloc((size_t)nc, 1, "simulator");
     s->in_chan = noc_xcalloc((size_t)t->n_ports, sizeof(int32_t), "simulator");
+    s->chan_ser = noc_xcalloc((size_t)nc, 1, "simulator");
+    s->chan_free_at = noc_xcalloc((size_t)nc, sizeof(uint64_t), "simulator");
+    memset(s->chan_ser, 1, (size_t)nc);
     for (int n = 0; n < t->n_nodes; n++) {
         for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
             s->chan_from[g] = n;
@@ -219,6 +256,7 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
                 s->chan_out_port[g] = (int8_t)(g - t->port_base[n]);
                 s->chan_delay[g] = (uint8_t)(t->link_latency && t->link_latency[g]
                                                  ? t->link_latency[g] : lat[t->link_class[g]]);
+                s->chan_ser[g] = (uint8_t)ser[t->link_class[g]];
                 s->in_chan[pg] = g;
             }
         }
@@ -295,6 +333,8 @@ void noc_sim_destroy(noc_sim_t *s)
     if (s->rops && s->rops->destroy)
         s->rops->destroy(s);
     free(s->chan_delay);
+    free(s->chan_ser);
+    free(s->chan_free_at);
     free(s->chan_from);
     free(s->chan_to);
     free(s->chan_in_gport);
@@ -453,9 +493,14 @@ void noc_sim_stop_injection(noc_sim_t *s)
     }
 }
 
+/* No flit moved for deadlock_cycles, or for as long as the longest channel
+ * delay if that is longer (a slow link is not a deadlock). */
 static int deadlocked(const struct noc_sim *s)
 {
-    return s->in_network > 0 && s->now - s->last_move > (uint64_t)s->cfg.deadlock_cycles;
+    uint64_t quiet = (uint64_t)s->cfg.deadlock_cycles;
+    if (quiet < s->cap)
+        quiet = s->cap;
+    return s->in_network > 0 && s->now - s->last_move > quiet;
 }
 
 static int step_checked(struct noc_sim *s, noc_run_status_t *status)
@@ -551,4 +596,10 @@ void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is
     *to = s->chan_to[c];
     *is_local = s->chan_local[c];
     *link_class = (c < s->n_ports && !s->chan_local[c]) ? s->topo->link_class[c] : -1;
+}
+
+void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit)
+{
+    *latency = s->chan_delay[c];
+    *cycles_per_flit = s->chan_ser[c];
 }

@@ -59,6 +59,9 @@ int noc_sim_n_channels(const noc_sim_t *s);
 void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is_local,
                           int *link_class);
 const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c);
+/* Timing of channel c: cycles from the upstream side's write to arrival (its
+ * latency), and cycles a flit occupies it (> 1 on links narrower than a flit). */
+void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit);
 
 /* Invariant checker: flits and credits conserved, FIFO bounds, no flit in two
  * places. Returns 0, or -1 with the first violation described in err. */

@@ -61,6 +61,14 @@ struct noc_sim {
     int32_t *chan_in_gport;/* input port fed at chan_to, -1 for ejection */
     uint8_t *chan_local;   /* injection or ejection channel */
     int32_t *in_chan;      /* per global port: channel feeding that input */
+    /* Serialisation: a link narrower than a flit (class_width) takes
+     * chan_ser[c] cycles per flit; the flit arrives chan_ser - 1 cycles after
+     * its first phit, and the output port sends nothing else before
+     * chan_free_at[c] (a down-counter in hardware). serialise = 0: every
+     * chan_ser is 1 and the routers skip all of it. */
+    uint8_t *chan_ser;
+    uint64_t *chan_free_at;
+    int serialise;
     noc_flit_t *ring_flit; /* n_chan * cap */
     uint8_t *ring_valid;
     uint8_t *ring_credit;  /* n_chan * cap * V (+ 8 spare bytes): credits returning per VC */
@@ -169,6 +177,29 @@ static inline void noc_chan_put_flit(struct noc_sim *s, int c, uint32_t delay, c
     s->arr_flit[(uint32_t)to * s->cap + (uint32_t)((s->now + delay) & s->mask)] |=
         UINT64_C(1) << s->chan_in_port[c];
     noc_work_add(s, to, 1);
+}
+
+/* Output ports of node n whose links still serialise an earlier flit (bit p:
+ * port p of the node); 0 unless the run serialises. */
+static inline uint64_t noc_ser_held(const struct noc_sim *s, int n)
+{
+    uint64_t m = 0;
+    if (!s->serialise)
+        return 0;
+    int base = s->topo->port_base[n], P = s->topo->port_base[n + 1] - base;
+    for (int p = 1; p < P; p++)
+        if (s->chan_free_at[base + p] > s->now)
+            m |= UINT64_C(1) << p;
+    return m;
+}
+
+/* A flit starts across channel c now: hold the link for its phits; returns
+ * the cycles its last phit adds to the channel's delay. */
+static inline uint32_t noc_ser_start(struct noc_sim *s, int c)
+{
+    uint32_t k = s->chan_ser[c];
+    s->chan_free_at[c] = s->now + k;
+    return k - 1;
 }
 
 /* Take the flit arriving on channel c this cycle; returns 0 if none. The

@@ -7,7 +7,10 @@ B=${1:?usage: tools/fingerprint.sh NOCTUA_BINARY}
 while read -r line; do
   [ -z "$line" ] && continue
   out=$($B run $line sample_cycles=2000 warmup_cycles=300 --json - 2>/dev/null)
-  if [ -z "$out" ]; then h="FAILED      "; else h=$(printf '%s' "$out" | md5sum | cut -c1-12); fi
+  # the "config" object is left out: a new parameter (at its default) adds
+  # a key there without changing a cycle
+  if [ -z "$out" ]; then h="FAILED      "
+  else h=$(printf '%s\n' "$out" | sed '/^  "config": {/,/^  }/d' | md5sum | cut -c1-12); fi
   echo "$h  $line"
 done <<'LIST'
 mesh:8x8 injection_rate=0.2

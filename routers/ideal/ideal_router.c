@@ -9,7 +9,8 @@
  * wait only when another flit wants the same output link in the same cycle;
  * then the one farther from its destination goes first (ties: the older
  * packet, then the earlier flit), so longer messages pipeline one flit per
- * link per cycle.
+ * link per cycle. A link narrower than a flit (class_width) carries one
+ * flit every ceil(flit_width / width) cycles.
  *
  * The papers' buffers are unbounded; here every input port holds
  * num_vcs * vc_buf_size flits with credit flow control, which a collective
@@ -163,7 +164,10 @@ static void ideal_eval(struct noc_sim *s, int n)
 
     /* every output link sends the waiting flit farthest from home */
     int meas = noc_measuring(s);
+    uint64_t held = noc_ser_held(s, n); /* links still sending a flit (class_width) */
     for (int o = 1; o < P; o++) {
+        if ((held >> o) & 1)
+            continue;
         ideal_slot_t *best = NULL;
         int wanting = 0;
         for (int p = 0; p < P; p++) {
@@ -198,11 +202,12 @@ static void ideal_eval(struct noc_sim *s, int n)
             f.hops++;
         f.vc = (uint8_t)ov;
         r->credits[og * V + ov]--;
-        noc_chan_put_flit(s, og, s->chan_delay[og], &f);
+        uint32_t ser = s->serialise ? noc_ser_start(s, og) : 0;
+        noc_chan_put_flit(s, og, s->chan_delay[og] + ser, &f);
         noc_work_sub(s, n, 1);
         if (meas) {
             s->lst[og].flits++;
-            s->lst[og].busy++;
+            s->lst[og].busy += 1 + ser;
             s->st.flit_hops++;
         }
         s->last_move = s->now;

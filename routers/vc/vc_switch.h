@@ -5,7 +5,8 @@
  * matched input port's VC arbiter picks which of its VCs crosses. The
  * crossing flit leaves the buffer now, returns a credit upstream, and enters
  * the output channel to arrive sw_alloc_delay + st_final_delay + link latency
- * cycles later.
+ * cycles later. A link narrower than a flit (class_width) takes the flit
+ * over several cycles: its output port bids again only when it is done.
  *
  * One box of the block diagram; included by vc_router.c only, whose node
  * evaluation inlines it (see vc.h). */
@@ -26,7 +27,8 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     vc_port_t *out = &nd->port[o], *in = &nd->port[p];
     uint32_t cap = s->cap;
     int og = nd->base + o, ov = q->out_vc;
-    uint32_t fslot = (uint32_t)((x->now + out->delay) & s->mask);
+    uint32_t ser = s->serialise && o != 0 ? noc_ser_start(s, og) : 0; /* extra cycles of a narrow link */
+    uint32_t fslot = (uint32_t)((x->now + out->delay + ser) & s->mask);
     uint32_t ri = (uint32_t)og * cap + fslot;
     uint16_t head = q->head;
     noc_flit_t *f = &s->ring_flit[ri];
@@ -58,7 +60,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     if (s->measuring) {
         noc_link_stats_t *ls = &s->lst[og];
         ls->flits++;
-        ls->busy++;
+        ls->busy += 1 + ser;
         s->st.flit_hops += o != 0;
     }
     uint8_t flags = f->flags;
@@ -168,6 +170,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
     int16_t ready_1[64], *ready = W == 1 ? ready_1 : r->lvc;
     uint64_t stalled = 0, wanted = 0, wanted2 = 0; /* output ports wanted by one, by several VCs */
     uint64_t in_ports = 0, out_ports = 0, shared = 0; /* of the ready VCs; ports used twice */
+    uint64_t held = noc_ser_held(s, x->n); /* output links still sending a flit */
 
     if (W == 1) {
         uint64_t bits = sw[0] & ne[0];
@@ -177,6 +180,8 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
             /* A lone VC may bid: nothing contends, so with a credit it
              * crosses, and each arbiter on its way sees a single request. */
             int l = __builtin_ctzll(bits), o = ivc[l].rport;
+            if ((held >> o) & 1)
+                return;
             if (credits[o * V + ivc[l].out_vc] <= 0) {
                 if (s->measuring)
                     s->lst[nd->base + o].credit_stall++;
@@ -200,6 +205,8 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
             uint64_t ob = UINT64_C(1) << o, pb = UINT64_C(1) << r->l_port[l];
             wanted2 |= wanted & ob;
             wanted |= ob;
+            if (held & ob)
+                continue;
             if (credits[o * V + q->out_vc] <= 0) { /* (never for the ejection port, see below) */
                 stalled |= ob;
                 continue;

@@ -1,7 +1,8 @@
 /* test_sim.c: the kernel and the vc router together: zero-load latency
  * against the pipeline's formula, the invariant checker after every cycle on
  * random traffic, determinism, independence from the order nodes are
- * visited in, deadlock detection on a cyclic routing, and saturation. */
+ * visited in, deadlock detection on a cyclic routing, saturation, and links
+ * narrower than a flit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,14 +53,18 @@ static void drop(run_t *r)
 
 /* Zero-load latency of docs/router.md: a packet of P flits crossing H links
  * passes H+1 routers of R+VA+SA+ST cycles each, H links of L cycles and the
- * two local channels. */
-static double zero_load(double H, int R, int VA, int SA, int ST, int L, int local, int P)
+ * two local channels. Links of S cycles a flit (narrower than a flit) add
+ * S-1 per hop to the head and space the flits S apart, a gap the last
+ * router closes by up to R+VA cycles, since body flits skip those stages. */
+static double zero_load(double H, int R, int VA, int SA, int ST, int L, int local, int P, int S)
 {
-    return 2.0 * local + (H + 1.0) * (R + VA + SA + ST) + H * L + (P - 1);
+    double head = 2.0 * local + (H + 1.0) * (R + VA + SA + ST) + H * (L + S - 1);
+    int gap = (P - 1) * S - (R + VA);
+    return head + (gap > P - 1 ? gap : P - 1);
 }
 
-static void check_zero_load(const char *spec, const char *const *kv, int R, int VA, int SA, int ST,
-                            int L, int P)
+static void check_zero_load_ser(const char *spec, const char *const *kv, int R, int VA, int SA,
+                                int ST, int L, int P, int S)
 {
     run_t r;
     build(&r, spec, 0, kv);
@@ -67,15 +72,19 @@ static void check_zero_load(const char *spec, const char *const *kv, int R, int 
     const noc_stats_t *st = noc_sim_stats(r.sim);
     assert_true(st->packets > 200);
     double hops = noc_lat_avg(&st->hops);
-    double want = zero_load(hops, R, VA, SA, ST, L, 1, P);
+    double want = zero_load(hops, R, VA, SA, ST, L, 1, P, S);
     double got = noc_lat_avg(&st->latency);
     print_message("%s: %llu packets, avg hops %.3f, latency %.3f, formula %.3f\n", spec,
                   (unsigned long long)st->packets, hops, got, want);
     assert_true(got >= want - 1e-9);   /* nothing is faster than zero load */
     assert_true(got - want < 1.0);     /* within one cycle on average */
-    /* the fastest packet is exactly the formula for its hop count: the
-     * minimum of latency - formula over packets is 0 at zero load */
     drop(&r);
+}
+
+static void check_zero_load(const char *spec, const char *const *kv, int R, int VA, int SA, int ST,
+                            int L, int P)
+{
+    check_zero_load_ser(spec, kv, R, VA, SA, ST, L, P, 1);
 }
 
 static void test_zero_load_mesh(void **state)
@@ -252,6 +261,71 @@ static void test_saturation_is_a_result(void **state)
     drop(&r);
 }
 
+/* Links narrower than a flit (link_width, class_width) serialise it: each
+ * hop costs ceil(flit_width / width) - 1 more cycles at zero load, and a
+ * link carries one flit every ceil(flit_width / width) cycles. */
+static void test_serialised_links(void **state)
+{
+    (void)state;
+    /* 64-bit flits on 16-bit links: 4 cycles a flit, i.e. a link latency of
+     * 1 + 3 in the zero-load formula (one-flit packets) */
+    const char *kv[] = { "injection_rate=0.002", "sample_cycles=40000", "link_width=16", NULL };
+    check_zero_load_ser("mesh:4x4", kv, 1, 1, 1, 1, 1, 1, 4);
+    const char *kp[] = { "injection_rate=0.002", "sample_cycles=40000", "packet_size=4",
+                         "link_width=32", NULL };
+    check_zero_load_ser("mesh:8x8", kp, 1, 1, 1, 1, 1, 4, 2);
+    const char *kq[] = { "injection_rate=0.001", "sample_cycles=40000", "packet_size=3",
+                         "flit_width=128", "link_width=32", "link_latency=2", NULL };
+    check_zero_load_ser("torus:4x4", kq, 1, 1, 1, 1, 2, 3, 4);
+    /* the ideal router too: one hop is link latency + 3 */
+    const char *ki[] = { "injection_rate=0.002", "sample_cycles=40000", "router=ideal",
+                         "flit_width=32", "link_width=8", NULL };
+    run_t r;
+    build(&r, "ring:8", 0, ki);
+    assert_int_equal(noc_sim_run(r.sim), NOC_RUN_OK);
+    const noc_stats_t *st = noc_sim_stats(r.sim);
+    /* a k-hop packet takes 4k cycles when nothing is in its way (the rare
+     * collision adds a little on average) */
+    assert_true(st->packets > 100);
+    assert_int_equal(st->latency.min, 4);
+    assert_true(st->latency.sum >= 4 * st->hops.sum);
+    assert_true(noc_lat_avg(&st->latency) - 4.0 * noc_lat_avg(&st->hops) < 0.1);
+    drop(&r);
+
+    /* Throughput: each node sends to its ring neighbour over its own link;
+     * a 4-cycle link carries 0.25 flits a cycle, so offering 0.5 saturates
+     * at 0.25 and keeps the link busy all the time. */
+    const char *kt[] = { "injection_rate=0.5", "traffic=neighbor", "sample_cycles=4000",
+                         "flit_width=64", "class_width=dim0:16", NULL };
+    build(&r, "ring:8", 0, kt);
+    assert_int_equal(noc_sim_run(r.sim), NOC_RUN_OK);
+    st = noc_sim_stats(r.sim);
+    double acc = (double)st->window_flits_out / (8.0 * (double)st->sample);
+    print_message("ring:8 neighbour at 0.5 over 4-cycle links: accepted %.4f\n", acc);
+    assert_true(st->saturated);
+    assert_true(acc > 0.24 && acc < 0.2501);
+    uint64_t busiest = 0;
+    for (int c = 0; c < noc_sim_n_channels(r.sim); c++) {
+        const noc_link_stats_t *l = noc_sim_link_stats(r.sim, c);
+        if (l->busy > busiest)
+            busiest = l->busy;
+        assert_true(l->busy >= l->flits);
+    }
+    assert_true(busiest >= st->sample * 95 / 100 && busiest <= st->sample + 4);
+    drop(&r);
+
+    /* the invariants and the two-phase contract hold with serialising links */
+    const char *kc[] = { "injection_rate=0.6", "packet_size=3", "flit_width=32",
+                         "class_width=dim0:8,dim2:16", NULL };
+    checked_run("hypercube:3", kc);
+    const char *ko[] = { "injection_rate=0.5", "packet_size=2", "sample_cycles=2000",
+                         "class_width=dim1:20", NULL };
+    uint64_t base = run_fp("torus:4x4", ko, 0);
+    assert_true(run_fp("torus:4x4", ko, 5) == base);
+    const char *kn[] = { "injection_rate=0.5", "packet_size=2", "sample_cycles=2000", NULL };
+    assert_true(run_fp("torus:4x4", kn, 0) != base); /* and they do change the run */
+}
+
 static void test_bad_config(void **state)
 {
     (void)state;
@@ -277,6 +351,22 @@ static void test_bad_config(void **state)
     assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
     assert_non_null(strstr(err, "dim7"));
     noc_config_defaults(&cfg);
+    noc_config_set(&cfg, "class_width", "dim1:0", err, sizeof err);
+    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_non_null(strstr(err, "class_width"));
+    noc_config_defaults(&cfg);
+    noc_config_set(&cfg, "class_width", "swap:8", err, sizeof err);
+    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_non_null(strstr(err, "no link class 'swap'"));
+    noc_config_defaults(&cfg);
+    noc_config_set(&cfg, "link_width", "1", err, sizeof err); /* 64 cycles a flit: the limit */
+    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    assert_non_null(s);
+    noc_sim_destroy(s);
+    noc_config_set(&cfg, "flit_width", "65", err, sizeof err);
+    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_non_null(strstr(err, "at most 64"));
+    noc_config_defaults(&cfg);
     noc_config_set(&cfg, "router", "warp", err, sizeof err);
     assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
     assert_non_null(strstr(err, "warp"));
@@ -293,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_order_independence),
         cmocka_unit_test(test_deadlock_detected),
         cmocka_unit_test(test_saturation_is_a_result),
+        cmocka_unit_test(test_serialised_links),
         cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
