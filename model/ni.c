@@ -113,7 +113,7 @@ static void inject(struct noc_sim *s, int n)
     f.hops = 0;
     if (s->cfg.lookahead && ni->cur_seq == 0) {
         noc_route_t r;
-        s->topo->ops->route(s->topo, n, n, p->dst, &r);
+        noc_topo_route(s->topo, n, n, p->dst, &r);
         f.la_port = r.port;
         f.la_class = r.vclass;
     }

@@ -56,11 +56,16 @@ double noc_rng_unit(noc_rng_t *r)
 
 uint64_t noc_rng_geometric(noc_rng_t *r, double p)
 {
+    return noc_rng_geometric_log(r, p, p >= 1.0 ? 0.0 : log1p(-p));
+}
+
+uint64_t noc_rng_geometric_log(noc_rng_t *r, double p, double log_q)
+{
     if (p >= 1.0)
         return 0;
     double u = noc_rng_unit(r);
     /* 1-u in (0,1]: log is finite. */
-    double g = floor(log1p(-u) / log1p(-p));
+    double g = floor(log1p(-u) / log_q);
     if (g > 1e18)
         return UINT64_C(1000000000000000000);
     return (uint64_t)g;

@@ -21,6 +21,8 @@ double noc_rng_unit(noc_rng_t *r);
 /* Number of failures before the first success of a Bernoulli(p) trial
  * sequence, 0 < p <= 1 (the gap until the next event of a Bernoulli process). */
 uint64_t noc_rng_geometric(noc_rng_t *r, double p);
+/* The same draw, with log1p(-p) computed once by the caller (p < 1). */
+uint64_t noc_rng_geometric_log(noc_rng_t *r, double p, double log_q);
 
 #ifdef __cplusplus
 }

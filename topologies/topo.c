@@ -162,6 +162,13 @@ noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t 
 #ifndef NDEBUG
     check_topo(t);
 #endif
+    if (!t->route_needs_src && t->n_nodes <= NOC_TOPO_ROUTE_CACHE_NODES) {
+        size_t n = (size_t)t->n_nodes;
+        t->route_cache = xmalloc(n * n * sizeof *t->route_cache);
+        for (int cur = 0; cur < t->n_nodes; cur++)
+            for (int dst = 0; dst < t->n_nodes; dst++)
+                t->ops->route(t, cur, -1, dst, &t->route_cache[(size_t)cur * n + (size_t)dst]);
+    }
     return t;
 
 fail:
@@ -181,6 +188,7 @@ void noc_topo_destroy(noc_topo_t *t)
     free(t->link_class);
     free(t->pos);
     free(t->link_latency);
+    free(t->route_cache);
     free(t);
 }
 

@@ -89,7 +89,14 @@ struct noc_topo {
     /* State of a fabric-specific builder (e.g. a routing table), owned by
      * the topology and freed with ops->destroy; NULL for none. */
     void *priv;
+    /* The routes of ops->route for every (cur, dst), cur * n_nodes + dst,
+     * kept for small fabrics whose routing ignores the source (at most
+     * NOC_TOPO_ROUTE_CACHE_NODES nodes: a table that stays in cache); NULL
+     * otherwise. Read through noc_topo_route. */
+    noc_route_t *route_cache;
 };
+
+#define NOC_TOPO_ROUTE_CACHE_NODES 256
 
 /* Build the topology named by spec. Returns NULL and writes a message that
  * names the SPEC and what is wrong with it into err on bad input. `flags`
@@ -104,6 +111,15 @@ static inline int noc_topo_degree(const noc_topo_t *t, int n)
 { return t->port_base[n + 1] - t->port_base[n] - 1; }
 static inline int noc_topo_gport(const noc_topo_t *t, int n, int port)
 { return t->port_base[n] + port; }
+/* The route at `cur` of a packet from src to dst (ops->route, or its cached
+ * result): what routers call for every head flit. */
+static inline void noc_topo_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+{
+    if (t->route_cache)
+        *r = t->route_cache[(size_t)cur * (size_t)t->n_nodes + (size_t)dst];
+    else
+        t->ops->route(t, cur, src, dst, r);
+}
 /* Node owning global port g, and the port's index at that node. */
 int noc_topo_port_node(const noc_topo_t *t, int g);
 void noc_topo_label(const noc_topo_t *t, int n, char *buf, size_t len);

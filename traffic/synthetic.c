@@ -1,5 +1,6 @@
 /* synthetic.c: Bernoulli injection process plus destination pattern. */
 #include "traffic/synthetic.h"
+#include <math.h>
 #include <stdio.h>
 
 static uint64_t syn_next(void *ctx, int node, uint64_t from, noc_rng_t *rng)
@@ -8,7 +9,7 @@ static uint64_t syn_next(void *ctx, int node, uint64_t from, noc_rng_t *rng)
     (void)node;
     if (syn->p <= 0.0)
         return NOC_NEVER;
-    return from + noc_rng_geometric(rng, syn->p);
+    return from + noc_rng_geometric_log(rng, syn->p, syn->log_q);
 }
 
 static void syn_make(void *ctx, int node, noc_rng_t *rng, int *dst, int *size)
@@ -54,6 +55,7 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
                  "a node generates at most one packet a cycle", cfg->injection_rate, syn->p);
         return -1;
     }
+    syn->log_q = syn->p < 1.0 ? log1p(-syn->p) : 0.0;
     return 0;
 }
 

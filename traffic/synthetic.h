@@ -15,6 +15,7 @@ extern "C" {
 typedef struct noc_synthetic {
     noc_pattern_t pattern;
     double p;   /* packets per node per cycle */
+    double log_q; /* log1p(-p), for the geometric gaps (p < 1) */
     int size;   /* flits per packet */
 } noc_synthetic_t;
 

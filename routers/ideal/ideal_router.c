@@ -86,7 +86,7 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
         k++;
     assert(k < r->per_port);
     noc_route_t rt;
-    t->ops->route(t, n, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
+    noc_topo_route(t, n, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
     sl[k].f = *f;
     sl[k].pkt_id = s->pkts[f->pkt].id;
     sl[k].dist = (uint16_t)noc_topo_route_hops(t, n, f->dst);

@@ -122,6 +122,8 @@ typedef struct vc_ctx {
     uint64_t *set;             /* nd->set */
     uint64_t now;
     int n, V, W;
+    int ser;                   /* some link serialises flits (s->serialise; a constant 0 in the
+                                  common instance) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */

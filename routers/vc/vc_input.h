@@ -25,7 +25,7 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
         struct noc_sim *s = x->s;
         const noc_topo_t *t = s->topo;
         noc_route_t rt;
-        t->ops->route(t, x->n, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
+        noc_topo_route(t, x->n, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
         port = rt.port;
         cls = rt.vclass;
     }

@@ -199,9 +199,9 @@ static void vc_destroy(struct noc_sim *s)
 }
 
 /* Run each stage only when it has something to do: arrivals for the input
- * unit, VCs in the sets of the other stages. W: words of a set (1, a
- * constant, in the common instance). */
-VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W)
+ * unit, VCs in the sets of the other stages. W: words of a set, ser: some
+ * link serialises (1 and 0, constants, in the common instance). */
+VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int ser)
 {
     uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
     uint64_t fl = s->arr_flit[at], cr = s->arr_credit[at];
@@ -209,7 +209,7 @@ VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W)
     if (!arrivals && r->buffered[n] == 0)
         return;
     vc_node_t *nd = vc_node(r, n);
-    vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W };
+    vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .ser = ser };
     if (arrivals) {
         /* the NI bits are the NI's, which evaluated first */
         s->arr_flit[at] = fl & NOC_NI_MASK;
@@ -243,10 +243,10 @@ VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W)
 static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
-    if (r->W == 1)
-        eval_node(s, r, n, 1);
+    if (r->W == 1 && !s->serialise)
+        eval_node(s, r, n, 1, 0);
     else
-        eval_node(s, r, n, r->W);
+        eval_node(s, r, n, r->W, s->serialise);
 }
 
 /* Node and local index of VC v of global port g. */

@@ -27,7 +27,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     vc_port_t *out = &nd->port[o], *in = &nd->port[p];
     uint32_t cap = s->cap;
     int og = nd->base + o, ov = q->out_vc;
-    uint32_t ser = s->serialise && o != 0 ? noc_ser_start(s, og) : 0; /* extra cycles of a narrow link */
+    uint32_t ser = x->ser && o != 0 ? noc_ser_start(s, og) : 0; /* extra cycles of a narrow link */
     uint32_t fslot = (uint32_t)((x->now + out->delay + ser) & s->mask);
     uint32_t ri = (uint32_t)og * cap + fslot;
     uint16_t head = q->head;
@@ -69,7 +69,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     if ((flags & NOC_FLIT_HEAD) && o != 0 && r->lookahead) {
         const noc_topo_t *t = s->topo;
         noc_route_t rt;
-        t->ops->route(t, to, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
+        noc_topo_route(t, to, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
         f->la_port = rt.port;
         f->la_class = rt.vclass;
     }
@@ -170,7 +170,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
     int16_t ready_1[64], *ready = W == 1 ? ready_1 : r->lvc;
     uint64_t stalled = 0, wanted = 0, wanted2 = 0; /* output ports wanted by one, by several VCs */
     uint64_t in_ports = 0, out_ports = 0, shared = 0; /* of the ready VCs; ports used twice */
-    uint64_t held = noc_ser_held(s, x->n); /* output links still sending a flit */
+    uint64_t held = x->ser ? noc_ser_held(s, x->n) : 0; /* output links still sending a flit */
 
     if (W == 1) {
         uint64_t bits = sw[0] & ne[0];
