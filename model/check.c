@@ -140,7 +140,7 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
     /* work counts: source queues and NIs in the middle of a packet */
     for (int n = 0; n < s->n_nodes; n++) {
         const noc_ni_t *ni = &s->ni[n];
-        c.expect_work[n] += (int32_t)(ni->q_tail - ni->q_head) + (ni->cur_pkt >= 0);
+        c.expect_work[n] += (int32_t)(ni->q_tail - ni->q_head) + (ni->lane0.pkt >= 0) + ni->xbusy + ni->pe_busy;
         if (c.expect_work[n] != s->work[n]) {
             snprintf(err, errlen, "node %d: work count %d, but it holds %d items", n, s->work[n],
                      c.expect_work[n]);

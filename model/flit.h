@@ -39,6 +39,8 @@ typedef struct noc_packet {
     uint16_t hops;      /* network links its head crossed (set on delivery) */
     uint8_t measured;   /* created inside the measurement window */
     uint8_t pad;
+    uint32_t msg;       /* programs: the message (its send op) the packet carries part of */
+    uint32_t off;       /* programs: word offset of its first flit in the message */
 } noc_packet_t;
 
 #ifdef __cplusplus

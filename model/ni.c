@@ -1,6 +1,7 @@
 /* ni.c: network interface: injection (packet -> flits) and ejection
  * (flits -> packet, statistics). */
 #include "model/ni.h"
+#include "model/pe.h"
 
 static void deliver(struct noc_sim *s, const noc_flit_t *f)
 {
@@ -8,6 +9,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     noc_stats_t *st = &s->st;
     assert(p->size > 0 && p->received < p->size);
     assert(f->seq == p->received); /* a VC keeps the flits of a packet in order */
+    if (s->pe)
+        noc_pe_flit_arrived(s->pe, p->msg, p->off + f->seq, f->data);
     p->received++;
     if (f->flags & NOC_FLIT_HEAD)
         p->hops = f->hops;
@@ -26,6 +29,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
         st->flits += p->size;
         st->measured_outstanding--;
     }
+    if (s->pe)
+        noc_pe_packet_arrived(s, p->dst, p->msg, p->off, p->size);
     p->size = 0; /* marks the slot free for the invariant checker */
     s->pkt_free[s->pkt_free_n++] = f->pkt;
 }
@@ -49,9 +54,10 @@ static void eject(struct noc_sim *s, int n)
     noc_ni_deliver(s, n, &s->ring_flit[i]);
 }
 
-/* Start the packet at the head of the source queue, if a VC has a credit
- * (round-robin from the VC after the last one used). */
-static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni)
+/* Start the next packet on lane ln: the head of the source queue, or the
+ * PE's next packet in a program run, if a VC has a credit (round-robin from
+ * the VC after the last one used). */
+static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *ln)
 {
     int V = s->V;
     const int16_t *cr = &s->ni_credits[n * V];
@@ -66,70 +72,96 @@ static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni)
     }
     if (vc < 0)
         return;
-    const noc_srcq_entry_t *e = &s->srcq[(uint32_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+    int32_t dst;
+    uint16_t size;
+    uint32_t msg = 0, off = 0;
+    uint64_t created = s->now;
+    if (s->pe) {
+        /* a program's packet: made now, from the PE's send queue */
+        if (!noc_pe_next_packet(s, n, &dst, &size, &msg, &off))
+            return;
+        noc_work_add(s, n, 1); /* the packet in the NI (taken off when it has left) */
+    } else {
+        if (ni->q_head == ni->q_tail)
+            return;
+        const noc_srcq_entry_t *e = &s->srcq[(uint32_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+        created = e->created;
+        dst = e->dst;
+        size = e->size;
+        ni->q_head++;
+    }
     assert(s->pkt_free_n > 0);
     uint32_t slot = s->pkt_free[--s->pkt_free_n];
     noc_packet_t *p = &s->pkts[slot];
-    p->created = e->created;
+    p->created = created;
     p->injected = s->now;
     p->id = s->next_pkt_id++;
     p->src = n;
-    p->dst = e->dst;
-    p->size = e->size;
+    p->dst = dst;
+    p->size = size;
     p->received = 0;
     p->hops = 0;
-    p->measured = e->created >= s->win_start && e->created < s->win_end;
-    ni->q_head++;
-    ni->cur_pkt = (int32_t)slot;
-    ni->cur_seq = 0;
-    ni->cur_vc = (uint8_t)vc;
+    p->measured = created >= s->win_start && created < s->win_end;
+    p->msg = msg;
+    p->off = off;
+    ln->pkt = (int32_t)slot;
+    ln->seq = 0;
+    ln->vc = (uint8_t)vc;
     ni->last_vc = (uint8_t)vc;
+    if (ln != &ni->lane0)
+        ni->xbusy++;
 }
 
-static void inject(struct noc_sim *s, int n)
+/* One flit of lane ln's packet, if its VC has a credit: into the injection
+ * channel, or (direct: an all-port NI of a router wired to its PE) straight
+ * into the router. */
+static void inject(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *ln, int direct)
 {
-    noc_ni_t *ni = &s->ni[n];
-    if (ni->cur_pkt < 0) {
-        if (ni->q_head == ni->q_tail)
-            return;
-        start_packet(s, n, ni);
-        if (ni->cur_pkt < 0)
+    if (ln->pkt < 0) {
+        start_packet(s, n, ni, ln);
+        if (ln->pkt < 0)
             return;
     }
-    int16_t *cr = &s->ni_credits[n * s->V + ni->cur_vc];
+    int16_t *cr = &s->ni_credits[n * s->V + ln->vc];
     if (*cr <= 0)
         return;
-    const noc_packet_t *p = &s->pkts[ni->cur_pkt];
+    const noc_packet_t *p = &s->pkts[ln->pkt];
     noc_flit_t f;
-    f.data = (int64_t)p->id;
-    f.pkt = (uint32_t)ni->cur_pkt;
-    f.seq = ni->cur_seq;
-    f.flags = (uint8_t)((ni->cur_seq == 0 ? NOC_FLIT_HEAD : 0) |
-                        (ni->cur_seq + 1 == p->size ? NOC_FLIT_TAIL : 0));
-    f.vc = ni->cur_vc;
+    f.data = s->pe ? noc_pe_word(s->pe, p->msg, p->off + ln->seq) : (int64_t)p->id;
+    f.pkt = (uint32_t)ln->pkt;
+    f.seq = ln->seq;
+    f.flags = (uint8_t)((ln->seq == 0 ? NOC_FLIT_HEAD : 0) | (ln->seq + 1 == p->size ? NOC_FLIT_TAIL : 0));
+    f.vc = ln->vc;
     f.la_port = 0;
     f.la_class = 0;
     f.dst = p->dst;
     f.hops = 0;
-    if (s->cfg.lookahead && ni->cur_seq == 0) {
+    if (s->cfg.lookahead && ln->seq == 0) {
         noc_route_t r;
         noc_topo_route(s->topo, n, n, p->dst, &r);
         f.la_port = r.port;
         f.la_class = r.vclass;
     }
     (*cr)--;
-    noc_chan_put_flit(s, s->n_ports + n, s->chan_delay[s->n_ports + n], &f);
+    if (direct)
+        s->rops->inject(s, n, &f);
+    else
+        noc_chan_put_flit(s, s->n_ports + n, s->chan_delay[s->n_ports + n], &f);
     s->in_network++;
     s->last_move = s->now;
     if (noc_measuring(s))
         s->st.window_flits_in++;
-    if (++ni->cur_seq == p->size) {
-        ni->cur_pkt = -1;
+    if (++ln->seq == p->size) {
+        ln->pkt = -1;
+        if (ln != &ni->lane0)
+            ni->xbusy--;
         noc_work_sub(s, n, 1); /* the packet has left the NI */
+        if (s->pe)
+            noc_pe_packet_sent(s, n, p->msg, p->off, p->size);
     }
 }
 
-void noc_ni_eval(struct noc_sim *s, int n)
+void noc_ni_receive(struct noc_sim *s, int n)
 {
     uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
     uint64_t fl = s->arr_flit[at], cr = s->arr_credit[at];
@@ -141,6 +173,33 @@ void noc_ni_eval(struct noc_sim *s, int n)
         s->arr_credit[at] = cr & ~NOC_NI_MASK;
         noc_chan_take_credits(s, s->n_ports + n, &s->ni_credits[n * s->V]);
     }
-    if (!noc_ni_idle(&s->ni[n]))
-        inject(s, n);
+    if (s->pe)
+        noc_pe_arrivals(s, n);
+}
+
+void noc_ni_send(struct noc_sim *s, int n)
+{
+    if (s->pe)
+        noc_pe_eval(s, n);
+    noc_ni_t *ni = &s->ni[n];
+    if (noc_ni_idle(ni))
+        return;
+    if (s->lanes == 1) {
+        inject(s, n, ni, &ni->lane0, 0);
+        return;
+    }
+    /* all-port: every lane may inject a flit this cycle */
+    inject(s, n, ni, &ni->lane0, 1);
+    noc_ni_lane_t *x = &s->xlane[(size_t)n * (size_t)(s->lanes - 1)];
+    int k_end = noc_topo_degree(s->topo, n) - 1; /* a lane per network link */
+    if (k_end > s->lanes - 1)
+        k_end = s->lanes - 1;
+    for (int k = 0; k < k_end; k++)
+        inject(s, n, ni, &x[k], 1);
+}
+
+void noc_ni_eval(struct noc_sim *s, int n)
+{
+    noc_ni_receive(s, n);
+    noc_ni_send(s, n);
 }

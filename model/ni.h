@@ -9,8 +9,14 @@
 extern "C" {
 #endif
 
-/* Evaluate node n's NI for the current cycle. */
+/* Evaluate node n's NI for the current cycle: receive, then send. */
 void noc_ni_eval(struct noc_sim *s, int n);
+/* The two halves, for program runs (sim.c evaluates every node's receive
+ * before any node's send, so a step barrier passed by a delivery counts
+ * from the same cycle everywhere): the flit and credits arriving now; then
+ * the PE's evaluation and injection. */
+void noc_ni_receive(struct noc_sim *s, int n);
+void noc_ni_send(struct noc_sim *s, int n);
 /* Hand flit f, which arrived at node n this cycle, to n's NI (for routers
  * that eject straight from their links, as the ideal router does). */
 void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f);

@@ -4,6 +4,7 @@
 #include "model/xalloc.h"
 #include "model/sim_internal.h"
 #include "model/ni.h"
+#include "model/pe.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,7 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("flit_width", c->flit_width, 1, 65536, err, errlen) ||
         check_range("link_width", c->link_width, 0, 65536, err, errlen) ||
         check_range("credit_delay", c->credit_delay, 1, 64, err, errlen) ||
+        check_range("ni_ports", c->ni_ports, 0, 62, err, errlen) ||
         check_range("lookahead", c->lookahead, 0, 1, err, errlen) ||
         check_range("alloc_iters", c->alloc_iters, 1, 16, err, errlen) ||
         check_range("warmup_cycles", c->warmup_cycles, 0, INT64_C(1) << 40, err, errlen) ||
@@ -169,6 +171,8 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("max_drain_cycles", c->max_drain_cycles, 0, INT64_C(1) << 40, err, errlen) ||
         check_range("source_queue", c->source_queue, 1, 1 << 20, err, errlen) ||
         check_range("deadlock_cycles", c->deadlock_cycles, 10, INT64_C(1) << 40, err, errlen) ||
+        check_range("compute_cycles", c->compute_cycles, 0, 1 << 20, err, errlen) ||
+        check_range("sync_steps", c->sync_steps, 0, 1, err, errlen) ||
         check_range("check", c->check, 0, 1, err, errlen))
         return -1;
     if (c->injection_rate < 0.0 || c->injection_rate > 64.0) {
@@ -286,6 +290,16 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     int depth = rops->depth(s);
 
     s->ni = noc_xcalloc((size_t)t->n_nodes, sizeof(noc_ni_t), "simulator");
+    s->lanes = cfg->ni_ports == 0 ? (t->max_degree > 1 ? t->max_degree : 1) : (int)cfg->ni_ports;
+    if (s->lanes > 1 && !rops->inject) {
+        snprintf(err, errlen, "parameter 'ni_ports': an NI with more than one injection channel needs "
+                 "router=ideal (the %s router has one local input port)", rops->name);
+        noc_sim_destroy(s);
+        return NULL;
+    }
+    s->xlane = noc_xcalloc((size_t)t->n_nodes * (size_t)(s->lanes - 1) + 1, sizeof(noc_ni_lane_t), "simulator");
+    for (size_t i = 0; i < (size_t)t->n_nodes * (size_t)(s->lanes - 1); i++)
+        s->xlane[i].pkt = -1;
     s->srcq_limit = (uint32_t)cfg->source_queue;
     s->srcq_cap = pow2_above(s->srcq_limit - 1);
     s->srcq = noc_xcalloc((size_t)t->n_nodes * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
@@ -294,7 +308,7 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         s->ni_credits[i] = (int16_t)depth;
 
     s->pkt_cap = (uint32_t)((size_t)t->n_ports * (size_t)s->V * (size_t)depth + slots +
-                            (size_t)t->n_nodes + 16);
+                            (size_t)t->n_nodes * (size_t)s->lanes + 16);
     s->pkts = noc_xcalloc(s->pkt_cap, sizeof(noc_packet_t), "simulator");
     s->pkt_free = noc_xcalloc(s->pkt_cap, sizeof(uint32_t), "simulator");
     for (uint32_t i = 0; i < s->pkt_cap; i++)
@@ -314,7 +328,7 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     for (int n = 0; n < t->n_nodes; n++) {
         noc_ni_t *ni = &s->ni[n];
         noc_rng_seed(&ni->rng, (uint64_t)cfg->seed, (uint64_t)n);
-        ni->cur_pkt = -1;
+        ni->lane0.pkt = -1;
         ni->last_vc = (uint8_t)(s->V - 1);
         ni->next_gen = traffic.ops ? traffic.ops->next(traffic.ctx, n, 0, &ni->rng) : NOC_NEVER;
         if (ni->next_gen != NOC_NEVER)
@@ -332,6 +346,7 @@ void noc_sim_destroy(noc_sim_t *s)
         return;
     if (s->rops && s->rops->destroy)
         s->rops->destroy(s);
+    noc_pe_destroy(s->pe);
     free(s->chan_delay);
     free(s->chan_ser);
     free(s->chan_free_at);
@@ -348,6 +363,7 @@ void noc_sim_destroy(noc_sim_t *s)
     free(s->ring_valid);
     free(s->ring_credit);
     free(s->ni);
+    free(s->xlane);
     free(s->srcq);
     free(s->ni_credits);
     free(s->pkts);
@@ -419,23 +435,81 @@ static void generate(struct noc_sim *s)
     }
 }
 
-void noc_sim_step(noc_sim_t *s)
+/* Tests: a new random order of the active nodes. */
+static void shuffle_active(struct noc_sim *s)
 {
-    if (s->injecting)
-        generate(s);
+    for (int i = s->n_active - 1; i > 0; i--) {
+        int j = (int)noc_rng_below(&s->shuffle_rng, (uint32_t)i + 1);
+        int32_t x = s->active[i];
+        s->active[i] = s->active[j];
+        s->active[j] = x;
+    }
+}
+
+static void merge_woken(struct noc_sim *s)
+{
     for (int i = 0; i < s->n_woken; i++)
         s->active[s->n_active++] = s->woken[i];
     s->n_woken = 0;
+}
+
+/* A cycle of a program run: every active node's arrivals first (the
+ * router's direct ejection, the NI's ejection and credits), then the step
+ * barrier, then every node's PE, injection and router. Both passes read
+ * only this cycle's channel slots and node-local state, so the order of
+ * nodes still cannot change a result. */
+static void step_program(struct noc_sim *s)
+{
+    merge_woken(s);
+    if (s->shuffle)
+        shuffle_active(s);
+    void (*pre_eval)(struct noc_sim *, int) = s->rops->pre_eval;
+    for (int i = 0; i < s->n_active; i++) {
+        int n = s->active[i];
+        if (pre_eval)
+            pre_eval(s, n);
+        noc_ni_receive(s, n);
+    }
+    noc_pe_barrier(s);
+    merge_woken(s);
+    if (s->shuffle)
+        shuffle_active(s);
+    int n_act = s->n_active;
+    for (int i = 0; i < n_act; i++) {
+        int n = s->active[i];
+        noc_ni_send(s, n);
+        s->rops->eval(s, n);
+    }
+    if (s->rops->commit)
+        for (int i = 0; i < n_act; i++)
+            s->rops->commit(s, s->active[i]);
+    int k = 0;
+    for (int i = 0; i < n_act; i++) {
+        int n = s->active[i];
+        if (s->work[n] > 0)
+            s->active[k++] = n;
+        else
+            s->listed[n] = 0;
+    }
+    s->n_active = k;
+    s->now++;
+    s->st.cycles = s->now;
+}
+
+void noc_sim_step(noc_sim_t *s)
+{
+    if (s->pe) {
+        step_program(s);
+        return;
+    }
+    if (s->injecting)
+        generate(s);
+    merge_woken(s);
 
     /* phase 1: evaluate */
     int n_act = s->n_active;
     if (s->shuffle)
-        for (int i = n_act - 1; i > 0; i--) {
-            int j = (int)noc_rng_below(&s->shuffle_rng, (uint32_t)i + 1);
-            int32_t x = s->active[i];
-            s->active[i] = s->active[j];
-            s->active[j] = x;
-        }
+        shuffle_active(s);
     void (*pre_eval)(struct noc_sim *, int) = s->rops->pre_eval;
     void (*eval)(struct noc_sim *, int) = s->rops->eval;
     const int32_t *active = s->active;
@@ -450,7 +524,8 @@ void noc_sim_step(noc_sim_t *s)
         /* the NI has nothing to do without arrivals for it or a packet (one
          * test: which way it goes is hard to predict) */
         uint64_t ni_work = ((arr_flit[at] | arr_credit[at]) >> NOC_NI_BIT) |
-                           (uint64_t)(ni[n].cur_pkt >= 0) | (uint64_t)(ni[n].q_head != ni[n].q_tail);
+                           (uint64_t)(ni[n].lane0.pkt >= 0) | (uint64_t)(ni[n].q_head != ni[n].q_tail) |
+                           ni[n].pe_busy | ni[n].xbusy;
         if (ni_work)
             noc_ni_eval(s, n);
         eval(s, n);
@@ -503,7 +578,7 @@ static int deadlocked(const struct noc_sim *s)
     return s->in_network > 0 && s->now - s->last_move > quiet;
 }
 
-static int step_checked(struct noc_sim *s, noc_run_status_t *status)
+int noc_sim_step_checked(struct noc_sim *s, noc_run_status_t *status)
 {
     noc_sim_step(s);
     if (s->cfg.check) {
@@ -534,27 +609,27 @@ noc_run_status_t noc_sim_run(noc_sim_t *s)
     s->win_start = s->now + warm;
     s->win_end = s->win_start + sample;
     while (s->now < s->win_start)
-        if (step_checked(s, &status))
+        if (noc_sim_step_checked(s, &status))
             goto out;
     s->phase = NOC_PHASE_SAMPLE;
     s->measuring = 1;
     uint64_t lost_before = st->packets_offered_lost;
     while (s->now < s->win_end)
-        if (step_checked(s, &status))
+        if (noc_sim_step_checked(s, &status))
             goto out;
     if (st->packets_offered_lost > lost_before)
         st->saturated = 1;
     s->phase = NOC_PHASE_DRAIN;
     s->measuring = 0;
     while (st->measured_outstanding > 0 && s->now - s->win_end < drain_max)
-        if (step_checked(s, &status))
+        if (noc_sim_step_checked(s, &status))
             goto out;
     st->drained = st->measured_outstanding == 0;
     /* Empty the network so that nothing is left behind: stop the sources,
      * let every flit that entered arrive. */
     noc_sim_stop_injection(s);
     for (uint64_t quiet = 0; s->in_network > 0 || s->n_active > 0;) {
-        if (step_checked(s, &status))
+        if (noc_sim_step_checked(s, &status))
             goto out;
         /* with no flit left, only credits can still be on their way */
         if (s->in_network == 0 && ++quiet > s->cap + 2) {
@@ -583,6 +658,7 @@ void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed)
 /* ---- accessors ---- */
 
 uint64_t noc_sim_now(const noc_sim_t *s) { return s->now; }
+struct noc_pe *noc_sim_pe(const noc_sim_t *s) { return s->pe; }
 const noc_stats_t *noc_sim_stats(const noc_sim_t *s) { return &s->st; }
 const noc_topo_t *noc_sim_topo(const noc_sim_t *s) { return s->topo; }
 const noc_config_t *noc_sim_config(const noc_sim_t *s) { return &s->cfg; }

@@ -63,6 +63,10 @@ const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c);
  * latency), and cycles a flit occupies it (> 1 on links narrower than a flit). */
 void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit);
 
+/* The PE program engine of a program run (model/pe.h), NULL for synthetic
+ * traffic: noc_pe_attach sets it up. */
+struct noc_pe *noc_sim_pe(const noc_sim_t *s);
+
 /* Invariant checker: flits and credits conserved, FIFO bounds, no flit in two
  * places. Returns 0, or -1 with the first violation described in err. */
 int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen);

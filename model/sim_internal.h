@@ -34,15 +34,24 @@ typedef struct noc_srcq_entry {
     uint16_t pad;
 } noc_srcq_entry_t;
 
-/* The network interface of one PE: source queue and injection state. */
+/* An injection lane of an NI: the packet it is injecting, one flit a cycle. */
+typedef struct noc_ni_lane {
+    int32_t pkt;          /* packet pool slot, -1 if none */
+    uint16_t seq;         /* next flit of it */
+    uint8_t vc;           /* injection VC it uses */
+    uint8_t pad;
+} noc_ni_lane_t;
+
+/* The network interface of one PE: source queue and injection state. Lane 0
+ * is here; an all-port NI (ni_ports) has more in noc_sim.xlane. */
 typedef struct noc_ni {
     noc_rng_t rng;        /* the node's traffic stream */
     uint64_t next_gen;    /* next generation cycle (NOC_NEVER: none) */
     uint32_t q_head, q_tail; /* free-running counters into the source queue */
-    int32_t cur_pkt;      /* packet being injected, -1 if none */
-    uint16_t cur_seq;     /* next flit of it */
-    uint8_t cur_vc;
+    noc_ni_lane_t lane0;
     uint8_t last_vc;      /* round-robin pointer over injection VCs */
+    uint8_t pe_busy;      /* programs: the PE has ops to start, a computation or sends (one work item) */
+    uint8_t xbusy;        /* extra lanes holding a packet */
 } noc_ni_t;
 
 struct noc_sim {
@@ -81,12 +90,17 @@ struct noc_sim {
     uint64_t *arr_flit;    /* n_nodes * cap */
     uint64_t *arr_credit;  /* n_nodes * cap */
 
+    /* the PE program engine (model/pe.h); NULL for synthetic traffic */
+    struct noc_pe *pe;
+
     /* routers */
     const noc_router_ops_t *rops;
     void *rstate;
 
     /* network interfaces */
     noc_ni_t *ni;
+    int lanes;              /* injection lanes per NI (ni_ports; 1: one-port) */
+    noc_ni_lane_t *xlane;   /* lanes 1 .. lanes-1 of each NI: n_nodes * (lanes - 1) */
     noc_srcq_entry_t *srcq; /* n_nodes * srcq_cap */
     uint32_t srcq_cap;      /* power of two >= cfg.source_queue */
     uint32_t srcq_limit;    /* cfg.source_queue */
@@ -129,11 +143,16 @@ struct noc_sim {
     noc_rng_t shuffle_rng;
 };
 
-/* The NI holds no packet (none in its source queue, none being injected). */
+/* The NI holds no packet (none in its source queue, none being injected,
+ * none its PE wants to send). */
 static inline int noc_ni_idle(const noc_ni_t *ni)
 {
-    return ni->cur_pkt < 0 && ni->q_head == ni->q_tail;
+    return ni->lane0.pkt < 0 && !ni->xbusy && ni->q_head == ni->q_tail && !ni->pe_busy;
 }
+
+/* One cycle, then the invariant checker (check=1) and the deadlock test:
+ * returns -1 with *status set when the run must stop. */
+int noc_sim_step_checked(struct noc_sim *s, noc_run_status_t *status);
 
 /* For tests: from now on visit the active nodes in a new random order every
  * cycle. Results must not change (the two-phase contract). */

@@ -35,6 +35,10 @@ typedef struct noc_router_ops {
      * no delay (the router takes the NI's flit in the cycle it was sent). */
     int direct_ni;
     void (*commit)(struct noc_sim *s, int node); /* may be NULL */
+    /* Optional (direct_ni routers): take flit f from node's NI now, for an
+     * NI with several injection lanes (ni_ports); the router counts it as
+     * the node's work. */
+    void (*inject)(struct noc_sim *s, int node, const noc_flit_t *f);
     /* Credits the router holds for output VC vc of network port gport. */
     int (*credits)(const struct noc_sim *s, int gport, int vc);
     /* Flits buffered at input VC vc of port gport. */

@@ -129,6 +129,13 @@ static void ideal_pre_eval(struct noc_sim *s, int n)
     }
 }
 
+/* An all-port NI hands its flits over directly, several in a cycle. */
+static void ideal_inject(struct noc_sim *s, int n, const noc_flit_t *f)
+{
+    store(s, s->rstate, n, s->topo->port_base[n], f);
+    noc_work_add(s, n, 1);
+}
+
 static int better(const ideal_slot_t *a, const ideal_slot_t *b)
 {
     if (a->dist != b->dist)
@@ -253,6 +260,7 @@ const noc_router_ops_t noc_router_ideal = {
     .pre_eval = ideal_pre_eval,
     .direct_ni = 1,
     .commit = NULL,
+    .inject = ideal_inject,
     .credits = ideal_credits,
     .occupancy = ideal_occupancy,
     .depth = ideal_depth,

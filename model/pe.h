@@ -1,0 +1,98 @@
+/* pe.h: the PE program engine. Each rank of a traffic program (program.h)
+ * runs on the PE of the node with the same number: it starts every
+ * operation whose dependencies are met, sends without blocking (the NI
+ * splits a message into packets of packet_size flits, one data word a flit),
+ * matches arriving messages to posted receives on source and tag (or any),
+ * computes for the cycles an operation costs, and keeps the start and end
+ * cycle of every operation. Nothing is allocated while it runs: message
+ * buffers, queues and per-op records are sized from the program up front.
+ *
+ * Semantics (docs/programs.md): an op may start in the cycle its last
+ * dependency completed (requires) or started (irequires). A send completes
+ * when its last flit has entered the network; a receive when its message
+ * has arrived whole; calc and combine ops occupy the PE's one processor for
+ * their cost (combine: compute_cycles per word unless the op says), and
+ * take effect on memory when they end. Messages match posted receives in
+ * the order they complete arriving. */
+#ifndef NOC_PE_H
+#define NOC_PE_H
+#include <stdint.h>
+#include <stdio.h>
+#include "model/program.h"
+#include "model/sim.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct noc_sim;
+typedef struct noc_pe noc_pe_t;
+
+/* Per step of the program: when it ran and what it moved. */
+typedef struct noc_pe_step_stats {
+    const char *name;
+    uint64_t first_start;   /* first cycle an op of the step started */
+    uint64_t last_end;      /* last cycle an op of the step completed */
+    uint64_t ops, messages, words;
+    uint64_t flit_hops;     /* link traversals of its messages' flits */
+} noc_pe_step_stats_t;
+
+/* What a program run reports. */
+typedef struct noc_pe_stats {
+    uint64_t cycles;        /* cycle the last op completed, + 1 */
+    uint64_t ops, ops_done;
+    uint64_t messages, words;
+    int n_steps;            /* steps[n_steps] is "no step" (ops outside any) */
+    noc_pe_step_stats_t *steps;
+    uint64_t *op_start, *op_end; /* per op; NOC_NEVER if it never started / ended */
+} noc_pe_stats_t;
+
+/* The engine for program p (borrowed: it must outlive the simulator) on
+ * simulator s, which must have been created without synthetic traffic.
+ * Returns 0, or -1 with a message in err. */
+int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen);
+void noc_pe_destroy(noc_pe_t *pe);
+
+/* The kernel's calls (model/ni.c, model/sim.c). */
+void noc_pe_arrivals(struct noc_sim *s, int n);      /* computations that end now (before any PE starts ops) */
+void noc_pe_eval(struct noc_sim *s, int n);          /* start ready ops, finish computations */
+int noc_pe_busy(const noc_pe_t *pe, int n);          /* node n's PE has ops to start or a computation running */
+int64_t noc_pe_word(const noc_pe_t *pe, uint32_t msg, uint32_t index); /* word `index` of message msg */
+/* A packet of message msg reached its destination; flit words in data[]. */
+void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off, uint32_t words);
+void noc_pe_flit_arrived(noc_pe_t *pe, uint32_t msg, uint32_t index, int64_t word);
+/* The NI has room for a packet at node n: fill in the next one to send, or
+ * return 0. */
+int noc_pe_next_packet(struct noc_sim *s, int n, int32_t *dst, uint16_t *size, uint32_t *msg,
+                       uint32_t *off);
+/* The NI injected the last flit of a packet of message msg. */
+void noc_pe_packet_sent(struct noc_sim *s, int n, uint32_t msg, uint32_t off, uint32_t words);
+/* The step a message's flits count toward (index into stats.steps). */
+int noc_pe_msg_step(const noc_pe_t *pe, uint32_t msg);
+
+/* sync_steps: open the next step if the ones before it are complete (the
+ * kernel calls it between every cycle's arrivals and sends). */
+void noc_pe_barrier(struct noc_sim *s);
+/* Run the program to its end: every op done and the network empty. Returns
+ * NOC_RUN_DEADLOCK when the network deadlocks or the program stalls (no op
+ * progresses, no flit moves, no PE computes for deadlock_cycles). */
+noc_run_status_t noc_pe_run(struct noc_sim *s);
+/* The run stopped because the program (not the network) stalled. */
+int noc_pe_stalled(const noc_pe_t *pe);
+
+/* After the run: every op done? Messages left unreceived? Returns 0 when
+ * the program finished cleanly, else -1 with the reason in err. */
+int noc_pe_finished(const noc_pe_t *pe, char *err, size_t errlen);
+/* Compare every rank's memory with the program's expected values; -1 with
+ * the first wrong PE (lowest rank, lowest address) in err. Labels come from
+ * the topology. */
+int noc_pe_check(const struct noc_sim *s, char *err, size_t errlen);
+/* Which ops wait, and on what (for a stuck program), one line each. */
+void noc_pe_report_waiting(const struct noc_sim *s, FILE *f, int max_lines);
+const noc_pe_stats_t *noc_pe_stats(const noc_pe_t *pe);
+/* Rank r's memory (mem_words words). */
+const int64_t *noc_pe_memory(const noc_pe_t *pe, int r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
