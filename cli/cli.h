@@ -47,8 +47,54 @@ int noc_cli_simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **
 /* Reports. */
 void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res);
 json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res);
+/* Parts shared by the synthetic and the program reports: the link classes
+ * and hottest links as text; the parameters, per-link table and per-class
+ * loads as JSON. */
+void noc_report_links_text(FILE *f, const noc_sim_t *s);
+json_t *noc_report_config_json(const noc_sim_t *s);
+json_t *noc_report_links_json(const noc_sim_t *s);
+json_t *noc_report_classes_json(const noc_sim_t *s);
 /* Write JSON to path ("-" is stdout). Returns 0 or -1 with err. */
 int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen);
+
+/* ---- program runs (cmd_program.c, report_program.c) ---- */
+#include "model/program.h"
+#include "traffic/gen.h"
+
+typedef struct noc_prog_opts {
+    const char *name;       /* --program NAME: a generator */
+    const char *file;       /* --program-file FILE */
+    const char *emit;       /* --emit FILE ('-': stdout) */
+    int emit_only;          /* --emit-only: write, do not run */
+    const char *timing;     /* --timing unit|router, NULL: as configured */
+    const char *sync;       /* --sync steps|none, NULL: as configured (sync_steps) */
+    const char *root;       /* --root LABEL */
+    noc_gen_args_t args;    /* --variant --q --words --h --seed */
+} noc_prog_opts_t;
+
+void noc_prog_opts_init(noc_prog_opts_t *o);
+/* Is a program run asked for? */
+int noc_prog_opts_wanted(const noc_prog_opts_t *o);
+/* One option at argv[*i]: 1 taken (its value too), 0 not a program option,
+ * -1 bad (message in err). */
+int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char *err, size_t errlen);
+/* The generators, and one generator's help. */
+void noc_prog_list(FILE *f);
+int noc_prog_help(FILE *f, const char *name);
+/* Run the program: build, run, check, report. Returns the exit status. */
+int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet);
+
+typedef struct noc_prog_result {
+    const char *name;       /* the program's name or file */
+    noc_run_status_t status;
+    const char *verdict;    /* "ok", "wrong", "error", "deadlock" */
+    char error[512];        /* why, when not ok */
+    double seconds;
+} noc_prog_result_t;
+
+void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p,
+                             const noc_prog_result_t *res);
+json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res);
 
 /* Subcommands; argv[0] is the subcommand's name. Return an exit status. */
 int noc_cmd_run(int argc, char **argv);

@@ -65,9 +65,15 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: noctua run [SPEC] [key=value ...] [--config FILE] [--json FILE|-] [--quiet]\n"
+        "       noctua run [SPEC] --program NAME [--root LABEL] [--variant V] [--words W] [--q Q]\n"
+        "                  [--timing unit|router] [--sync steps|none] [--emit FILE [--emit-only]] ...\n"
+        "       noctua run [SPEC] --program-file FILE [...]\n"
         "\n"
         "Simulates synthetic traffic on a fabric: warm-up, a measurement window, drain;\n"
-        "prints latency, throughput and the hottest links.\n"
+        "prints latency, throughput and the hottest links. With --program or\n"
+        "--program-file it runs a traffic program (docs/programs.md) to its end instead,\n"
+        "checks its result and reports cycles per step (--program NAME --help: its options;\n"
+        "--program list: the programs).\n"
         "\n"
         "  SPEC            the fabric: %s (default %s)\n"
         "  key=value       set a parameter (wins over --config)\n"
@@ -75,8 +81,9 @@ static void usage(FILE *f)
         "  --json FILE     also write the figures and the per-link table as JSON ('-': stdout)\n"
         "  --quiet         no summary on stdout\n"
         "\n"
-        "Exit status: 0 done (a saturated network is a result too), 2 bad input,\n"
-        "3 deadlock, 4 internal invariant violated.\n\n",
+        "Exit status: 0 done (a saturated network is a result too), 1 a program computed\n"
+        "a wrong result, 2 bad input, 3 deadlock (or a stalled program), 4 internal\n"
+        "invariant violated.\n\n",
         noc_topo_spec_help(), "mesh:8x8");
     noc_cli_print_params(f);
 }
@@ -86,15 +93,28 @@ int noc_cmd_run(int argc, char **argv)
     noc_config_t cfg;
     char err[600];
     const char *json_path = NULL;
-    int quiet = 0;
+    int quiet = 0, help = 0;
+    noc_prog_opts_t po;
+    noc_prog_opts_init(&po);
     noc_config_defaults(&cfg);
 
     /* config files first, then SPEC and key=value, which win */
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return NOC_EXIT_OK;
-        }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            help = 1;
+        if (strcmp(argv[i], "--program") == 0 && i + 1 < argc)
+            po.name = argv[i + 1];
+    }
+    if (help && po.name)
+        return strcmp(po.name, "list") == 0 || strcmp(po.name, "help") == 0
+                   ? (noc_prog_list(stdout), NOC_EXIT_OK)
+                   : noc_prog_help(stdout, po.name);
+    if (help) {
+        usage(stdout);
+        return NOC_EXIT_OK;
+    }
+    po.name = NULL;
+    for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--config") == 0 || strcmp(argv[i], "-c") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "noctua run: --config needs a FILE\n");
@@ -119,6 +139,13 @@ int noc_cmd_run(int argc, char **argv)
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
+            int got = noc_prog_opts_parse(&po, argc, argv, &i, err, sizeof err);
+            if (got < 0) {
+                fprintf(stderr, "noctua run: %s\n", err);
+                return NOC_EXIT_USAGE;
+            }
+            if (got > 0)
+                continue;
             fprintf(stderr, "noctua run: unknown option '%s' (see noctua run --help)\n", a);
             return NOC_EXIT_USAGE;
         } else if (strchr(a, '=')) {
@@ -135,6 +162,12 @@ int noc_cmd_run(int argc, char **argv)
         }
     }
 
+    if (noc_prog_opts_wanted(&po))
+        return noc_cli_run_program(&cfg, &po, json_path, quiet);
+    if (po.emit || po.timing || po.sync || po.root || po.emit_only) {
+        fprintf(stderr, "noctua run: --emit, --timing, --sync and --root go with --program or --program-file\n");
+        return NOC_EXIT_USAGE;
+    }
     noc_sim_t *s;
     noc_topo_t *t;
     noc_run_result_t res;

@@ -76,6 +76,38 @@ static void link_name(const noc_sim_t *s, int c, char *buf, size_t len, int *cls
     snprintf(buf, len, "%s->%s", a, b);
 }
 
+void noc_report_links_text(FILE *f, const noc_sim_t *s)
+{
+    const noc_topo_t *t = noc_sim_topo(s);
+    class_load_t cl[NOC_TOPO_MAX_CLASSES];
+    class_loads(s, cl);
+    fprintf(f, "  link classes ");
+    for (int k = 0; k < t->n_classes; k++) {
+        if (!cl[k].links)
+            continue;
+        char ser[40] = "";
+        if (cl[k].cycles_per_flit > 1)
+            snprintf(ser, sizeof ser, " (%d cycles a flit)", cl[k].cycles_per_flit);
+        fprintf(f, "%s%s: %d links%s, %.1f%% busy on average, %.1f%% at most", k ? ";  " : " ",
+                t->class_name[k], cl[k].links, ser,
+                100.0 * (double)cl[k].busy / ((double)cl[k].links * window(s)),
+                100.0 * (double)cl[k].busy_max / window(s));
+    }
+    fputc('\n', f);
+    int ids[4];
+    int k = hottest_links(s, ids, 4);
+    fprintf(f, "  hottest links");
+    for (int i = 0; i < k; i++) {
+        char name[160];
+        int cls;
+        link_name(s, ids[i], name, sizeof name, &cls);
+        const noc_link_stats_t *l = noc_sim_link_stats(s, ids[i]);
+        fprintf(f, "%s%s %s %.1f%%", i ? ",  " : " ", name, cls >= 0 ? t->class_name[cls] : "",
+                100.0 * (double)l->busy / window(s));
+    }
+    fputc('\n', f);
+}
+
 void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
 {
     const noc_stats_t *st = noc_sim_stats(s);
@@ -108,33 +140,7 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
                 st->packets_offered_lost ? " (source queues overflowed)" : "");
     else
         fprintf(f, "  state         below saturation\n");
-    class_load_t cl[NOC_TOPO_MAX_CLASSES];
-    class_loads(s, cl);
-    fprintf(f, "  link classes ");
-    for (int k = 0; k < t->n_classes; k++) {
-        if (!cl[k].links)
-            continue;
-        char ser[40] = "";
-        if (cl[k].cycles_per_flit > 1)
-            snprintf(ser, sizeof ser, " (%d cycles a flit)", cl[k].cycles_per_flit);
-        fprintf(f, "%s%s: %d links%s, %.1f%% busy on average, %.1f%% at most", k ? ";  " : " ",
-                t->class_name[k], cl[k].links, ser,
-                100.0 * (double)cl[k].busy / ((double)cl[k].links * window(s)),
-                100.0 * (double)cl[k].busy_max / window(s));
-    }
-    fputc('\n', f);
-    int ids[4];
-    int k = hottest_links(s, ids, 4);
-    fprintf(f, "  hottest links");
-    for (int i = 0; i < k; i++) {
-        char name[160];
-        int cls;
-        link_name(s, ids[i], name, sizeof name, &cls);
-        const noc_link_stats_t *l = noc_sim_link_stats(s, ids[i]);
-        fprintf(f, "%s%s %s %.1f%%", i ? ",  " : " ", name, cls >= 0 ? t->class_name[cls] : "",
-                100.0 * (double)l->busy / window(s));
-    }
-    fputc('\n', f);
+    noc_report_links_text(f, s);
 }
 
 static json_t *lat_json(const noc_lat_sum_t *l)
@@ -143,10 +149,70 @@ static json_t *lat_json(const noc_lat_sum_t *l)
                      "max", (json_int_t)l->max, "count", (json_int_t)l->n);
 }
 
+json_t *noc_report_config_json(const noc_sim_t *s)
+{
+    const noc_config_t *c = noc_sim_config(s);
+    json_t *cfg = json_object();
+    size_t np;
+    const noc_param_info_t *p = noc_params(&np);
+    for (size_t i = 0; i < np; i++) {
+        char buf[NOC_CONFIG_STR_MAX];
+        noc_config_get(c, p[i].name, buf, sizeof buf);
+        if (p[i].type == NOC_PARAM_INT)
+            json_object_set_new(cfg, p[i].name, json_integer(strtoll(buf, NULL, 10)));
+        else if (p[i].type == NOC_PARAM_DBL)
+            json_object_set_new(cfg, p[i].name, json_real(strtod(buf, NULL)));
+        else
+            json_object_set_new(cfg, p[i].name, json_string(buf));
+    }
+    return cfg;
+
+}
+
+json_t *noc_report_links_json(const noc_sim_t *s)
+{
+    const noc_topo_t *t = noc_sim_topo(s);
+    json_t *links = json_array();
+    int nc = noc_sim_n_channels(s);
+    for (int ch = 0; ch < nc; ch++) {
+        int from, to, local, cls;
+        noc_sim_channel_ends(s, ch, &from, &to, &local, &cls);
+        if (local)
+            continue;
+        char a[64], b[64];
+        noc_topo_label(t, from, a, sizeof a);
+        noc_topo_label(t, to, b, sizeof b);
+        const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
+        json_array_append_new(links, json_pack("{s:s, s:s, s:s, s:I, s:I, s:f, s:I, s:I, s:I}",
+            "from", a, "to", b, "class", t->class_name[cls], "flits", (json_int_t)l->flits,
+            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / window(s),
+            "contention", (json_int_t)l->contention, "credit_stall", (json_int_t)l->credit_stall,
+            "peak_queue", (json_int_t)l->peak_queue));
+    }
+    return links;
+}
+
+json_t *noc_report_classes_json(const noc_sim_t *s)
+{
+    const noc_topo_t *t = noc_sim_topo(s);
+    class_load_t cl[NOC_TOPO_MAX_CLASSES];
+    class_loads(s, cl);
+    json_t *classes = json_array();
+    for (int k = 0; k < t->n_classes; k++) {
+        if (!cl[k].links)
+            continue;
+        json_array_append_new(classes, json_pack("{s:s, s:i, s:i, s:i, s:I, s:f, s:f}", "class", t->class_name[k],
+            "links", cl[k].links, "latency", cl[k].latency_max, "cycles_per_flit", cl[k].cycles_per_flit,
+            "flits", (json_int_t)cl[k].flits,
+            "utilisation_avg", (double)cl[k].busy / ((double)cl[k].links * window(s)),
+            "utilisation_max", (double)cl[k].busy_max / window(s)));
+    }
+    return classes;
+}
+
 json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res)
 {
     const noc_stats_t *st = noc_sim_stats(s);
-    const noc_config_t *c = noc_sim_config(s);
     const noc_topo_t *t = noc_sim_topo(s);
     json_t *j = json_object();
     json_object_set_new(j, "noctua", json_string(noc_version()));
@@ -173,52 +239,9 @@ json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_object_set_new(j, "deadlock", json_boolean(res->status == NOC_RUN_DEADLOCK));
     json_object_set_new(j, "source_queue_peak", json_integer(st->source_queue_peak));
 
-    json_t *cfg = json_object();
-    size_t np;
-    const noc_param_info_t *p = noc_params(&np);
-    for (size_t i = 0; i < np; i++) {
-        char buf[NOC_CONFIG_STR_MAX];
-        noc_config_get(c, p[i].name, buf, sizeof buf);
-        if (p[i].type == NOC_PARAM_INT)
-            json_object_set_new(cfg, p[i].name, json_integer(strtoll(buf, NULL, 10)));
-        else if (p[i].type == NOC_PARAM_DBL)
-            json_object_set_new(cfg, p[i].name, json_real(strtod(buf, NULL)));
-        else
-            json_object_set_new(cfg, p[i].name, json_string(buf));
-    }
-    json_object_set_new(j, "config", cfg);
-
-    json_t *links = json_array();
-    int nc = noc_sim_n_channels(s);
-    for (int ch = 0; ch < nc; ch++) {
-        int from, to, local, cls;
-        noc_sim_channel_ends(s, ch, &from, &to, &local, &cls);
-        if (local)
-            continue;
-        char a[64], b[64];
-        noc_topo_label(t, from, a, sizeof a);
-        noc_topo_label(t, to, b, sizeof b);
-        const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
-        json_array_append_new(links, json_pack("{s:s, s:s, s:s, s:I, s:I, s:f, s:I, s:I, s:I}",
-            "from", a, "to", b, "class", t->class_name[cls], "flits", (json_int_t)l->flits,
-            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / window(s),
-            "contention", (json_int_t)l->contention, "credit_stall", (json_int_t)l->credit_stall,
-            "peak_queue", (json_int_t)l->peak_queue));
-    }
-    json_object_set_new(j, "links", links);
-    class_load_t cl[NOC_TOPO_MAX_CLASSES];
-    class_loads(s, cl);
-    json_t *classes = json_array();
-    for (int k = 0; k < t->n_classes; k++) {
-        if (!cl[k].links)
-            continue;
-        json_array_append_new(classes, json_pack("{s:s, s:i, s:i, s:i, s:I, s:f, s:f}", "class", t->class_name[k],
-            "links", cl[k].links, "latency", cl[k].latency_max, "cycles_per_flit", cl[k].cycles_per_flit,
-            "flits", (json_int_t)cl[k].flits,
-            "utilisation_avg", (double)cl[k].busy / ((double)cl[k].links * window(s)),
-            "utilisation_max", (double)cl[k].busy_max / window(s)));
-    }
-    json_object_set_new(j, "classes", classes);
+    json_object_set_new(j, "config", noc_report_config_json(s));
+    json_object_set_new(j, "links", noc_report_links_json(s));
+    json_object_set_new(j, "classes", noc_report_classes_json(s));
     return j;
 }
 

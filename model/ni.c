@@ -30,7 +30,7 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
         st->measured_outstanding--;
     }
     if (s->pe)
-        noc_pe_packet_arrived(s, p->dst, p->msg, p->off, p->size);
+        noc_pe_packet_arrived(s, p->dst, p->msg, p->off, p->size, p->hops);
     p->size = 0; /* marks the slot free for the invariant checker */
     s->pkt_free[s->pkt_free_n++] = f->pkt;
 }

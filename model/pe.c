@@ -152,8 +152,8 @@ static void op_done(struct noc_sim *s, uint32_t op)
     pe->st.op_end[op] = s->now;
     pe->st.ops_done++;
     pe->last_event = s->now;
-    if (s->now + 1 > pe->st.cycles)
-        pe->st.cycles = s->now + 1;
+    if (s->now > pe->st.cycles)
+        pe->st.cycles = s->now;
     noc_pe_step_stats_t *k = step_of(pe, op);
     if (k->last_end == NOC_NEVER || s->now > k->last_end)
         k->last_end = s->now;
@@ -356,10 +356,12 @@ void noc_pe_flit_arrived(noc_pe_t *pe, uint32_t msg, uint32_t index, int64_t wor
     pe->rx[pe->msg_off[msg] + index] = word;
 }
 
-void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off, uint32_t words)
+void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off, uint32_t words,
+                           uint32_t hops)
 {
     noc_pe_t *pe = s->pe;
     (void)off;
+    step_of(pe, msg)->flit_hops += (uint64_t)hops * words;
     pe->msg_got[msg] += words;
     if (pe->msg_got[msg] == pe->p->ops[msg].words)
         message_arrived(s, n, msg);

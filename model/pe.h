@@ -38,7 +38,8 @@ typedef struct noc_pe_step_stats {
 
 /* What a program run reports. */
 typedef struct noc_pe_stats {
-    uint64_t cycles;        /* cycle the last op completed, + 1 */
+    uint64_t cycles;        /* cycle the last op completed (the first ops start in cycle 0:
+                               a one-word message to a neighbour takes 1) */
     uint64_t ops, ops_done;
     uint64_t messages, words;
     int n_steps;            /* steps[n_steps] is "no step" (ops outside any) */
@@ -58,7 +59,8 @@ void noc_pe_eval(struct noc_sim *s, int n);          /* start ready ops, finish 
 int noc_pe_busy(const noc_pe_t *pe, int n);          /* node n's PE has ops to start or a computation running */
 int64_t noc_pe_word(const noc_pe_t *pe, uint32_t msg, uint32_t index); /* word `index` of message msg */
 /* A packet of message msg reached its destination; flit words in data[]. */
-void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off, uint32_t words);
+void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off, uint32_t words,
+                           uint32_t hops);
 void noc_pe_flit_arrived(noc_pe_t *pe, uint32_t msg, uint32_t index, int64_t word);
 /* The NI has room for a packet at node n: fill in the next one to send, or
  * return 0. */

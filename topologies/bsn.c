@@ -155,6 +155,7 @@ int noc_topo_build_bsn(noc_topo_t *t, const char *kind, const char *arg, unsigne
     b->n = n;
     b->nn = n * n;
     t->priv = b;
+    t->basis = basis;
     t->ops = &bsn_ops;
     t->n_vclasses = 2 * basis->n_vclasses;
     t->n_classes = 2;

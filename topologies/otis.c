@@ -145,6 +145,7 @@ int noc_topo_build_otis(noc_topo_t *t, const char *kind, const char *arg, unsign
     o->basis = basis;
     o->n = n;
     t->priv = o;
+    t->basis = basis;
     t->ops = &otis_ops;
     o->d = noc_basis_distances(basis);
     t->n_vclasses = 2 * basis->n_vclasses;

@@ -248,6 +248,12 @@ int noc_topo_build_pyramid(noc_topo_t *t, const char *kind, const char *arg, uns
         p->cum[k] = (k ? p->cum[k - 1] : 0) + p->shift[k];
     }
     t->priv = p;
+    t->levels = p->levels;
+    for (int k = 0; k < p->levels; k++) {
+        t->level_side[k] = p->side[k];
+        t->level_first[k] = p->first[k];
+    }
+    t->level_first[p->levels] = p->first[p->levels];
     t->ops = strcmp(kind, "pyramid") == 0 ? &pyramid_ops : &multilevel_ops;
     t->n_vclasses = 1;
     t->n_classes = 2;

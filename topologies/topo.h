@@ -34,6 +34,7 @@ extern "C" {
 
 #define NOC_TOPO_MAX_NODES (1 << 22)
 #define NOC_TOPO_MAX_DIMS 22 /* log2(NOC_TOPO_MAX_NODES): every size is >= 2 */
+#define NOC_TOPO_MAX_LEVELS 12 /* levels of a pyramid or multilevel structure */
 #define NOC_TOPO_MAX_CLASSES 32
 
 typedef struct noc_topo noc_topo_t;
@@ -94,6 +95,16 @@ struct noc_topo {
      * NOC_TOPO_ROUTE_CACHE_NODES nodes: a table that stays in cache); NULL
      * otherwise. Read through noc_topo_route. */
     noc_route_t *route_cache;
+    /* Structure the program generators (traffic/gen_*.c) build on:
+     * BSN and OTIS: their basis Ω (owned by priv), NULL elsewhere; BSN node
+     * <g,p,c> is c*n*n + g*n + p and OTIS node (g,p) is g*n + p (n = |Ω|). */
+    const noc_topo_t *basis;
+    /* Pyramid and multilevel: levels (0 elsewhere), the side of each
+     * level's mesh, and the number of node (level,0,0), level 0 the base;
+     * node (i,r,c) is level_first[i] + r*level_side[i] + c. */
+    int levels;
+    int level_side[NOC_TOPO_MAX_LEVELS];
+    int level_first[NOC_TOPO_MAX_LEVELS + 1];
 };
 
 #define NOC_TOPO_ROUTE_CACHE_NODES 256

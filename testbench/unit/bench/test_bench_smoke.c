@@ -12,34 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#include "testbench/unit/cmd_test.h"
 #include <jansson.h>
-
-static char tmpdir[256];
-
-/* Run `noctua_bench ARGS` with stdout captured into *out (may be NULL);
- * returns the exit status. */
-static int run(const char *args, char **out)
-{
-    const char *bin = getenv("NOCTUA_BENCH");
-    assert_non_null(bin);
-    char cmd[4096], path[512];
-    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
-    snprintf(cmd, sizeof cmd, "'%s' %s >%s 2>%s/err.txt", bin, args, path, tmpdir);
-    int st = system(cmd);
-    assert_true(WIFEXITED(st));
-    if (out) {
-        FILE *f = fopen(path, "r");
-        assert_non_null(f);
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        *out = calloc(1, (size_t)n + 1);
-        assert_non_null(*out);
-        assert_int_equal(fread(*out, 1, (size_t)n, f), (size_t)n);
-        fclose(f);
-    }
-    return WEXITSTATUS(st);
-}
 
 /* Split line into at most max whitespace-separated tokens (modifies it). */
 static int tokens(char *line, char **tok, int max)
@@ -82,7 +57,7 @@ static void test_quick_table(void **state)
 {
     (void)state;
     char *out = NULL;
-    assert_int_equal(run("--quick --only 1", &out), 0);
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, "--quick --only 1", &out, NULL), 0);
     assert_non_null(strstr(out, "cycles/s"));
     assert_non_null(strstr(out, "mesh:8x8"));
     double cps = table_cycles_per_sec(out, 1);
@@ -97,15 +72,15 @@ static void test_any_fabric(void **state)
 {
     (void)state;
     char *out = NULL;
-    assert_int_equal(run("--fabric bsn:ring:4 --rate 0.1 --packet-size 2 --quick", &out), 0);
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, "--fabric bsn:ring:4 --rate 0.1 --packet-size 2 --quick", &out, NULL), 0);
     assert_non_null(strstr(out, "bsn:ring:4"));
     assert_true(table_cycles_per_sec(out, 1) > 0);
     free(out);
     out = NULL;
-    assert_int_equal(run("--fabric blob:3 --quick", &out), 1); /* the workload fails */
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, "--fabric blob:3 --quick", &out, NULL), 1); /* the workload fails */
     free(out);
     out = NULL;
-    assert_int_equal(run("--fabric ring:8 --rate -1", &out), 2);
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, "--fabric ring:8 --rate -1", &out, NULL), 2);
     free(out);
 }
 
@@ -113,9 +88,9 @@ static void test_quick_json(void **state)
 {
     (void)state;
     char args[512], path[300];
-    snprintf(path, sizeof path, "%s/bench.json", tmpdir);
+    snprintf(path, sizeof path, "%s/bench.json", cmd_tmpdir);
     snprintf(args, sizeof args, "--quick --only 2 --json %s", path);
-    assert_int_equal(run(args, NULL), 0);
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, args, NULL, NULL), 0);
     json_error_t jerr;
     json_t *root = json_load_file(path, 0, &jerr);
     assert_non_null(root);
@@ -142,30 +117,15 @@ static void test_usage(void **state)
 {
     (void)state;
     char *out = NULL;
-    assert_int_equal(run("--help", &out), 0);
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, "--help", &out, NULL), 0);
     assert_non_null(strstr(out, "--quick"));
     free(out);
-    assert_int_equal(run("--list", &out), 0);
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, "--list", &out, NULL), 0);
     assert_non_null(strstr(out, "mesh:64x64"));
     free(out);
-    assert_int_equal(run("--only 99", NULL), 2);
-    assert_int_equal(run("--only", NULL), 2);
-    assert_int_equal(run("--bogus", NULL), 2);
-}
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/noctua-test-bench-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, "--only 99", NULL, NULL), 2);
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, "--only", NULL, NULL), 2);
+    assert_int_equal(cmd_run_bin("NOCTUA_BENCH", NULL, "--bogus", NULL, NULL), 2);
 }
 
 int main(void)
@@ -176,5 +136,5 @@ int main(void)
         cmocka_unit_test(test_quick_json),
         cmocka_unit_test(test_usage),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }

@@ -15,65 +15,18 @@
 #include <jansson.h>
 
 #include "model/config.h"
+#include "testbench/unit/cmd_test.h"
 
-static char tmpdir[256];
 
-/* Run `noctua ARGS` with stdout and stderr captured; returns the exit status. */
-static int run(const char *args, char **out, char **err)
-{
-    const char *bin = getenv("NOCTUA_BINARY");
-    assert_non_null(bin);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s >%s/out.txt 2>%s/err.txt", bin, args, tmpdir, tmpdir);
-    int st = system(cmd);
-    assert_true(WIFEXITED(st));
-    char path[512];
-    for (int k = 0; k < 2; k++) {
-        char **dst = k ? err : out;
-        if (!dst)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", tmpdir, k ? "err.txt" : "out.txt");
-        FILE *f = fopen(path, "r");
-        assert_non_null(f);
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        *dst = calloc(1, (size_t)n + 1);
-        assert_int_equal(fread(*dst, 1, (size_t)n, f), (size_t)n);
-        fclose(f);
-    }
-    return WEXITSTATUS(st);
-}
 
-static void write_file(const char *name, const char *text, char *path, size_t len)
-{
-    snprintf(path, len, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/noctua-test-cli-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
 
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
 
 static void test_default_run(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run("", &out, &err), 0);
+    assert_int_equal(cmd_run("", &out, &err), 0);
     assert_non_null(strstr(out, "mesh:8x8"));
     assert_non_null(strstr(out, "latency"));
     assert_non_null(strstr(out, "below saturation"));
@@ -85,7 +38,7 @@ static void test_help_lists_every_parameter(void **state)
 {
     (void)state;
     char *out;
-    assert_int_equal(run("run --help", &out, NULL), 0);
+    assert_int_equal(cmd_run("run --help", &out, NULL), 0);
     size_t n;
     const noc_param_info_t *p = noc_params(&n);
     for (size_t i = 0; i < n; i++) {
@@ -101,7 +54,7 @@ static void test_parameters_doc_in_step(void **state)
 {
     (void)state;
     char *out;
-    assert_int_equal(run("params --markdown", &out, NULL), 0);
+    assert_int_equal(cmd_run("params --markdown", &out, NULL), 0);
     const char *src = getenv("NOCTUA_SOURCE_DIR");
     assert_non_null(src);
     char path[512];
@@ -122,44 +75,44 @@ static void test_bad_input(void **state)
 {
     (void)state;
     char *err, path[512];
-    assert_int_equal(run("run mesh:4x4 no_such_param=3", NULL, &err), 2);
+    assert_int_equal(cmd_run("run mesh:4x4 no_such_param=3", NULL, &err), 2);
     assert_non_null(strstr(err, "no_such_param"));
     free(err);
-    assert_int_equal(run("run mesh:4x4 num_vcs=lots", NULL, &err), 2);
+    assert_int_equal(cmd_run("run mesh:4x4 num_vcs=lots", NULL, &err), 2);
     assert_non_null(strstr(err, "num_vcs"));
     free(err);
-    assert_int_equal(run("run mesh:4x4 injection_rate=-1", NULL, &err), 2);
+    assert_int_equal(cmd_run("run mesh:4x4 injection_rate=-1", NULL, &err), 2);
     assert_non_null(strstr(err, "injection_rate"));
     free(err);
-    assert_int_equal(run("run mesh:4y4", NULL, &err), 2);
+    assert_int_equal(cmd_run("run mesh:4y4", NULL, &err), 2);
     assert_non_null(strstr(err, "mesh:4y4"));
     free(err);
-    assert_int_equal(run("run blob:9", NULL, &err), 2);
+    assert_int_equal(cmd_run("run blob:9", NULL, &err), 2);
     assert_non_null(strstr(err, "blob:9"));
     free(err);
-    assert_int_equal(run("run mesh:4x4 traffic=bitcomp mesh:3x3", NULL, &err), 2); /* 9 nodes */
+    assert_int_equal(cmd_run("run mesh:4x4 traffic=bitcomp mesh:3x3", NULL, &err), 2); /* 9 nodes */
     assert_non_null(strstr(err, "bitcomp"));
     free(err);
-    assert_int_equal(run("run --config /nonexistent/x.cfg", NULL, &err), 2);
+    assert_int_equal(cmd_run("run --config /nonexistent/x.cfg", NULL, &err), 2);
     assert_non_null(strstr(err, "/nonexistent/x.cfg"));
     free(err);
-    write_file("bad.cfg", "num_vcs = 2\npacket_size = 4\nvc_buf_size = deep\n", path, sizeof path);
+    cmd_write("bad.cfg", "num_vcs = 2\npacket_size = 4\nvc_buf_size = deep\n", path, sizeof path);
     char args[600];
     snprintf(args, sizeof args, "run --config %s", path);
-    assert_int_equal(run(args, NULL, &err), 2);
+    assert_int_equal(cmd_run(args, NULL, &err), 2);
     char want[600];
     snprintf(want, sizeof want, "%s:3:", path);
     assert_non_null(strstr(err, want));
     assert_non_null(strstr(err, "vc_buf_size"));
     free(err);
-    write_file("unknown.cfg", "// BookSim-style\nwarp_drive = 9;\n", path, sizeof path);
+    cmd_write("unknown.cfg", "// BookSim-style\nwarp_drive = 9;\n", path, sizeof path);
     snprintf(args, sizeof args, "run --config %s", path);
-    assert_int_equal(run(args, NULL, &err), 2);
+    assert_int_equal(cmd_run(args, NULL, &err), 2);
     snprintf(want, sizeof want, "%s:2:", path);
     assert_non_null(strstr(err, want));
     assert_non_null(strstr(err, "warp_drive"));
     free(err);
-    assert_int_equal(run("frobnicate", NULL, &err), 2);
+    assert_int_equal(cmd_run("frobnicate", NULL, &err), 2);
     free(err);
 }
 
@@ -167,7 +120,7 @@ static void test_booksim_config(void **state)
 {
     (void)state;
     char path[512], args[600], *out, *err;
-    write_file("booksim.cfg",
+    cmd_write("booksim.cfg",
                "// a BookSim2 configuration\n"
                "topology = mesh;\n"
                "k = 4;\n"
@@ -181,7 +134,7 @@ static void test_booksim_config(void **state)
                "sample_cycles = 2000;\n",
                path, sizeof path);
     snprintf(args, sizeof args, "run --config %s --json -", path);
-    assert_int_equal(run(args, &out, &err), 0);
+    assert_int_equal(cmd_run(args, &out, &err), 0);
     json_error_t je;
     json_t *j = json_loads(out, 0, &je);
     assert_non_null(j);
@@ -195,7 +148,7 @@ static void test_booksim_config(void **state)
     free(err);
     /* key=value wins over the file */
     snprintf(args, sizeof args, "run --config %s num_vcs=2 --json -", path);
-    assert_int_equal(run(args, &out, NULL), 0);
+    assert_int_equal(cmd_run(args, &out, NULL), 0);
     j = json_loads(out, 0, &je);
     assert_non_null(j);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "config"), "num_vcs")), 2);
@@ -207,7 +160,7 @@ static void test_json_report(void **state)
 {
     (void)state;
     char *out;
-    assert_int_equal(run("run torus:4x4 injection_rate=0.2 sample_cycles=2000 --json -", &out, NULL), 0);
+    assert_int_equal(cmd_run("run torus:4x4 injection_rate=0.2 sample_cycles=2000 --json -", &out, NULL), 0);
     json_error_t je;
     json_t *j = json_loads(out, 0, &je);
     if (!j)
@@ -255,10 +208,10 @@ static void test_same_seed_same_output(void **state)
     (void)state;
     char *a, *b, *c;
     const char *args = "run hypercube:5 injection_rate=0.25 packet_size=3 sample_cycles=3000 --json -";
-    assert_int_equal(run(args, &a, NULL), 0);
-    assert_int_equal(run(args, &b, NULL), 0);
+    assert_int_equal(cmd_run(args, &a, NULL), 0);
+    assert_int_equal(cmd_run(args, &b, NULL), 0);
     assert_string_equal(a, b);
-    assert_int_equal(run("run hypercube:5 injection_rate=0.25 packet_size=3 sample_cycles=3000 seed=2 --json -",
+    assert_int_equal(cmd_run("run hypercube:5 injection_rate=0.25 packet_size=3 sample_cycles=3000 seed=2 --json -",
                          &c, NULL), 0);
     assert_true(strcmp(a, c) != 0);
     free(a);
@@ -270,7 +223,7 @@ static void test_deadlock_exit(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run("run ring:8 routing_function=dor_no_dateline num_vcs=1 vc_buf_size=2 "
+    assert_int_equal(cmd_run("run ring:8 routing_function=dor_no_dateline num_vcs=1 vc_buf_size=2 "
                          "packet_size=8 traffic=tornado injection_rate=0.8 deadlock_cycles=300",
                          &out, &err), 3);
     assert_non_null(strstr(err, "DEADLOCK"));
@@ -284,7 +237,7 @@ static void test_saturation_exit_zero(void **state)
 {
     (void)state;
     char *out;
-    assert_int_equal(run("run mesh:4x4 injection_rate=0.9 sample_cycles=3000", &out, NULL), 0);
+    assert_int_equal(cmd_run("run mesh:4x4 injection_rate=0.9 sample_cycles=3000", &out, NULL), 0);
     assert_non_null(strstr(out, "SATURATED"));
     free(out);
 }
@@ -302,5 +255,5 @@ int main(void)
         cmocka_unit_test(test_deadlock_exit),
         cmocka_unit_test(test_saturation_exit_zero),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }

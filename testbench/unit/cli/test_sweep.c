@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <cmocka.h>
 
+#include "testbench/unit/cmd_test.h"
+
 #define HEADER "offered,accepted,latency_avg,latency_p50,latency_p99,network_latency_avg," \
                "queueing_latency_avg,hops_avg,packets,saturated,cycles"
 #define NCOL 11
@@ -24,48 +26,26 @@
 
 enum { C_OFFERED, C_ACCEPTED, C_LAT, C_P50, C_P99, C_NET, C_QUEUE, C_HOPS, C_PACKETS, C_SAT, C_CYCLES };
 
-static char tmpdir[512];
-
 typedef struct csv {
     char header[512];
     int rows;
     double v[MAXROWS][NCOL];
 } csv_t;
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Run `noctua sweep ARGS` in tmpdir with env prepended (may be ""); stdout
- * and stderr go to tmpdir/out.txt and err.txt. Returns the exit status. */
+/* `[env] noctua sweep ARGS` in the scratch folder (output in out.txt and
+ * err.txt there); returns the exit status. */
 static int sweep(const char *env, const char *args)
 {
-    const char *bin = getenv("NOCTUA_BINARY");
-    assert_non_null(bin);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s' sweep %s >out.txt 2>err.txt", tmpdir, env, bin, args);
-    int st = system(cmd);
-    assert_true(WIFEXITED(st));
-    return WEXITSTATUS(st);
+    char a[4096];
+    snprintf(a, sizeof a, "sweep %s", args);
+    return cmd_run_bin("NOCTUA_BINARY", env, a, NULL, NULL);
 }
 
 static char *output(const char *name)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    char *s = slurp(path);
+    snprintf(path, sizeof path, "%s/%s", cmd_tmpdir, name);
+    char *s = cmd_slurp(path, NULL);
     assert_non_null(s);
     return s;
 }
@@ -74,7 +54,7 @@ static int file_size(const char *name)
 {
     char path[1024];
     struct stat sb;
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    snprintf(path, sizeof path, "%s/%s", cmd_tmpdir, name);
     return stat(path, &sb) == 0 ? (int)sb.st_size : -1;
 }
 
@@ -113,27 +93,11 @@ static int count(const char *hay, const char *needle)
     return n;
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/noctua-sweep-XXXXXX", base && *base ? base : "/tmp");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 static void test_mesh_sweep(void **state)
 {
     (void)state;
     char dir[600];
-    snprintf(dir, sizeof dir, "%s/out", tmpdir);
+    snprintf(dir, sizeof dir, "%s/out", cmd_tmpdir);
     assert_int_equal(mkdir(dir, 0755), 0);
     assert_int_equal(sweep("", "mesh:4x4 --rates 0.05:0.6:0.05 sample_cycles=2000 warmup_cycles=500 -o out/lat"), 0);
 
@@ -199,7 +163,7 @@ static void test_config_precedence(void **state)
 {
     (void)state;
     char path[600];
-    snprintf(path, sizeof path, "%s/sweep.cfg", tmpdir);
+    snprintf(path, sizeof path, "%s/sweep.cfg", cmd_tmpdir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs("packet_size = 2;\nsample_cycles = 800;\nwarmup_cycles = 200;\n", f);
@@ -288,5 +252,5 @@ int main(void)
         cmocka_unit_test(test_bad_rates),
         cmocka_unit_test(test_help),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }

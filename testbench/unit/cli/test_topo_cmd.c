@@ -17,62 +17,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-static char tmpdir[256];
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = calloc(1, (size_t)n + 1);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
-}
-
-/* Run `[env] noctua ARGS` with stdout and stderr captured; returns the exit
- * status. */
-static int run_env(const char *env, const char *args, char **out, char **err)
-{
-    const char *bin = getenv("NOCTUA_BINARY");
-    assert_non_null(bin);
-    char cmd[4096], path[512];
-    snprintf(cmd, sizeof cmd, "cd %s && %s %s %s >%s/out.txt 2>%s/err.txt", tmpdir, env ? env : "", bin,
-             args, tmpdir, tmpdir);
-    int st = system(cmd);
-    assert_true(WIFEXITED(st));
-    for (int k = 0; k < 2; k++) {
-        char **dst = k ? err : out;
-        if (!dst)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", tmpdir, k ? "err.txt" : "out.txt");
-        *dst = slurp(path, NULL);
-        assert_non_null(*dst);
-    }
-    return WEXITSTATUS(st);
-}
-
-static int run(const char *args, char **out, char **err) { return run_env(NULL, args, out, err); }
-
-static int setup(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/noctua-test-topo-XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+#include "testbench/unit/cmd_test.h"
 
 /* The line of the table that starts with `row`, split into its cells (the
  * row name may have blanks: cells are taken from the right). */
@@ -128,7 +73,7 @@ static void test_table(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run("topo mesh:8x8 torus:8x8 hypercube:6", &out, &err), 0);
+    assert_int_equal(cmd_run("topo mesh:8x8 torus:8x8 hypercube:6", &out, &err), 0);
     assert_row(out, "fabric", "mesh:8x8", "torus:8x8", "hypercube:6");
     assert_row(out, "nodes", "64", "64", "64");
     assert_row(out, "links", "112", "128", "192");
@@ -146,7 +91,7 @@ static void test_table(void **state)
     free(out);
     free(err);
 
-    assert_int_equal(run("topo ring:16 mesh:4x4 hypercube:4", &out, &err), 0);
+    assert_int_equal(cmd_run("topo ring:16 mesh:4x4 hypercube:4", &out, &err), 0);
     assert_row(out, "bisection width", "2 (exact)", "4 (exact)", "8 (exact)");
     free(out);
     free(err);
@@ -156,7 +101,7 @@ static void test_json(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run("topo mesh:8x8 torus:8x8 hypercube:6 --json -", &out, &err), 0);
+    assert_int_equal(cmd_run("topo mesh:8x8 torus:8x8 hypercube:6 --json -", &out, &err), 0);
     json_error_t jerr;
     json_t *j = json_loads(out, 0, &jerr);
     if (!j)
@@ -198,10 +143,10 @@ static void test_json(void **state)
 
     /* to a file, with the table on stdout */
     char path[512];
-    snprintf(path, sizeof path, "%s/facts.json", tmpdir);
+    snprintf(path, sizeof path, "%s/facts.json", cmd_tmpdir);
     char args[700];
     snprintf(args, sizeof args, "topo ring:16 --json %s", path);
-    assert_int_equal(run(args, &out, &err), 0);
+    assert_int_equal(cmd_run(args, &out, &err), 0);
     assert_non_null(strstr(out, "ring:16"));
     j = json_load_file(path, 0, &jerr);
     assert_non_null(j);
@@ -217,45 +162,45 @@ static void test_bad_input(void **state)
 {
     (void)state;
     char *out, *err;
-    assert_int_equal(run("topo mesh:8x8 bogus:3", &out, &err), 2);
+    assert_int_equal(cmd_run("topo mesh:8x8 bogus:3", &out, &err), 2);
     assert_non_null(strstr(err, "bogus"));
     assert_string_equal(out, ""); /* nothing printed for the good SPEC either */
     free(out);
     free(err);
-    assert_int_equal(run("topo mesh:0x4", &out, &err), 2);
+    assert_int_equal(cmd_run("topo mesh:0x4", &out, &err), 2);
     assert_non_null(strstr(err, "mesh:0x4"));
     free(out);
     free(err);
-    assert_int_equal(run("topo", &out, &err), 2);
+    assert_int_equal(cmd_run("topo", &out, &err), 2);
     assert_non_null(strstr(err, "no SPEC"));
     free(out);
     free(err);
-    assert_int_equal(run("topo mesh:4x4 --exact-max 65", &out, &err), 2);
+    assert_int_equal(cmd_run("topo mesh:4x4 --exact-max 65", &out, &err), 2);
     assert_non_null(strstr(err, "--exact-max"));
     free(out);
     free(err);
-    assert_int_equal(run("topo mesh:4x4 --frobnicate", &out, &err), 2);
+    assert_int_equal(cmd_run("topo mesh:4x4 --frobnicate", &out, &err), 2);
     assert_non_null(strstr(err, "--frobnicate"));
     free(out);
     free(err);
-    assert_int_equal(run("topo --help", &out, &err), 0);
+    assert_int_equal(cmd_run("topo --help", &out, &err), 0);
     assert_non_null(strstr(out, "usage: noctua topo"));
     assert_non_null(strstr(out, "bisection"));
     free(out);
     free(err);
-    assert_int_equal(run("draw --help", &out, &err), 0);
+    assert_int_equal(cmd_run("draw --help", &out, &err), 0);
     assert_non_null(strstr(out, "usage: noctua draw"));
     free(out);
     free(err);
-    assert_int_equal(run("draw torus:4x4", &out, &err), 2);
+    assert_int_equal(cmd_run("draw torus:4x4", &out, &err), 2);
     assert_non_null(strstr(err, "-o"));
     free(out);
     free(err);
-    assert_int_equal(run("draw torus:4x4 -o x.jpg", &out, &err), 2);
+    assert_int_equal(cmd_run("draw torus:4x4 -o x.jpg", &out, &err), 2);
     assert_non_null(strstr(err, ".svg"));
     free(out);
     free(err);
-    assert_int_equal(run("draw torus:1x4 -o x.svg", &out, &err), 2);
+    assert_int_equal(cmd_run("draw torus:1x4 -o x.svg", &out, &err), 2);
     assert_non_null(strstr(err, "torus:1x4"));
     free(out);
     free(err);
@@ -271,11 +216,11 @@ static void test_draw_dot(void **state)
 {
     (void)state;
     char *out, *err, path[512];
-    assert_int_equal(run("draw torus:4x4 -o t.dot", &out, &err), 0);
+    assert_int_equal(cmd_run("draw torus:4x4 -o t.dot", &out, &err), 0);
     free(out);
     free(err);
-    snprintf(path, sizeof path, "%s/t.dot", tmpdir);
-    char *dot = slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/t.dot", cmd_tmpdir);
+    char *dot = cmd_slurp(path, NULL);
     assert_non_null(dot);
     assert_non_null(strstr(dot, "graph \"torus:4x4\""));
     assert_non_null(strstr(dot, "label=\"(3,3)\""));
@@ -289,11 +234,11 @@ static void test_draw_dot(void **state)
     free(dot);
 
     /* other layouts */
-    assert_int_equal(run("draw torus:4x4 --layout circle -o c.dot", &out, &err), 0);
+    assert_int_equal(cmd_run("draw torus:4x4 --layout circle -o c.dot", &out, &err), 0);
     assert_non_null(strstr(err, "circle layout"));
     free(out);
     free(err);
-    assert_int_equal(run("draw torus:4x4 --layout spiral -o c.dot", &out, &err), 2);
+    assert_int_equal(cmd_run("draw torus:4x4 --layout spiral -o c.dot", &out, &err), 2);
     assert_non_null(strstr(err, "spiral"));
     free(out);
     free(err);
@@ -308,12 +253,12 @@ static void test_draw_svg_png(void **state)
         fail_msg("Graphviz's neato is not on PATH (Debian package graphviz)");
     }
     char *out, *err, path[512];
-    assert_int_equal(run("draw torus:4x4 -o torus.svg --dot torus.dot", &out, &err), 0);
+    assert_int_equal(cmd_run("draw torus:4x4 -o torus.svg --dot torus.dot", &out, &err), 0);
     free(out);
     free(err);
-    snprintf(path, sizeof path, "%s/torus.svg", tmpdir);
+    snprintf(path, sizeof path, "%s/torus.svg", cmd_tmpdir);
     size_t len;
-    char *svg = slurp(path, &len);
+    char *svg = cmd_slurp(path, &len);
     assert_non_null(svg);
     assert_true(len > 1000);
     assert_non_null(strstr(svg, "<svg"));
@@ -325,24 +270,24 @@ static void test_draw_svg_png(void **state)
                 fail_msg("torus.svg lacks the label (%d,%d)", x, y);
         }
     free(svg);
-    snprintf(path, sizeof path, "%s/torus.dot", tmpdir);
+    snprintf(path, sizeof path, "%s/torus.dot", cmd_tmpdir);
     assert_int_equal(access(path, R_OK), 0);
 
-    assert_int_equal(run("draw hypercube:4 -o cube.png", &out, &err), 0);
+    assert_int_equal(cmd_run("draw hypercube:4 -o cube.png", &out, &err), 0);
     free(out);
     free(err);
-    snprintf(path, sizeof path, "%s/cube.png", tmpdir);
-    char *png = slurp(path, &len);
+    snprintf(path, sizeof path, "%s/cube.png", cmd_tmpdir);
+    char *png = cmd_slurp(path, &len);
     assert_non_null(png);
     assert_true(len > 1000);
     assert_memory_equal(png, "\x89PNG", 4);
     free(png);
 
-    assert_int_equal(run("draw hypercube:4 -o cube.svg", &out, &err), 0);
+    assert_int_equal(cmd_run("draw hypercube:4 -o cube.svg", &out, &err), 0);
     free(out);
     free(err);
-    snprintf(path, sizeof path, "%s/cube.svg", tmpdir);
-    svg = slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/cube.svg", cmd_tmpdir);
+    svg = cmd_slurp(path, NULL);
     assert_non_null(strstr(svg, ">0000</text>"));
     assert_non_null(strstr(svg, ">1111</text>"));
     free(svg);
@@ -353,25 +298,25 @@ static void test_draw_load(void **state)
 {
     (void)state;
     char *out, *err, path[512];
-    assert_int_equal(run("run mesh:4x4 injection_rate=0.2 --quiet --json run.json", &out, &err), 0);
+    assert_int_equal(cmd_run("run mesh:4x4 injection_rate=0.2 --quiet --json run.json", &out, &err), 0);
     free(out);
     free(err);
-    assert_int_equal(run("draw torus:4x4 --load run.json -o x.svg", &out, &err), 2);
+    assert_int_equal(cmd_run("draw torus:4x4 --load run.json -o x.svg", &out, &err), 2);
     assert_non_null(strstr(err, "mesh:4x4"));
     assert_non_null(strstr(err, "torus:4x4"));
     free(out);
     free(err);
-    assert_int_equal(run("draw mesh:4x4 --load nosuch.json -o x.svg", &out, &err), 2);
+    assert_int_equal(cmd_run("draw mesh:4x4 --load nosuch.json -o x.svg", &out, &err), 2);
     assert_non_null(strstr(err, "nosuch.json"));
     free(out);
     free(err);
 
     /* the DOT: two arrows per link, coloured by load */
-    assert_int_equal(run("draw mesh:4x4 --load run.json -o load.dot", &out, &err), 0);
+    assert_int_equal(cmd_run("draw mesh:4x4 --load run.json -o load.dot", &out, &err), 0);
     free(out);
     free(err);
-    snprintf(path, sizeof path, "%s/load.dot", tmpdir);
-    char *dot = slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/load.dot", cmd_tmpdir);
+    char *dot = cmd_slurp(path, NULL);
     int arrows = 0;
     for (const char *p = dot; (p = strstr(p, "dir=forward")); p++)
         arrows++;
@@ -381,9 +326,9 @@ static void test_draw_load(void **state)
 
     /* a label that is not in the fabric */
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "sed 's/\"(3,3)\"/\"(9,9)\"/' %s/run.json > %s/bad.json", tmpdir, tmpdir);
+    snprintf(cmd, sizeof cmd, "sed 's/\"(3,3)\"/\"(9,9)\"/' %s/run.json > %s/bad.json", cmd_tmpdir, cmd_tmpdir);
     assert_int_equal(system(cmd), 0);
-    assert_int_equal(run("draw mesh:4x4 --load bad.json -o x.dot", &out, &err), 2);
+    assert_int_equal(cmd_run("draw mesh:4x4 --load bad.json -o x.dot", &out, &err), 2);
     assert_non_null(strstr(err, "(9,9)"));
     free(out);
     free(err);
@@ -391,11 +336,11 @@ static void test_draw_load(void **state)
     if (!have_neato())
         fail_msg("Graphviz's neato is not on PATH (Debian package graphviz)");
     /* SPEC from the run itself */
-    assert_int_equal(run("draw --load run.json -o load.svg", &out, &err), 0);
+    assert_int_equal(cmd_run("draw --load run.json -o load.svg", &out, &err), 0);
     free(out);
     free(err);
-    snprintf(path, sizeof path, "%s/load.svg", tmpdir);
-    char *svg = slurp(path, NULL);
+    snprintf(path, sizeof path, "%s/load.svg", cmd_tmpdir);
+    char *svg = cmd_slurp(path, NULL);
     assert_non_null(svg);
     assert_non_null(strstr(svg, ">(2,1)</text>"));
     free(svg);
@@ -405,10 +350,10 @@ static void test_draw_without_graphviz(void **state)
 {
     (void)state;
     char *out, *err, path[512];
-    assert_int_equal(run_env("PATH=/nonexistent", "draw ring:8 -o ring.svg", &out, &err), 2);
+    assert_int_equal(cmd_run_bin("NOCTUA_BINARY", "PATH=/nonexistent", "draw ring:8 -o ring.svg", &out, &err), 2);
     assert_non_null(strstr(err, "graphviz"));
     assert_non_null(strstr(err, "ring.dot"));
-    snprintf(path, sizeof path, "%s/ring.dot", tmpdir);
+    snprintf(path, sizeof path, "%s/ring.dot", cmd_tmpdir);
     assert_int_equal(access(path, R_OK), 0);
     free(out);
     free(err);
@@ -425,5 +370,5 @@ int main(void)
         cmocka_unit_test(test_draw_load),
         cmocka_unit_test(test_draw_without_graphviz),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }

@@ -1,0 +1,260 @@
+/* cmd_program.c: program runs of `noctua run`: `--program NAME` (a
+ * generator of traffic/gen.h) or `--program-file FILE` (the text format of
+ * docs/programs.md), `--emit FILE` to dump the program, `--timing unit` for
+ * the papers' model, `--sync steps` for barriers at the step markers; the
+ * run, its result check and its report. */
+#include "cli/cli.h"
+#include "model/pe.h"
+#include "traffic/gen.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void noc_prog_opts_init(noc_prog_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    noc_gen_args_default(&o->args);
+}
+
+int noc_prog_opts_wanted(const noc_prog_opts_t *o)
+{
+    return o->name || o->file;
+}
+
+/* Parse one program option at argv[*i]; returns 1 if it was one (and
+ * advances *i past its value), 0 if not, -1 on a bad value (message in err). */
+int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    const char *a = argv[*i];
+    static const char *const with_value[] = { "--program", "--program-file", "--emit", "--timing",
+                                              "--sync", "--root", "--variant", "--q", "--words",
+                                              "--h", "--seed", NULL };
+    int known = 0;
+    for (int k = 0; with_value[k]; k++)
+        known |= strcmp(a, with_value[k]) == 0;
+    if (strcmp(a, "--emit-only") == 0) {
+        o->emit_only = 1;
+        return 1;
+    }
+    if (!known)
+        return 0;
+    if (*i + 1 >= argc) {
+        snprintf(err, errlen, "%s needs a value", a);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    char *end = NULL;
+    if (strcmp(a, "--program") == 0)
+        o->name = v;
+    else if (strcmp(a, "--program-file") == 0)
+        o->file = v;
+    else if (strcmp(a, "--emit") == 0)
+        o->emit = v;
+    else if (strcmp(a, "--root") == 0)
+        o->root = v;
+    else if (strcmp(a, "--variant") == 0)
+        o->args.variant = v;
+    else if (strcmp(a, "--timing") == 0) {
+        if (strcmp(v, "unit") != 0 && strcmp(v, "router") != 0) {
+            snprintf(err, errlen, "--timing %s: expected unit (the papers' model: ideal router, "
+                     "all-port PEs) or router (the configured router)", v);
+            return -1;
+        }
+        o->timing = v;
+    } else if (strcmp(a, "--sync") == 0) {
+        if (strcmp(v, "steps") != 0 && strcmp(v, "none") != 0) {
+            snprintf(err, errlen, "--sync %s: expected steps or none", v);
+            return -1;
+        }
+        o->sync = v;
+    } else {
+        long long x = strtoll(v, &end, 10);
+        if (!*v || *end || x < 0 || x > (1LL << 30)) {
+            snprintf(err, errlen, "%s %s: expected a whole number >= 0", a, v);
+            return -1;
+        }
+        if (strcmp(a, "--q") == 0)
+            o->args.q = x;
+        else if (strcmp(a, "--words") == 0) {
+            if (x < 1) {
+                snprintf(err, errlen, "--words must be at least 1");
+                return -1;
+            }
+            o->args.words = (int)x;
+        } else if (strcmp(a, "--h") == 0)
+            o->args.h = (int)x;
+        else
+            o->args.seed = (uint64_t)x;
+    }
+    return 1;
+}
+
+void noc_prog_list(FILE *f)
+{
+    fprintf(f, "programs (--program NAME; --program NAME --help for its arguments):\n");
+    for (int i = 0; noc_generators[i]; i++)
+        fprintf(f, "  %-18s %s\n", noc_generators[i]->name, noc_generators[i]->summary);
+}
+
+int noc_prog_help(FILE *f, const char *name)
+{
+    const noc_generator_t *g = noc_gen_find(name);
+    if (!g) {
+        fprintf(stderr, "noctua run: unknown program '%s'\n", name);
+        noc_prog_list(stderr);
+        return NOC_EXIT_USAGE;
+    }
+    fprintf(f, "noctua run SPEC --program %s [options]: %s\n\n%s", g->name, g->summary, g->args_help);
+    fprintf(f, "\ncommon options:\n"
+               "  --timing unit    the papers' model: ideal router, all-port PEs (router=ideal ni_ports=0)\n"
+               "  --sync steps     a zero-cost barrier at every step marker (sync_steps=1)\n"
+               "  --emit FILE      also write the program (docs/programs.md; '-': stdout);\n"
+               "                   --emit-only: write it and do not run\n"
+               "  --json FILE      the report as JSON\n");
+    return NOC_EXIT_OK;
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Build the program the options ask for, on t. */
+static noc_program_t *load(const noc_prog_opts_t *o, const noc_topo_t *t, char *err, size_t errlen)
+{
+    if (o->file)
+        return noc_prog_read_file(o->file, err, errlen);
+    const noc_generator_t *g = noc_gen_find(o->name);
+    if (!g) {
+        char list[512] = "";
+        for (int i = 0; noc_generators[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, noc_generators[i]->name, sizeof list - strlen(list) - 1);
+        }
+        snprintf(err, errlen, "unknown program '%s' (programs: %s)", o->name, list);
+        return NULL;
+    }
+    noc_gen_args_t args = o->args;
+    if (o->root) {
+        args.root = noc_topo_find_label(t, o->root);
+        if (args.root < 0) {
+            snprintf(err, errlen, "--root %s names no node of %s", o->root, t->spec);
+            return NULL;
+        }
+    }
+    noc_program_t *p = g->make(t, &args, err, errlen);
+    return p;
+}
+
+static int emit(const noc_program_t *p, const char *path, char *err, size_t errlen)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot write the program", path);
+        return -1;
+    }
+    int rc = noc_prog_write(p, f);
+    if (f != stdout && fclose(f) != 0)
+        rc = -1;
+    if (rc)
+        snprintf(err, errlen, "%s: cannot write the program", path);
+    return rc;
+}
+
+int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet)
+{
+    char err[600], spec[NOC_CONFIG_STR_MAX];
+    if (o->name && o->file) {
+        fprintf(stderr, "noctua run: give --program or --program-file, not both\n");
+        return NOC_EXIT_USAGE;
+    }
+    if (o->timing && strcmp(o->timing, "unit") == 0) {
+        noc_config_set(cfg, "router", "ideal", err, sizeof err);
+        noc_config_set(cfg, "ni_ports", "0", err, sizeof err);
+    }
+    if (o->sync)
+        cfg->sync_steps = strcmp(o->sync, "steps") == 0;
+    if (noc_cli_spec(cfg, spec, sizeof spec, err, sizeof err)) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        return NOC_EXIT_USAGE;
+    }
+    noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        return NOC_EXIT_USAGE;
+    }
+    noc_program_t *p = load(o, t, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        noc_topo_destroy(t);
+        return NOC_EXIT_USAGE;
+    }
+    int rc = NOC_EXIT_OK;
+    if (o->emit && emit(p, o->emit, err, sizeof err)) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        rc = NOC_EXIT_USAGE;
+    }
+    if (rc || o->emit_only) {
+        noc_prog_free(p);
+        noc_topo_destroy(t);
+        return rc;
+    }
+    noc_traffic_t none = { NULL, NULL };
+    noc_sim_t *s = noc_sim_create(cfg, t, none, err, sizeof err);
+    if (!s || noc_pe_attach(s, p, err, sizeof err)) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        noc_sim_destroy(s);
+        noc_prog_free(p);
+        noc_topo_destroy(t);
+        return NOC_EXIT_USAGE;
+    }
+    noc_prog_result_t res = { 0 };
+    res.name = o->file ? o->file : o->name;
+    double t0 = wall();
+    res.status = noc_pe_run(s);
+    res.seconds = wall() - t0;
+    const noc_pe_t *pe = noc_sim_pe(s);
+    if (res.status == NOC_RUN_OK && noc_pe_finished(pe, res.error, sizeof res.error) != 0)
+        res.verdict = "error";
+    else if (res.status == NOC_RUN_OK && noc_pe_check(s, res.error, sizeof res.error) != 0)
+        res.verdict = "wrong";
+    else if (res.status == NOC_RUN_OK)
+        res.verdict = "ok";
+    else
+        res.verdict = res.status == NOC_RUN_DEADLOCK ? "deadlock" : "error";
+
+    if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
+        noc_report_program_text(stdout, s, p, &res);
+    if (json_path) {
+        json_t *j = noc_report_program_json(s, p, &res);
+        if (noc_report_write_json(j, json_path, err, sizeof err)) {
+            fprintf(stderr, "noctua run: %s\n", err);
+            rc = NOC_EXIT_USAGE;
+        }
+        json_decref(j);
+    }
+    if (res.status == NOC_RUN_DEADLOCK) {
+        if (noc_pe_stalled(pe))
+            fprintf(stderr, "noctua run: the program STALLED at cycle %llu: nothing moved or "
+                    "progressed for %lld cycles; waiting:\n",
+                    (unsigned long long)noc_sim_now(s), (long long)cfg->deadlock_cycles);
+        else {
+            fprintf(stderr, "noctua run: DEADLOCK at cycle %llu: no flit moved for %lld cycles:\n",
+                    (unsigned long long)noc_sim_now(s), (long long)cfg->deadlock_cycles);
+            noc_sim_report_stuck(s, stderr, 20);
+        }
+        noc_pe_report_waiting(s, stderr, 20);
+        rc = NOC_EXIT_DEADLOCK;
+    } else if (res.status == NOC_RUN_INVARIANT) {
+        rc = NOC_EXIT_INTERNAL;
+    } else if (strcmp(res.verdict, "ok") != 0) {
+        fprintf(stderr, "noctua run: %s\n", res.error);
+        rc = NOC_EXIT_WRONG;
+    }
+    noc_sim_destroy(s);
+    noc_prog_free(p);
+    noc_topo_destroy(t);
+    return rc;
+}

@@ -1,0 +1,119 @@
+/* report_program.c: the report of a program run, as text and JSON: the
+ * result, cycles, operations, messages, the steps (when each ran, how many
+ * cycles, what it moved) and the links (shared with the synthetic report). */
+#include "cli/cli.h"
+#include "cli/version.h"
+#include "model/pe.h"
+#include <string.h>
+
+/* Cycles of a step: from the first start of one of its ops to the last
+ * completion (0 for a step whose ops took no time). */
+static uint64_t step_cycles(const noc_pe_step_stats_t *k)
+{
+    if (k->first_start == NOC_NEVER || k->last_end == NOC_NEVER || k->last_end < k->first_start)
+        return 0;
+    return k->last_end - k->first_start;
+}
+
+static void count_kinds(const noc_program_t *p, uint64_t *sends, uint64_t *recvs, uint64_t *computes)
+{
+    *sends = *recvs = *computes = 0;
+    for (uint32_t i = 0; i < p->n_ops; i++) {
+        if (p->ops[i].kind == NOC_OP_SEND)
+            (*sends)++;
+        else if (p->ops[i].kind == NOC_OP_RECV)
+            (*recvs)++;
+        else
+            (*computes)++;
+    }
+}
+
+void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p,
+                             const noc_prog_result_t *res)
+{
+    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_config_t *c = noc_sim_config(s);
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
+    fprintf(f, "noctua %s: program %s on %s (%d nodes, %d ranks), router %s, %s NI%s\n", noc_version(),
+            p->name ? p->name : res->name, t->spec, t->n_nodes, p->n_ranks, c->router,
+            c->ni_ports == 1 ? "one-port" : "all-port", c->sync_steps ? ", steps synchronised" : "");
+    if (strcmp(res->verdict, "ok") == 0)
+        fprintf(f, "  result        ok: %u values checked on %d PEs\n", p->n_expect, p->n_ranks);
+    else
+        fprintf(f, "  result        %s: %s\n", res->verdict, res->error[0] ? res->error : "the run stopped");
+    fprintf(f, "  cycles        %llu\n", (unsigned long long)st->cycles);
+    uint64_t sends, recvs, computes;
+    count_kinds(p, &sends, &recvs, &computes);
+    fprintf(f, "  operations    %llu of %llu done: %llu sends, %llu receives, %llu computations\n",
+            (unsigned long long)st->ops_done, (unsigned long long)st->ops, (unsigned long long)sends,
+            (unsigned long long)recvs, (unsigned long long)computes);
+    uint64_t hops = 0;
+    for (int k = 0; k <= st->n_steps; k++)
+        hops += st->steps[k].flit_hops;
+    fprintf(f, "  messages      %llu (%llu words); %llu flit-hops\n", (unsigned long long)st->messages,
+            (unsigned long long)st->words, (unsigned long long)hops);
+    fprintf(f, "  steps         %-3s %-16s %8s %8s %8s %9s %8s %10s\n", "#", "name", "first", "last",
+            "cycles", "messages", "words", "flit-hops");
+    for (int k = 0; k <= st->n_steps; k++) {
+        const noc_pe_step_stats_t *sk = &st->steps[k];
+        if (k == st->n_steps && sk->ops == 0)
+            continue; /* no op outside the steps */
+        char first[24] = "-", last[24] = "-";
+        if (sk->first_start != NOC_NEVER)
+            snprintf(first, sizeof first, "%llu", (unsigned long long)sk->first_start);
+        if (sk->last_end != NOC_NEVER)
+            snprintf(last, sizeof last, "%llu", (unsigned long long)sk->last_end);
+        fprintf(f, "                %-3d %-16s %8s %8s %8llu %9llu %8llu %10llu\n", k + 1, sk->name, first,
+                last, (unsigned long long)step_cycles(sk), (unsigned long long)sk->messages,
+                (unsigned long long)sk->words, (unsigned long long)sk->flit_hops);
+    }
+    noc_report_links_text(f, s);
+    fprintf(f, "  wall clock    %.3f s\n", res->seconds);
+}
+
+json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res)
+{
+    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
+    json_t *j = json_object();
+    json_object_set_new(j, "noctua", json_string(noc_version()));
+    json_object_set_new(j, "program", json_string(p->name ? p->name : res->name));
+    json_object_set_new(j, "topology", json_string(t->spec));
+    json_object_set_new(j, "nodes", json_integer(t->n_nodes));
+    json_object_set_new(j, "ranks", json_integer(p->n_ranks));
+    json_object_set_new(j, "result", json_string(res->verdict));
+    if (res->error[0])
+        json_object_set_new(j, "error", json_string(res->error));
+    json_object_set_new(j, "cycles", json_integer((json_int_t)st->cycles));
+    uint64_t sends, recvs, computes;
+    count_kinds(p, &sends, &recvs, &computes);
+    json_object_set_new(j, "operations", json_pack("{s:I, s:I, s:I, s:I, s:I}", "total", (json_int_t)st->ops,
+                                                   "done", (json_int_t)st->ops_done, "sends", (json_int_t)sends,
+                                                   "receives", (json_int_t)recvs, "computations",
+                                                   (json_int_t)computes));
+    json_object_set_new(j, "messages", json_integer((json_int_t)st->messages));
+    json_object_set_new(j, "words", json_integer((json_int_t)st->words));
+    json_t *steps = json_array();
+    uint64_t hops = 0;
+    for (int k = 0; k <= st->n_steps; k++) {
+        const noc_pe_step_stats_t *sk = &st->steps[k];
+        hops += sk->flit_hops;
+        if (k == st->n_steps && sk->ops == 0)
+            continue;
+        json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}", "name", sk->name, "cycles",
+                              (json_int_t)step_cycles(sk), "ops", (json_int_t)sk->ops, "messages",
+                              (json_int_t)sk->messages, "words", (json_int_t)sk->words, "flit_hops",
+                              (json_int_t)sk->flit_hops);
+        json_object_set_new(o, "first", sk->first_start == NOC_NEVER ? json_null()
+                                                                       : json_integer((json_int_t)sk->first_start));
+        json_object_set_new(o, "last", sk->last_end == NOC_NEVER ? json_null()
+                                                                   : json_integer((json_int_t)sk->last_end));
+        json_array_append_new(steps, o);
+    }
+    json_object_set_new(j, "steps", steps);
+    json_object_set_new(j, "flit_hops", json_integer((json_int_t)hops));
+    json_object_set_new(j, "config", noc_report_config_json(s));
+    json_object_set_new(j, "links", noc_report_links_json(s));
+    json_object_set_new(j, "classes", noc_report_classes_json(s));
+    return j;
+}

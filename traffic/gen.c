@@ -1,0 +1,51 @@
+/* gen.c: the registry of program generators (gen.h). */
+#include "traffic/gen.h"
+#include <stdio.h>
+#include <string.h>
+
+extern const noc_generator_t noc_gen_broadcast, noc_gen_data_sum;
+
+const noc_generator_t *const noc_generators[] = {
+    &noc_gen_broadcast,
+    &noc_gen_data_sum,
+    NULL,
+};
+
+const noc_generator_t *noc_gen_find(const char *name)
+{
+    for (int i = 0; noc_generators[i]; i++)
+        if (strcmp(noc_generators[i]->name, name) == 0)
+            return noc_generators[i];
+    return NULL;
+}
+
+void noc_gen_args_default(noc_gen_args_t *a)
+{
+    memset(a, 0, sizeof *a);
+    a->q = 1;
+    a->words = 1;
+    a->seed = 1;
+}
+
+const char *noc_gen_variant(const noc_generator_t *g, const noc_gen_args_t *a, char *err, size_t errlen)
+{
+    if (!g->variants) {
+        if (a->variant) {
+            snprintf(err, errlen, "%s has no variants", g->name);
+            return NULL;
+        }
+        return "";
+    }
+    if (!a->variant)
+        return g->variants[0];
+    for (int i = 0; g->variants[i]; i++)
+        if (strcmp(g->variants[i], a->variant) == 0)
+            return g->variants[i];
+    char list[256] = "";
+    for (int i = 0; g->variants[i]; i++) {
+        strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+        strncat(list, g->variants[i], sizeof list - strlen(list) - 1);
+    }
+    snprintf(err, errlen, "%s: unknown variant '%s' (variants: %s)", g->name, a->variant, list);
+    return NULL;
+}
