@@ -38,6 +38,11 @@ typedef struct noc_generator {
      * variant it does not support, bad arguments). The program is finished
      * (noc_prog_finish) and owned by the caller. */
     noc_program_t *(*make)(const noc_topo_t *t, const noc_gen_args_t *a, char *err, size_t errlen);
+    /* Optional (may be NULL): facts about the program the report should
+     * show (an h-relation's h_s and h_r, an embedding's dilation, the
+     * paper's formula for the count), as "key = value" lines written into
+     * buf; called after make succeeded, with the same arguments. */
+    void (*facts)(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_t len);
 } noc_generator_t;
 
 /* The registry, in help order; NULL-terminated. */
