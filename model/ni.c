@@ -57,7 +57,7 @@ static void eject(struct noc_sim *s, int n)
 /* Start the next packet on lane ln: the head of the source queue, or the
  * PE's next packet in a program run, if a VC has a credit (round-robin from
  * the VC after the last one used). */
-static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *ln)
+static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *ln, int port)
 {
     int V = s->V;
     const int16_t *cr = &s->ni_credits[n * V];
@@ -78,7 +78,7 @@ static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *
     uint64_t created = s->now;
     if (s->pe) {
         /* a program's packet: made now, from the PE's send queue */
-        if (!noc_pe_next_packet(s, n, &dst, &size, &msg, &off))
+        if (!noc_pe_next_packet(s, n, port, &dst, &size, &msg, &off))
             return;
         noc_work_add(s, n, 1); /* the packet in the NI (taken off when it has left) */
     } else {
@@ -115,10 +115,10 @@ static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *
 /* One flit of lane ln's packet, if its VC has a credit: into the injection
  * channel, or (direct: an all-port NI of a router wired to its PE) straight
  * into the router. */
-static void inject(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *ln, int direct)
+static void inject(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *ln, int direct, int port)
 {
     if (ln->pkt < 0) {
-        start_packet(s, n, ni, ln);
+        start_packet(s, n, ni, ln, port);
         if (ln->pkt < 0)
             return;
     }
@@ -185,17 +185,20 @@ void noc_ni_send(struct noc_sim *s, int n)
     if (noc_ni_idle(ni))
         return;
     if (s->lanes == 1) {
-        inject(s, n, ni, &ni->lane0, 0);
+        inject(s, n, ni, &ni->lane0, 0, 0);
         return;
     }
-    /* all-port: every lane may inject a flit this cycle */
-    inject(s, n, ni, &ni->lane0, 1);
+    /* all-port: a lane per network link, each may inject a flit this
+     * cycle; a program's lane takes the messages that leave through its
+     * link (synthetic packets go to any lane, in queue order) */
+    int by_port = s->pe != NULL;
+    inject(s, n, ni, &ni->lane0, 1, by_port);
     noc_ni_lane_t *x = &s->xlane[(size_t)n * (size_t)(s->lanes - 1)];
     int k_end = noc_topo_degree(s->topo, n) - 1; /* a lane per network link */
     if (k_end > s->lanes - 1)
         k_end = s->lanes - 1;
     for (int k = 0; k < k_end; k++)
-        inject(s, n, ni, &x[k], 1);
+        inject(s, n, ni, &x[k], 1, by_port ? k + 2 : 0);
 }
 
 void noc_ni_eval(struct noc_sim *s, int n)

@@ -18,8 +18,8 @@ typedef struct queue {
 typedef struct rank_state {
     queue_t ready;        /* ops whose dependencies are met */
     queue_t compute;      /* calc and combine ops waiting for the processor */
-    queue_t sends;        /* send ops whose packets are not all handed to the NI */
-    uint32_t send_off;    /* words of the head send already handed out */
+    int32_t send_head, send_tail; /* send ops whose packets are not all handed to the NI, in
+                                     start order (linked through send_next) */
     int32_t cpu_op;       /* op on the processor, -1 if none */
     uint64_t cpu_end;     /* cycle it completes */
     int32_t posted_head, posted_tail;   /* receives waiting for a message (by op) */
@@ -39,7 +39,10 @@ struct noc_pe {
     uint32_t *op_rank;     /* per op: its rank */
     uint32_t *rdep_start;  /* per op + 1: its dependents in rdep[] */
     noc_dep_t *rdep;       /* (dependent op, start flag) */
-    uint32_t *qslot;       /* three regions per rank (ready, compute, sends): op ids */
+    uint32_t *qslot;       /* three regions per rank (ready, compute, unused): op ids */
+    int32_t *send_next;    /* per send op: the next in its rank's send list */
+    uint32_t *send_off;    /* per send op: words handed to the NI so far */
+    uint8_t *send_port;    /* per send op: the first hop's output port */
     rank_state_t *rank;
     /* messages, by send op */
     uint64_t *msg_off;     /* first word in tx[] and rx[] */
@@ -90,7 +93,7 @@ static void update_busy(struct noc_sim *s, int n)
     noc_pe_t *pe = s->pe;
     const rank_state_t *rs = &pe->rank[n];
     int busy = rs->ready.head != rs->ready.tail || rs->cpu_op >= 0 ||
-               rs->compute.head != rs->compute.tail || rs->sends.head != rs->sends.tail;
+               rs->compute.head != rs->compute.tail || rs->send_head >= 0;
     noc_ni_t *ni = &s->ni[n];
     if (busy && !ni->pe_busy) {
         ni->pe_busy = 1;
@@ -280,7 +283,15 @@ static void start_op(struct noc_sim *s, int r, uint32_t op)
         noc_pe_step_stats_t *k = step_of(pe, op);
         k->messages++;
         k->words += o->words;
-        push(pe, r, 2, &rs->sends, op);
+        noc_route_t rt;
+        noc_topo_route(s->topo, r, r, o->peer, &rt);
+        pe->send_port[op] = rt.port;
+        pe->send_next[op] = -1;
+        if (rs->send_tail >= 0)
+            pe->send_next[rs->send_tail] = (int32_t)op;
+        else
+            rs->send_head = (int32_t)op;
+        rs->send_tail = (int32_t)op;
         break;
     }
     case NOC_OP_RECV:
@@ -367,27 +378,37 @@ void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off,
         message_arrived(s, n, msg);
 }
 
-int noc_pe_next_packet(struct noc_sim *s, int n, int32_t *dst, uint16_t *size, uint32_t *msg,
+int noc_pe_next_packet(struct noc_sim *s, int n, int port, int32_t *dst, uint16_t *size, uint32_t *msg,
                        uint32_t *off)
 {
     noc_pe_t *pe = s->pe;
     if (n >= pe->n_ranks)
         return 0;
     rank_state_t *rs = &pe->rank[n];
-    if (rs->sends.head == rs->sends.tail)
+    /* the oldest send (for this port) with packets left */
+    int32_t prev = -1, op = rs->send_head;
+    while (op >= 0 && port > 0 && pe->send_port[op] != port) {
+        prev = op;
+        op = pe->send_next[op];
+    }
+    if (op < 0)
         return 0;
-    uint32_t op = region(pe, n, 2)[rs->sends.head];
     const noc_op_t *o = &pe->p->ops[op];
-    uint32_t left = o->words - rs->send_off;
+    uint32_t left = o->words - pe->send_off[op];
     uint32_t k = left < (uint32_t)pe->packet_size ? left : (uint32_t)pe->packet_size;
     *dst = o->peer;
     *size = (uint16_t)k;
-    *msg = op;
-    *off = rs->send_off;
-    rs->send_off += k;
-    if (rs->send_off == o->words) {
-        rs->sends.head++;
-        rs->send_off = 0;
+    *msg = (uint32_t)op;
+    *off = pe->send_off[op];
+    pe->send_off[op] += k;
+    if (pe->send_off[op] == o->words) {
+        /* all handed out: off the list */
+        if (prev < 0)
+            rs->send_head = pe->send_next[op];
+        else
+            pe->send_next[prev] = pe->send_next[op];
+        if (rs->send_tail == op)
+            rs->send_tail = prev;
         update_busy(s, n);
     }
     return 1;
@@ -475,6 +496,9 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
     free(fill);
 
     pe->qslot = noc_xcalloc(3 * (size_t)N + 1, sizeof(uint32_t), "PE engine");
+    pe->send_next = noc_xcalloc((size_t)N + 1, sizeof(int32_t), "PE engine");
+    pe->send_off = noc_xcalloc((size_t)N + 1, sizeof(uint32_t), "PE engine");
+    pe->send_port = noc_xcalloc((size_t)N + 1, 1, "PE engine");
     pe->rank = noc_xcalloc((size_t)p->n_ranks, sizeof(rank_state_t), "PE engine");
     pe->msg_off = noc_xcalloc((size_t)N + 1, sizeof(uint64_t), "PE engine");
     uint64_t words = 0;
@@ -524,6 +548,7 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
     for (int r = 0; r < p->n_ranks; r++) {
         rank_state_t *rs = &pe->rank[r];
         rs->cpu_op = rs->posted_head = rs->posted_tail = rs->arrived_head = rs->arrived_tail = -1;
+        rs->send_head = rs->send_tail = -1;
         rs->ops_left = p->ranks[r].n_ops;
         for (uint32_t i = p->ranks[r].op_start; i < p->ranks[r].op_start + p->ranks[r].n_ops; i++)
             if (pe->pending[i] == 0)
@@ -545,6 +570,9 @@ void noc_pe_destroy(noc_pe_t *pe)
     free(pe->rdep_start);
     free(pe->rdep);
     free(pe->qslot);
+    free(pe->send_next);
+    free(pe->send_off);
+    free(pe->send_port);
     free(pe->rank);
     free(pe->msg_off);
     free(pe->tx);

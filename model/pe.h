@@ -63,8 +63,9 @@ void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off,
                            uint32_t hops);
 void noc_pe_flit_arrived(noc_pe_t *pe, uint32_t msg, uint32_t index, int64_t word);
 /* The NI has room for a packet at node n: fill in the next one to send, or
- * return 0. */
-int noc_pe_next_packet(struct noc_sim *s, int n, int32_t *dst, uint16_t *size, uint32_t *msg,
+ * return 0. port > 0: an all-port NI's lane for that output port asks, and
+ * gets the oldest message whose first hop leaves through it; 0: any. */
+int noc_pe_next_packet(struct noc_sim *s, int n, int port, int32_t *dst, uint16_t *size, uint32_t *msg,
                        uint32_t *off);
 /* The NI injected the last flit of a packet of message msg. */
 void noc_pe_packet_sent(struct noc_sim *s, int n, uint32_t msg, uint32_t off, uint32_t words);

@@ -1,0 +1,168 @@
+/* gen_prefix.c: `prefix-sum`: PE i ends with the sum of the values of PEs
+ * 0 .. i (inclusive prefix, in node order: row-major on meshes and tori,
+ * the bit-string value on hypercubes).
+ *   hypercube: the standard algorithm (Grama et al. 4.3): per dimension k,
+ *     swap the running total with the neighbour across k; both add it to
+ *     their total, and the upper one also to its prefix;
+ *   mesh, torus, ring (one or two dimensions): a prefix along every row
+ *     (a chain along dimension 0), a prefix of the row totals down the last
+ *     column (a chain along dimension 1), and each row's offset sent back
+ *     along the row and added;
+ *   BSN: the eight-step algorithm of the BSN paper (traffic/gen_bsn.c).
+ * Memory: 0 the value, then the result; 1 landing area; 2 the offset; 3 a
+ * running total. */
+#include "traffic/gen_util.h"
+#include "model/xalloc.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const noc_generator_t noc_gen_prefix_sum;
+
+static noc_program_t *start(const noc_topo_t *t, const noc_gen_args_t *a)
+{
+    noc_program_t *p = noc_prog_new(t->n_nodes, "prefix-sum");
+    int64_t run = 0;
+    for (int n = 0; n < t->n_nodes; n++) {
+        int64_t v = noc_gen_value(a->seed, n, 0);
+        run += v;
+        noc_prog_init(p, n, 0, v);
+        noc_prog_expect(p, n, 0, run);
+    }
+    return p;
+}
+
+static void hypercube(noc_program_t *p, const noc_topo_t *t)
+{
+    int n = t->n_nodes;
+    /* 0: prefix, 3: running total (starts as the value), 1: landing */
+    uint32_t *last = noc_xcalloc((size_t)n, sizeof(uint32_t), "prefix-sum");
+    for (int k = 0; k < t->dims; k++) {
+        char step[16];
+        snprintf(step, sizeof step, "dim%d", k);
+        noc_prog_declare_step(p, step);
+    }
+    for (int v = 0; v < n; v++) {
+        noc_prog_step(p, v, "dim0");
+        last[v] = noc_prog_combine(p, v, NOC_OP_COPY, 1, 3, 0);
+        for (int k = 0; k < t->dims; k++) {
+            char step[16];
+            snprintf(step, sizeof step, "dim%d", k);
+            noc_prog_step(p, v, step);
+            int u = v ^ (1 << k);
+            uint32_t sd = noc_prog_send(p, v, u, k, 1, 3);
+            uint32_t rv = noc_prog_recv(p, v, u, k, 1, 1);
+            noc_prog_dep(p, sd, last[v], 0);
+            noc_prog_dep(p, rv, last[v], 0);
+            uint32_t tot = noc_prog_combine(p, v, NOC_OP_ADD, 1, 3, 1);
+            noc_prog_dep(p, tot, rv, 0);
+            noc_prog_dep(p, tot, sd, 1); /* the send copied the old total */
+            last[v] = tot;
+            if (u < v) {
+                uint32_t pre = noc_prog_combine(p, v, NOC_OP_ADD, 1, 0, 1);
+                noc_prog_dep(p, pre, rv, 0);
+                noc_prog_dep(p, tot, pre, 0); /* keep the landing word until both read it */
+            }
+        }
+    }
+    free(last);
+}
+
+static int coord(const noc_topo_t *t, int v, int d) { return (v / t->stride[d]) % t->k[d]; }
+
+/* One or two dimensions: rows along dimension 0, the column along 1. */
+static void grid(noc_program_t *p, const noc_topo_t *t)
+{
+    int n = t->n_nodes, kx = t->k[0], ky = t->dims > 1 ? t->k[1] : 1;
+    noc_prog_declare_step(p, "rows");
+    noc_prog_declare_step(p, "column");
+    noc_prog_declare_step(p, "offsets");
+    for (int v = 0; v < n; v++) {
+        int x = coord(t, v, 0), y = t->dims > 1 ? coord(t, v, 1) : 0;
+        /* rows: the prefix along the row (word 0), from the left */
+        noc_prog_step(p, v, "rows");
+        uint32_t row = NOC_GEN_HAS; /* the op that last wrote word 0 */
+        uint32_t row_send = NOC_GEN_NONE;
+        if (x > 0) {
+            uint32_t rv = noc_prog_recv(p, v, v - 1, 0, 1, 1);
+            row = noc_prog_combine(p, v, NOC_OP_ADD, 1, 0, 1);
+            noc_prog_dep(p, row, rv, 0);
+        }
+        if (x < kx - 1) {
+            row_send = noc_prog_send(p, v, v + 1, 0, 1, 0);
+            if (row != NOC_GEN_HAS)
+                noc_prog_dep(p, row_send, row, 0);
+        }
+        if (ky == 1 || (y == 0 && x < kx - 1))
+            continue; /* no offset to add */
+        uint32_t off; /* the op after which word 2 holds the row's offset */
+        if (x == kx - 1) {
+            /* column: the prefix of the row totals above (word 2); pass on
+             * offset + own total (word 3) */
+            noc_prog_step(p, v, "column");
+            off = y > 0 ? noc_prog_recv(p, v, v - kx, 1, 1, 2) : NOC_GEN_NONE;
+            if (y < ky - 1) {
+                uint32_t cp = noc_prog_combine(p, v, NOC_OP_COPY, 1, 3, 0);
+                if (row != NOC_GEN_HAS)
+                    noc_prog_dep(p, cp, row, 0);
+                uint32_t last = cp;
+                if (off != NOC_GEN_NONE) {
+                    last = noc_prog_combine(p, v, NOC_OP_ADD, 1, 3, 2);
+                    noc_prog_dep(p, last, cp, 0);
+                    noc_prog_dep(p, last, off, 0);
+                }
+                uint32_t sd = noc_prog_send(p, v, v + kx, 1, 1, 3);
+                noc_prog_dep(p, sd, last, 0);
+            }
+            if (y == 0)
+                continue;
+            noc_prog_step(p, v, "offsets");
+        } else {
+            noc_prog_step(p, v, "offsets");
+            off = noc_prog_recv(p, v, v + 1, 2, 1, 2);
+        }
+        /* offsets: add the row's offset; pass it on to the left */
+        uint32_t mine = noc_prog_combine(p, v, NOC_OP_ADD, 1, 0, 2);
+        noc_prog_dep(p, mine, off, 0);
+        if (row != NOC_GEN_HAS)
+            noc_prog_dep(p, mine, row, 0);
+        if (row_send != NOC_GEN_NONE)
+            noc_prog_dep(p, mine, row_send, 1); /* the row send has read word 0 */
+        if (x > 0) {
+            uint32_t sd = noc_prog_send(p, v, v - 1, 2, 1, 2);
+            noc_prog_dep(p, sd, off, 0);
+        }
+    }
+}
+
+static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *err, size_t errlen)
+{
+    if (!noc_gen_variant(&noc_gen_prefix_sum, a, err, errlen))
+        return NULL;
+    if (a->words != 1) {
+        snprintf(err, errlen, "prefix-sum: one word per PE (--words 1)");
+        return NULL;
+    }
+    noc_program_t *p = start(t, a);
+    if (noc_gen_is(t, "hypercube"))
+        hypercube(p, t);
+    else if ((noc_gen_is(t, "mesh") || noc_gen_is(t, "torus") || noc_gen_is(t, "ring")) && t->dims <= 2)
+        grid(p, t);
+    else {
+        noc_prog_free(p);
+        snprintf(err, errlen, "prefix-sum runs on hypercubes, one- and two-dimensional meshes and tori, "
+                 "rings and BSNs, not on %s", t->spec);
+        return NULL;
+    }
+    return noc_gen_finish(p, err, errlen);
+}
+
+const noc_generator_t noc_gen_prefix_sum = {
+    .name = "prefix-sum",
+    .summary = "PE i ends with the sum of the values of PEs 0..i (node order)",
+    .args_help = "  --seed S       the data values\n"
+                 "  fabrics: hypercube (by dimension), mesh/torus/ring in one or two dimensions\n"
+                 "           (rows, then the last column, then the offsets), bsn (the paper's 8 steps)\n",
+    .variants = NULL,
+    .make = make,
+};
