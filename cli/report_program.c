@@ -28,6 +28,78 @@ static void count_kinds(const noc_program_t *p, uint64_t *sends, uint64_t *recvs
     }
 }
 
+/* Step k's link with the most waiting (ties: the most flits), or -1 if
+ * its messages used no link. */
+static int step_hot_link(const noc_sim_t *s, int k, uint32_t *flits, uint32_t *waits)
+{
+    int best = -1;
+    *flits = *waits = 0;
+    for (int c = 0; c < noc_sim_n_channels(s); c++) {
+        uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits(s, k, c);
+        if (fl == 0 && w == 0)
+            continue;
+        if (best < 0 || w > *waits || (w == *waits && fl > *flits)) {
+            best = c;
+            *flits = fl;
+            *waits = w;
+        }
+    }
+    return best;
+}
+
+static void link_label(const noc_sim_t *s, int c, char *buf, size_t len)
+{
+    int from, to, local, cls;
+    char a[64], b[64];
+    noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
+    noc_topo_label(noc_sim_topo(s), from, a, sizeof a);
+    noc_topo_label(noc_sim_topo(s), to, b, sizeof b);
+    snprintf(buf, len, "%s->%s", a, b);
+}
+
+/* The messages on the critical path, first one first. */
+typedef struct hop {
+    uint32_t send, recv;
+} hop_t;
+
+static int critical_messages(const noc_sim_t *s, hop_t *hops, int max)
+{
+    const noc_pe_t *pe = noc_sim_pe(s);
+    uint32_t path[4096];
+    int n = noc_pe_critical_path(pe, path, 4096), k = 0;
+    for (int i = n - 1; i >= 0 && k < max; i--) {
+        int32_t m = noc_pe_recv_message(pe, path[i]);
+        if (m >= 0 && i + 1 < n && path[i + 1] == (uint32_t)m)
+            hops[k++] = (hop_t){ (uint32_t)m, path[i] };
+    }
+    return k;
+}
+
+static int rank_of_op(const noc_program_t *p, uint32_t op)
+{
+    for (int r = 0; r < p->n_ranks; r++)
+        if (op >= p->ranks[r].op_start && op < p->ranks[r].op_start + p->ranks[r].n_ops)
+            return r;
+    return -1;
+}
+
+static void critical_text(FILE *f, const noc_sim_t *s, const noc_program_t *p)
+{
+    hop_t hops[64];
+    int k = critical_messages(s, hops, 64);
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
+    const noc_topo_t *t = noc_sim_topo(s);
+    fprintf(f, "  critical path %d message%s", k, k == 1 ? "" : "s");
+    for (int i = 0; i < k && i < 12; i++) {
+        char a[64], b[64];
+        noc_topo_label(t, rank_of_op(p, hops[i].send), a, sizeof a);
+        noc_topo_label(t, rank_of_op(p, hops[i].recv), b, sizeof b);
+        fprintf(f, "%s%s->%s %llu..%llu", i ? ", " : ": ", a, b,
+                (unsigned long long)st->op_start[hops[i].send], (unsigned long long)st->op_end[hops[i].recv]);
+    }
+    fprintf(f, "%s\n", k > 12 ? ", ..." : "");
+}
+
 void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p,
                              const noc_prog_result_t *res)
 {
@@ -52,8 +124,8 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
         hops += st->steps[k].flit_hops;
     fprintf(f, "  messages      %llu (%llu words); %llu flit-hops\n", (unsigned long long)st->messages,
             (unsigned long long)st->words, (unsigned long long)hops);
-    fprintf(f, "  steps         %-3s %-16s %8s %8s %8s %9s %8s %10s\n", "#", "name", "first", "last",
-            "cycles", "messages", "words", "flit-hops");
+    fprintf(f, "  steps         %-3s %-16s %8s %8s %8s %9s %8s %10s  %s\n", "#", "name", "first", "last",
+            "cycles", "messages", "words", "flit-hops", "hot link (flits, waits)");
     for (int k = 0; k <= st->n_steps; k++) {
         const noc_pe_step_stats_t *sk = &st->steps[k];
         if (k == st->n_steps && sk->ops == 0)
@@ -63,10 +135,19 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
             snprintf(first, sizeof first, "%llu", (unsigned long long)sk->first_start);
         if (sk->last_end != NOC_NEVER)
             snprintf(last, sizeof last, "%llu", (unsigned long long)sk->last_end);
-        fprintf(f, "                %-3d %-16s %8s %8s %8llu %9llu %8llu %10llu\n", k + 1, sk->name, first,
+        char hot[200] = "-";
+        uint32_t hf, hw;
+        int c = step_hot_link(s, k, &hf, &hw);
+        if (c >= 0) {
+            char name[160];
+            link_label(s, c, name, sizeof name);
+            snprintf(hot, sizeof hot, "%s (%u, %u)", name, hf, hw);
+        }
+        fprintf(f, "                %-3d %-16s %8s %8s %8llu %9llu %8llu %10llu  %s\n", k + 1, sk->name, first,
                 last, (unsigned long long)step_cycles(sk), (unsigned long long)sk->messages,
-                (unsigned long long)sk->words, (unsigned long long)sk->flit_hops);
+                (unsigned long long)sk->words, (unsigned long long)sk->flit_hops, hot);
     }
+    critical_text(f, s, p);
     noc_report_links_text(f, s);
     fprintf(f, "  wall clock    %.3f s\n", res->seconds);
 }
@@ -108,9 +189,39 @@ json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, cons
                                                                        : json_integer((json_int_t)sk->first_start));
         json_object_set_new(o, "last", sk->last_end == NOC_NEVER ? json_null()
                                                                    : json_integer((json_int_t)sk->last_end));
+        if (noc_sim_has_step_tables(s)) {
+            /* the links its messages used: flits, and cycles they waited */
+            json_t *ls = json_array();
+            for (int c = 0; c < noc_sim_n_channels(s); c++) {
+                uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits(s, k, c);
+                if (!fl && !w)
+                    continue;
+                int from, to, local, cls;
+                char a[64], b[64];
+                noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
+                noc_topo_label(t, from, a, sizeof a);
+                noc_topo_label(t, to, b, sizeof b);
+                json_array_append_new(ls, json_pack("{s:s, s:s, s:I, s:I}", "from", a, "to", b, "flits",
+                                                    (json_int_t)fl, "waits", (json_int_t)w));
+            }
+            json_object_set_new(o, "links", ls);
+        }
         json_array_append_new(steps, o);
     }
     json_object_set_new(j, "steps", steps);
+    hop_t chain[1024];
+    int nh = critical_messages(s, chain, 1024);
+    json_t *path = json_array();
+    for (int i = 0; i < nh; i++) {
+        char a[64], b[64];
+        noc_topo_label(t, rank_of_op(p, chain[i].send), a, sizeof a);
+        noc_topo_label(t, rank_of_op(p, chain[i].recv), b, sizeof b);
+        json_array_append_new(path, json_pack("{s:s, s:s, s:I, s:I, s:I}", "from", a, "to", b, "words",
+                                              (json_int_t)p->ops[chain[i].send].words, "sent",
+                                              (json_int_t)st->op_start[chain[i].send], "received",
+                                              (json_int_t)st->op_end[chain[i].recv]));
+    }
+    json_object_set_new(j, "critical_path", path);
     json_object_set_new(j, "flit_hops", json_integer((json_int_t)hops));
     json_object_set_new(j, "config", noc_report_config_json(s));
     json_object_set_new(j, "links", noc_report_links_json(s));

@@ -37,8 +37,9 @@ typedef struct noc_packet {
     uint16_t size;      /* flits */
     uint16_t received;  /* flits delivered so far */
     uint16_t hops;      /* network links its head crossed (set on delivery) */
+    uint16_t step;      /* programs: the step of its message (per-step link tables) */
     uint8_t measured;   /* created inside the measurement window */
-    uint8_t pad;
+    uint8_t pad[3];
     uint32_t msg;       /* programs: the message (its send op) the packet carries part of */
     uint32_t off;       /* programs: word offset of its first flit in the message */
 } noc_packet_t;

@@ -104,6 +104,7 @@ static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *
     p->measured = created >= s->win_start && created < s->win_end;
     p->msg = msg;
     p->off = off;
+    p->step = s->pe ? (uint16_t)noc_pe_msg_step(s->pe, msg) : 0;
     ln->pkt = (int32_t)slot;
     ln->seq = 0;
     ln->vc = (uint8_t)vc;

@@ -544,6 +544,13 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
     for (uint32_t i = 0; i < N; i++)
         pe->st.op_start[i] = pe->st.op_end[i] = NOC_NEVER;
 
+    /* per-step link tables, unless they would be large */
+    size_t cells = ((size_t)p->n_steps + 1) * (size_t)s->n_chan;
+    if (cells <= ((size_t)1 << 24)) {
+        s->n_step_rows = p->n_steps + 1;
+        s->step_flits = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
+        s->step_waits = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
+    }
     s->pe = pe;
     for (int r = 0; r < p->n_ranks; r++) {
         rank_state_t *rs = &pe->rank[r];
@@ -725,5 +732,49 @@ void noc_pe_report_waiting(const struct noc_sim *s, FILE *f, int max_lines)
 }
 
 const noc_pe_stats_t *noc_pe_stats(const noc_pe_t *pe) { return &pe->st; }
+
+int32_t noc_pe_recv_message(const noc_pe_t *pe, uint32_t recv_op) { return pe->recv_msg[recv_op]; }
+
+/* What released op: the dependency whose completion (requires) or start
+ * (irequires) came last, or -1 if none (or none that late). */
+static int32_t released_by(const noc_pe_t *pe, uint32_t op)
+{
+    const noc_op_t *o = &pe->p->ops[op];
+    int32_t best = -1;
+    uint64_t when = 0;
+    for (uint32_t k = 0; k < o->n_deps; k++) {
+        const noc_dep_t *d = &pe->p->deps[o->dep_start + k];
+        uint64_t t = d->start ? pe->st.op_start[d->op] : pe->st.op_end[d->op];
+        if (t == NOC_NEVER)
+            continue;
+        if (best < 0 || t > when) {
+            best = (int32_t)d->op;
+            when = t;
+        }
+    }
+    return best;
+}
+
+int noc_pe_critical_path(const noc_pe_t *pe, uint32_t *ops, int max)
+{
+    int64_t last = -1;
+    for (uint32_t i = 0; i < pe->st.ops; i++)
+        if (pe->st.op_end[i] != NOC_NEVER && (last < 0 || pe->st.op_end[i] > pe->st.op_end[last]))
+            last = i;
+    int n = 0;
+    for (int64_t op = last; op >= 0 && n < max;) {
+        ops[n++] = (uint32_t)op;
+        const noc_op_t *o = &pe->p->ops[op];
+        if (o->kind == NOC_OP_RECV && pe->recv_msg[op] >= 0 && pe->st.op_end[op] > pe->st.op_start[op]) {
+            op = pe->recv_msg[op]; /* it waited for its message */
+            continue;
+        }
+        int32_t r = released_by(pe, (uint32_t)op);
+        if (r < 0 || pe->st.op_start[op] == 0)
+            break;
+        op = r;
+    }
+    return n;
+}
 
 const int64_t *noc_pe_memory(const noc_pe_t *pe, int r) { return &pe->mem[pe->mem_off[r]]; }

@@ -92,6 +92,15 @@ int noc_pe_check(const struct noc_sim *s, char *err, size_t errlen);
 /* Which ops wait, and on what (for a stuck program), one line each. */
 void noc_pe_report_waiting(const struct noc_sim *s, FILE *f, int max_lines);
 const noc_pe_stats_t *noc_pe_stats(const noc_pe_t *pe);
+/* The critical path: from the op that completed last, back through what
+ * held each op up (a receive: its message's send; any other op: the
+ * dependency that released it last; a computation waiting for the
+ * processor: the op before it there), to an op that started in cycle 0 or
+ * at a step barrier. Writes at most max op indices, last op first; returns
+ * how many. */
+int noc_pe_critical_path(const noc_pe_t *pe, uint32_t *ops, int max);
+/* The message (send op) a receive op took, or -1. */
+int32_t noc_pe_recv_message(const noc_pe_t *pe, uint32_t recv_op);
 /* Rank r's memory (mem_words words). */
 const int64_t *noc_pe_memory(const noc_pe_t *pe, int r);
 

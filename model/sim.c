@@ -347,6 +347,8 @@ void noc_sim_destroy(noc_sim_t *s)
     if (s->rops && s->rops->destroy)
         s->rops->destroy(s);
     noc_pe_destroy(s->pe);
+    free(s->step_flits);
+    free(s->step_waits);
     free(s->chan_delay);
     free(s->chan_ser);
     free(s->chan_free_at);
@@ -659,6 +661,17 @@ void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed)
 
 uint64_t noc_sim_now(const noc_sim_t *s) { return s->now; }
 struct noc_pe *noc_sim_pe(const noc_sim_t *s) { return s->pe; }
+int noc_sim_has_step_tables(const noc_sim_t *s) { return s->step_flits != NULL; }
+
+uint32_t noc_sim_step_flits(const noc_sim_t *s, int k, int c)
+{
+    return s->step_flits && k < s->n_step_rows ? s->step_flits[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
+}
+
+uint32_t noc_sim_step_waits(const noc_sim_t *s, int k, int c)
+{
+    return s->step_waits && k < s->n_step_rows ? s->step_waits[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
+}
 const noc_stats_t *noc_sim_stats(const noc_sim_t *s) { return &s->st; }
 const noc_topo_t *noc_sim_topo(const noc_sim_t *s) { return s->topo; }
 const noc_config_t *noc_sim_config(const noc_sim_t *s) { return &s->cfg; }

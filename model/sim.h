@@ -63,6 +63,13 @@ const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c);
  * latency), and cycles a flit occupies it (> 1 on links narrower than a flit). */
 void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit);
 
+/* Programs: the flits of step k's messages channel c carried, and the
+ * cycles they waited for it while another flit crossed it; 0 when the
+ * tables are not kept (a run with very many steps and links). */
+uint32_t noc_sim_step_flits(const noc_sim_t *s, int k, int c);
+uint32_t noc_sim_step_waits(const noc_sim_t *s, int k, int c);
+int noc_sim_has_step_tables(const noc_sim_t *s);
+
 /* The PE program engine of a program run (model/pe.h), NULL for synthetic
  * traffic: noc_pe_attach sets it up. */
 struct noc_pe *noc_sim_pe(const noc_sim_t *s);

@@ -92,6 +92,11 @@ struct noc_sim {
 
     /* the PE program engine (model/pe.h); NULL for synthetic traffic */
     struct noc_pe *pe;
+    /* Programs: per step and channel (step * n_chan + c), the flits of the
+     * step's messages a link carried, and the cycles they waited for it
+     * while another flit crossed (NULL: not kept). */
+    uint32_t *step_flits, *step_waits;
+    int n_step_rows;
 
     /* routers */
     const noc_router_ops_t *rops;

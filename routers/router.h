@@ -49,6 +49,14 @@ typedef struct noc_router_ops {
     void (*visit)(const struct noc_sim *s, int node, noc_flit_visit_fn fn, void *ctx);
 } noc_router_ops_t;
 
+/* The VCs of a port are split among the routing's VC classes (every router
+ * family alike): class c of C classes owns VCs [c*V/C, (c+1)*V/C). */
+static inline void noc_vc_class_range(int V, int C, int c, int *lo, int *hi)
+{
+    *lo = c * V / C;
+    *hi = (c + 1) * V / C;
+}
+
 /* The registry: a static name table. NULL for an unknown name. */
 const noc_router_ops_t *noc_router_find(const char *name);
 /* Space-separated names, for help texts. */

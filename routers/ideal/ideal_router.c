@@ -13,10 +13,12 @@
  * flit every ceil(flit_width / width) cycles.
  *
  * The papers' buffers are unbounded; here every input port holds
- * num_vcs * vc_buf_size flits with credit flow control, which a collective
- * or a load below saturation never fills. VCs are only buffer partitions:
- * the ideal router has no VC classes and promises no deadlock freedom
- * beyond what its buffers give (docs/router.md). */
+ * num_vcs * vc_buf_size flits with credit flow control. A flit moves on to
+ * a VC of the class the fabric's routing gives its next link (datelines,
+ * group phases: the classes the vc router uses), so the same argument makes
+ * it deadlock-free: buffers of one class depend only on buffers of the same
+ * or a later class, without a cycle. A flit whose class has no free VC
+ * downstream does not hold up the others (docs/router.md). */
 #include "model/xalloc.h"
 #include "model/ni.h"
 #include "model/sim_internal.h"
@@ -31,11 +33,13 @@ typedef struct ideal_slot {
     uint16_t dist;     /* hops left to the destination */
     uint8_t port;      /* output port it waits for */
     uint8_t vc;        /* input VC it occupies (for the credit) */
+    uint8_t vclass;    /* VC class of its next link (the routing's) */
     uint8_t used;
 } ideal_slot_t;
 
 typedef struct ideal_state {
     int V, depth, per_port;    /* per_port = V * depth slots */
+    uint8_t cls_lo[NOC_TOPO_MAX_CLASSES], cls_hi[NOC_TOPO_MAX_CLASSES]; /* VCs of each VC class */
     ideal_slot_t *slot;        /* n_ports * per_port */
     int16_t *occ;              /* per input VC (gport * V + v) */
     int16_t *credits;          /* per output VC */
@@ -49,9 +53,20 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "%s: the ideal router supports at most 62 network ports per node", t->spec);
         return -1;
     }
+    if (s->cfg.num_vcs < t->n_vclasses) {
+        snprintf(err, errlen, "parameter 'num_vcs': %s needs at least %d virtual channels for deadlock-free "
+                 "routing, %lld given", t->spec, t->n_vclasses, (long long)s->cfg.num_vcs);
+        return -1;
+    }
     ideal_state_t *r = noc_xcalloc(1, sizeof *r, "ideal router");
     s->rstate = r;
     r->V = (int)s->cfg.num_vcs;
+    for (int c = 0; c < t->n_vclasses && c < NOC_TOPO_MAX_CLASSES; c++) {
+        int lo, hi;
+        noc_vc_class_range(r->V, t->n_vclasses, c, &lo, &hi);
+        r->cls_lo[c] = (uint8_t)lo;
+        r->cls_hi[c] = (uint8_t)hi;
+    }
     r->depth = (int)s->cfg.vc_buf_size;
     r->per_port = r->V * r->depth;
     r->slot = noc_xcalloc((size_t)t->n_ports * (size_t)r->per_port, sizeof(ideal_slot_t), "ideal router");
@@ -91,6 +106,7 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
     sl[k].pkt_id = s->pkts[f->pkt].id;
     sl[k].dist = (uint16_t)noc_topo_route_hops(t, n, f->dst);
     sl[k].port = rt.port;
+    sl[k].vclass = rt.vclass;
     sl[k].vc = f->vc;
     sl[k].used = 1;
     r->occ[gport * r->V + f->vc]++;
@@ -145,6 +161,29 @@ static int better(const ideal_slot_t *a, const ideal_slot_t *b)
     return a->f.seq < b->f.seq;
 }
 
+/* The first VC of class cls on output og with a credit, or -1. */
+static int free_vc(const ideal_state_t *r, int og, int cls)
+{
+    for (int v = r->cls_lo[cls]; v < r->cls_hi[cls]; v++)
+        if (r->credits[og * r->V + v] > 0)
+            return v;
+    return -1;
+}
+
+/* Programs: the flits that wanted output o of the node at base (P ports)
+ * besides the one that goes, each a cycle of waiting for its step. */
+static void count_waits(struct noc_sim *s, const ideal_state_t *r, int base, int P, int o,
+                        const ideal_slot_t *best)
+{
+    for (int p = 0; p < P; p++) {
+        const ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
+        for (int k = 0; k < r->per_port; k++)
+            if (sl[k].used && sl[k].port == o && &sl[k] != best)
+                s->step_waits[(size_t)s->pkts[sl[k].f.pkt].step * (size_t)s->n_chan +
+                              (size_t)(base + o)]++;
+    }
+}
+
 static void ideal_eval(struct noc_sim *s, int n)
 {
     ideal_state_t *r = s->rstate;
@@ -175,30 +214,34 @@ static void ideal_eval(struct noc_sim *s, int n)
     for (int o = 1; o < P; o++) {
         if ((held >> o) & 1)
             continue;
+        /* the flits that want link o, and among those whose VC class has
+         * a free VC downstream, the one to go */
+        int og = base + o, ov = -1, wanting = 0;
         ideal_slot_t *best = NULL;
-        int wanting = 0;
         for (int p = 0; p < P; p++) {
             ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
-            for (int k = 0; k < r->per_port; k++)
-                if (sl[k].used && sl[k].port == o) {
-                    wanting++;
-                    if (!best || better(&sl[k], best))
-                        best = &sl[k];
+            for (int k = 0; k < r->per_port; k++) {
+                if (!sl[k].used || sl[k].port != o)
+                    continue;
+                wanting++;
+                if (best && !better(&sl[k], best))
+                    continue;
+                int v = free_vc(r, og, sl[k].vclass);
+                if (v >= 0) {
+                    best = &sl[k];
+                    ov = v;
                 }
+            }
         }
-        if (!best)
-            continue;
-        int og = base + o, ov = -1;
-        for (int v = 0; v < V && ov < 0; v++)
-            if (r->credits[og * V + v] > 0)
-                ov = v;
         if (meas && wanting > 1)
             s->lst[og].contention++;
-        if (ov < 0) {
-            if (meas)
+        if (!best) {
+            if (wanting && meas)
                 s->lst[og].credit_stall++;
             continue;
         }
+        if (s->step_waits && wanting > 1)
+            count_waits(s, r, base, P, o, best);
         int ig = (int)((best - r->slot) / r->per_port); /* its input port */
         noc_flit_t f = best->f;
         best->used = 0;
@@ -212,6 +255,8 @@ static void ideal_eval(struct noc_sim *s, int n)
         uint32_t ser = s->serialise ? noc_ser_start(s, og) : 0;
         noc_chan_put_flit(s, og, s->chan_delay[og] + ser, &f);
         noc_work_sub(s, n, 1);
+        if (s->step_flits)
+            s->step_flits[(size_t)s->pkts[f.pkt].step * (size_t)s->n_chan + (size_t)og]++;
         if (meas) {
             s->lst[og].flits++;
             s->lst[og].busy += 1 + ser;

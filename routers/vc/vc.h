@@ -194,10 +194,4 @@ static inline void vc_at(const vc_ctx_t *x, int which, int l, int delay)
  *   vc_vcalloc.h vc_vc_alloc(x): VC allocation;
  *   vc_switch.h  vc_switch(x): switch allocation, crossbar, output. */
 
-/* Class c of C classes owns VCs [c*V/C, (c+1)*V/C). */
-static inline void noc_vc_class_range(int V, int C, int c, int *lo, int *hi)
-{
-    *lo = c * V / C;
-    *hi = (c + 1) * V / C;
-}
 #endif

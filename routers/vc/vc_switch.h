@@ -61,6 +61,8 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
         noc_link_stats_t *ls = &s->lst[og];
         ls->flits++;
         ls->busy += 1 + ser;
+        if (s->step_flits)
+            s->step_flits[(size_t)s->pkts[f->pkt].step * (size_t)s->n_chan + (size_t)og]++;
         s->st.flit_hops += o != 0;
     }
     uint8_t flags = f->flags;
@@ -157,6 +159,27 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
     return n_cross;
 }
 
+/* Programs: every ready VC that lost its output port to another VC this
+ * cycle waits a cycle for that link, counted for its packet's step. */
+static void vc_count_waits(vc_ctx_t *x, const int16_t *ready, int nr, const int16_t *cross,
+                           const uint8_t *out, int n_cross)
+{
+    struct noc_sim *s = x->s;
+    vc_node_t *nd = x->nd;
+    uint64_t used = 0;
+    for (int k = 0; k < n_cross; k++)
+        used |= UINT64_C(1) << out[k];
+    for (int i = 0; i < nr; i++) {
+        int l = ready[i], o = nd->ivc[l].rport, won = 0;
+        for (int k = 0; k < n_cross; k++)
+            won |= cross[k] == l;
+        if (won || !((used >> o) & 1))
+            continue;
+        const noc_flit_t *f = vc_slot(nd->buf, x->r, l, nd->ivc[l].head);
+        s->step_waits[(size_t)s->pkts[f->pkt].step * (size_t)s->n_chan + (size_t)(nd->base + o)]++;
+    }
+}
+
 /* The switch stage: every ready VC of the sw set bids. */
 VC_INLINE void vc_switch(vc_ctx_t *x)
 {
@@ -231,6 +254,8 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
         int16_t cross[64]; /* at most one crossing per input port */
         uint8_t out[64];
         n_cross = vc_contended(x, ready, nr, cross, out);
+        if (s->step_waits)
+            vc_count_waits(x, ready, nr, cross, out, n_cross);
         for (int k = 0; k < n_cross; k++) {
             int l = cross[k];
             vc_traverse(x, l, r->l_port[l], r->l_vc[l], out[k]);
