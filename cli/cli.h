@@ -101,5 +101,6 @@ int noc_cmd_run(int argc, char **argv);
 int noc_cmd_sweep(int argc, char **argv);
 int noc_cmd_topo(int argc, char **argv);  /* cmd_topo.c: graph facts */
 int noc_cmd_draw(int argc, char **argv);  /* cmd_draw.c: pictures */
+int noc_cmd_validate(int argc, char **argv); /* cmd_validate.c: programs against the papers */
 
 #endif

@@ -15,11 +15,13 @@ static void help(FILE *f)
         "       noctua sweep SPEC --rates FROM:TO:STEP [key=value ...] [-o PREFIX]\n"
         "       noctua topo SPEC [SPEC ...] [--json FILE]   graph facts, side by side\n"
         "       noctua draw SPEC -o FILE.svg|.png [--load RUN.json]   a picture (Graphviz)\n"
+        "       noctua run [SPEC] --program NAME | --program-file FILE [...]   a traffic program\n"
+        "       noctua validate [--markdown]    the programs' counts against the papers' formulas\n"
         "       noctua params [--markdown]      every parameter with its default\n"
         "       noctua help | --help | --version\n"
         "\n"
         "`noctua run --help` lists every parameter with its default.\n"
-        "Exit status: 0 done, 2 bad input, 3 deadlock, 4 internal error.\n",
+        "Exit status: 0 done, 1 wrong result, 2 bad input, 3 deadlock, 4 internal error.\n",
         noc_version());
 }
 
@@ -39,6 +41,8 @@ int main(int argc, char **argv)
         return noc_cmd_topo(argc - 1, argv + 1);
     if (strcmp(cmd, "draw") == 0)
         return noc_cmd_draw(argc - 1, argv + 1);
+    if (strcmp(cmd, "validate") == 0)
+        return noc_cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0) {
         if (argc > 2 && strcmp(argv[2], "--markdown") == 0)
             noc_cli_print_params_md(stdout);

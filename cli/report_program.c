@@ -137,10 +137,10 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
             snprintf(last, sizeof last, "%llu", (unsigned long long)sk->last_end);
         char hot[200] = "-";
         uint32_t hf, hw;
-        int c = step_hot_link(s, k, &hf, &hw);
-        if (c >= 0) {
+        int hl = step_hot_link(s, k, &hf, &hw);
+        if (hl >= 0) {
             char name[160];
-            link_label(s, c, name, sizeof name);
+            link_label(s, hl, name, sizeof name);
             snprintf(hot, sizeof hot, "%s (%u, %u)", name, hf, hw);
         }
         fprintf(f, "                %-3d %-16s %8s %8s %8llu %9llu %8llu %10llu  %s\n", k + 1, sk->name, first,
