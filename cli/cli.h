@@ -90,6 +90,7 @@ typedef struct noc_prog_result {
     const char *verdict;    /* "ok", "wrong", "error", "deadlock" */
     char error[512];        /* why, when not ok */
     double seconds;
+    const struct noc_pe_stats *synced; /* --sync both: the run with step barriers, or NULL */
 } noc_prog_result_t;
 
 void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p,

@@ -62,8 +62,8 @@ int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char 
         }
         o->timing = v;
     } else if (strcmp(a, "--sync") == 0) {
-        if (strcmp(v, "steps") != 0 && strcmp(v, "none") != 0) {
-            snprintf(err, errlen, "--sync %s: expected steps or none", v);
+        if (strcmp(v, "steps") != 0 && strcmp(v, "none") != 0 && strcmp(v, "both") != 0) {
+            snprintf(err, errlen, "--sync %s: expected steps, none or both", v);
             return -1;
         }
         o->sync = v;
@@ -107,7 +107,8 @@ int noc_prog_help(FILE *f, const char *name)
     fprintf(f, "noctua run SPEC --program %s [options]: %s\n\n%s", g->name, g->summary, g->args_help);
     fprintf(f, "\ncommon options:\n"
                "  --timing unit    the papers' model: ideal router, all-port PEs (router=ideal ni_ports=0)\n"
-               "  --sync steps     a zero-cost barrier at every step marker (sync_steps=1)\n"
+               "  --sync steps     a zero-cost barrier at every step marker (sync_steps=1);\n"
+               "  --sync both      run without barriers, and again with them for comparison\n"
                "  --emit FILE      also write the program (docs/programs.md; '-': stdout);\n"
                "                   --emit-only: write it and do not run\n"
                "  --json FILE      the report as JSON\n");
@@ -174,6 +175,7 @@ int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char 
         noc_config_set(cfg, "router", "ideal", err, sizeof err);
         noc_config_set(cfg, "ni_ports", "0", err, sizeof err);
     }
+    int both = o->sync && strcmp(o->sync, "both") == 0;
     if (o->sync)
         cfg->sync_steps = strcmp(o->sync, "steps") == 0;
     if (noc_cli_spec(cfg, spec, sizeof spec, err, sizeof err)) {
@@ -216,6 +218,15 @@ int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char 
     res.status = noc_pe_run(s);
     res.seconds = wall() - t0;
     const noc_pe_t *pe = noc_sim_pe(s);
+    noc_sim_t *s2 = NULL;
+    if (both) {
+        /* the same program with step barriers, for the steps' own counts */
+        noc_config_t c2 = *cfg;
+        c2.sync_steps = 1;
+        s2 = noc_sim_create(&c2, t, none, err, sizeof err);
+        if (s2 && noc_pe_attach(s2, p, err, sizeof err) == 0 && noc_pe_run(s2) == NOC_RUN_OK)
+            res.synced = noc_pe_stats(noc_sim_pe(s2));
+    }
     if (res.status == NOC_RUN_OK && noc_pe_finished(pe, res.error, sizeof res.error) != 0)
         res.verdict = "error";
     else if (res.status == NOC_RUN_OK && noc_pe_check(s, res.error, sizeof res.error) != 0)
@@ -254,6 +265,7 @@ int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char 
         rc = NOC_EXIT_WRONG;
     }
     noc_sim_destroy(s);
+    noc_sim_destroy(s2);
     noc_prog_free(p);
     noc_topo_destroy(t);
     return rc;

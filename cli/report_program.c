@@ -113,7 +113,10 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
         fprintf(f, "  result        ok: %u values checked on %d PEs\n", p->n_expect, p->n_ranks);
     else
         fprintf(f, "  result        %s: %s\n", res->verdict, res->error[0] ? res->error : "the run stopped");
-    fprintf(f, "  cycles        %llu\n", (unsigned long long)st->cycles);
+    fprintf(f, "  cycles        %llu", (unsigned long long)st->cycles);
+    if (res->synced)
+        fprintf(f, " (%llu with a barrier at every step)", (unsigned long long)res->synced->cycles);
+    fputc('\n', f);
     uint64_t sends, recvs, computes;
     count_kinds(p, &sends, &recvs, &computes);
     fprintf(f, "  operations    %llu of %llu done: %llu sends, %llu receives, %llu computations\n",
@@ -124,8 +127,9 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
         hops += st->steps[k].flit_hops;
     fprintf(f, "  messages      %llu (%llu words); %llu flit-hops\n", (unsigned long long)st->messages,
             (unsigned long long)st->words, (unsigned long long)hops);
-    fprintf(f, "  steps         %-3s %-16s %8s %8s %8s %9s %8s %10s  %s\n", "#", "name", "first", "last",
-            "cycles", "messages", "words", "flit-hops", "hot link (flits, waits)");
+    fprintf(f, "  steps         %-3s %-16s %8s %8s %8s %9s %8s %10s  %s%s\n", "#", "name", "first", "last",
+            "cycles", "messages", "words", "flit-hops", res->synced ? "synced  " : "",
+            "hot link (flits, waits)");
     for (int k = 0; k <= st->n_steps; k++) {
         const noc_pe_step_stats_t *sk = &st->steps[k];
         if (k == st->n_steps && sk->ops == 0)
@@ -143,9 +147,12 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
             link_label(s, hl, name, sizeof name);
             snprintf(hot, sizeof hot, "%s (%u, %u)", name, hf, hw);
         }
-        fprintf(f, "                %-3d %-16s %8s %8s %8llu %9llu %8llu %10llu  %s\n", k + 1, sk->name, first,
+        char synced[24] = "";
+        if (res->synced)
+            snprintf(synced, sizeof synced, "%6llu  ", (unsigned long long)step_cycles(&res->synced->steps[k]));
+        fprintf(f, "                %-3d %-16s %8s %8s %8llu %9llu %8llu %10llu  %s%s\n", k + 1, sk->name, first,
                 last, (unsigned long long)step_cycles(sk), (unsigned long long)sk->messages,
-                (unsigned long long)sk->words, (unsigned long long)sk->flit_hops, hot);
+                (unsigned long long)sk->words, (unsigned long long)sk->flit_hops, synced, hot);
     }
     critical_text(f, s, p);
     noc_report_links_text(f, s);
@@ -166,6 +173,8 @@ json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, cons
     if (res->error[0])
         json_object_set_new(j, "error", json_string(res->error));
     json_object_set_new(j, "cycles", json_integer((json_int_t)st->cycles));
+    if (res->synced)
+        json_object_set_new(j, "cycles_synced", json_integer((json_int_t)res->synced->cycles));
     uint64_t sends, recvs, computes;
     count_kinds(p, &sends, &recvs, &computes);
     json_object_set_new(j, "operations", json_pack("{s:I, s:I, s:I, s:I, s:I}", "total", (json_int_t)st->ops,
@@ -189,6 +198,8 @@ json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, cons
                                                                        : json_integer((json_int_t)sk->first_start));
         json_object_set_new(o, "last", sk->last_end == NOC_NEVER ? json_null()
                                                                    : json_integer((json_int_t)sk->last_end));
+        if (res->synced)
+            json_object_set_new(o, "cycles_synced", json_integer((json_int_t)step_cycles(&res->synced->steps[k])));
         if (noc_sim_has_step_tables(s)) {
             /* the links its messages used: flits, and cycles they waited */
             json_t *ls = json_array();

@@ -49,6 +49,16 @@ static void test_broadcast_report(void **state)
         flits += (long)json_integer_value(json_object_get(json_array_get(links, i), "flits"));
     assert_int_equal(flits, 15); /* one word to each of the 15 other PEs, one hop each */
     json_decref(j);
+    /* --sync both: the barrier run's counts beside the overlapping run's */
+    assert_int_equal(cmd_run("run mesh:4x4 --program data-sum --timing unit --sync both --json c.json", NULL, NULL), 0);
+    j = load_json("c.json");
+    json_int_t plain = json_integer_value(json_object_get(j, "cycles"));
+    json_int_t synced = json_integer_value(json_object_get(j, "cycles_synced"));
+    assert_true(synced >= plain && plain > 0);
+    steps = json_object_get(j, "steps");
+    for (size_t i = 0; i < json_array_size(steps); i++)
+        assert_true(json_is_integer(json_object_get(json_array_get(steps, i), "cycles_synced")));
+    json_decref(j);
 }
 
 /* --emit writes the program; reading it back runs the same cycles. */
