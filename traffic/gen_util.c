@@ -1,6 +1,7 @@
 /* gen_util.c: shared pieces of the program generators (gen_util.h). */
 #include "traffic/gen_util.h"
 #include "model/xalloc.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,4 +170,15 @@ noc_program_t *noc_gen_finish(noc_program_t *p, char *err, size_t errlen)
         return NULL;
     }
     return p;
+}
+
+void noc_gen_appendf(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strnlen(buf, len);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
 }

@@ -58,6 +58,10 @@ void noc_gen_forest_step(noc_program_t *p, int n, const int *parent, uint32_t wo
 void noc_gen_forest_reduce(noc_program_t *p, int n, const int *parent, noc_op_kind_t kind,
                            uint32_t words, int32_t addr, int tag, const char *step, uint32_t *last);
 
+/* Append printf-style text to buf (len bytes, always NUL-terminated, never
+ * past its end): for the generators' facts hooks. */
+void noc_gen_appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Finish p, or free it and return NULL with the message in err. */
 noc_program_t *noc_gen_finish(noc_program_t *p, char *err, size_t errlen);
 
