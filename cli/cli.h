@@ -91,6 +91,7 @@ typedef struct noc_prog_result {
     char error[512];        /* why, when not ok */
     double seconds;
     const struct noc_pe_stats *synced; /* --sync both: the run with step barriers, or NULL */
+    const char *facts;      /* the generator's facts, "key = value" lines ("" for none) */
 } noc_prog_result_t;
 
 void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p,

@@ -122,8 +122,10 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Build the program the options ask for, on t. */
-static noc_program_t *load(const noc_prog_opts_t *o, const noc_topo_t *t, char *err, size_t errlen)
+/* Build the program the options ask for, on t; a generator's facts go to
+ * facts (facts_len bytes). */
+static noc_program_t *load(const noc_prog_opts_t *o, const noc_topo_t *t, char *facts, size_t facts_len,
+                           char *err, size_t errlen)
 {
     if (o->file)
         return noc_prog_read_file(o->file, err, errlen);
@@ -146,6 +148,8 @@ static noc_program_t *load(const noc_prog_opts_t *o, const noc_topo_t *t, char *
         }
     }
     noc_program_t *p = g->make(t, &args, err, errlen);
+    if (p && g->facts)
+        g->facts(t, &args, facts, facts_len);
     return p;
 }
 
@@ -187,7 +191,9 @@ int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char 
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }
-    noc_program_t *p = load(o, t, err, sizeof err);
+    static char facts[8192];
+    facts[0] = '\0';
+    noc_program_t *p = load(o, t, facts, sizeof facts, err, sizeof err);
     if (!p) {
         fprintf(stderr, "noctua run: %s\n", err);
         noc_topo_destroy(t);
@@ -214,6 +220,7 @@ int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char 
     }
     noc_prog_result_t res = { 0 };
     res.name = o->file ? o->file : o->name;
+    res.facts = facts;
     double t0 = wall();
     res.status = noc_pe_run(s);
     res.seconds = wall() - t0;

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/version.h"
 #include "model/pe.h"
+#include <stdlib.h>
 #include <string.h>
 
 /* Cycles of a step: from the first start of one of its ops to the last
@@ -154,6 +155,19 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
                 last, (unsigned long long)step_cycles(sk), (unsigned long long)sk->messages,
                 (unsigned long long)sk->words, (unsigned long long)sk->flit_hops, synced, hot);
     }
+    /* the generator's facts: "key = value" lines */
+    if (res->facts && res->facts[0]) {
+        const char *line = res->facts;
+        int first = 1;
+        while (*line) {
+            const char *end = strchr(line, '\n');
+            int n = end ? (int)(end - line) : (int)strlen(line);
+            if (n > 0)
+                fprintf(f, "  %-13s %.*s\n", first ? "facts" : "", n, line);
+            first = 0;
+            line += n + (end ? 1 : 0);
+        }
+    }
     critical_text(f, s, p);
     noc_report_links_text(f, s);
     fprintf(f, "  wall clock    %.3f s\n", res->seconds);
@@ -220,6 +234,23 @@ json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, cons
         json_array_append_new(steps, o);
     }
     json_object_set_new(j, "steps", steps);
+    /* the generator's facts as an object: numbers where they read as numbers */
+    json_t *facts = json_object();
+    for (const char *line = res->facts ? res->facts : ""; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+        char *eq = strstr(buf, " = ");
+        if (eq) {
+            *eq = '\0';
+            char *val = eq + 3, *num_end = NULL;
+            double x = strtod(val, &num_end);
+            json_object_set_new(facts, buf, *val && num_end && *num_end == '\0' ? json_real(x) : json_string(val));
+        }
+        line += n + (end ? 1 : 0);
+    }
+    json_object_set_new(j, "facts", facts);
     hop_t chain[1024];
     int nh = critical_messages(s, chain, 1024);
     json_t *path = json_array();
