@@ -5,12 +5,14 @@
 
 extern const noc_generator_t noc_gen_broadcast, noc_gen_data_sum, noc_gen_prefix_sum;
 extern const noc_generator_t noc_gen_alltoall, noc_gen_allgather, noc_gen_allreduce;
-extern const noc_generator_t noc_gen_shift;
+extern const noc_generator_t noc_gen_shift, noc_gen_scatter, noc_gen_gather;
 
 const noc_generator_t *const noc_generators[] = {
     &noc_gen_broadcast,
     &noc_gen_data_sum,
     &noc_gen_prefix_sum,
+    &noc_gen_scatter,
+    &noc_gen_gather,
     &noc_gen_shift,
     &noc_gen_alltoall,
     &noc_gen_allgather,
