@@ -6,6 +6,8 @@
 extern const noc_generator_t noc_gen_broadcast, noc_gen_data_sum, noc_gen_prefix_sum;
 extern const noc_generator_t noc_gen_alltoall, noc_gen_allgather, noc_gen_allreduce;
 extern const noc_generator_t noc_gen_shift, noc_gen_scatter, noc_gen_gather;
+extern const noc_generator_t noc_gen_broadcast_1phase, noc_gen_broadcast_2phase, noc_gen_hrelation;
+extern const noc_generator_t noc_gen_pyramid_sum, noc_gen_pyramid_broadcast;
 
 const noc_generator_t *const noc_generators[] = {
     &noc_gen_broadcast,
@@ -14,6 +16,11 @@ const noc_generator_t *const noc_generators[] = {
     &noc_gen_scatter,
     &noc_gen_gather,
     &noc_gen_shift,
+    &noc_gen_broadcast_1phase,
+    &noc_gen_broadcast_2phase,
+    &noc_gen_hrelation,
+    &noc_gen_pyramid_sum,
+    &noc_gen_pyramid_broadcast,
     &noc_gen_alltoall,
     &noc_gen_allgather,
     &noc_gen_allreduce,
