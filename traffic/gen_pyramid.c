@@ -1,0 +1,546 @@
+/* gen_pyramid.c: the pyramid algorithms of Ziavras, "Mapping single and
+ * multiple multilevel structures onto the hypercube" (section 4), run on the
+ * pyramid itself or on a hypercube that emulates it:
+ *   pyramid-sum: bottom-up perimeter counting. Every base PE holds a pixel
+ *     flag of a binary image (1 for a boundary pixel of the 1-region: a 1
+ *     with a 0 or the image's edge among its four neighbours; the paper
+ *     "assumes that the boundary pixels are known"); level by level, every
+ *     node adds up its children's partial counts, and the apex ends with
+ *     the perimeter (the number of boundary pixels). A step per level.
+ *   pyramid-broadcast: top-down, the apex's words reach every node, a step
+ *     per level.
+ * Fabrics: pyramid:N and multilevel:N:m,... (variant direct: pyramid node =
+ * fabric node; a multilevel node has 4^m children; a top level that is a
+ * mesh, not an apex, first/last runs a reduction and broadcast across it,
+ * steps "top-reduce"/"top-broadcast" and "top"), and hypercube:2N, onto
+ * which P_N is embedded (traffic/embed.h; variants stout and ziavras). The
+ * embeddings are many-to-one (4^N PEs for (4^(N+1)-1)/3 pyramid nodes), so
+ * a rank (hypercube PE) runs the ops of every pyramid node it holds, each
+ * with its own memory region (level k at k * slot words); a message between
+ * two nodes of one PE is a local op of cost 0, other messages take the
+ * hypercube's e-cube routes.
+ * Variants ending in -cost add the paper's cost model as ops: a load of 2
+ * cycles on every base PE (sum), a setup of 1 before every send and every
+ * receive, adds of 1 per word (docs/algorithms/pyramid.md; the transmit
+ * time of 2 is link_latency = 2 in examples/ziavras_cost.ini). */
+#include "traffic/embed.h"
+#include "traffic/gen_util.h"
+#include "model/xalloc.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const noc_generator_t noc_gen_pyramid_sum, noc_gen_pyramid_broadcast;
+
+static const char *const variants[] = { "auto",        "direct",     "stout",        "ziavras",
+                                        "direct-cost", "stout-cost", "ziavras-cost", NULL };
+
+#define LOAD_CYCLES 2  /* the paper's cost model: loading a pixel */
+#define SETUP_CYCLES 1 /* setting up a transmission or a reception */
+#define ADD_CYCLES 1   /* adding two values */
+
+/* How the program's pyramid sits on the fabric. */
+typedef struct place {
+    int direct;                 /* 1: the fabric is the pyramid; 0: embedded in a hypercube */
+    noc_embed_t emb;            /* the embedding (direct = 0) */
+    int cost;                   /* add the cost model's ops */
+    int top;                    /* levels 0 .. top */
+    int side[NOC_TOPO_MAX_LEVELS];
+    int first[NOC_TOPO_MAX_LEVELS + 1];
+    int shift[NOC_TOPO_MAX_LEVELS]; /* level k's node has 4^shift[k] children */
+    int n_nodes, n_ranks;
+    int *rank;                  /* per pyramid node: the rank (PE) that holds it */
+    uint32_t words;             /* W */
+    uint32_t slot;              /* words of a node's region: W * (most children) */
+} place_t;
+
+static int is_op(uint32_t x) { return x != NOC_GEN_HAS && x != NOC_GEN_NONE; }
+
+static void after(noc_program_t *p, uint32_t op, uint32_t dep)
+{
+    if (is_op(dep))
+        noc_prog_dep(p, op, dep, 0);
+}
+
+static int node_at(const place_t *P, int k, int r, int c) { return P->first[k] + r * P->side[k] + c; }
+
+/* Child i (row-major in its block) of node (k, r, c). */
+static int child_at(const place_t *P, int k, int r, int c, int i)
+{
+    int m = P->shift[k];
+    return node_at(P, k - 1, (r << m) + (i >> m), (c << m) + (i & ((1 << m) - 1)));
+}
+
+static int n_children(const place_t *P, int k) { return 1 << (2 * P->shift[k]); }
+
+/* First word of level k's region on a rank. */
+static int32_t region(const place_t *P, int k) { return P->direct ? 0 : k * (int32_t)P->slot; }
+
+static int ilog2(int x)
+{
+    int b = 0;
+    while ((1 << (b + 1)) <= x)
+        b++;
+    return b;
+}
+
+/* ---- fabric and variant ---- */
+
+static int on_pyramid(place_t *P, const noc_topo_t *t, const char *name, const char *how,
+                      const char *variant, char *err, size_t errlen)
+{
+    if (strcmp(how, "stout") == 0 || strcmp(how, "ziavras") == 0) {
+        snprintf(err, errlen, "%s: variant %s embeds P_N into a hypercube: run it on hypercube:2N, "
+                 "not on %s (there, use variant direct)", name, variant, t->spec);
+        return -1;
+    }
+    P->direct = 1;
+    P->top = t->levels - 1;
+    for (int k = 0; k <= P->top; k++) {
+        P->side[k] = t->level_side[k];
+        P->first[k] = t->level_first[k];
+        P->shift[k] = k ? ilog2(t->level_side[k - 1] / t->level_side[k]) : 0;
+    }
+    P->first[P->top + 1] = t->level_first[P->top + 1];
+    return 0;
+}
+
+static int on_hypercube(place_t *P, const noc_topo_t *t, const char *name, const char *how,
+                        const char *variant, char *err, size_t errlen)
+{
+    if (strcmp(how, "direct") == 0) {
+        snprintf(err, errlen, "%s: variant %s needs a pyramid or multilevel fabric; on %s use "
+                 "stout or ziavras", name, variant, t->spec);
+        return -1;
+    }
+    if (t->dims % 2 != 0 || t->dims / 2 > NOC_EMBED_MAX_N) {
+        snprintf(err, errlen, "%s: %s: the embeddings map P_N onto H_2N, an even dimension from 2 to "
+                 "%d (pyramid:N <-> hypercube:2N)", name, t->spec, 2 * NOC_EMBED_MAX_N);
+        return -1;
+    }
+    P->emb.kind = strcmp(how, "stout") == 0 ? NOC_EMBED_STOUT : NOC_EMBED_ZIAVRAS;
+    P->emb.n = t->dims / 2;
+    P->emb.row_high = 0;
+    P->top = P->emb.n;
+    P->first[0] = 0;
+    for (int k = 0; k <= P->top; k++) {
+        P->side[k] = 1 << (P->top - k);
+        P->shift[k] = k ? 1 : 0;
+        P->first[k + 1] = P->first[k] + P->side[k] * P->side[k];
+    }
+    return 0;
+}
+
+/* Resolve fabric, variant and words into P (no allocation). */
+static int resolve(place_t *P, const noc_generator_t *g, const noc_topo_t *t,
+                   const noc_gen_args_t *a, char *err, size_t errlen)
+{
+    memset(P, 0, sizeof *P);
+    const char *v = noc_gen_variant(g, a, err, errlen);
+    if (!v)
+        return -1;
+    char how[16];
+    size_t len = strcspn(v, "-");
+    snprintf(how, sizeof how, "%.*s", (int)len, v);
+    P->cost = v[len] != '\0';
+    int rc;
+    if (noc_gen_is(t, "pyramid") || noc_gen_is(t, "multilevel"))
+        rc = on_pyramid(P, t, g->name, how, v, err, errlen);
+    else if (noc_gen_is(t, "hypercube"))
+        rc = on_hypercube(P, t, g->name, how, v, err, errlen);
+    else {
+        snprintf(err, errlen, "%s: runs on pyramid:N, multilevel:N:m,... or hypercube:2N (P_N "
+                 "embedded), not on %s", g->name, t->spec);
+        return -1;
+    }
+    if (rc != 0)
+        return -1;
+    P->n_nodes = P->first[P->top + 1];
+    P->n_ranks = t->n_nodes;
+    int most = 1;
+    for (int k = 1; k <= P->top; k++)
+        if (n_children(P, k) > most)
+            most = n_children(P, k);
+    if (a->words < 1 || (int64_t)a->words * most * (P->top + 1) > NOC_PROG_MAX_MEM) {
+        snprintf(err, errlen, "%s: --words %d: must be at least 1 and fit a PE's memory", g->name,
+                 a->words);
+        return -1;
+    }
+    P->words = (uint32_t)a->words;
+    P->slot = P->words * (uint32_t)most;
+    return 0;
+}
+
+static void place_ranks(place_t *P)
+{
+    P->rank = noc_xcalloc((size_t)P->n_nodes, sizeof(int), "pyramid");
+    for (int k = 0; k <= P->top; k++)
+        for (int r = 0; r < P->side[k]; r++)
+            for (int c = 0; c < P->side[k]; c++) {
+                int v = node_at(P, k, r, c);
+                P->rank[v] = P->direct ? v : noc_embed_node(&P->emb, k, r, c);
+            }
+}
+
+/* Every rank's next ops belong to step `name`. */
+static void all_in_step(noc_program_t *p, const place_t *P, const char *name)
+{
+    for (int r = 0; r < P->n_ranks; r++)
+        noc_prog_step(p, r, name);
+}
+
+/* The cost model's setup before an op of rank r that waits for `dep`:
+ * returns what that op must wait for. */
+static uint32_t setup(noc_program_t *p, const place_t *P, int r, uint32_t dep)
+{
+    if (!P->cost)
+        return dep;
+    uint32_t s = noc_prog_calc(p, r, SETUP_CYCLES);
+    after(p, s, dep);
+    return s;
+}
+
+/* A combine op; cost < 0: the default (compute_cycles per word). */
+static uint32_t combine(noc_program_t *p, const place_t *P, int r, noc_op_kind_t kind, int32_t dst,
+                        int32_t src, int64_t cost)
+{
+    noc_op_t op;
+    memset(&op, 0, sizeof op);
+    op.kind = (uint8_t)kind;
+    op.words = P->words;
+    op.addr = dst;
+    op.src = src;
+    op.cost = cost >= 0 ? cost : P->cost ? ADD_CYCLES * (int64_t)P->words : NOC_PROG_DEFAULT_COST;
+    return noc_prog_add(p, r, &op);
+}
+
+/* The node one step toward (0,0) of the top mesh: left along the row, then
+ * up column 0 (-1 elsewhere and at the corner). Direct fabrics only. */
+static void top_tree(const place_t *P, int *parent)
+{
+    int k = P->top, s = P->side[k];
+    for (int v = 0; v < P->n_nodes; v++)
+        parent[v] = -1;
+    for (int r = 0; r < s; r++)
+        for (int c = 0; c < s; c++)
+            if (c > 0)
+                parent[node_at(P, k, r, c)] = node_at(P, k, r, c - 1);
+            else if (r > 0)
+                parent[node_at(P, k, r, c)] = node_at(P, k, r - 1, 0);
+}
+
+/* ---- pyramid-sum ---- */
+
+/* Image k's pixel (r, c), 1 with probability 3/4; a boundary pixel is a 1
+ * with a 0 or the image's edge among its four neighbours. */
+static int pixel(uint64_t seed, int s, int r, int c, int k)
+{
+    return noc_gen_value(seed, r * s + c, k) % 4 != 0;
+}
+
+static int boundary(uint64_t seed, int s, int r, int c, int k)
+{
+    if (!pixel(seed, s, r, c, k))
+        return 0;
+    if (r == 0 || c == 0 || r == s - 1 || c == s - 1)
+        return 1;
+    return !pixel(seed, s, r - 1, c, k) || !pixel(seed, s, r + 1, c, k) ||
+           !pixel(seed, s, r, c - 1, k) || !pixel(seed, s, r, c + 1, k);
+}
+
+/* Base flags, and every node's expected count (its subtree's; on a top
+ * mesh, the total). */
+static void sum_data(noc_program_t *p, const place_t *P, uint64_t seed)
+{
+    uint32_t w = P->words;
+    int64_t *sum = noc_xcalloc((size_t)P->n_nodes * w, sizeof(int64_t), "pyramid-sum");
+    int s0 = P->side[0];
+    for (int r = 0; r < s0; r++)
+        for (int c = 0; c < s0; c++)
+            for (uint32_t k = 0; k < w; k++) {
+                int v = node_at(P, 0, r, c);
+                sum[(size_t)v * w + k] = boundary(seed, s0, r, c, (int)k);
+                noc_prog_init(p, P->rank[v], (uint32_t)region(P, 0) + k, sum[(size_t)v * w + k]);
+            }
+    for (int k = 1; k <= P->top; k++)
+        for (int r = 0; r < P->side[k]; r++)
+            for (int c = 0; c < P->side[k]; c++) {
+                int v = node_at(P, k, r, c);
+                for (int i = 0; i < n_children(P, k); i++)
+                    for (uint32_t j = 0; j < w; j++)
+                        sum[(size_t)v * w + j] += sum[(size_t)child_at(P, k, r, c, i) * w + j];
+            }
+    int top = P->top, ft = P->first[top];
+    for (int v = ft + 1; v < P->n_nodes; v++) /* a top mesh ends with the total */
+        for (uint32_t j = 0; j < w; j++)
+            sum[(size_t)ft * w + j] += sum[(size_t)v * w + j];
+    for (int v = 0; v < P->n_nodes; v++) {
+        int k = 0;
+        while (v >= P->first[k + 1])
+            k++;
+        const int64_t *x = &sum[(size_t)(k == top ? ft : v) * w];
+        for (uint32_t j = 0; j < w; j++)
+            noc_prog_expect(p, P->rank[v], (uint32_t)region(P, k) + j, x[j]);
+    }
+    free(sum);
+}
+
+/* Node v (level k, on rank pv) folds its children's counts into its
+ * region: the ones on its own PE in place, the others as they arrive (a
+ * receive from any child, tag k, in arrival order: the first into the
+ * count itself, the rest into landing words, each then added). last[] per
+ * node: its last op on its count. */
+static void sum_node(noc_program_t *p, const place_t *P, int k, int r, int c, uint32_t *last)
+{
+    int v = node_at(P, k, r, c), pv = P->rank[v];
+    int32_t acc = region(P, k), from = region(P, k - 1), w = (int32_t)P->words;
+    uint32_t prev = NOC_GEN_NONE;
+    int remote = 0;
+    for (int i = 0; i < n_children(P, k); i++) {
+        int ch = child_at(P, k, r, c, i), pc = P->rank[ch];
+        if (pc != pv) {
+            uint32_t sd = noc_prog_send(p, pc, pv, k, P->words, from);
+            after(p, sd, setup(p, P, pc, last[ch]));
+            remote++;
+            continue;
+        }
+        uint32_t op = is_op(prev) ? combine(p, P, pv, NOC_OP_ADD, acc, from, -1)
+                                  : combine(p, P, pv, NOC_OP_COPY, acc, from, 0);
+        after(p, op, last[ch]);
+        after(p, op, prev);
+        prev = op;
+    }
+    int land = is_op(prev); /* first landing word: the count is taken */
+    for (int j = 0; j < remote; j++) {
+        uint32_t pre = setup(p, P, pv, NOC_GEN_NONE);
+        if (!is_op(prev)) {
+            prev = noc_prog_recv(p, pv, NOC_PROG_ANY, k, P->words, acc);
+            after(p, prev, pre);
+            land = 1;
+            continue;
+        }
+        int32_t at = acc + w * land++;
+        uint32_t rv = noc_prog_recv(p, pv, NOC_PROG_ANY, k, P->words, at);
+        after(p, rv, pre);
+        uint32_t add = combine(p, P, pv, NOC_OP_ADD, acc, at, -1);
+        after(p, add, rv);
+        after(p, add, prev);
+        prev = add;
+    }
+    last[v] = prev;
+}
+
+static void sum_top_mesh(noc_program_t *p, const place_t *P, uint32_t *last)
+{
+    int *parent = noc_xcalloc((size_t)P->n_nodes, sizeof(int), "pyramid-sum");
+    top_tree(P, parent);
+    noc_gen_forest_reduce(p, P->n_nodes, parent, NOC_OP_ADD, P->words, 0, P->top + 1, "top-reduce",
+                          last);
+    noc_gen_forest_step(p, P->n_nodes, parent, P->words, 0, P->top + 2, "top-broadcast", last);
+    free(parent);
+}
+
+static noc_program_t *make_sum(const noc_topo_t *t, const noc_gen_args_t *a, char *err, size_t errlen)
+{
+    place_t P;
+    if (resolve(&P, &noc_gen_pyramid_sum, t, a, err, errlen) != 0)
+        return NULL;
+    place_ranks(&P);
+    noc_program_t *p = noc_prog_new(P.n_ranks, "pyramid-sum");
+    int mesh_top = P.side[P.top] > 1;
+    if (P.cost)
+        noc_prog_declare_step(p, "load");
+    for (int k = 1; k <= P.top; k++) {
+        char step[16];
+        snprintf(step, sizeof step, "level%d", k);
+        noc_prog_declare_step(p, step);
+    }
+    if (mesh_top) {
+        noc_prog_declare_step(p, "top-reduce");
+        noc_prog_declare_step(p, "top-broadcast");
+    }
+    sum_data(p, &P, a->seed);
+    uint32_t *last = noc_xcalloc((size_t)P.n_nodes, sizeof(uint32_t), "pyramid-sum");
+    for (int v = 0; v < P.n_nodes; v++)
+        last[v] = NOC_GEN_HAS;
+    if (P.cost) {
+        all_in_step(p, &P, "load");
+        for (int v = 0; v < P.first[1]; v++)
+            last[v] = noc_prog_calc(p, P.rank[v], LOAD_CYCLES);
+    }
+    for (int k = 1; k <= P.top; k++) {
+        char step[16];
+        snprintf(step, sizeof step, "level%d", k);
+        all_in_step(p, &P, step);
+        for (int r = 0; r < P.side[k]; r++)
+            for (int c = 0; c < P.side[k]; c++)
+                sum_node(p, &P, k, r, c, last);
+    }
+    if (mesh_top)
+        sum_top_mesh(p, &P, last);
+    free(last);
+    free(P.rank);
+    return noc_gen_finish(p, err, errlen);
+}
+
+/* ---- pyramid-broadcast ---- */
+
+/* Hops between two ranks on the fabric (pyramid neighbours: 1). */
+static int hops(const place_t *P, int a, int b)
+{
+    if (a == b)
+        return 0;
+    return P->direct ? 1 : __builtin_popcount((unsigned)(a ^ b));
+}
+
+/* Node (k, r, c) passes its words to its children: a local copy (cost 0)
+ * to a child on its own PE, a message (tag k) to the others, the farthest
+ * first (the all-port NI feeds each link in the order of the sends, so a
+ * longer route that shares its first link with a shorter one should lead).
+ * have[] per node: the op after which it holds the words. */
+static void bcast_node(noc_program_t *p, const place_t *P, int k, int r, int c, uint32_t *have)
+{
+    int v = node_at(P, k, r, c), pv = P->rank[v], far = 0;
+    for (int i = 0; i < n_children(P, k); i++) {
+        int d = hops(P, pv, P->rank[child_at(P, k, r, c, i)]);
+        far = d > far ? d : far;
+    }
+    for (int d = far; d >= 0; d--)
+        for (int i = 0; i < n_children(P, k); i++) {
+            int ch = child_at(P, k, r, c, i), pc = P->rank[ch];
+            if (hops(P, pv, pc) != d)
+                continue;
+            if (pc == pv) {
+                have[ch] = combine(p, P, pv, NOC_OP_COPY, region(P, k - 1), region(P, k), 0);
+                after(p, have[ch], have[v]);
+                continue;
+            }
+            uint32_t sd = noc_prog_send(p, pv, pc, k, P->words, region(P, k));
+            after(p, sd, setup(p, P, pv, have[v]));
+            uint32_t pre = setup(p, P, pc, NOC_GEN_NONE);
+            have[ch] = noc_prog_recv(p, pc, pv, k, P->words, region(P, k - 1));
+            after(p, have[ch], pre);
+        }
+}
+
+static noc_program_t *make_broadcast(const noc_topo_t *t, const noc_gen_args_t *a, char *err,
+                                     size_t errlen)
+{
+    place_t P;
+    if (resolve(&P, &noc_gen_pyramid_broadcast, t, a, err, errlen) != 0)
+        return NULL;
+    place_ranks(&P);
+    noc_program_t *p = noc_prog_new(P.n_ranks, "pyramid-broadcast");
+    int mesh_top = P.side[P.top] > 1, root = P.first[P.top];
+    if (mesh_top)
+        noc_prog_declare_step(p, "top");
+    for (int k = P.top - 1; k >= 0; k--) {
+        char step[16];
+        snprintf(step, sizeof step, "level%d", k);
+        noc_prog_declare_step(p, step);
+    }
+    for (uint32_t j = 0; j < P.words; j++) {
+        int64_t x = noc_gen_value(a->seed, root, (int)j);
+        noc_prog_init(p, P.rank[root], (uint32_t)region(&P, P.top) + j, x);
+        for (int k = 0; k <= P.top; k++)
+            for (int v = P.first[k]; v < P.first[k + 1]; v++)
+                noc_prog_expect(p, P.rank[v], (uint32_t)region(&P, k) + j, x);
+    }
+    uint32_t *have = noc_xcalloc((size_t)P.n_nodes, sizeof(uint32_t), "pyramid-broadcast");
+    for (int v = 0; v < P.n_nodes; v++)
+        have[v] = v == root ? NOC_GEN_HAS : NOC_GEN_NONE;
+    if (mesh_top) {
+        int *parent = noc_xcalloc((size_t)P.n_nodes, sizeof(int), "pyramid-broadcast");
+        top_tree(&P, parent);
+        noc_gen_forest_step(p, P.n_nodes, parent, P.words, 0, P.top + 1, "top", have);
+        free(parent);
+    }
+    for (int k = P.top; k >= 1; k--) {
+        char step[16];
+        snprintf(step, sizeof step, "level%d", k - 1);
+        all_in_step(p, &P, step);
+        for (int r = 0; r < P.side[k]; r++)
+            for (int c = 0; c < P.side[k]; c++)
+                bcast_node(p, &P, k, r, c, have);
+    }
+    free(have);
+    free(P.rank);
+    return noc_gen_finish(p, err, errlen);
+}
+
+/* ---- facts ---- */
+
+/* Append a formatted line to buf (always NUL-terminated). */
+static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void appendf(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strnlen(buf, len);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+static int place_facts(const noc_generator_t *g, const noc_topo_t *t, const noc_gen_args_t *a,
+                       char *buf, size_t len)
+{
+    place_t P;
+    char err[256];
+    if (resolve(&P, g, t, a, err, sizeof err) != 0)
+        return -1;
+    if (P.direct)
+        appendf(buf, len, "embedding = direct\nexpansion = 1\ndilation = 1\ncongestion = 1\n");
+    else
+        noc_embed_facts(&P.emb, buf, len);
+    appendf(buf, len, "level_steps = %d\ncost_model = %s\n", P.top,
+            P.cost ? "load 2, setup 1, add 1 as ops; transmit 2 is link_latency = 2" : "off");
+    return 0;
+}
+
+static void sum_facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_t len)
+{
+    if (place_facts(&noc_gen_pyramid_sum, t, a, buf, len) != 0)
+        return;
+    int s = t->levels ? t->level_side[0] : 1 << (t->dims / 2), perimeter = 0;
+    for (int r = 0; r < s; r++)
+        for (int c = 0; c < s; c++)
+            perimeter += boundary(a->seed, s, r, c, 0);
+    appendf(buf, len, "perimeter = %d\nimage = %dx%d, seed %llu: the apex's word 0 counts its "
+            "boundary pixels\n", perimeter, s, s, (unsigned long long)a->seed);
+}
+
+static void bcast_facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_t len)
+{
+    (void)place_facts(&noc_gen_pyramid_broadcast, t, a, buf, len);
+}
+
+#define PYR_ARGS                                                                               \
+    "  --words W      words per PE (default 1)\n"                                              \
+    "  --seed S       the data\n"                                                              \
+    "  fabrics: pyramid:N, multilevel:N:m,... (variant direct), hypercube:2N (P_N embedded:\n"  \
+    "           variants stout, ziavras)\n"                                                    \
+    "  variants: auto (direct on a pyramid, ziavras on a hypercube), direct, stout, ziavras;\n" \
+    "            NAME-cost adds the paper's cost model (load 2, setup 1, add 1) as ops: run\n"  \
+    "            with --config examples/ziavras_cost.ini (transmit 2)\n"
+
+const noc_generator_t noc_gen_pyramid_sum = {
+    .name = "pyramid-sum",
+    .summary = "perimeter counting: the base's boundary-pixel flags summed up the pyramid",
+    .args_help = "  every base PE holds W boundary flags (W images from --seed); every node ends\n"
+                 "  with its subtree's count, the apex with the perimeter\n" PYR_ARGS,
+    .variants = variants,
+    .make = make_sum,
+    .facts = sum_facts,
+};
+
+const noc_generator_t noc_gen_pyramid_broadcast = {
+    .name = "pyramid-broadcast",
+    .summary = "the apex's words reach every pyramid node, level by level down",
+    .args_help = "  the apex's W words (from --seed) reach every node; --root is not used\n" PYR_ARGS,
+    .variants = variants,
+    .make = make_broadcast,
+    .facts = bcast_facts,
+};
