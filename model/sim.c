@@ -455,6 +455,26 @@ static void merge_woken(struct noc_sim *s)
     s->n_woken = 0;
 }
 
+/* Phase 2 of a cycle for the n_act nodes evaluated: commit; then drop the
+ * nodes that ran out of work from the active list, and advance the clock. */
+static void end_cycle(struct noc_sim *s, int n_act)
+{
+    if (s->rops->commit)
+        for (int i = 0; i < n_act; i++)
+            s->rops->commit(s, s->active[i]);
+    int k = 0;
+    for (int i = 0; i < n_act; i++) {
+        int n = s->active[i];
+        if (s->work[n] > 0)
+            s->active[k++] = n;
+        else
+            s->listed[n] = 0;
+    }
+    s->n_active = k;
+    s->now++;
+    s->st.cycles = s->now;
+}
+
 /* A cycle of a program run: every active node's arrivals first (the
  * router's direct ejection, the NI's ejection and credits), then the step
  * barrier, then every node's PE, injection and router. Both passes read
@@ -482,20 +502,7 @@ static void step_program(struct noc_sim *s)
         noc_ni_send(s, n);
         s->rops->eval(s, n);
     }
-    if (s->rops->commit)
-        for (int i = 0; i < n_act; i++)
-            s->rops->commit(s, s->active[i]);
-    int k = 0;
-    for (int i = 0; i < n_act; i++) {
-        int n = s->active[i];
-        if (s->work[n] > 0)
-            s->active[k++] = n;
-        else
-            s->listed[n] = 0;
-    }
-    s->n_active = k;
-    s->now++;
-    s->st.cycles = s->now;
+    end_cycle(s, n_act);
 }
 
 void noc_sim_step(noc_sim_t *s)
@@ -532,23 +539,7 @@ void noc_sim_step(noc_sim_t *s)
             noc_ni_eval(s, n);
         eval(s, n);
     }
-    /* phase 2: commit */
-    if (s->rops->commit)
-        for (int i = 0; i < n_act; i++)
-            s->rops->commit(s, s->active[i]);
-
-    /* drop nodes that ran out of work */
-    int k = 0;
-    for (int i = 0; i < n_act; i++) {
-        int n = s->active[i];
-        if (s->work[n] > 0)
-            s->active[k++] = n;
-        else
-            s->listed[n] = 0;
-    }
-    s->n_active = k;
-    s->now++;
-    s->st.cycles = s->now;
+    end_cycle(s, n_act);
 }
 
 void noc_sim_stop_injection(noc_sim_t *s)

@@ -4,8 +4,8 @@
  * noc_embed_node; the measures walk every pyramid edge along the e-cube
  * routes the hypercube fabric uses (lowest differing bit first). */
 #include "traffic/embed.h"
+#include "traffic/gen_util.h"
 #include "model/xalloc.h"
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,35 +155,22 @@ int noc_embed_measure(const noc_embed_t *e, noc_embed_cost_t *c)
     return 0;
 }
 
-/* Append a formatted line to buf (always NUL-terminated). */
-static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void appendf(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t used = strnlen(buf, len);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
-
 void noc_embed_facts(const noc_embed_t *e, char *buf, size_t len)
 {
     noc_embed_cost_t c;
     if (noc_embed_measure(e, &c) != 0)
         return;
-    appendf(buf, len, "embedding = %s\n", noc_embed_name(e->kind));
-    appendf(buf, len, "embedded = P_%d (%d nodes) onto H_%d (%d nodes)\n", e->n, c.pyramid_nodes,
+    noc_gen_appendf(buf, len, "embedding = %s\n", noc_embed_name(e->kind));
+    noc_gen_appendf(buf, len, "embedded = P_%d (%d nodes) onto H_%d (%d nodes)\n", e->n, c.pyramid_nodes,
             2 * e->n, c.cube_nodes);
-    appendf(buf, len, "expansion = %.3f\n", (double)c.cube_nodes / (double)c.pyramid_nodes);
-    appendf(buf, len, "load = %d\n", c.load);
-    appendf(buf, len, "upper_shared = %d\n", c.upper_shared);
-    appendf(buf, len, "dilation = %d\n", c.dilation);
-    appendf(buf, len, "dilation_lateral = %d\n", c.dilation_lateral);
-    appendf(buf, len, "congestion = %d\n", c.congestion);
-    appendf(buf, len, "congestion_all = %d\n", c.congestion_all);
+    noc_gen_appendf(buf, len, "expansion = %.3f\n", (double)c.cube_nodes / (double)c.pyramid_nodes);
+    noc_gen_appendf(buf, len, "load = %d\n", c.load);
+    noc_gen_appendf(buf, len, "upper_shared = %d\n", c.upper_shared);
+    noc_gen_appendf(buf, len, "dilation = %d\n", c.dilation);
+    noc_gen_appendf(buf, len, "dilation_lateral = %d\n", c.dilation_lateral);
+    noc_gen_appendf(buf, len, "congestion = %d\n", c.congestion);
+    noc_gen_appendf(buf, len, "congestion_all = %d\n", c.congestion_all);
     for (int k = 1; k <= e->n; k++)
-        appendf(buf, len, "levels %d-%d = dilation %d, congestion %d (%d with level %d's mesh edges)\n",
+        noc_gen_appendf(buf, len, "levels %d-%d = dilation %d, congestion %d (%d with level %d's mesh edges)\n",
                 k - 1, k, c.dilation_level[k], c.congestion_level[k], c.congestion_siblings[k], k - 1);
 }

@@ -20,7 +20,6 @@
 #include "traffic/gen_util.h"
 #include "model/rng.h"
 #include "model/xalloc.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,35 +99,22 @@ static void step_facts(const bsp_plan_t *pl, int step, bsp_step_facts_t *f)
 
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* Append printf-style text to buf (len bytes), never past its end. */
-__attribute__((format(printf, 3, 4)))
-static void put(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t used = strnlen(buf, len);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
-
 /* "superstepK.h_s = ..." lines for every superstep; returns the sum of the
  * supersteps' h (the g coefficient of the BSP cost). */
 static uint64_t facts_lines(const bsp_plan_t *pl, char *buf, size_t len)
 {
     uint64_t sum_h = 0;
-    put(buf, len, "p = %d\nsupersteps = %d\n", pl->p, pl->n_steps);
+    noc_gen_appendf(buf, len, "p = %d\nsupersteps = %d\n", pl->p, pl->n_steps);
     for (int k = 0; k < pl->n_steps; k++) {
         bsp_step_facts_t f;
         step_facts(pl, k, &f);
         uint64_t h = max_u64(f.hs, f.hr);
         double bal = h ? (double)f.v / ((double)pl->p * (double)h) : 1.0;
-        put(buf, len, "superstep%d.h_s = %llu\n", k + 1, (unsigned long long)f.hs);
-        put(buf, len, "superstep%d.h_r = %llu\n", k + 1, (unsigned long long)f.hr);
-        put(buf, len, "superstep%d.h = %llu\n", k + 1, (unsigned long long)h);
-        put(buf, len, "superstep%d.V = %llu\n", k + 1, (unsigned long long)f.v);
-        put(buf, len, "superstep%d.balance = %.4f\n", k + 1, bal);
+        noc_gen_appendf(buf, len, "superstep%d.h_s = %llu\n", k + 1, (unsigned long long)f.hs);
+        noc_gen_appendf(buf, len, "superstep%d.h_r = %llu\n", k + 1, (unsigned long long)f.hr);
+        noc_gen_appendf(buf, len, "superstep%d.h = %llu\n", k + 1, (unsigned long long)h);
+        noc_gen_appendf(buf, len, "superstep%d.V = %llu\n", k + 1, (unsigned long long)f.v);
+        noc_gen_appendf(buf, len, "superstep%d.balance = %.4f\n", k + 1, bal);
         sum_h += h;
     }
     return sum_h;
@@ -328,9 +314,9 @@ static void facts_1phase(const noc_topo_t *t, const noc_gen_args_t *a, char *buf
     if (len == 0)
         return;
     buf[0] = '\0';
-    put(buf, len, "n = %d\n", n);
+    noc_gen_appendf(buf, len, "n = %d\n", n);
     uint64_t gh = facts_lines(&pl, buf, len);
-    put(buf, len, "bsp_cost = (p-1)n g + l = %llu g + l\n", (unsigned long long)gh);
+    noc_gen_appendf(buf, len, "bsp_cost = (p-1)n g + l = %llu g + l\n", (unsigned long long)gh);
     plan_free(&pl);
 }
 
@@ -342,11 +328,11 @@ static void facts_2phase(const noc_topo_t *t, const noc_gen_args_t *a, char *buf
     if (len == 0)
         return;
     buf[0] = '\0';
-    put(buf, len, "n = %d\nb = %d\n", n, b);
+    noc_gen_appendf(buf, len, "n = %d\nb = %d\n", n, b);
     facts_lines(&pl, buf, len); /* h1 + h2 is the paper's count for every n, p (docs) */
     long long paper = (long long)n + (long long)(p - 2) * b;
-    put(buf, len, "bsp_cost = (n + (p-2)ceil(n/p)) g + 2l = %lld g + 2 l\n", paper);
-    put(buf, len, "bsp_cost_1phase = (p-1)n g + l = %lld g + l\n", (long long)(p - 1) * n);
+    noc_gen_appendf(buf, len, "bsp_cost = (n + (p-2)ceil(n/p)) g + 2l = %lld g + 2 l\n", paper);
+    noc_gen_appendf(buf, len, "bsp_cost_1phase = (p-1)n g + l = %lld g + l\n", (long long)(p - 1) * n);
     plan_free(&pl);
 }
 
@@ -494,9 +480,9 @@ static void facts_hrel(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, 
     if (len == 0)
         return;
     buf[0] = '\0';
-    put(buf, len, "variant = %s\nh_given = %d\n", v, h);
+    noc_gen_appendf(buf, len, "variant = %s\nh_given = %d\n", v, h);
     uint64_t gh = facts_lines(&pl, buf, len);
-    put(buf, len, "bsp_cost = h g + l = %llu g + l\n", (unsigned long long)gh);
+    noc_gen_appendf(buf, len, "bsp_cost = h g + l = %llu g + l\n", (unsigned long long)gh);
     plan_free(&pl);
 }
 

@@ -26,7 +26,6 @@
 #include "traffic/embed.h"
 #include "traffic/gen_util.h"
 #include "model/xalloc.h"
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,19 +470,6 @@ static noc_program_t *make_broadcast(const noc_topo_t *t, const noc_gen_args_t *
 
 /* ---- facts ---- */
 
-/* Append a formatted line to buf (always NUL-terminated). */
-static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void appendf(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t used = strnlen(buf, len);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
-
 static int place_facts(const noc_generator_t *g, const noc_topo_t *t, const noc_gen_args_t *a,
                        char *buf, size_t len)
 {
@@ -492,10 +478,10 @@ static int place_facts(const noc_generator_t *g, const noc_topo_t *t, const noc_
     if (resolve(&P, g, t, a, err, sizeof err) != 0)
         return -1;
     if (P.direct)
-        appendf(buf, len, "embedding = direct\nexpansion = 1\ndilation = 1\ncongestion = 1\n");
+        noc_gen_appendf(buf, len, "embedding = direct\nexpansion = 1\ndilation = 1\ncongestion = 1\n");
     else
         noc_embed_facts(&P.emb, buf, len);
-    appendf(buf, len, "level_steps = %d\ncost_model = %s\n", P.top,
+    noc_gen_appendf(buf, len, "level_steps = %d\ncost_model = %s\n", P.top,
             P.cost ? "load 2, setup 1, add 1 as ops; transmit 2 is link_latency = 2" : "off");
     return 0;
 }
@@ -508,7 +494,7 @@ static void sum_facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, s
     for (int r = 0; r < s; r++)
         for (int c = 0; c < s; c++)
             perimeter += boundary(a->seed, s, r, c, 0);
-    appendf(buf, len, "perimeter = %d\nimage = %dx%d, seed %llu: the apex's word 0 counts its "
+    noc_gen_appendf(buf, len, "perimeter = %d\nimage = %dx%d, seed %llu: the apex's word 0 counts its "
             "boundary pixels\n", perimeter, s, s, (unsigned long long)a->seed);
 }
 

@@ -82,21 +82,31 @@ void noc_gen_tree_free(noc_gen_tree_t *tr)
     memset(tr, 0, sizeof *tr);
 }
 
-void noc_gen_forest_step(noc_program_t *p, int n, const int *parent, uint32_t words, int32_t addr,
-                         int tag, const char *step, uint32_t *have)
+/* The children of every node of a forest, in node order: those of v are
+ * kids[start[v] .. start[v+1]) (the caller frees both). */
+static void children(int n, const int *parent, int **start_out, int **kids_out)
 {
-    /* children lists in node order: count, then fill */
-    int *start = noc_xcalloc((size_t)n + 1, sizeof(int), "broadcast step");
-    int *kids = noc_xcalloc((size_t)n + 1, sizeof(int), "broadcast step");
+    int *start = noc_xcalloc((size_t)n + 1, sizeof(int), "forest");
+    int *kids = noc_xcalloc((size_t)n + 1, sizeof(int), "forest");
+    int *fill = noc_xcalloc((size_t)n + 1, sizeof(int), "forest");
     for (int v = 0; v < n; v++)
         if (parent[v] >= 0)
             start[parent[v] + 1]++;
     for (int v = 0; v < n; v++)
         start[v + 1] += start[v];
-    int *fill = noc_xcalloc((size_t)n + 1, sizeof(int), "broadcast step");
     for (int v = 0; v < n; v++)
         if (parent[v] >= 0)
             kids[start[parent[v]] + fill[parent[v]]++] = v;
+    free(fill);
+    *start_out = start;
+    *kids_out = kids;
+}
+
+void noc_gen_forest_step(noc_program_t *p, int n, const int *parent, uint32_t words, int32_t addr,
+                         int tag, const char *step, uint32_t *have)
+{
+    int *start, *kids;
+    children(n, parent, &start, &kids);
     for (int v = 0; v < n; v++) {
         if (parent[v] < 0 && start[v] == start[v + 1])
             continue;
@@ -115,7 +125,6 @@ void noc_gen_forest_step(noc_program_t *p, int n, const int *parent, uint32_t wo
     }
     free(start);
     free(kids);
-    free(fill);
 }
 
 static int is_op(uint32_t x) { return x != NOC_GEN_HAS && x != NOC_GEN_NONE; }
@@ -123,17 +132,8 @@ static int is_op(uint32_t x) { return x != NOC_GEN_HAS && x != NOC_GEN_NONE; }
 void noc_gen_forest_reduce(noc_program_t *p, int n, const int *parent, noc_op_kind_t kind,
                            uint32_t words, int32_t addr, int tag, const char *step, uint32_t *last)
 {
-    int *start = noc_xcalloc((size_t)n + 1, sizeof(int), "reduction step");
-    int *kids = noc_xcalloc((size_t)n + 1, sizeof(int), "reduction step");
-    int *fill = noc_xcalloc((size_t)n + 1, sizeof(int), "reduction step");
-    for (int v = 0; v < n; v++)
-        if (parent[v] >= 0)
-            start[parent[v] + 1]++;
-    for (int v = 0; v < n; v++)
-        start[v + 1] += start[v];
-    for (int v = 0; v < n; v++)
-        if (parent[v] >= 0)
-            kids[start[parent[v]] + fill[parent[v]]++] = v;
+    int *start, *kids;
+    children(n, parent, &start, &kids);
     for (int v = 0; v < n; v++) {
         if (parent[v] < 0 && start[v] == start[v + 1])
             continue;
@@ -160,7 +160,6 @@ void noc_gen_forest_reduce(noc_program_t *p, int n, const int *parent, noc_op_ki
     }
     free(start);
     free(kids);
-    free(fill);
 }
 
 noc_program_t *noc_gen_finish(noc_program_t *p, char *err, size_t errlen)
