@@ -57,7 +57,8 @@ static void eject(struct noc_sim *s, int n)
 /* Start the next packet on lane ln: the head of the source queue, or the
  * PE's next packet in a program run, if a VC has a credit (round-robin from
  * the VC after the last one used). */
-static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *ln, int port)
+static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s, int n, noc_ni_t *ni,
+                                                                noc_ni_lane_t *ln, int port)
 {
     int V = s->V;
     const int16_t *cr = &s->ni_credits[n * V];
@@ -116,7 +117,8 @@ static void start_packet(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *
 /* One flit of lane ln's packet, if its VC has a credit: into the injection
  * channel, or (direct: an all-port NI of a router wired to its PE) straight
  * into the router. */
-static void inject(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *ln, int direct, int port)
+static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int n, noc_ni_t *ni,
+                                                          noc_ni_lane_t *ln, int direct, int port)
 {
     if (ln->pkt < 0) {
         start_packet(s, n, ni, ln, port);
@@ -162,7 +164,7 @@ static void inject(struct noc_sim *s, int n, noc_ni_t *ni, noc_ni_lane_t *ln, in
     }
 }
 
-void noc_ni_receive(struct noc_sim *s, int n)
+static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, int n)
 {
     uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
     uint64_t fl = s->arr_flit[at], cr = s->arr_credit[at];
@@ -178,7 +180,7 @@ void noc_ni_receive(struct noc_sim *s, int n)
         noc_pe_arrivals(s, n);
 }
 
-void noc_ni_send(struct noc_sim *s, int n)
+static inline __attribute__((always_inline)) void ni_send(struct noc_sim *s, int n)
 {
     if (s->pe)
         noc_pe_eval(s, n);
@@ -202,8 +204,11 @@ void noc_ni_send(struct noc_sim *s, int n)
         inject(s, n, ni, &x[k], 1, by_port ? k + 2 : 0);
 }
 
+void noc_ni_receive(struct noc_sim *s, int n) { ni_receive(s, n); }
+void noc_ni_send(struct noc_sim *s, int n) { ni_send(s, n); }
+
 void noc_ni_eval(struct noc_sim *s, int n)
 {
-    noc_ni_receive(s, n);
-    noc_ni_send(s, n);
+    ni_receive(s, n);
+    ni_send(s, n);
 }

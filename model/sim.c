@@ -457,7 +457,7 @@ static void merge_woken(struct noc_sim *s)
 
 /* Phase 2 of a cycle for the n_act nodes evaluated: commit; then drop the
  * nodes that ran out of work from the active list, and advance the clock. */
-static void end_cycle(struct noc_sim *s, int n_act)
+static inline __attribute__((always_inline)) void end_cycle(struct noc_sim *s, int n_act)
 {
     if (s->rops->commit)
         for (int i = 0; i < n_act; i++)

@@ -2,16 +2,6 @@
 #include "model/stats.h"
 #include <math.h>
 
-void noc_lat_add(noc_lat_sum_t *s, uint64_t v)
-{
-    if (s->n == 0 || v < s->min)
-        s->min = v;
-    if (v > s->max)
-        s->max = v;
-    s->n++;
-    s->sum += v;
-}
-
 double noc_lat_avg(const noc_lat_sum_t *s)
 {
     return s->n ? (double)s->sum / (double)s->n : 0.0;
