@@ -11,7 +11,8 @@
 #include <string.h>
 
 enum { T_ROUTER, T_UNIT, T_UNIT_SYNC };
-enum { R_EQ, R_LE, R_INFO }; /* measured == formula, measured <= formula, just shown */
+enum { R_EQ, R_LE, R_GT, R_INFO }; /* measured == formula, <= formula, > formula, just shown */
+enum { M_CYCLES, M_LINK };          /* what is measured: cycles, or the most flits on one link */
 
 typedef struct vcase {
     const char *program, *spec, *variant;
@@ -19,6 +20,7 @@ typedef struct vcase {
     int64_t q;
     int timing;
     int relation;
+    int metric;
     const char *formula;       /* as the paper writes it (or the structure gives it) */
     int64_t (*value)(const noc_topo_t *t, const struct vcase *c); /* the formula's value here */
     const char *source;
@@ -50,7 +52,6 @@ static int diameter(const noc_topo_t *t)
 
 static int64_t f_dims(const noc_topo_t *t, const vcase_t *c) { (void)c; return t->dims; }
 static int64_t f_two_dims(const noc_topo_t *t, const vcase_t *c) { (void)c; return 2 * t->dims; }
-static int64_t f_ecc_root(const noc_topo_t *t, const vcase_t *c) { return ecc(t, c->root); }
 static int64_t f_diameter(const noc_topo_t *t, const vcase_t *c) { (void)c; return diameter(t); }
 
 /* dimension-wise broadcast: the sum over the dimensions of the farthest
@@ -65,21 +66,55 @@ static int64_t f_line_radii(const noc_topo_t *t, const vcase_t *c)
     return sum;
 }
 
+static int64_t f_scatter(const noc_topo_t *t, const vcase_t *c)
+{
+    return ((int64_t)t->n_nodes - 1 + noc_topo_degree(t, c->root) - 1) / noc_topo_degree(t, c->root) * c->words;
+}
+static int64_t f_one(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 1; }
+static int64_t f_three(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 3; }
+static int64_t f_levels(const noc_topo_t *t, const vcase_t *c) { (void)c; return t->levels - 1; }
+static int64_t f_half_dims(const noc_topo_t *t, const vcase_t *c) { (void)c; return t->dims; }
+static int64_t f_ziavras_bcast(const noc_topo_t *t, const vcase_t *c) { (void)c; return 3 * (t->dims / 2) - 1; }
+
 static const vcase_t cases[] = {
-    { "broadcast", "hypercube:6", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, "d (one dimension a step)", f_dims,
+    /* generic algorithms: what their structure gives */
+    { "broadcast", "hypercube:6", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "d (one dimension a step)", f_dims,
       "binomial spanning tree" },
-    { "broadcast", "torus:8x8", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, "sum of floor(k_i/2)", f_line_radii,
+    { "broadcast", "torus:8x8", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "sum of floor(k_i/2)", f_line_radii,
       "dimension by dimension" },
-    { "broadcast", "mesh:8x8", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, "sum of (k_i - 1) from a corner",
+    { "broadcast", "mesh:8x8", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "sum of (k_i - 1) from a corner",
       f_line_radii, "dimension by dimension" },
-    { "broadcast", "mesh:8x8", NULL, 27, 1, 0, T_UNIT_SYNC, R_EQ, "sum of the line radii from (3,3)",
+    { "broadcast", "mesh:8x8", NULL, 27, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "sum of the line radii from (3,3)",
       f_line_radii, "dimension by dimension" },
-    { "broadcast", "bsn:ring:8", "tree", 0, 1, 0, T_UNIT, R_EQ, "eccentricity of the root", f_ecc_root,
-      "BFS spanning tree" },
-    { "broadcast", "bsn:ring:8", "tree", 0, 1, 0, T_UNIT, R_EQ, "diameter", f_diameter,
-      "BFS tree on a BSN: its root's eccentricity is the diameter" },
-    { "data-sum", "hypercube:6", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, "2d (d exchanges, d additions)",
+    { "broadcast", "bsn:ring:8", "tree", 0, 1, 0, T_UNIT, R_EQ, M_CYCLES, "diameter", f_diameter,
+      "BFS spanning tree (its root's eccentricity is the BSN's diameter)" },
+    { "data-sum", "hypercube:6", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "2d (d exchanges, d additions)",
       f_two_dims, "recursive doubling" },
+    /* Tarkov & Tsarenko: data array input */
+    { "scatter", "torus:8x8", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "ceil((N-1)/4)", f_scatter,
+      "001, eq. (2), torus" },
+    { "scatter", "torus:16x16", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "ceil((N-1)/4)", f_scatter,
+      "001, eq. (2), torus" },
+    { "scatter", "circulant:41:4,5", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "ceil((N-1)/4)", f_scatter,
+      "001, optimal circulant" },
+    { "scatter", "torus:8x8", "naive", 0, 1, 0, T_UNIT_SYNC, R_GT, M_CYCLES, "more than ceil((N-1)/4)", f_scatter,
+      "001: the direct scatter is slower" },
+    /* Grama et al. 4.6: circular shift */
+    { "shift", "torus:4x4", "rowcol", 0, 1, 5, T_UNIT_SYNC, R_EQ, M_CYCLES, "3 unit shifts (Fig. 4.22)", f_three,
+      "002, wraparound mesh" },
+    { "shift", "hypercube:3", "gray", 0, 1, 5, T_UNIT_SYNC, R_EQ, M_CYCLES, "3 steps (Fig. 4.23)", f_three,
+      "002, hypercube, Gray code" },
+    { "shift", "hypercube:4", "ecube", 0, 1, 5, T_UNIT_SYNC, R_EQ, M_LINK, "1 message a link (congestion-free)",
+      f_one, "002, E-cube routing" },
+    { "shift", "hypercube:5", "ecube", 0, 1, 11, T_UNIT_SYNC, R_EQ, M_LINK, "1 message a link (congestion-free)",
+      f_one, "002, E-cube routing" },
+    /* Ziavras: pyramids and their embeddings */
+    { "pyramid-broadcast", "pyramid:3", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "N (a level a cycle)", f_levels,
+      "003, on the pyramid" },
+    { "pyramid-broadcast", "hypercube:6", "stout", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "2N (dilation 2)",
+      f_half_dims, "003, Stout's embedding" },
+    { "pyramid-broadcast", "hypercube:6", "ziavras", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "3N - 1 (dilation 2 at the base, 3 above)", f_ziavras_bcast, "003, the new embedding" },
 };
 
 typedef struct outcome {
@@ -122,6 +157,18 @@ static outcome_t run_case(const vcase_t *c, const noc_topo_t *t)
         if (st != NOC_RUN_OK)
             snprintf(o.err, sizeof o.err, "the run stopped (status %d)", (int)st);
         o.cycles = noc_pe_stats(noc_sim_pe(s))->cycles;
+        if (c->metric == M_LINK) {
+            /* the most flits one network link carried, over the words of a
+             * message: how many messages shared it */
+            uint64_t most = 0;
+            for (int ch = 0; ch < noc_sim_n_channels(s); ch++) {
+                int from, to, local, cls;
+                noc_sim_channel_ends(s, ch, &from, &to, &local, &cls);
+                if (!local && noc_sim_link_stats(s, ch)->flits > most)
+                    most = noc_sim_link_stats(s, ch)->flits;
+            }
+            o.cycles = (most + (uint64_t)c->words - 1) / (uint64_t)c->words;
+        }
     }
     noc_sim_destroy(s);
     noc_prog_free(p);
@@ -154,8 +201,8 @@ int noc_cmd_validate(int argc, char **argv)
         }
     }
     if (markdown)
-        printf("| program | fabric | timing | formula | formula here | noctua | | where from |\n"
-               "|---|---|---|---|---|---|---|---|\n");
+        printf("| program | fabric | timing | measure | formula | formula here | noctua | | where from |\n"
+               "|---|---|---|---|---|---|---|---|---|\n");
     int bad = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const vcase_t *c = &cases[i];
@@ -169,21 +216,26 @@ int noc_cmd_validate(int argc, char **argv)
         }
         outcome_t o = run_case(c, t);
         int64_t want = c->value ? c->value(t, c) : -1;
-        int agrees = o.ok && (c->relation == R_INFO || (c->relation == R_EQ && (int64_t)o.cycles == want) ||
-                              (c->relation == R_LE && (int64_t)o.cycles <= want));
-        const char *mark = !o.ok ? "FAILED" : c->relation == R_INFO ? "" : agrees ? (c->relation == R_EQ ? "=" : "<=") : "DIFFERS";
+        int64_t got = (int64_t)o.cycles;
+        int agrees = o.ok && (c->relation == R_INFO || (c->relation == R_EQ && got == want) ||
+                              (c->relation == R_LE && got <= want) || (c->relation == R_GT && got > want));
+        static const char *const rel[] = { "=", "<=", ">", "" };
+        const char *mark = !o.ok ? "FAILED" : agrees ? rel[c->relation] : "DIFFERS";
         char args[96] = "";
         if (c->variant)
             snprintf(args + strlen(args), sizeof args - strlen(args), " %s", c->variant);
         if (c->root)
             snprintf(args + strlen(args), sizeof args - strlen(args), " root %d", c->root);
+        if (strcmp(c->program, "shift") == 0)
+            snprintf(args + strlen(args), sizeof args - strlen(args), " q %lld", (long long)c->q);
+        const char *what = c->metric == M_LINK ? "messages/link" : "cycles";
         if (markdown)
-            printf("| %s%s | %s | %s | %s | %lld | %llu | %s | %s |\n", c->program, args, c->spec,
-                   timing_name(c->timing), c->formula, (long long)want, (unsigned long long)o.cycles, mark,
+            printf("| %s%s | %s | %s | %s | %s | %lld | %llu | %s | %s |\n", c->program, args, c->spec,
+                   timing_name(c->timing), what, c->formula, (long long)want, (unsigned long long)o.cycles, mark,
                    c->source);
         else
-            printf("%-12s%-14s %-16s %-18s formula %6lld  noctua %6llu  %s%s%s\n", c->program, args, c->spec,
-                   timing_name(c->timing), (long long)want, (unsigned long long)o.cycles, mark,
+            printf("%-18s%-16s %-18s %-17s %-13s formula %5lld  noctua %5llu  %s%s%s\n", c->program, args,
+                   c->spec, timing_name(c->timing), what, (long long)want, (unsigned long long)o.cycles, mark,
                    o.ok ? "" : ": ", o.ok ? "" : o.err);
         if (!agrees)
             bad = 1;
