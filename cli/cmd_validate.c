@@ -76,6 +76,13 @@ static int64_t f_levels(const noc_topo_t *t, const vcase_t *c) { (void)c; return
 static int64_t f_half_dims(const noc_topo_t *t, const vcase_t *c) { (void)c; return t->dims; }
 static int64_t f_ziavras_bcast(const noc_topo_t *t, const vcase_t *c) { (void)c; return 3 * (t->dims / 2) - 1; }
 
+static int64_t f_bsn_2d2(const noc_topo_t *t, const vcase_t *c) { (void)c; return 2 * diameter(t->basis) + 2; }
+static int64_t f_five(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 5; }
+static int64_t f_seven(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 7; }
+static int64_t f_array_prefix(const noc_topo_t *t, const vcase_t *c) { (void)c; return 4 * t->basis->n_nodes - 1; }
+static int64_t f_otis_bcast(const noc_topo_t *t, const vcase_t *c) { (void)c; return 4 * t->basis->k[0] - 3; }
+static int64_t f_otis_sum(const noc_topo_t *t, const vcase_t *c) { (void)c; return 8 * t->basis->k[0] - 7; }
+
 static const vcase_t cases[] = {
     /* generic algorithms: what their structure gives */
     { "broadcast", "hypercube:6", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "d (one dimension a step)", f_dims,
@@ -90,6 +97,27 @@ static const vcase_t cases[] = {
       "BFS spanning tree (its root's eccentricity is the BSN's diameter)" },
     { "data-sum", "hypercube:6", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "2d (d exchanges, d additions)",
       f_two_dims, "recursive doubling" },
+    /* Wei & Xiao: the biswapped network (Table 4), and OTIS beside it */
+    { "broadcast", "bsn:ring:8", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "2D(basis)+2", f_bsn_2d2,
+      "000, Table 1" },
+    { "broadcast", "bsn:ring:8", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "the BSN's diameter", f_diameter,
+      "000: optimal" },
+    { "broadcast", "bsn:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "2D(basis)+2", f_bsn_2d2,
+      "000, Table 1" },
+    { "broadcast", "bsn:complete:4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "4 (2D(basis)+2)", f_bsn_2d2,
+      "000, Table 4" },
+    { "data-sum", "bsn:complete:4", "paper", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "5 (3 sums + 2 swaps)", f_five,
+      "000, Table 3 and 4" },
+    { "data-sum", "bsn:complete:4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "2D(basis)+2 (Step 5 a local add)", f_bsn_2d2, "000, Table 3 (docs/algorithms/bsn.md)" },
+    { "prefix-sum", "bsn:mesh:8", NULL, 0, 1, 0, T_UNIT_SYNC, R_LE, M_CYCLES, "at most 4n-1 (array basis)",
+      f_array_prefix, "000, Table 4" },
+    { "prefix-sum", "bsn:complete:4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "7", f_seven,
+      "000, Table 4" },
+    { "broadcast", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "4m-3 (OTIS-Mesh)", f_otis_bcast,
+      "000, Table 4, after [6]" },
+    { "data-sum", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_LE, M_CYCLES, "at most 8m-7 (OTIS-Mesh)",
+      f_otis_sum, "000, Table 4, after [6]" },
     /* Tarkov & Tsarenko: data array input */
     { "scatter", "torus:8x8", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "ceil((N-1)/4)", f_scatter,
       "001, eq. (2), torus" },

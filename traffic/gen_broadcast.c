@@ -8,10 +8,13 @@
  *     from the line through every PE that holds the words, each PE passing
  *     them on away from it; on a torus both ways round, the far half from
  *     the other side);
- *   BSN, OTIS and any other fabric (and `tree`): a BFS spanning tree from
- *     the root, every PE forwarding to all its children at once.
+ *   BSN: the four steps of Wei & Xiao (gen_bsn.c), 2*D(basis) + 2 cycles;
+ *   OTIS: within the group, across, within the group (gen_otis.c);
+ *   any other fabric (and `tree`): a BFS spanning tree from the root,
+ *     every PE forwarding to all its children at once.
  * Words: --words W (default 1) at address 0; the root's values come from
  * --seed. Every PE must end with the root's words at address 0. */
+#include "traffic/gen_fabric.h"
 #include "traffic/gen_util.h"
 #include "model/xalloc.h"
 #include <stdio.h>
@@ -119,8 +122,12 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
     const char *v = noc_gen_variant(&noc_gen_broadcast, a, err, errlen);
     if (!v)
         return NULL;
-    noc_program_t *p = start(t, a, "broadcast");
     int own = strcmp(v, "auto") == 0;
+    if (own && noc_gen_is(t, "bsn"))
+        return noc_gen_bsn_broadcast(t, a, err, errlen);
+    if (own && noc_gen_is(t, "otis"))
+        return noc_gen_otis_broadcast(t, a, err, errlen);
+    noc_program_t *p = start(t, a, "broadcast");
     if (own && noc_gen_is(t, "hypercube"))
         hypercube(p, t, a);
     else if (own && (noc_gen_is(t, "mesh") || noc_gen_is(t, "torus") || noc_gen_is(t, "ring")))
@@ -137,7 +144,8 @@ const noc_generator_t noc_gen_broadcast = {
                  "  --words W      words to broadcast (default 1)\n"
                  "  --seed S       the root's data values\n"
                  "  variants: auto (hypercube: binomial tree by dimension; mesh, torus, ring:\n"
-                 "            dimension by dimension; others: BFS tree), tree (BFS tree anywhere)\n",
+                 "            dimension by dimension; BSN: the paper's four steps; OTIS: group,\n"
+                 "            swap, group; others: BFS tree), tree (BFS tree anywhere)\n",
     .variants = variants,
     .make = make,
 };

@@ -11,6 +11,7 @@
  *   BSN: the eight-step algorithm of the BSN paper (traffic/gen_bsn.c).
  * Memory: 0 the value, then the result; 1 landing area; 2 the offset; 3 a
  * running total. */
+#include "traffic/gen_fabric.h"
 #include "traffic/gen_util.h"
 #include "model/xalloc.h"
 #include <stdio.h>
@@ -143,6 +144,8 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
         snprintf(err, errlen, "prefix-sum: one word per PE (--words 1)");
         return NULL;
     }
+    if (noc_gen_is(t, "bsn"))
+        return noc_gen_bsn_prefix_sum(t, a, err, errlen);
     noc_program_t *p = start(t, a);
     if (noc_gen_is(t, "hypercube"))
         hypercube(p, t);

@@ -7,17 +7,21 @@
  *     swaps its partial sum with its neighbour across dimension k and adds);
  *   mesh, torus, ring: dimension by dimension, a reduction along every line
  *     of dimension d toward coordinate 0 and a broadcast back;
- *   BSN, OTIS and any other fabric (and `tree`): a reduction up a BFS
- *     spanning tree to the root (--root), then a broadcast down it.
+ *   BSN: the five steps of Wei & Xiao (gen_bsn.c; variant `paper`
+ *     charges Step 5's sum one time unit, as the paper counts it);
+ *   OTIS: group sums and swaps (gen_otis.c);
+ *   any other fabric (and `tree`): a reduction up a BFS spanning tree to
+ *     the root (--root), then a broadcast down it.
  * Each PE starts with --words W values (from --seed) at address 0 and must
  * end with the W sums there. */
+#include "traffic/gen_fabric.h"
 #include "traffic/gen_util.h"
 #include "model/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const variants[] = { "auto", "tree", NULL };
+static const char *const variants[] = { "auto", "tree", "paper", NULL };
 extern const noc_generator_t noc_gen_data_sum;
 
 static noc_program_t *start(const noc_topo_t *t, const noc_gen_args_t *a)
@@ -126,8 +130,17 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
     const char *v = noc_gen_variant(&noc_gen_data_sum, a, err, errlen);
     if (!v)
         return NULL;
-    noc_program_t *p = start(t, a);
     int own = strcmp(v, "auto") == 0;
+    if (strcmp(v, "paper") == 0 && !noc_gen_is(t, "bsn")) {
+        snprintf(err, errlen, "data-sum: variant paper (Step 5's sum charged one time unit) is for BSNs, not %s",
+                 t->spec);
+        return NULL;
+    }
+    if ((own || strcmp(v, "paper") == 0) && noc_gen_is(t, "bsn"))
+        return noc_gen_bsn_data_sum(t, a, err, errlen);
+    if (own && noc_gen_is(t, "otis"))
+        return noc_gen_otis_data_sum(t, a, err, errlen);
+    noc_program_t *p = start(t, a);
     if (own && noc_gen_is(t, "hypercube"))
         hypercube(p, t, a);
     else if (own && (noc_gen_is(t, "mesh") || noc_gen_is(t, "torus") || noc_gen_is(t, "ring")))
@@ -144,7 +157,9 @@ const noc_generator_t noc_gen_data_sum = {
                  "  --root LABEL   the tree's root (variant tree and fabrics without their own)\n"
                  "  --seed S       the data values\n"
                  "  variants: auto (hypercube: recursive doubling; mesh, torus, ring: reduce and\n"
-                 "            broadcast along each dimension; others: BFS tree), tree\n",
+                 "            broadcast along each dimension; BSN: the paper's five steps; OTIS:\n"
+                 "            group sums and swaps; others: BFS tree), tree, paper (BSN: Step 5's\n"
+                 "            sum charged one time unit, as the paper counts)\n",
     .variants = variants,
     .make = make,
 };
