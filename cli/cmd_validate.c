@@ -229,8 +229,8 @@ int noc_cmd_validate(int argc, char **argv)
         }
     }
     if (markdown)
-        printf("| program | fabric | timing | measure | formula | formula here | noctua | | where from |\n"
-               "|---|---|---|---|---|---|---|---|---|\n");
+        printf("| program | fabric | timing | measure | formula | formula here | noctua | | where from | vc router |\n"
+               "|---|---|---|---|---|---|---|---|---|---|\n");
     int bad = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const vcase_t *c = &cases[i];
@@ -243,6 +243,9 @@ int noc_cmd_validate(int argc, char **argv)
             return NOC_EXIT_INTERNAL;
         }
         outcome_t o = run_case(c, t);
+        vcase_t cr = *c; /* the same program on the default router, for comparison */
+        cr.timing = T_ROUTER;
+        outcome_t orr = run_case(&cr, t);
         int64_t want = c->value ? c->value(t, c) : -1;
         int64_t got = (int64_t)o.cycles;
         int agrees = o.ok && (c->relation == R_INFO || (c->relation == R_EQ && got == want) ||
@@ -258,14 +261,15 @@ int noc_cmd_validate(int argc, char **argv)
             snprintf(args + strlen(args), sizeof args - strlen(args), " q %lld", (long long)c->q);
         const char *what = c->metric == M_LINK ? "messages/link" : "cycles";
         if (markdown)
-            printf("| %s%s | %s | %s | %s | %s | %lld | %llu | %s | %s |\n", c->program, args, c->spec,
+            printf("| %s%s | %s | %s | %s | %s | %lld | %llu | %s | %s | %llu%s |\n", c->program, args, c->spec,
                    timing_name(c->timing), what, c->formula, (long long)want, (unsigned long long)o.cycles, mark,
-                   c->source);
+                   c->source, (unsigned long long)orr.cycles, orr.ok ? "" : " (FAILED)");
         else
-            printf("%-18s%-16s %-18s %-17s %-13s formula %5lld  noctua %5llu  %s%s%s\n", c->program, args,
-                   c->spec, timing_name(c->timing), what, (long long)want, (unsigned long long)o.cycles, mark,
-                   o.ok ? "" : ": ", o.ok ? "" : o.err);
-        if (!agrees)
+            printf("%-18s%-16s %-18s %-17s %-13s formula %5lld  noctua %5llu  %-7s vc router %5llu%s%s\n",
+                   c->program, args, c->spec, timing_name(c->timing), what, (long long)want,
+                   (unsigned long long)o.cycles, mark, (unsigned long long)orr.cycles, o.ok ? "" : ": ",
+                   o.ok ? "" : o.err);
+        if (!agrees || !orr.ok)
             bad = 1;
         noc_topo_destroy(t);
     }

@@ -158,6 +158,29 @@ static void test_bad_programs(void **state)
     free(err);
 }
 
+/* noctua validate: every case agrees with its formula, and docs/validation.md
+ * holds the table the command prints now. */
+static void test_validate(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(cmd_run("validate --markdown", &out, NULL), 0);
+    const char *src = getenv("NOCTUA_SOURCE_DIR");
+    assert_non_null(src);
+    char path[700];
+    snprintf(path, sizeof path, "%s/docs/validation.md", src);
+    char *doc = cmd_slurp(path, NULL);
+    assert_non_null(doc);
+    const char *begin = strstr(doc, "<!-- validate:begin -->\n"), *end = strstr(doc, "<!-- validate:end -->");
+    assert_non_null(begin);
+    assert_non_null(end);
+    begin += strlen("<!-- validate:begin -->\n");
+    if (strlen(out) != (size_t)(end - begin) || strncmp(out, begin, strlen(out)) != 0)
+        fail_msg("docs/validation.md is stale: put the output of `build/noctua validate --markdown` between its markers");
+    free(doc);
+    free(out);
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -181,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_emit_and_rerun),
         cmocka_unit_test(test_goal_and_wrong_result),
         cmocka_unit_test(test_bad_programs),
+        cmocka_unit_test(test_validate),
         cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
