@@ -25,6 +25,8 @@ typedef struct rank_state {
     int32_t posted_head, posted_tail;   /* receives waiting for a message (by op) */
     int32_t arrived_head, arrived_tail; /* messages arrived, not yet matched (by send op) */
     uint32_t ops_left;
+    int32_t last_op;      /* the op it started last (waveforms), -1 none */
+    uint32_t sends_out, recvs_open;
 } rank_state_t;
 
 struct noc_pe {
@@ -61,6 +63,7 @@ struct noc_pe {
     int sync;
     int cur_step;          /* lowest step with ops left */
     uint32_t *step_left;   /* per step: ops not completed */
+    uint32_t *step_active; /* per step: ops ready or running (waveforms' current step) */
     int32_t *park_head;    /* per step: ready ops waiting for the barrier */
     int32_t *park_next;    /* per op */
     noc_pe_stats_t st;
@@ -111,6 +114,8 @@ static void make_ready(struct noc_sim *s, uint32_t op)
     noc_pe_t *pe = s->pe;
     int k = pe->p->ops[op].step;
     pe->state[op] = OP_READY;
+    if (k >= 0)
+        pe->step_active[k]++;
     if (pe->sync && k > pe->cur_step) {
         pe->park_next[op] = pe->park_head[k];
         pe->park_head[k] = (int32_t)op;
@@ -140,6 +145,12 @@ static void op_started(struct noc_sim *s, uint32_t op)
     noc_pe_t *pe = s->pe;
     pe->state[op] = OP_STARTED;
     pe->st.op_start[op] = s->now;
+    rank_state_t *rs = &pe->rank[rank_of(pe, op)];
+    rs->last_op = (int32_t)op;
+    if (pe->p->ops[op].kind == NOC_OP_SEND)
+        rs->sends_out++;
+    else if (pe->p->ops[op].kind == NOC_OP_RECV)
+        rs->recvs_open++;
     pe->last_event = s->now;
     noc_pe_step_stats_t *k = step_of(pe, op);
     if (k->first_start == NOC_NEVER)
@@ -160,9 +171,16 @@ static void op_done(struct noc_sim *s, uint32_t op)
     noc_pe_step_stats_t *k = step_of(pe, op);
     if (k->last_end == NOC_NEVER || s->now > k->last_end)
         k->last_end = s->now;
-    pe->rank[rank_of(pe, op)].ops_left--;
-    if (pe->p->ops[op].step >= 0)
+    rank_state_t *rs = &pe->rank[rank_of(pe, op)];
+    rs->ops_left--;
+    if (pe->p->ops[op].kind == NOC_OP_SEND)
+        rs->sends_out--;
+    else if (pe->p->ops[op].kind == NOC_OP_RECV)
+        rs->recvs_open--;
+    if (pe->p->ops[op].step >= 0) {
         pe->step_left[pe->p->ops[op].step]--;
+        pe->step_active[pe->p->ops[op].step]--;
+    }
     release(s, op, 0);
 }
 
@@ -523,6 +541,7 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
 
     pe->sync = s->cfg.sync_steps != 0;
     pe->step_left = noc_xcalloc((size_t)p->n_steps + 1, sizeof(uint32_t), "PE engine");
+    pe->step_active = noc_xcalloc((size_t)p->n_steps + 1, sizeof(uint32_t), "PE engine");
     pe->park_head = noc_xcalloc((size_t)p->n_steps + 1, sizeof(int32_t), "PE engine");
     pe->park_next = noc_xcalloc((size_t)N + 1, sizeof(int32_t), "PE engine");
     for (int k = 0; k <= p->n_steps; k++)
@@ -556,6 +575,7 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
         rank_state_t *rs = &pe->rank[r];
         rs->cpu_op = rs->posted_head = rs->posted_tail = rs->arrived_head = rs->arrived_tail = -1;
         rs->send_head = rs->send_tail = -1;
+        rs->last_op = -1;
         rs->ops_left = p->ranks[r].n_ops;
         for (uint32_t i = p->ranks[r].op_start; i < p->ranks[r].op_start + p->ranks[r].n_ops; i++)
             if (pe->pending[i] == 0)
@@ -590,6 +610,7 @@ void noc_pe_destroy(noc_pe_t *pe)
     free(pe->recv_next);
     free(pe->recv_msg);
     free(pe->step_left);
+    free(pe->step_active);
     free(pe->park_head);
     free(pe->park_next);
     free(pe->st.steps);
@@ -778,3 +799,25 @@ int noc_pe_critical_path(const noc_pe_t *pe, uint32_t *ops, int max)
 }
 
 const int64_t *noc_pe_memory(const noc_pe_t *pe, int r) { return &pe->mem[pe->mem_off[r]]; }
+
+void noc_pe_rank_view(const noc_pe_t *pe, int r, noc_pe_rank_view_t *v)
+{
+    const rank_state_t *rs = &pe->rank[r];
+    v->op = rs->cpu_op >= 0 ? rs->cpu_op : rs->last_op;
+    v->step = v->op >= 0 ? pe->p->ops[v->op].step : -1;
+    v->sends_out = rs->sends_out;
+    v->recvs_open = rs->recvs_open;
+    v->ops_left = rs->ops_left;
+}
+
+int noc_pe_current_step(const noc_pe_t *pe)
+{
+    if (pe->sync)
+        return pe->cur_step < pe->p->n_steps ? pe->cur_step : -1;
+    for (int k = 0; k < pe->p->n_steps; k++)
+        if (pe->step_active[k] > 0)
+            return k;
+    return -1;
+}
+
+const noc_program_t *noc_pe_program(const noc_pe_t *pe) { return pe->p; }

@@ -101,6 +101,24 @@ const noc_pe_stats_t *noc_pe_stats(const noc_pe_t *pe);
 int noc_pe_critical_path(const noc_pe_t *pe, uint32_t *ops, int max);
 /* The message (send op) a receive op took, or -1. */
 int32_t noc_pe_recv_message(const noc_pe_t *pe, uint32_t recv_op);
+/* What rank r's PE is doing now, for waveforms: the op on its processor (a
+ * computation) or else the op it started last (-1: none yet), the step of
+ * that op (-1: none), and its sends not yet all injected and receives
+ * posted but not yet matched. */
+typedef struct noc_pe_rank_view {
+    int32_t op;           /* global op index, or -1 */
+    int32_t step;         /* index into the program's steps, or -1 */
+    uint32_t sends_out;   /* sends started, not completed */
+    uint32_t recvs_open;  /* receives posted, not completed */
+    uint32_t ops_left;    /* ops not completed */
+} noc_pe_rank_view_t;
+void noc_pe_rank_view(const noc_pe_t *pe, int r, noc_pe_rank_view_t *v);
+/* The step the whole program is in under sync_steps (the lowest step with
+ * ops left), or without it the lowest step with an op running or ready;
+ * -1 before the first and after the last. */
+int noc_pe_current_step(const noc_pe_t *pe);
+const noc_program_t *noc_pe_program(const noc_pe_t *pe);
+
 /* Rank r's memory (mem_words words). */
 const int64_t *noc_pe_memory(const noc_pe_t *pe, int r);
 

@@ -507,6 +507,8 @@ static void step_program(struct noc_sim *s)
 
 void noc_sim_step(noc_sim_t *s)
 {
+    if (s->observer)
+        s->observer(s, s->observer_ctx);
     if (s->pe) {
         step_program(s);
         return;
@@ -652,6 +654,12 @@ void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed)
 
 uint64_t noc_sim_now(const noc_sim_t *s) { return s->now; }
 struct noc_pe *noc_sim_pe(const noc_sim_t *s) { return s->pe; }
+
+void noc_sim_set_observer(noc_sim_t *s, noc_sim_observer_fn fn, void *ctx)
+{
+    s->observer = fn;
+    s->observer_ctx = ctx;
+}
 int noc_sim_has_step_tables(const noc_sim_t *s) { return s->step_flits != NULL; }
 
 uint32_t noc_sim_step_flits(const noc_sim_t *s, int k, int c)

@@ -74,6 +74,13 @@ int noc_sim_has_step_tables(const noc_sim_t *s);
  * traffic: noc_pe_attach sets it up. */
 struct noc_pe *noc_sim_pe(const noc_sim_t *s);
 
+/* An observer (waves/, tests) called at the start of every cycle, before
+ * any node evaluates: the channel slots of this cycle hold what arrives
+ * now, the routers' and PEs' state is as the last cycle left it. It must
+ * only read. NULL removes it. */
+typedef void (*noc_sim_observer_fn)(const noc_sim_t *s, void *ctx);
+void noc_sim_set_observer(noc_sim_t *s, noc_sim_observer_fn fn, void *ctx);
+
 /* Invariant checker: flits and credits conserved, FIFO bounds, no flit in two
  * places. Returns 0, or -1 with the first violation described in err. */
 int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen);

@@ -90,6 +90,8 @@ struct noc_sim {
     uint64_t *arr_flit;    /* n_nodes * cap */
     uint64_t *arr_credit;  /* n_nodes * cap */
 
+    noc_sim_observer_fn observer; /* noc_sim_set_observer */
+    void *observer_ctx;
     /* the PE program engine (model/pe.h); NULL for synthetic traffic */
     struct noc_pe *pe;
     /* Programs: per step and channel (step * n_chan + c), the flits of the

@@ -26,8 +26,11 @@ done
 #   gnuplot-nox                    latency curves of `noctua sweep`
 #   libmetis-dev                   bisection-width bounds of `noctua topo` (METIS partitioner)
 #   graphviz                       pictures of `noctua draw` (neato renders the fixed layout)
+#   verilator                      compiles the Verilog router core (rtl/); its include folder
+#                                  carries GTKWave's FST writer, which waves/ compiles in
+#   yosys                          synthesizes the core for gate counts (`noctua area`)
 pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox
-      libmetis-dev graphviz)
+      libmetis-dev graphviz verilator yosys)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
