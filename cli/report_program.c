@@ -37,7 +37,9 @@ static int step_hot_link(const noc_sim_t *s, int k, uint32_t *flits, uint32_t *w
     *flits = *waits = 0;
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
         uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits(s, k, c);
-        if (fl == 0 && w == 0)
+        int from, to, local, cls;
+        noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
+        if ((fl == 0 && w == 0) || local)
             continue;
         if (best < 0 || w > *waits || (w == *waits && fl > *flits)) {
             best = c;
@@ -219,15 +221,22 @@ json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, cons
             json_t *ls = json_array();
             for (int c = 0; c < noc_sim_n_channels(s); c++) {
                 uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits(s, k, c);
-                if (!fl && !w)
+                uint32_t cs = noc_sim_step_stalls(s, k, c);
+                if (!fl && !w && !cs)
                     continue;
-                int from, to, local, cls;
+                int from, to, local, cls, lat, ser;
                 char a[64], b[64];
                 noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
+                if (local)
+                    continue; /* the PE's own channels: not links */
+                noc_sim_channel_timing(s, c, &lat, &ser);
                 noc_topo_label(t, from, a, sizeof a);
                 noc_topo_label(t, to, b, sizeof b);
-                json_array_append_new(ls, json_pack("{s:s, s:s, s:I, s:I}", "from", a, "to", b, "flits",
-                                                    (json_int_t)fl, "waits", (json_int_t)w));
+                uint64_t busy = (uint64_t)fl * (uint64_t)ser, span = step_cycles(sk);
+                json_array_append_new(ls, json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "from", a, "to", b,
+                                                    "flits", (json_int_t)fl, "busy", (json_int_t)busy,
+                                                    "utilisation", span ? (double)busy / (double)span : 0.0,
+                                                    "waits", (json_int_t)w, "credit_stalls", (json_int_t)cs));
             }
             json_object_set_new(o, "links", ls);
         }

@@ -569,6 +569,7 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
         s->n_step_rows = p->n_steps + 1;
         s->step_flits = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
         s->step_waits = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
+        s->step_stalls = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
     }
     s->pe = pe;
     for (int r = 0; r < p->n_ranks; r++) {

@@ -349,6 +349,7 @@ void noc_sim_destroy(noc_sim_t *s)
     noc_pe_destroy(s->pe);
     free(s->step_flits);
     free(s->step_waits);
+    free(s->step_stalls);
     free(s->chan_delay);
     free(s->chan_ser);
     free(s->chan_free_at);
@@ -670,6 +671,11 @@ uint32_t noc_sim_step_flits(const noc_sim_t *s, int k, int c)
 uint32_t noc_sim_step_waits(const noc_sim_t *s, int k, int c)
 {
     return s->step_waits && k < s->n_step_rows ? s->step_waits[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
+}
+
+uint32_t noc_sim_step_stalls(const noc_sim_t *s, int k, int c)
+{
+    return s->step_stalls && k < s->n_step_rows ? s->step_stalls[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
 }
 const noc_stats_t *noc_sim_stats(const noc_sim_t *s) { return &s->st; }
 const noc_topo_t *noc_sim_topo(const noc_sim_t *s) { return s->topo; }

@@ -68,6 +68,8 @@ void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles
  * tables are not kept (a run with very many steps and links). */
 uint32_t noc_sim_step_flits(const noc_sim_t *s, int k, int c);
 uint32_t noc_sim_step_waits(const noc_sim_t *s, int k, int c);
+/* ... and the cycles they had a flit for it but no credit downstream. */
+uint32_t noc_sim_step_stalls(const noc_sim_t *s, int k, int c);
 int noc_sim_has_step_tables(const noc_sim_t *s);
 
 /* The PE program engine of a program run (model/pe.h), NULL for synthetic

@@ -97,7 +97,7 @@ struct noc_sim {
     /* Programs: per step and channel (step * n_chan + c), the flits of the
      * step's messages a link carried, and the cycles they waited for it
      * while another flit crossed (NULL: not kept). */
-    uint32_t *step_flits, *step_waits;
+    uint32_t *step_flits, *step_waits, *step_stalls; /* (stalls: cycles without a credit) */
     int n_step_rows;
 
     /* routers */

@@ -171,16 +171,16 @@ static int free_vc(const ideal_state_t *r, int og, int cls)
 }
 
 /* Programs: the flits that wanted output o of the node at base (P ports)
- * besides the one that goes, each a cycle of waiting for its step. */
+ * besides the one that goes (best; NULL: none goes), each a cycle counted
+ * for its step in table (the waits, or the credit stalls). */
 static void count_waits(struct noc_sim *s, const ideal_state_t *r, int base, int P, int o,
-                        const ideal_slot_t *best)
+                        const ideal_slot_t *best, uint32_t *table)
 {
     for (int p = 0; p < P; p++) {
         const ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
         for (int k = 0; k < r->per_port; k++)
             if (sl[k].used && sl[k].port == o && &sl[k] != best)
-                s->step_waits[(size_t)s->pkts[sl[k].f.pkt].step * (size_t)s->n_chan +
-                              (size_t)(base + o)]++;
+                table[(size_t)s->pkts[sl[k].f.pkt].step * (size_t)s->n_chan + (size_t)(base + o)]++;
     }
 }
 
@@ -238,10 +238,12 @@ static void ideal_eval(struct noc_sim *s, int n)
         if (!best) {
             if (wanting && meas)
                 s->lst[og].credit_stall++;
+            if (wanting && s->step_stalls)
+                count_waits(s, r, base, P, o, NULL, s->step_stalls);
             continue;
         }
         if (s->step_waits && wanting > 1)
-            count_waits(s, r, base, P, o, best);
+            count_waits(s, r, base, P, o, best, s->step_waits);
         int ig = (int)((best - r->slot) / r->per_port); /* its input port */
         noc_flit_t f = best->f;
         best->used = 0;

@@ -159,6 +159,16 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
     return n_cross;
 }
 
+/* Programs: input VC l has a flit for output o but no credit downstream: a
+ * credit stall of that link for its packet's step. */
+static void vc_count_stall(vc_ctx_t *x, int l, int o)
+{
+    struct noc_sim *s = x->s;
+    vc_node_t *nd = x->nd;
+    const noc_flit_t *f = vc_slot(nd->buf, x->r, l, nd->ivc[l].head);
+    s->step_stalls[(size_t)s->pkts[f->pkt].step * (size_t)s->n_chan + (size_t)(nd->base + o)]++;
+}
+
 /* Programs: every ready VC that lost its output port to another VC this
  * cycle waits a cycle for that link, counted for its packet's step. */
 static void vc_count_waits(vc_ctx_t *x, const int16_t *ready, int nr, const int16_t *cross,
@@ -208,6 +218,8 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
             if (credits[o * V + ivc[l].out_vc] <= 0) {
                 if (s->measuring)
                     s->lst[nd->base + o].credit_stall++;
+                if (s->step_stalls)
+                    vc_count_stall(x, l, o);
                 return;
             }
             int p = r->l_port[l], v = r->l_vc[l];
@@ -232,6 +244,8 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
                 continue;
             if (credits[o * V + q->out_vc] <= 0) { /* (never for the ejection port, see below) */
                 stalled |= ob;
+                if (s->step_stalls)
+                    vc_count_stall(x, l, o);
                 continue;
             }
             shared |= (in_ports & pb) | (out_ports & ob);
