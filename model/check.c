@@ -108,13 +108,15 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
 
     /* credit conservation per channel and VC (not the ejection channels,
      * whose sink, the NI, always accepts) */
+    int first_lane = s->n_ports + s->n_nodes;
     for (int ch = 0; ch < s->n_chan; ch++) {
         int in_g = s->chan_in_gport[ch];
-        if (in_g < 0)
+        int lane = ch >= first_lane ? 1 + (ch - first_lane) % (s->lanes - 1) : 0;
+        if (in_g < 0 && !lane)
             continue;
         for (int v = 0; v < s->V; v++) {
             int held = ch < s->n_ports ? s->rops->credits(s, ch, v)
-                                       : s->ni_credits[(ch - s->n_ports) * s->V + v];
+                                       : noc_lane_credits(s, s->chan_from[ch], lane)[v];
             int fly = 0, back = 0;
             for (uint32_t k = 0; k < s->cap; k++) {
                 uint32_t i = (uint32_t)ch * s->cap + k;
@@ -122,7 +124,8 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
                     fly++;
                 back += s->ring_credit[(size_t)i * (size_t)s->V + (size_t)v];
             }
-            int occ = s->rops->occupancy(s, in_g, v);
+            int occ = lane ? s->rops->lane_occupancy(s, s->chan_from[ch], lane, v)
+                           : s->rops->occupancy(s, in_g, v);
             if (occ > depth) {
                 snprintf(err, errlen, "input buffer of global port %d VC %d holds %d flits, depth %d",
                          in_g, v, occ, depth);

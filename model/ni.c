@@ -58,10 +58,10 @@ static void eject(struct noc_sim *s, int n)
  * PE's next packet in a program run, if a VC has a credit (round-robin from
  * the VC after the last one used). */
 static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s, int n, noc_ni_t *ni,
-                                                                noc_ni_lane_t *ln, int port)
+                                                                noc_ni_lane_t *ln, int lane, int port)
 {
     int V = s->V;
-    const int16_t *cr = &s->ni_credits[n * V];
+    const int16_t *cr = noc_lane_credits(s, n, lane);
     int vc = -1;
     for (int i = 1, v = ni->last_vc; i <= V; i++) {
         if (++v == V)
@@ -114,18 +114,18 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
         ni->xbusy++;
 }
 
-/* One flit of lane ln's packet, if its VC has a credit: into the injection
- * channel, or (direct: an all-port NI of a router wired to its PE) straight
- * into the router. */
+/* One flit of lane ln (number `lane`)'s packet, if its VC has a credit:
+ * into the lane's injection channel, or (direct: an all-port NI of a
+ * router wired to its PE) straight into the router. */
 static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int n, noc_ni_t *ni,
-                                                          noc_ni_lane_t *ln, int direct, int port)
+                                                          noc_ni_lane_t *ln, int lane, int direct, int port)
 {
     if (ln->pkt < 0) {
-        start_packet(s, n, ni, ln, port);
+        start_packet(s, n, ni, ln, lane, port);
         if (ln->pkt < 0)
             return;
     }
-    int16_t *cr = &s->ni_credits[n * s->V + ln->vc];
+    int16_t *cr = noc_lane_credits(s, n, lane) + ln->vc;
     if (*cr <= 0)
         return;
     const noc_packet_t *p = &s->pkts[ln->pkt];
@@ -146,10 +146,12 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
         f.la_class = r.vclass;
     }
     (*cr)--;
-    if (direct)
+    if (direct) {
         s->rops->inject(s, n, &f);
-    else
-        noc_chan_put_flit(s, s->n_ports + n, s->chan_delay[s->n_ports + n], &f);
+    } else {
+        int c = noc_lane_chan(s, n, lane);
+        noc_chan_put_flit(s, c, s->chan_delay[c], &f);
+    }
     s->in_network++;
     s->last_move = s->now;
     if (noc_measuring(s))
@@ -174,7 +176,10 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
     }
     if (cr & NOC_NI_MASK) {
         s->arr_credit[at] = cr & ~NOC_NI_MASK;
-        noc_chan_take_credits(s, s->n_ports + n, &s->ni_credits[n * s->V]);
+        noc_chan_take_credits(s, s->n_ports + n, s->ni_credits + (size_t)n * (size_t)s->V *
+                                                     (size_t)(s->lane_chans ? s->lanes : 1));
+        for (int k = 1; s->lane_chans && k < s->lanes; k++) /* the other lanes' channels */
+            noc_chan_take_credits(s, noc_lane_chan(s, n, k), noc_lane_credits(s, n, k));
     }
     if (s->pe)
         noc_pe_arrivals(s, n);
@@ -188,20 +193,20 @@ static inline __attribute__((always_inline)) void ni_send(struct noc_sim *s, int
     if (noc_ni_idle(ni))
         return;
     if (s->lanes == 1) {
-        inject(s, n, ni, &ni->lane0, 0, 0);
+        inject(s, n, ni, &ni->lane0, 0, 0, 0);
         return;
     }
     /* all-port: a lane per network link, each may inject a flit this
      * cycle; a program's lane takes the messages that leave through its
      * link (synthetic packets go to any lane, in queue order) */
-    int by_port = s->pe != NULL;
-    inject(s, n, ni, &ni->lane0, 1, by_port);
+    int by_port = s->pe != NULL, direct = s->lane_chans == 0;
+    inject(s, n, ni, &ni->lane0, 0, direct, by_port);
     noc_ni_lane_t *x = &s->xlane[(size_t)n * (size_t)(s->lanes - 1)];
     int k_end = noc_topo_degree(s->topo, n) - 1; /* a lane per network link */
     if (k_end > s->lanes - 1)
         k_end = s->lanes - 1;
     for (int k = 0; k < k_end; k++)
-        inject(s, n, ni, &x[k], 1, by_port ? k + 2 : 0);
+        inject(s, n, ni, &x[k], k + 1, direct, by_port ? k + 2 : 0);
 }
 
 void noc_ni_receive(struct noc_sim *s, int n) { ni_receive(s, n); }

@@ -205,8 +205,24 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->traffic = traffic;
     s->n_nodes = t->n_nodes;
     s->n_ports = t->n_ports;
-    s->n_chan = t->n_ports + t->n_nodes;
     s->V = (int)s->cfg.num_vcs;
+    /* injection lanes: ni_ports (0: one per network link of the busiest
+     * node). The ideal router takes extra lanes' flits directly; a router
+     * with lane ports gets an injection channel per extra lane. */
+    s->lanes = cfg->ni_ports == 0 ? (t->max_degree > 1 ? t->max_degree : 1) : (int)cfg->ni_ports;
+    if (s->lanes > 1 && !rops->inject && !rops->lane_ports) {
+        snprintf(err, errlen, "parameter 'ni_ports': the %s router takes one injection channel", rops->name);
+        free(s);
+        return NULL;
+    }
+    if (s->lanes > 1 && rops->lane_ports && t->max_degree + s->lanes > NOC_NI_BIT) {
+        snprintf(err, errlen, "parameter 'ni_ports': %d lanes and %d network ports exceed a router's 62 ports",
+                 s->lanes, t->max_degree);
+        free(s);
+        return NULL;
+    }
+    s->lane_chans = s->lanes > 1 && rops->lane_ports ? t->n_nodes * (s->lanes - 1) : 0;
+    s->n_chan = t->n_ports + t->n_nodes + s->lane_chans;
     s->credit_delay = (uint32_t)cfg->credit_delay;
     s->win_start = s->win_end = NOC_NEVER;
 
@@ -272,6 +288,18 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         s->chan_out_port[ic] = NOC_NI_BIT;
         s->chan_local[ic] = 1;
         s->chan_delay[ic] = rops->direct_ni ? 0 : (uint8_t)cfg->local_latency;
+        /* the extra lanes' injection channels: into router input ports
+         * after the node's own (the router's lane ports) */
+        for (int k = 1; s->lane_chans && k < s->lanes; k++) {
+            int lc = noc_lane_chan(s, n, k);
+            s->chan_from[lc] = n;
+            s->chan_to[lc] = n;
+            s->chan_in_gport[lc] = -1;
+            s->chan_in_port[lc] = (int8_t)(t->port_base[n + 1] - t->port_base[n] + k - 1);
+            s->chan_out_port[lc] = NOC_NI_BIT;
+            s->chan_local[lc] = 1;
+            s->chan_delay[lc] = (uint8_t)cfg->local_latency;
+        }
     }
     size_t slots = (size_t)nc * s->cap;
     s->ring_flit = noc_xcalloc(slots, sizeof(noc_flit_t), "simulator");
@@ -290,21 +318,17 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     int depth = rops->depth(s);
 
     s->ni = noc_xcalloc((size_t)t->n_nodes, sizeof(noc_ni_t), "simulator");
-    s->lanes = cfg->ni_ports == 0 ? (t->max_degree > 1 ? t->max_degree : 1) : (int)cfg->ni_ports;
-    if (s->lanes > 1 && !rops->inject) {
-        snprintf(err, errlen, "parameter 'ni_ports': an NI with more than one injection channel needs "
-                 "router=ideal (the %s router has one local input port)", rops->name);
-        noc_sim_destroy(s);
-        return NULL;
-    }
     s->xlane = noc_xcalloc((size_t)t->n_nodes * (size_t)(s->lanes - 1) + 1, sizeof(noc_ni_lane_t), "simulator");
     for (size_t i = 0; i < (size_t)t->n_nodes * (size_t)(s->lanes - 1); i++)
         s->xlane[i].pkt = -1;
     s->srcq_limit = (uint32_t)cfg->source_queue;
     s->srcq_cap = pow2_above(s->srcq_limit - 1);
     s->srcq = noc_xcalloc((size_t)t->n_nodes * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
-    s->ni_credits = noc_xcalloc((size_t)t->n_nodes * (size_t)s->V, sizeof(int16_t), "simulator");
-    for (int i = 0; i < t->n_nodes * s->V; i++)
+    /* per node, lane and VC (lanes with channels of their own; else one set) */
+    int credit_lanes = s->lane_chans ? s->lanes : 1;
+    s->ni_credits = noc_xcalloc((size_t)t->n_nodes * (size_t)credit_lanes * (size_t)s->V, sizeof(int16_t),
+                                "simulator");
+    for (int i = 0; i < t->n_nodes * credit_lanes * s->V; i++)
         s->ni_credits[i] = (int16_t)depth;
 
     s->pkt_cap = (uint32_t)((size_t)t->n_ports * (size_t)s->V * (size_t)depth + slots +

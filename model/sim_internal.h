@@ -10,7 +10,10 @@
  * never lands on the slot read this cycle: evaluation order cannot matter.
  *   channel g  (g < n_ports): leaves global port g: a network link to
  *              peer[g], or, for a local port, the ejection channel to the NI;
- *   channel n_ports + n: the injection channel of node n (NI -> port 0).
+ *   channel n_ports + n: the injection channel of node n (NI -> port 0);
+ *   channel n_ports + n_nodes + n*(lanes-1) + k-1: lane k's injection
+ *              channel of node n (an all-port NI on a router with lane
+ *              ports: it feeds the router's input port deg(n) + k).
  *
  * Activity. work[n] counts what could make node n do something: flits in its
  * router, flits and credits in flight toward it, packets its NI holds. Nodes
@@ -107,6 +110,7 @@ struct noc_sim {
     /* network interfaces */
     noc_ni_t *ni;
     int lanes;              /* injection lanes per NI (ni_ports; 1: one-port) */
+    int lane_chans;         /* channels of the extra lanes (0: none, the router takes them directly) */
     noc_ni_lane_t *xlane;   /* lanes 1 .. lanes-1 of each NI: n_nodes * (lanes - 1) */
     noc_srcq_entry_t *srcq; /* n_nodes * srcq_cap */
     uint32_t srcq_cap;      /* power of two >= cfg.source_queue */
@@ -174,6 +178,18 @@ enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
  * bits 0 .. 62, so a router has at most 63 ports. */
 #define NOC_NI_BIT 63
 #define NOC_NI_MASK (UINT64_C(1) << NOC_NI_BIT)
+
+/* The injection channel of lane k (0 .. lanes-1) of node n's NI, and the
+ * first of that lane's credit counters (V of them). */
+static inline int noc_lane_chan(const struct noc_sim *s, int n, int k)
+{
+    return k == 0 ? s->n_ports + n : s->n_ports + s->n_nodes + n * (s->lanes - 1) + k - 1;
+}
+static inline int16_t *noc_lane_credits(const struct noc_sim *s, int n, int k)
+{
+    int per = s->lane_chans ? s->lanes : 1;
+    return &s->ni_credits[((size_t)n * (size_t)per + (size_t)(s->lane_chans ? k : 0)) * (size_t)s->V];
+}
 
 /* Give node n more work (d > 0), putting it on the active list. */
 static inline void noc_work_add(struct noc_sim *s, int n, int d)

@@ -39,6 +39,11 @@ typedef struct noc_router_ops {
      * NI with several injection lanes (ni_ports); the router counts it as
      * the node's work. */
     void (*inject)(struct noc_sim *s, int node, const noc_flit_t *f);
+    /* 1: an all-port NI's extra lanes come in on channels of their own, to
+     * input ports deg(node) + 1 .. deg(node) + lanes - 1 of the router. */
+    int lane_ports;
+    /* With lane_ports: flits buffered at lane k's input port, VC vc. */
+    int (*lane_occupancy)(const struct noc_sim *s, int node, int lane, int vc);
     /* Credits the router holds for output VC vc of network port gport. */
     int (*credits)(const struct noc_sim *s, int gport, int vc);
     /* Flits buffered at input VC vc of port gport. */

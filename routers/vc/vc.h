@@ -82,7 +82,9 @@ typedef struct vc_state {
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;
     int matrix;                /* arb_type=matrix: switch-stage VC arbiters in sa_vc */
-    int max_ports;             /* largest port count of a node */
+    int max_ports;             /* largest port count of a node, lane ports included */
+    int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
+    int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */
     uint64_t class_mask[NOC_TOPO_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
     uint64_t credit_bytes;     /* V <= 8: the low V bytes of a word */
     uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
@@ -132,6 +134,13 @@ typedef struct vc_ctx {
 static inline vc_node_t *vc_node(const vc_state_t *r, int n)
 {
     return (vc_node_t *)((char *)r->nodes + (size_t)n * r->node_bytes);
+}
+
+/* arb_type=matrix: the switch stage's VC arbiter of input port p of node
+ * nd (input ports numbered as the FIFOs: a node's own, then its lane ports). */
+static inline noc_arbiter_t *vc_sa_vc(const vc_state_t *r, const vc_node_t *nd, int p)
+{
+    return &r->sa_vc[nd->base + nd->n * r->lane_ports + p];
 }
 
 /* The VC allocator of output port o of node nd. */

@@ -99,11 +99,10 @@ VC_INLINE void vc_input(vc_ctx_t *x, uint64_t fl, uint64_t cr)
     if (!fl)
         return;
     vc_port_t *port = nd->port;
-    const int32_t *in_chan = s->in_chan + nd->base; /* dense: cheaper to reach than the port records */
     vc_ivc_t *ivc = nd->ivc;
     for (; fl; fl &= fl - 1) {
         int p = __builtin_ctzll(fl);
-        int c = in_chan[p];
+        int c = port[p].up_chan; /* (lane ports of an all-port NI too) */
         uint32_t ri = (uint32_t)c * cap + slot;
         const noc_flit_t *f = &s->ring_flit[ri];
         int l = p * V + f->vc;

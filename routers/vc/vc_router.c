@@ -75,10 +75,12 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     r->R = r->lookahead ? 0 : (int)c->routing_delay;
     r->VA = (int)c->vc_alloc_delay;
     r->out_delay = (int)(c->sw_alloc_delay + c->st_final_delay);
-    r->max_ports = t->max_degree + 1;
+    /* an all-port NI's extra lanes: input-only ports after a node's own */
+    r->lane_ports = s->lane_chans ? s->lanes - 1 : 0;
+    r->max_ports = t->max_degree + 1 + r->lane_ports;
     r->matrix = ak == NOC_ARB_MATRIX;
 
-    size_t nv = (size_t)t->n_ports * (size_t)r->V;
+    size_t nv = ((size_t)t->n_ports + (size_t)t->n_nodes * (size_t)r->lane_ports) * (size_t)r->V;
     r->n_ivc = (uint32_t)nv;
     r->buf = noc_xcalloc(nv * r->qcap, sizeof(noc_flit_t), "vc router");
     uint64_t all_vcs = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
@@ -103,9 +105,10 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         r->wslots <<= 1;
     r->wmask = r->wslots - 1;
     r->set_words = (uint32_t)r->W * (3 + 2 * r->wslots);
+    r->n_in_ports = t->n_ports + t->n_nodes * r->lane_ports;
     if (r->matrix) {
-        r->sa_vc = noc_xcalloc((size_t)t->n_ports, sizeof(noc_arbiter_t), "vc router");
-        for (int g = 0; g < t->n_ports; g++)
+        r->sa_vc = noc_xcalloc((size_t)r->n_in_ports, sizeof(noc_arbiter_t), "vc router");
+        for (int g = 0; g < r->n_in_ports; g++)
             noc_arbiter_init(&r->sa_vc[g], ak, r->V);
     }
     r->port_node = noc_xcalloc((size_t)t->n_ports, sizeof(int32_t), "vc router");
@@ -121,7 +124,7 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     }
     memset(r->nodes, 0, (size_t)t->n_nodes * L.bytes);
     for (int n = 0; n < t->n_nodes; n++) {
-        int P = t->port_base[n + 1] - t->port_base[n];
+        int Pt = t->port_base[n + 1] - t->port_base[n], P = Pt + r->lane_ports;
         vc_node_t *nd = vc_node(r, n);
         char *at = (char *)nd;
         nd->base = t->port_base[n];
@@ -132,10 +135,18 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         nd->port = (vc_port_t *)(at + L.port);
         nd->sa = (noc_alloc_t *)(at + L.sa);
         nd->va = at + L.va;
-        nd->buf = r->buf + (size_t)nd->base * (size_t)r->V;
+        nd->buf = r->buf + ((size_t)nd->base + (size_t)n * (size_t)r->lane_ports) * (size_t)r->V;
         for (int l = 0; l < P * r->V; l++)
             nd->credits[l] = (int16_t)r->depth;
-        for (int p = 0; p < P; p++) {
+        for (int p = Pt; p < P; p++) { /* lane ports: in from the NI, no output */
+            vc_port_t *pt = &nd->port[p];
+            pt->to = n;
+            pt->delay = 1;
+            pt->up_chan = noc_lane_chan(s, n, p - Pt + 1);
+            pt->up_node = n;
+            pt->up_bit = NOC_NI_BIT;
+        }
+        for (int p = 0; p < Pt; p++) {
             int g = nd->base + p, up = s->in_chan[g];
             vc_port_t *pt = &nd->port[p];
             r->port_node[g] = n;
@@ -174,13 +185,13 @@ static void vc_destroy(struct noc_sim *s)
     if (r->nodes)
         for (int n = 0; n < t->n_nodes; n++) {
             vc_node_t *nd = vc_node(r, n);
-            int P = t->port_base[n + 1] - t->port_base[n];
+            int P = t->port_base[n + 1] - t->port_base[n] + r->lane_ports;
             noc_alloc_free(nd->sa);
             for (int o = 0; o < P; o++)
                 noc_alloc_free(vc_va_alloc(r, nd, o));
         }
     if (r->sa_vc)
-        for (int g = 0; g < t->n_ports; g++)
+        for (int g = 0; g < r->n_in_ports; g++)
             noc_arbiter_free(&r->sa_vc[g]);
     free(r->nodes);
     free(r->buf);
@@ -284,12 +295,23 @@ static void vc_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void 
     const vc_state_t *r = s->rstate;
     const noc_topo_t *t = s->topo;
     const vc_node_t *nd = vc_node(r, n);
-    for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++)
+    int P = t->port_base[n + 1] - t->port_base[n] + r->lane_ports;
+    for (int p = 0; p < P; p++)
         for (int v = 0; v < r->V; v++) {
-            int l = (g - nd->base) * r->V + v;
+            int l = p * r->V + v;
+            /* (a lane port's flits are named by the node's local port) */
+            int g = nd->base + (p < P - r->lane_ports ? p : 0);
             for (uint16_t k = nd->ivc[l].head; k != nd->ivc[l].tail; k++)
                 fn(ctx, vc_slot(nd->buf, r, l, k), g, v);
         }
+}
+
+static int vc_lane_occupancy(const struct noc_sim *s, int n, int lane, int v)
+{
+    const vc_state_t *r = s->rstate;
+    const vc_node_t *nd = vc_node(r, n);
+    int l = (s->topo->port_base[n + 1] - s->topo->port_base[n] + lane - 1) * r->V + v;
+    return (int)noc_fifo_count(nd->ivc[l].head, nd->ivc[l].tail);
 }
 
 const noc_router_ops_t noc_router_vc = {
@@ -303,4 +325,6 @@ const noc_router_ops_t noc_router_vc = {
     .occupancy = vc_occupancy,
     .depth = vc_depth,
     .visit = vc_visit,
+    .lane_ports = 1,
+    .lane_occupancy = vc_lane_occupancy,
 };

@@ -92,7 +92,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
 VC_INLINE void vc_arb_update(vc_ctx_t *x, int p, int v)
 {
     if (x->r->matrix) {
-        noc_arbiter_update(&x->r->sa_vc[x->nd->base + p], v);
+        noc_arbiter_update(vc_sa_vc(x->r, x->nd, p), v);
         return;
     }
     x->nd->port[p].vc_ptr = (uint8_t)noc_rr_next(v);
@@ -148,7 +148,7 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
                     cand |= UINT64_C(1) << v;
             }
         }
-        int v = r->matrix ? noc_arbiter_pick(&r->sa_vc[nd->base + p], &cand)
+        int v = r->matrix ? noc_arbiter_pick(vc_sa_vc(r, nd, p), &cand)
                           : noc_rr_pick(cand, nd->port[p].vc_ptr);
         assert(v >= 0);
         vc_arb_update(x, p, v);
