@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_ROUTER, T_UNIT, T_UNIT_SYNC };
+enum { T_ROUTER = NOC_TIMING_ROUTER, T_UNIT = NOC_TIMING_UNIT, T_UNIT_SYNC = NOC_TIMING_UNIT_SYNC };
 enum { R_EQ, R_LE, R_GT, R_INFO }; /* measured == formula, <= formula, > formula, just shown */
 enum { M_CYCLES, M_LINK };          /* what is measured: cycles, or the most flits on one link */
 
@@ -156,12 +156,7 @@ static outcome_t run_case(const vcase_t *c, const noc_topo_t *t)
     outcome_t o = { 0 };
     noc_config_t cfg;
     noc_config_defaults(&cfg);
-    char err[512];
-    if (c->timing != T_ROUTER) {
-        noc_config_set(&cfg, "router", "ideal", err, sizeof err);
-        noc_config_set(&cfg, "ni_ports", "0", err, sizeof err);
-    }
-    cfg.sync_steps = c->timing == T_UNIT_SYNC;
+    noc_config_timing(&cfg, c->timing);
     const noc_generator_t *g = noc_gen_find(c->program);
     if (!g) {
         snprintf(o.err, sizeof o.err, "no program %s", c->program);

@@ -146,3 +146,13 @@ int noc_config_get(const noc_config_t *cfg, const char *name, char *buf, size_t 
     }
     return 0;
 }
+
+void noc_config_timing(noc_config_t *cfg, int timing)
+{
+    char err[128];
+    if (timing == NOC_TIMING_ROUTER)
+        return;
+    noc_config_set(cfg, "router", "ideal", err, sizeof err);
+    cfg->ni_ports = 0;
+    cfg->sync_steps = timing == NOC_TIMING_UNIT_SYNC;
+}

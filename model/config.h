@@ -48,6 +48,12 @@ void noc_config_defaults(noc_config_t *cfg);
  * built (noc_sim_create). */
 int noc_config_set(noc_config_t *cfg, const char *name, const char *value,
                    char *err, size_t errlen);
+/* The timings programs run under (--timing, --sync): NOC_TIMING_ROUTER
+ * leaves cfg as it is; NOC_TIMING_UNIT is the papers' model (router=ideal,
+ * ni_ports=0: all-port PEs); NOC_TIMING_UNIT_SYNC that with sync_steps=1. */
+enum { NOC_TIMING_ROUTER, NOC_TIMING_UNIT, NOC_TIMING_UNIT_SYNC };
+void noc_config_timing(noc_config_t *cfg, int timing);
+
 /* The current value of a parameter as text (for reports); -1 if unknown. */
 int noc_config_get(const noc_config_t *cfg, const char *name, char *buf, size_t len);
 

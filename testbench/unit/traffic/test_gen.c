@@ -34,12 +34,7 @@ static outcome_t run_gen(const char *name, const char *spec, int timing, const n
     char err[512];
     noc_config_t cfg;
     noc_config_defaults(&cfg);
-    if (timing) {
-        noc_config_set(&cfg, "router", "ideal", err, sizeof err);
-        noc_config_set(&cfg, "ni_ports", "0", err, sizeof err);
-    }
-    if (timing == 2)
-        noc_config_set(&cfg, "sync_steps", "1", err, sizeof err);
+    noc_config_timing(&cfg, timing); /* 0 router, 1 unit, 2 unit with barriers */
     noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
     if (!t)
         fail_msg("%s", err);

@@ -47,14 +47,9 @@ static noc_topo_t *topo(const char *spec)
 
 static void config(noc_config_t *cfg, int timing)
 {
-    char err[256];
     noc_config_defaults(cfg);
-    if (timing == VC)
-        return;
-    assert_int_equal(noc_config_set(cfg, "router", "ideal", err, sizeof err), 0);
-    assert_int_equal(noc_config_set(cfg, "ni_ports", "0", err, sizeof err), 0);
-    assert_int_equal(noc_config_set(cfg, "sync_steps", timing == UNIT_SYNC ? "1" : "0", err,
-                                    sizeof err), 0);
+    noc_config_timing(cfg, timing == VC ? NOC_TIMING_ROUTER : timing == UNIT ? NOC_TIMING_UNIT
+                                                                               : NOC_TIMING_UNIT_SYNC);
 }
 
 /* Run program p on t: it must finish with the right result everywhere. */

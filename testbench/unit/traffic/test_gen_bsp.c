@@ -37,11 +37,9 @@ static void configure(noc_config_t *cfg, enum timing tm)
 {
     char err[256];
     noc_config_defaults(cfg);
+    noc_config_timing(cfg, tm == ROUTER ? NOC_TIMING_ROUTER : tm == UNIT ? NOC_TIMING_UNIT : NOC_TIMING_UNIT_SYNC);
     if (tm == ROUTER)
         return;
-    assert_int_equal(noc_config_set(cfg, "router", "ideal", err, sizeof err), 0);
-    assert_int_equal(noc_config_set(cfg, "ni_ports", "0", err, sizeof err), 0);
-    assert_int_equal(noc_config_set(cfg, "sync_steps", tm == UNIT_SYNC ? "1" : "0", err, sizeof err), 0);
     /* the papers' buffers are unbounded; the ideal router's default 8 flits
      * per VC deadlock under the all-to-all of a long two-phase broadcast on
      * a torus (docs/algorithms/bsp.md) */

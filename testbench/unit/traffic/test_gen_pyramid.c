@@ -37,7 +37,7 @@ extern const noc_generator_t noc_gen_pyramid_sum, noc_gen_pyramid_broadcast;
 
 /* ---- running a program ---- */
 
-enum { DEFAULT_ROUTER, UNIT, UNIT_SYNC };
+enum { DEFAULT_ROUTER = NOC_TIMING_ROUTER, UNIT = NOC_TIMING_UNIT, UNIT_SYNC = NOC_TIMING_UNIT_SYNC };
 
 typedef struct outcome {
     uint64_t cycles;
@@ -55,12 +55,7 @@ static outcome_t run(const noc_generator_t *g, const char *spec, const char *var
     char err[512];
     noc_config_t cfg;
     noc_config_defaults(&cfg);
-    if (timing != DEFAULT_ROUTER) {
-        assert_int_equal(noc_config_set(&cfg, "router", "ideal", err, sizeof err), 0);
-        assert_int_equal(noc_config_set(&cfg, "ni_ports", "0", err, sizeof err), 0);
-    }
-    if (timing == UNIT_SYNC)
-        assert_int_equal(noc_config_set(&cfg, "sync_steps", "1", err, sizeof err), 0);
+    noc_config_timing(&cfg, timing);
     for (; extra && *extra; extra += 2)
         if (noc_config_set(&cfg, extra[0], extra[1], err, sizeof err) != 0)
             fail_msg("%s", err);
@@ -368,9 +363,7 @@ static void test_hops_and_hot_links(void **state)
             noc_embed_t e = { (noc_embed_kind_t)kind, n, 0 };
             noc_config_t cfg;
             noc_config_defaults(&cfg);
-            noc_config_set(&cfg, "router", "ideal", err, sizeof err);
-            noc_config_set(&cfg, "ni_ports", "0", err, sizeof err);
-            noc_config_set(&cfg, "sync_steps", "1", err, sizeof err);
+            noc_config_timing(&cfg, NOC_TIMING_UNIT_SYNC);
             noc_topo_t *t = noc_topo_create("hypercube:6", 0, err, sizeof err);
             noc_gen_args_t a;
             noc_gen_args_default(&a);

@@ -24,7 +24,7 @@
 
 extern const noc_generator_t noc_gen_scatter, noc_gen_gather;
 
-enum { ROUTER_VC, UNIT, UNIT_SYNC }; /* the default router; --timing unit; the same with --sync steps */
+enum { ROUTER_VC = NOC_TIMING_ROUTER, UNIT = NOC_TIMING_UNIT, UNIT_SYNC = NOC_TIMING_UNIT_SYNC }; /* the default router; --timing unit; the same with --sync steps */
 
 typedef struct outcome {
     int ok;               /* ran to the end, finished, result check passed */
@@ -55,12 +55,7 @@ static noc_sim_t *sim_for(const noc_topo_t *t, int timing)
     char err[512];
     noc_config_t cfg;
     noc_config_defaults(&cfg);
-    if (timing != ROUTER_VC) {
-        assert_int_equal(noc_config_set(&cfg, "router", "ideal", err, sizeof err), 0);
-        assert_int_equal(noc_config_set(&cfg, "ni_ports", "0", err, sizeof err), 0);
-    }
-    if (timing == UNIT_SYNC)
-        assert_int_equal(noc_config_set(&cfg, "sync_steps", "1", err, sizeof err), 0);
+    noc_config_timing(&cfg, timing);
     noc_traffic_t none = { NULL, NULL };
     noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
     if (!s)

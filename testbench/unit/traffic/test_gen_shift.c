@@ -23,7 +23,7 @@
 
 extern const noc_generator_t noc_gen_shift;
 
-enum { DEFAULT_ROUTER, UNIT, UNIT_SYNC };
+enum { DEFAULT_ROUTER = NOC_TIMING_ROUTER, UNIT = NOC_TIMING_UNIT, UNIT_SYNC = NOC_TIMING_UNIT_SYNC };
 
 #define MAX_STEPS 16
 
@@ -81,12 +81,7 @@ static outcome_t run(const char *spec, int timing, const noc_gen_args_t *a)
     char err[512];
     noc_config_t cfg;
     noc_config_defaults(&cfg);
-    if (timing != DEFAULT_ROUTER) {
-        noc_config_set(&cfg, "router", "ideal", err, sizeof err);
-        noc_config_set(&cfg, "ni_ports", "0", err, sizeof err);
-    }
-    if (timing == UNIT_SYNC)
-        noc_config_set(&cfg, "sync_steps", "1", err, sizeof err);
+    noc_config_timing(&cfg, timing);
     noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
     if (!t)
         fail_msg("%s", err);
