@@ -4,6 +4,7 @@
  * the papers' model, `--sync steps` for barriers at the step markers; the
  * run, its result check and its report. */
 #include "cli/cli.h"
+#include "cli/cli_waves.h"
 #include "model/pe.h"
 #include "traffic/gen.h"
 #include <stdlib.h>
@@ -170,15 +171,19 @@ static int emit(const noc_program_t *p, const char *path, char *err, size_t errl
 
 int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet)
 {
+    return noc_cli_run_program_waves(cfg, o, json_path, quiet, NULL);
+}
+
+int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet,
+                              const noc_cli_waves_t *wv)
+{
     char err[600], spec[NOC_CONFIG_STR_MAX];
     if (o->name && o->file) {
         fprintf(stderr, "noctua run: give --program or --program-file, not both\n");
         return NOC_EXIT_USAGE;
     }
-    if (o->timing && strcmp(o->timing, "unit") == 0) {
-        noc_config_set(cfg, "router", "ideal", err, sizeof err);
-        noc_config_set(cfg, "ni_ports", "0", err, sizeof err);
-    }
+    if (o->timing && strcmp(o->timing, "unit") == 0)
+        noc_config_timing(cfg, NOC_TIMING_UNIT);
     int both = o->sync && strcmp(o->sync, "both") == 0;
     if (o->sync)
         cfg->sync_steps = strcmp(o->sync, "steps") == 0;
@@ -218,12 +223,35 @@ int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char 
         noc_topo_destroy(t);
         return NOC_EXIT_USAGE;
     }
+    /* --waves: record the run (not the --sync both rerun) */
+    noc_waves_t *waves = NULL;
+    if (wv && wv->path) {
+        waves = noc_waves_open(wv->path, s, &wv->opts, err, sizeof err);
+        if (!waves) {
+            fprintf(stderr, "noctua run: %s\n", err);
+            noc_sim_destroy(s);
+            noc_prog_free(p);
+            noc_topo_destroy(t);
+            return NOC_EXIT_USAGE;
+        }
+    }
     noc_prog_result_t res = { 0 };
     res.name = o->file ? o->file : o->name;
     res.facts = facts;
     double t0 = wall();
     res.status = noc_pe_run(s);
     res.seconds = wall() - t0;
+    if (waves) {
+        if (noc_waves_close(waves, err, sizeof err) != 0) {
+            fprintf(stderr, "noctua run: %s\n", err);
+            rc = NOC_EXIT_USAGE;
+        } else if (!quiet) {
+            char gtkw[1100];
+            noc_waves_gtkw_path(wv->path, gtkw, sizeof gtkw);
+            fprintf(stderr, "noctua: waves in %s%s%s\n", wv->path, wv->opts.gtkw ? ", GTKWave save file " : "",
+                    wv->opts.gtkw ? gtkw : "");
+        }
+    }
     const noc_pe_t *pe = noc_sim_pe(s);
     noc_sim_t *s2 = NULL;
     if (both) {

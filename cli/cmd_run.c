@@ -1,6 +1,7 @@
 /* cmd_run.c: `noctua run [SPEC] [key=value ...] [--config FILE] [--json FILE]`:
  * one synthetic run with its summary, JSON, and the deadlock report. */
 #include "cli/cli.h"
+#include "cli/cli_waves.h"
 #include "cli/version.h"
 #include "traffic/synthetic.h"
 #include <stdlib.h>
@@ -14,8 +15,10 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int noc_cli_simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **topo_out,
-                     noc_run_result_t *res, char *err, size_t errlen)
+/* noc_cli_simulate, recording the run into wv->path when wv and wv->path
+ * are set (--waves). */
+static int simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **topo_out, noc_run_result_t *res,
+                    const noc_cli_waves_t *wv, char *err, size_t errlen)
 {
     char spec[NOC_CONFIG_STR_MAX], msg[400];
     if (noc_cli_spec(cfg, spec, sizeof spec, err, errlen))
@@ -47,9 +50,22 @@ int noc_cli_simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **
         noc_topo_destroy(t);
         return -1;
     }
+    noc_waves_t *waves = NULL;
+    if (wv && wv->path && !(waves = noc_waves_open(wv->path, s, &wv->opts, err, errlen))) {
+        noc_sim_destroy(s);
+        free(syn);
+        noc_topo_destroy(t);
+        return -1;
+    }
     double t0 = wall();
     res->status = noc_sim_run(s);
     res->seconds = wall() - t0;
+    if (waves && noc_waves_close(waves, err, errlen) != 0) {
+        noc_sim_destroy(s);
+        free(syn);
+        noc_topo_destroy(t);
+        return -1;
+    }
     const noc_stats_t *st = noc_sim_stats(s);
     res->offered = syn->p * syn->size;
     res->accepted = st->sample ? (double)st->window_flits_out / ((double)t->n_nodes * (double)st->sample) : 0.0;
@@ -61,6 +77,46 @@ int noc_cli_simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **
     return 0;
 }
 
+int noc_cli_simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **topo_out,
+                     noc_run_result_t *res, char *err, size_t errlen)
+{
+    return simulate(cfg, sim_out, topo_out, res, NULL, err, errlen);
+}
+
+/* ---- --waves, --waves-scope, --waves-window (cli_waves.h) ---- */
+
+void noc_cli_waves_init(noc_cli_waves_t *w)
+{
+    memset(w, 0, sizeof *w);
+    noc_waves_opts_init(&w->opts);
+}
+
+int noc_cli_waves_parse(noc_cli_waves_t *w, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "--waves") != 0 && strcmp(a, "--waves-scope") != 0 && strcmp(a, "--waves-window") != 0)
+        return 0;
+    if (*i + 1 >= argc) {
+        snprintf(err, errlen, "%s needs a value", a);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    if (strcmp(a, "--waves") == 0) {
+        if (!*v) {
+            snprintf(err, errlen, "--waves needs a FILE (.fst or .vcd)");
+            return -1;
+        }
+        w->path = v;
+        return 1;
+    }
+    w->scope_or_window = 1;
+    if (strcmp(a, "--waves-scope") == 0) {
+        w->opts.scope = v;
+        return 1;
+    }
+    return noc_waves_parse_window(&w->opts, v, err, errlen) == 0 ? 1 : -1;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -68,6 +124,7 @@ static void usage(FILE *f)
         "       noctua run [SPEC] --program NAME [--root LABEL] [--variant V] [--words W] [--q Q]\n"
         "                  [--timing unit|router] [--sync steps|none] [--emit FILE [--emit-only]] ...\n"
         "       noctua run [SPEC] --program-file FILE [...]\n"
+        "       ... [--waves FILE.fst|FILE.vcd [--waves-scope PATTERN] [--waves-window FROM:TO]]\n"
         "\n"
         "Simulates synthetic traffic on a fabric: warm-up, a measurement window, drain;\n"
         "prints latency, throughput and the hottest links. With --program or\n"
@@ -80,6 +137,11 @@ static void usage(FILE *f)
         "  --config FILE   read parameters from FILE (key = value lines; BookSim2 files work)\n"
         "  --json FILE     also write the figures and the per-link table as JSON ('-': stdout)\n"
         "  --quiet         no summary on stdout\n"
+        "  --waves FILE    record the run for GTKWave: FST (FILE.fst, the default) or VCD\n"
+        "                  (FILE.vcd), and a save file FILE.gtkw beside it (docs/waves.md)\n"
+        "  --waves-scope PATTERN  only the nodes whose labels match: a glob (\"<1,*,0>\")\n"
+        "                  or a substring; alternatives separated by |\n"
+        "  --waves-window FROM:TO  only cycles FROM to TO (either may be left out)\n"
         "\n"
         "Exit status: 0 done (a saturated network is a result too), 1 a program computed\n"
         "a wrong result, 2 bad input, 3 deadlock (or a stalled program), 4 internal\n"
@@ -96,6 +158,8 @@ int noc_cmd_run(int argc, char **argv)
     int quiet = 0, help = 0;
     noc_prog_opts_t po;
     noc_prog_opts_init(&po);
+    noc_cli_waves_t wv;
+    noc_cli_waves_init(&wv);
     noc_config_defaults(&cfg);
 
     /* config files first, then SPEC and key=value, which win */
@@ -139,7 +203,9 @@ int noc_cmd_run(int argc, char **argv)
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
-            int got = noc_prog_opts_parse(&po, argc, argv, &i, err, sizeof err);
+            int got = noc_cli_waves_parse(&wv, argc, argv, &i, err, sizeof err);
+            if (got == 0)
+                got = noc_prog_opts_parse(&po, argc, argv, &i, err, sizeof err);
             if (got < 0) {
                 fprintf(stderr, "noctua run: %s\n", err);
                 return NOC_EXIT_USAGE;
@@ -162,8 +228,12 @@ int noc_cmd_run(int argc, char **argv)
         }
     }
 
+    if (wv.scope_or_window && !wv.path) {
+        fprintf(stderr, "noctua run: --waves-scope and --waves-window go with --waves FILE\n");
+        return NOC_EXIT_USAGE;
+    }
     if (noc_prog_opts_wanted(&po))
-        return noc_cli_run_program(&cfg, &po, json_path, quiet);
+        return noc_cli_run_program_waves(&cfg, &po, json_path, quiet, &wv);
     if (po.emit || po.timing || po.sync || po.root || po.emit_only) {
         fprintf(stderr, "noctua run: --emit, --timing, --sync and --root go with --program or --program-file\n");
         return NOC_EXIT_USAGE;
@@ -171,9 +241,14 @@ int noc_cmd_run(int argc, char **argv)
     noc_sim_t *s;
     noc_topo_t *t;
     noc_run_result_t res;
-    if (noc_cli_simulate(&cfg, &s, &t, &res, err, sizeof err)) {
+    if (simulate(&cfg, &s, &t, &res, &wv, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
+    }
+    if (wv.path && !quiet) {
+        char gtkw[1100];
+        noc_waves_gtkw_path(wv.path, gtkw, sizeof gtkw);
+        fprintf(stderr, "noctua: waves in %s, GTKWave save file %s\n", wv.path, gtkw);
     }
     int rc = NOC_EXIT_OK;
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))

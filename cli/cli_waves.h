@@ -1,0 +1,26 @@
+/* cli_waves.h: the waveform options of `noctua run` (docs/waves.md):
+ * --waves FILE (.fst, the default format, or .vcd), --waves-scope PATTERN
+ * and --waves-window FROM:TO. cmd_run.c parses them and records synthetic
+ * runs; program runs are recorded by noc_cli_run_program_waves
+ * (cmd_program.c). */
+#ifndef NOC_CLI_WAVES_H
+#define NOC_CLI_WAVES_H
+#include "cli/cli.h"
+#include "waves/waves.h"
+
+typedef struct noc_cli_waves {
+    const char *path;        /* --waves FILE; NULL: no waves */
+    noc_waves_opts_t opts;   /* --waves-scope, --waves-window */
+    int scope_or_window;     /* one of those was given */
+} noc_cli_waves_t;
+
+void noc_cli_waves_init(noc_cli_waves_t *w);
+/* One option at argv[*i]: 1 taken (and its value), 0 not a waves option,
+ * -1 bad (message in err). */
+int noc_cli_waves_parse(noc_cli_waves_t *w, int argc, char **argv, int *i, char *err, size_t errlen);
+/* noc_cli_run_program, recording the run into wv->path when wv and
+ * wv->path are set. */
+int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet,
+                              const noc_cli_waves_t *wv);
+
+#endif

@@ -1,0 +1,99 @@
+/* wave_layout.c: where a node sits in the wave file's hierarchy, the scope
+ * names made from node labels, and the --waves-scope pattern. The groups
+ * follow the fabric's own structure (topo.h): a BSN's parts and groups, an
+ * OTIS group, a mesh or torus row, a pyramid level; node numbers run through
+ * them in order, so the scopes of one group are declared together. */
+#include "waves/waves_internal.h"
+#include <ctype.h>
+#include <fnmatch.h>
+#include <string.h>
+
+int noc_wv_node_groups(const noc_topo_t *t, int n, char names[2][32], size_t len)
+{
+    const char *kind = t->ops ? t->ops->kind : "";
+    if (strcmp(kind, "bsn") == 0 && t->basis) {
+        int b = t->basis->n_nodes, bb = b * b;
+        snprintf(names[0], len, "part%d", n / bb);
+        snprintf(names[1], len, "group%d", (n % bb) / b);
+        return 2;
+    }
+    if (strcmp(kind, "otis") == 0 && t->basis) {
+        snprintf(names[0], len, "group%d", n / t->basis->n_nodes);
+        return 1;
+    }
+    if ((strcmp(kind, "mesh") == 0 || strcmp(kind, "torus") == 0) && t->dims >= 2) {
+        int row = (n / t->stride[1]) % t->k[1];
+        if (t->dims == 2) {
+            snprintf(names[0], len, "row%d", row);
+            return 1;
+        }
+        snprintf(names[0], len, "plane%d", n / t->stride[2]);
+        snprintf(names[1], len, "row%d", row);
+        return 2;
+    }
+    if (t->levels > 0) {
+        int i = 0;
+        while (i + 1 < t->levels && n >= t->level_first[i + 1])
+            i++;
+        snprintf(names[0], len, "level%d", i);
+        snprintf(names[1], len, "row%d", (n - t->level_first[i]) / t->level_side[i]);
+        return 2;
+    }
+    return 0;
+}
+
+void noc_wv_scope_name(const char *label, char *buf, size_t len)
+{
+    size_t n = 0;
+    int gap = 0;
+    if (len < 4) {
+        if (len)
+            buf[0] = '\0';
+        return;
+    }
+    buf[n++] = 'n';
+    for (const char *p = label; *p && n + 2 < len; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (isalnum(c) || c == '_') {
+            if (gap || n == 1)
+                buf[n++] = '_';
+            gap = 0;
+            buf[n++] = (char)c;
+        } else {
+            gap = 1;
+        }
+    }
+    buf[n] = '\0';
+}
+
+/* Copy s without blanks into buf. */
+static void unblank(const char *s, size_t n, char *buf, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && s[i] && k + 1 < len; i++)
+        if (!isspace((unsigned char)s[i]))
+            buf[k++] = s[i];
+    buf[k] = '\0';
+}
+
+int noc_wv_match(const char *pat, const char *label)
+{
+    char lab[256];
+    if (!pat || !*pat)
+        return 1;
+    unblank(label, strlen(label), lab, sizeof lab);
+    for (const char *alt = pat;;) {
+        const char *bar = strchr(alt, '|');
+        size_t n = bar ? (size_t)(bar - alt) : strlen(alt);
+        char p[256];
+        unblank(alt, n, p, sizeof p);
+        if (p[0]) {
+            int glob = strpbrk(p, "*?") != NULL;
+            if (glob ? fnmatch(p, lab, 0) == 0 : strstr(lab, p) != NULL)
+                return 1;
+        }
+        if (!bar)
+            return 0;
+        alt = bar + 1;
+    }
+}
