@@ -29,8 +29,9 @@ done
 #   verilator                      compiles the Verilog router core (rtl/); its include folder
 #                                  carries GTKWave's FST writer, which waves/ compiles in
 #   yosys                          synthesizes the core for gate counts (`noctua area`)
+#   zlib1g-dev                     the FST writer (fstapi) compresses with zlib
 pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox
-      libmetis-dev graphviz verilator yosys)
+      libmetis-dev graphviz verilator yosys zlib1g-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
