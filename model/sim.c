@@ -552,6 +552,7 @@ void noc_sim_step(noc_sim_t *s)
     const noc_ni_t *ni = s->ni;
     const uint64_t *arr_flit = s->arr_flit, *arr_credit = s->arr_credit;
     uint32_t cap = s->cap, slot = (uint32_t)(s->now & s->mask);
+    void (*eval_all)(struct noc_sim *, const int32_t *, int) = s->rops->eval_all;
     for (int i = 0; i < n_act; i++) {
         int n = active[i];
         uint32_t at = (uint32_t)n * cap + slot;
@@ -564,8 +565,11 @@ void noc_sim_step(noc_sim_t *s)
                            ni[n].pe_busy | ni[n].xbusy;
         if (ni_work)
             noc_ni_eval(s, n);
-        eval(s, n);
+        if (!eval_all)
+            eval(s, n);
     }
+    if (eval_all) /* every NI has run: now the routers, in one call */
+        eval_all(s, active, n_act);
     end_cycle(s, n_act);
 }
 

@@ -28,6 +28,11 @@ typedef struct noc_router_ops {
     int (*create)(struct noc_sim *s, char *err, size_t errlen);
     void (*destroy)(struct noc_sim *s);
     void (*eval)(struct noc_sim *s, int node);
+    /* Optional: eval for each of nodes[0 .. count) (one call a cycle; the
+     * kernel then runs every node's NI before any router, which the
+     * two-phase contract allows for families without pre_eval or a direct
+     * NI). */
+    void (*eval_all)(struct noc_sim *s, const int32_t *nodes, int count);
     /* Optional: evaluated before the node's NI in the same cycle (the ideal
      * router hands arriving flits to its PE here). */
     void (*pre_eval)(struct noc_sim *s, int node);

@@ -260,6 +260,17 @@ static void vc_eval(struct noc_sim *s, int n)
         eval_node(s, r, n, r->W, s->serialise);
 }
 
+static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
+{
+    vc_state_t *r = s->rstate;
+    if (r->W == 1 && !s->serialise)
+        for (int i = 0; i < count; i++)
+            eval_node(s, r, nodes[i], 1, 0);
+    else
+        for (int i = 0; i < count; i++)
+            eval_node(s, r, nodes[i], r->W, s->serialise);
+}
+
 /* Node and local index of VC v of global port g. */
 static const vc_node_t *port_vc(const vc_state_t *r, int g, int v, int *l)
 {
@@ -320,6 +331,7 @@ const noc_router_ops_t noc_router_vc = {
     .create = vc_create,
     .destroy = vc_destroy,
     .eval = vc_eval,
+    .eval_all = vc_eval_all,
     .commit = NULL,
     .credits = vc_credits,
     .occupancy = vc_occupancy,
