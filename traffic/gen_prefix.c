@@ -149,7 +149,7 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
     noc_program_t *p = start(t, a);
     if (noc_gen_is(t, "hypercube"))
         hypercube(p, t);
-    else if ((noc_gen_is(t, "mesh") || noc_gen_is(t, "torus") || noc_gen_is(t, "ring")) && t->dims <= 2)
+    else if (noc_gen_is_grid(t) && t->dims <= 2)
         grid(p, t);
     else {
         noc_prog_free(p);

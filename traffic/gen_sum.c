@@ -143,7 +143,7 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
     noc_program_t *p = start(t, a);
     if (own && noc_gen_is(t, "hypercube"))
         hypercube(p, t, a);
-    else if (own && (noc_gen_is(t, "mesh") || noc_gen_is(t, "torus") || noc_gen_is(t, "ring")))
+    else if (own && noc_gen_is_grid(t))
         grid(p, t, a);
     else
         tree(p, t, a);

@@ -22,6 +22,11 @@ int noc_gen_is(const noc_topo_t *t, const char *kind)
     return strcmp(t->ops->kind, kind) == 0;
 }
 
+int noc_gen_is_grid(const noc_topo_t *t)
+{
+    return noc_gen_is(t, "mesh") || noc_gen_is(t, "torus") || noc_gen_is(t, "ring");
+}
+
 int noc_gen_neighbour(const noc_topo_t *t, int n, int p)
 {
     int g = t->port_base[n] + p;

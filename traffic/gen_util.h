@@ -16,6 +16,9 @@ int64_t noc_gen_value(uint64_t seed, int node, int k);
 /* Is t of kind `kind` ("mesh", "torus", "ring", "hypercube", "bsn", ...)? */
 int noc_gen_is(const noc_topo_t *t, const char *kind);
 
+/* A grid with coordinates (mesh, torus or ring: t->dims, t->k, t->stride)? */
+int noc_gen_is_grid(const noc_topo_t *t);
+
 /* Neighbour of node n across network port p (1 .. degree), -1 if none. */
 int noc_gen_neighbour(const noc_topo_t *t, int n, int p);
 
