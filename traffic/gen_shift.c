@@ -70,7 +70,7 @@ static void put(char *buf, size_t len, const char *fmt, ...)
 
 static int is_grid(const noc_topo_t *t)
 {
-    return (noc_gen_is(t, "torus") || noc_gen_is(t, "mesh") || noc_gen_is(t, "ring")) &&
+    return noc_gen_is_grid(t) &&
            t->dims <= 2;
 }
 
