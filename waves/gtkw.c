@@ -32,26 +32,38 @@ enum {
 #define BRIEF_NODES 64
 
 typedef struct out {
-    FILE *f;
+    FILE *f;    /* NULL: only measure the names (widest) */
     int flags;  /* flags of the last "@" line, -1 none */
+    size_t widest; /* the longest name GTKWave shows in its signals pane, in characters */
 } out_t;
 
 static void flags(out_t *o, int fl)
 {
-    if (o->flags != fl)
+    if (o->flags != fl && o->f)
         fprintf(o->f, "@%x\n", (unsigned)fl);
     o->flags = fl;
+}
+
+static void shown(out_t *o, size_t len)
+{
+    if (len > o->widest)
+        o->widest = len;
 }
 
 static void row(out_t *o, int fl, const char *text)
 {
     flags(o, fl);
-    fprintf(o->f, "-%s\n", text);
+    shown(o, strlen(text) + ((fl & 0x800000) ? 2 : 0)); /* a group's header: "NAME {" */
+    if (o->f)
+        fprintf(o->f, "-%s\n", text);
 }
 
 static void trace(out_t *o, int fl, const char *alias, const char *path, const char *leaf)
 {
     flags(o, fl);
+    shown(o, alias ? strlen(alias) + 1 + strlen(leaf) : strlen(leaf));
+    if (!o->f)
+        return;
     if (alias)
         fprintf(o->f, "+{%s %s} %s.%s\n", alias, leaf, path, leaf);
     else
@@ -319,12 +331,23 @@ static void fabric_section(out_t *o, const noc_waves_t *w, ranked_t *rk)
     }
 }
 
+/* The sections in order; with o->f NULL they only measure. */
+static void sections(out_t *o, const noc_waves_t *w, ranked_t *rk)
+{
+    if (w->step_sig != UINT32_MAX)
+        trace(o, F_BIN, NULL, "top", "step");
+    if (noc_sim_pe(w->s))
+        step_section(o, w);
+    hot_section(o, w, rk);
+    fabric_section(o, w, rk);
+}
+
 int noc_wv_write_gtkw(const noc_waves_t *w, const char *gtkw_path, const char *dump_path, uint64_t end,
                       char *err, size_t errlen)
 {
     const noc_sim_t *s = w->s;
     const noc_pe_t *pe = noc_sim_pe(s);
-    out_t o = { fopen(gtkw_path, "w"), -1 };
+    out_t o = { fopen(gtkw_path, "w"), -1, 0 };
     if (!o.f) {
         snprintf(err, errlen, "%s: cannot write the GTKWave save file (%s)", gtkw_path, strerror(errno));
         return -1;
@@ -338,8 +361,24 @@ int noc_wv_write_gtkw(const noc_waves_t *w, const char *gtkw_path, const char *d
     fprintf(f, "[*] one time unit (1 ns) is one cycle; markers A, B, ... at the first cycle of each step\n[*]\n");
     fprintf(f, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n[size] 1600 900\n", dump_path, gtkw_path);
 
-    /* zoom: GTKWave shows 2^-zoom time units per 200 pixels; fit the run into about 1200 */
-    double zoom = end > 6 ? -log2((double)end / 6.0) : 0.0;
+    /* zoom: GTKWave shows floor(2^-zoom) time units per 200 pixels (an
+     * integer: 2^1.22 shows 2 per 200 pixels, not 2.33). Fit the run into
+     * the waves pane, which is what the window (1600), the SST (260) and
+     * the signals pane leave. GTKWave widens the signals pane to the
+     * longest name it shows (the step rows: 90 characters on the prefix
+     * sum), at about 8 pixels a character in its default monospace font;
+     * 80 pixels for the borders, the scroll bar and a margin. Asking for
+     * frame + 0.25 keeps the truncation on the frame wanted. */
+    out_t dry = { NULL, -1, 0 };
+    sections(&dry, w, rk);
+    double pane = 8.0 * (double)dry.widest + 25.0;
+    if (pane < 380.0)
+        pane = 380.0;
+    double wave_px = 1600.0 - 260.0 - pane - 80.0;
+    if (wave_px < 200.0)
+        wave_px = 200.0;
+    double frame = ceil((double)(end ? end : 1) * 200.0 / wave_px);
+    double zoom = -log2(frame + 0.25);
     int64_t mark[MAX_MARKERS];
     const char *mark_name[MAX_MARKERS];
     int n_mark = 0;
@@ -361,12 +400,7 @@ int noc_wv_write_gtkw(const noc_waves_t *w, const char *gtkw_path, const char *d
         fprintf(f, "[markername] %c%s\n", 'A' + i, mark_name[i]);
     fprintf(f, "[treeopen] top.\n[sst_width] 260\n[signals_width] 380\n[sst_expanded] 1\n");
 
-    if (w->step_sig != UINT32_MAX)
-        trace(&o, F_BIN, NULL, "top", "step");
-    if (pe)
-        step_section(&o, w);
-    hot_section(&o, w, rk);
-    fabric_section(&o, w, rk);
+    sections(&o, w, rk);
     free(rk);
     int bad = ferror(f);
     if (fclose(f) != 0)
