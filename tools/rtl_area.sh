@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# rtl_area.sh: gate count of one module of rtl/ for given parameters, with
+# yosys (Debian): synthesized flat to NAND gates, inverters and flip-flops
+# (abc -g NAND), counted as cells and as NAND2 equivalents.
+#
+#   tools/rtl_area.sh MODULE [PARAM=VALUE ...]
+#   tools/rtl_area.sh noc_sep_alloc_if N_IN=5 N_OUT=5
+#   tools/rtl_area.sh noc_fifo DEPTH=8 WIDTH=64
+#
+# Prints "MODULE cells N nand2 E" and the cell breakdown. NAND2 equivalents
+# weigh a 2-input NAND 1, an inverter 0.67, a flip-flop 6 (a D flip-flop
+# with its enable and asynchronous reset in a typical standard-cell
+# library); they are for comparing designs, not a sign-off area
+# (docs/rtl.md). The router core itself comes with issue 5's next step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
+module=$1
+shift
+command -v yosys >/dev/null || { echo "rtl_area.sh: yosys is not installed (apt-get install yosys)" >&2; exit 2; }
+[ -f "rtl/$module.sv" ] || { echo "rtl_area.sh: no module rtl/$module.sv" >&2; exit 2; }
+params=""
+for kv in "$@"; do
+  case "$kv" in
+    *=*) params="$params -set ${kv%%=*} ${kv#*=}" ;;
+    *) echo "rtl_area.sh: expected PARAM=VALUE, got '$kv'" >&2; exit 2 ;;
+  esac
+done
+sources="rtl/noc_pkg.sv $(ls rtl/*.sv | grep -v noc_pkg.sv | tr '\n' ' ')"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+script="read_verilog -sv $sources; "
+[ -n "$params" ] && script="$script chparam $params $module; "
+script="$script synth -flatten -top $module; abc -g NAND; opt_clean; stat"
+if ! yosys -q -p "$script" -l "$log" >/dev/null 2>&1; then
+  echo "rtl_area.sh: yosys failed; its log:" >&2
+  tail -20 "$log" >&2
+  exit 1
+fi
+awk -v m="$module" '
+  /Number of wires:/ { cells = ""; nand = inv = ff = 0; kinds = "" } # keep the last statistics only
+  /Number of cells:/ { cells = $4 }
+  /\$_NAND_/ { nand += $2; kinds = kinds sprintf("  %-18s %d\n", $1, $2) }
+  /\$_NOT_/  { inv += $2;  kinds = kinds sprintf("  %-18s %d\n", $1, $2) }
+  /\$_.*DFF.*_/ { ff += $2; kinds = kinds sprintf("  %-18s %d\n", $1, $2) }
+  END {
+    if (cells == "") { print "rtl_area.sh: no statistics in the yosys log" > "/dev/stderr"; exit 1 }
+    printf "%s cells %d nand2 %.1f\n%s", m, cells, nand + 0.67 * inv + 6 * ff, kinds
+  }' "$log"
