@@ -30,8 +30,9 @@ done
 #                                  carries GTKWave's FST writer, which waves/ compiles in
 #   yosys                          synthesizes the core for gate counts (`noctua area`)
 #   zlib1g-dev                     the FST writer (fstapi) compresses with zlib
+#   libsystemc-dev                 the SystemC wrapper of a fabric (systemc/) and its bench
 pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox
-      libmetis-dev graphviz verilator yosys zlib1g-dev)
+      libmetis-dev graphviz verilator yosys zlib1g-dev libsystemc-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -1,0 +1,440 @@
+/* noc_sc_fabric.cpp: the SystemC wrapper (noc_sc_fabric.h): recording the
+ * processes' calls as program ops, rebuilding and replaying the engine
+ * when new ops appear, stepping it on every rising clock edge, and waking
+ * the processes whose receives and computations completed. */
+#include "systemc/noc_sc_fabric.h"
+
+#include <cstring>
+#include <sstream>
+
+extern "C" {
+#include "model/sim_internal.h"
+}
+
+using namespace sc_core;
+
+/* ---- the per-PE channel ---- */
+
+noc_sc_pe::noc_sc_pe(const char *name, noc_sc_fabric &fab, int rank)
+    : sc_object(name), fab_(fab), rank_(rank)
+{
+}
+
+std::string noc_sc_pe::label() const
+{
+    char buf[64];
+    noc_topo_label(fab_.topo_, rank_, buf, sizeof buf);
+    return buf;
+}
+
+void noc_sc_pe::send(int dst, int tag, const std::vector<int64_t> &words)
+{
+    if (dst < 0 || dst >= fab_.n_pes() || dst == rank_ || tag < 0 || words.empty()) {
+        std::ostringstream m;
+        m << "PE " << rank_ << ": send to " << dst << " tag " << tag << " of " << words.size()
+          << " words: the destination must be another PE of the fabric, the tag >= 0, "
+             "the message at least one word";
+        fab_.fail(m.str());
+        return;
+    }
+    noc_sc_fabric::rec_op o{};
+    o.kind = NOC_OP_SEND;
+    o.peer = dst;
+    o.tag = tag;
+    o.words = (uint32_t)words.size();
+    o.data = words;
+    fab_.issue(rank_, std::move(o));
+}
+
+std::vector<int64_t> noc_sc_pe::recv(int src, int tag, uint32_t words)
+{
+    if ((src != NOC_PROG_ANY && (src < 0 || src >= fab_.n_pes())) || tag < NOC_PROG_ANY || words == 0) {
+        std::ostringstream m;
+        m << "PE " << rank_ << ": recv from " << src << " tag " << tag << " of " << words
+          << " words: the source must be a PE or NOC_PROG_ANY, the tag >= 0 or NOC_PROG_ANY, "
+             "the size at least one word";
+        fab_.fail(m.str());
+        return {};
+    }
+    noc_sc_fabric::rec_op o{};
+    o.kind = NOC_OP_RECV;
+    o.peer = src;
+    o.tag = tag;
+    o.words = words;
+    o.blocking = true;
+    long k = fab_.issue(rank_, std::move(o));
+    fab_.wait_for(k);
+    return fab_.ops_[(size_t)k].data;
+}
+
+void noc_sc_pe::compute(uint64_t cycles)
+{
+    noc_sc_fabric::rec_op o{};
+    o.kind = NOC_OP_CALC;
+    o.cost = (int64_t)cycles;
+    o.blocking = true;
+    long k = fab_.issue(rank_, std::move(o));
+    fab_.wait_for(k);
+}
+
+void noc_sc_pe::step(const char *name)
+{
+    fab_.proc().step = name && *name ? fab_.step_index(name) : -1;
+    (void)rank_;
+}
+
+/* ---- the fabric ---- */
+
+noc_sc_fabric::noc_sc_fabric(sc_module_name name, const std::string &spec, const noc_config_t &cfg)
+    : sc_module(name), clk("clk"), cfg_(cfg)
+{
+    init(spec);
+}
+
+noc_sc_fabric::noc_sc_fabric(sc_module_name name, const std::string &spec,
+                             const std::vector<std::string> &settings)
+    : sc_module(name), clk("clk")
+{
+    noc_config_defaults(&cfg_);
+    for (const std::string &kv : settings) {
+        size_t eq = kv.find('=');
+        if (eq == std::string::npos) {
+            SC_REPORT_ERROR("noc_sc_fabric", ("setting '" + kv + "': expected key=value").c_str());
+            continue;
+        }
+        std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+        if (k == "timing") {
+            if (v == "unit")
+                noc_config_timing(&cfg_, NOC_TIMING_UNIT);
+            else if (v == "unit-sync")
+                noc_config_timing(&cfg_, NOC_TIMING_UNIT_SYNC);
+            else if (v != "router")
+                SC_REPORT_ERROR("noc_sc_fabric",
+                                ("timing=" + v + ": expected unit, unit-sync or router").c_str());
+            continue;
+        }
+        char err[256];
+        if (noc_config_set(&cfg_, k.c_str(), v.c_str(), err, sizeof err) != 0)
+            SC_REPORT_ERROR("noc_sc_fabric", err);
+    }
+    init(spec);
+}
+
+void noc_sc_fabric::init(const std::string &spec)
+{
+    char err[512];
+    topo_ = noc_topo_create(spec.c_str(), 0, err, sizeof err);
+    if (!topo_) {
+        SC_REPORT_ERROR("noc_sc_fabric", err);
+        return;
+    }
+    /* check the configuration now, not at the first op */
+    noc_traffic_t none = { NULL, NULL };
+    noc_sim_t *s = noc_sim_create(&cfg_, topo_, none, err, sizeof err);
+    if (!s) {
+        SC_REPORT_ERROR("noc_sc_fabric", err);
+        return;
+    }
+    noc_sim_destroy(s);
+    int n = topo_->n_nodes;
+    rank_ops_.resize((size_t)n);
+    mem_top_.assign((size_t)n, 0);
+    for (int r = 0; r < n; r++)
+        pes_.emplace_back(new noc_sc_pe(("pe_" + std::to_string(r)).c_str(), *this, r));
+    SC_THREAD(engine_thread);
+    sensitive << clk.pos();
+    dont_initialize();
+}
+
+noc_sc_fabric::~noc_sc_fabric()
+{
+    noc_sim_destroy(sim_);
+    noc_prog_free(prog_);
+    noc_topo_destroy(topo_);
+}
+
+int noc_sc_fabric::n_pes() const { return topo_ ? topo_->n_nodes : 0; }
+
+noc_sc_pe &noc_sc_fabric::pe(int r) { return *pes_.at((size_t)r); }
+
+void noc_sc_fabric::declare_step(const std::string &name) { step_index(name.c_str()); }
+
+int noc_sc_fabric::step_index(const char *name)
+{
+    for (size_t i = 0; i < steps_.size(); i++)
+        if (steps_[i] == name)
+            return (int)i;
+    steps_.push_back(name);
+    return (int)steps_.size() - 1;
+}
+
+const sc_object *noc_sc_fabric::current_process()
+{
+    sc_process_handle h = sc_get_current_process_handle();
+    return h.valid() ? h.get_process_object() : nullptr;
+}
+
+noc_sc_fabric::proc_state &noc_sc_fabric::proc() { return procs_[current_process()]; }
+
+void noc_sc_fabric::fail(const std::string &msg)
+{
+    if (error_.empty())
+        error_ = msg;
+    SC_REPORT_ERROR("noc_sc_fabric", msg.c_str());
+}
+
+uint64_t noc_sc_fabric::cycles() const
+{
+    return sim_ ? noc_pe_stats(noc_sim_pe(sim_))->cycles : 0;
+}
+
+bool noc_sc_fabric::quiet() const
+{
+    if (ops_.size() > built_)
+        return false;
+    if (!sim_)
+        return true;
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(sim_));
+    return st->ops_done == st->ops && noc_sim_flits_in_network(sim_) == 0;
+}
+
+int noc_sc_fabric::write_program(std::FILE *f) const
+{
+    return prog_ ? noc_prog_write(prog_, f) : -1;
+}
+
+uint64_t noc_sc_fabric::op_start(int r, size_t n) const
+{
+    if (!sim_ || r < 0 || (size_t)r >= rank_ops_.size() || n >= rank_ops_[(size_t)r].size())
+        return NOC_NEVER;
+    const rec_op &o = ops_[(size_t)rank_ops_[(size_t)r][n]];
+    return (size_t)rank_ops_[(size_t)r][n] < built_ ? noc_pe_stats(noc_sim_pe(sim_))->op_start[o.prog_op]
+                                                     : NOC_NEVER;
+}
+
+uint64_t noc_sc_fabric::op_end(int r, size_t n) const
+{
+    if (!sim_ || r < 0 || (size_t)r >= rank_ops_.size() || n >= rank_ops_[(size_t)r].size())
+        return NOC_NEVER;
+    const rec_op &o = ops_[(size_t)rank_ops_[(size_t)r][n]];
+    return (size_t)rank_ops_[(size_t)r][n] < built_ ? noc_pe_stats(noc_sim_pe(sim_))->op_end[o.prog_op]
+                                                     : NOC_NEVER;
+}
+
+/* Record op o of rank r, issued by the calling process now. The cycle it
+ * is issued in: the cycle its process's last blocking op completed, if the
+ * fabric released the process in this very time step (it reacts to that
+ * completion, as a dependent op of a program starts in the cycle its
+ * dependency completed); otherwise the last cycle simulated (0 before the
+ * first edge). If that is later than the op's chain would start it, a calc
+ * op fills the gap, so the engine starts it in the cycle it was issued. */
+long noc_sc_fabric::issue(int r, rec_op &&o)
+{
+    proc_state &ps = proc();
+    uint64_t now = stepped_ ? stepped_ - 1 : 0;
+    if (ps.has_woke && ps.woke == sc_time_stamp())
+        now = ps.woke_cycle;
+    long last = ps.last;
+    /* a process drives one PE at a time: its chain restarts on another */
+    if (last >= 0 && ops_[(size_t)last].rank != r)
+        last = -1;
+    uint64_t ready = 0;
+    if (last >= 0) {
+        const rec_op &l = ops_[(size_t)last];
+        ready = l.blocking ? l.end : l.issued + (uint64_t)(l.kind == NOC_OP_CALC ? l.cost : 0);
+    }
+    if (now > ready) {
+        rec_op gap{};
+        gap.rank = r;
+        gap.kind = NOC_OP_CALC;
+        gap.cost = (int64_t)(now - ready);
+        gap.step = ps.step;
+        gap.dep = last;
+        gap.dep_start = last >= 0 && ops_[(size_t)last].kind == NOC_OP_SEND;
+        gap.issued = ready;
+        gap.prog_op = 0;
+        gap.proc = current_process();
+        gap.done.reset(new sc_event());
+        ops_.push_back(std::move(gap));
+        rank_ops_[(size_t)r].push_back((long)ops_.size() - 1);
+        last = (long)ops_.size() - 1;
+    }
+    o.rank = r;
+    o.step = ps.step;
+    o.dep = last;
+    o.dep_start = last >= 0 && ops_[(size_t)last].kind == NOC_OP_SEND;
+    o.issued = now;
+    o.proc = current_process();
+    o.done.reset(new sc_event());
+    if (o.kind == NOC_OP_SEND || o.kind == NOC_OP_RECV) {
+        o.addr = (int32_t)mem_top_[(size_t)r];
+        if ((uint64_t)mem_top_[(size_t)r] + o.words > NOC_PROG_MAX_MEM) {
+            fail("PE " + std::to_string(r) + ": its messages outgrow the engine's local memory (" +
+                 std::to_string(NOC_PROG_MAX_MEM) + " words in all)");
+            o.addr = NOC_PROG_NO_ADDR;
+        } else {
+            mem_top_[(size_t)r] += o.words;
+        }
+    } else {
+        o.addr = NOC_PROG_NO_ADDR;
+    }
+    ops_.push_back(std::move(o));
+    long k = (long)ops_.size() - 1;
+    rank_ops_[(size_t)r].push_back(k);
+    ps.last = k;
+    return k;
+}
+
+void noc_sc_fabric::wait_for(long k)
+{
+    while (!ops_[(size_t)k].notified && error_.empty())
+        sc_core::wait(*ops_[(size_t)k].done);
+}
+
+/* Build the program of every op recorded so far, a fresh simulator for it,
+ * and replay the cycles simulated so far; check that the replay repeats
+ * what the processes were told. */
+void noc_sc_fabric::rebuild()
+{
+    char err[512];
+    noc_program_t *p = noc_prog_new(n_pes(), "systemc");
+    for (const std::string &s : steps_)
+        noc_prog_declare_step(p, s.c_str());
+    for (int r = 0; r < n_pes(); r++) {
+        int cur = -1;
+        for (long k : rank_ops_[(size_t)r]) {
+            rec_op &o = ops_[(size_t)k];
+            if (o.step != cur) {
+                noc_prog_step(p, r, o.step >= 0 ? steps_[(size_t)o.step].c_str() : nullptr);
+                cur = o.step;
+            }
+            if (o.kind == NOC_OP_SEND) {
+                o.prog_op = noc_prog_send(p, r, o.peer, o.tag, o.words, o.addr);
+                if (o.addr != NOC_PROG_NO_ADDR)
+                    for (uint32_t i = 0; i < o.words; i++)
+                        noc_prog_init(p, r, (uint32_t)o.addr + i, o.data[i]);
+            } else if (o.kind == NOC_OP_RECV) {
+                o.prog_op = noc_prog_recv(p, r, o.peer, o.tag, o.words, o.addr);
+            } else {
+                o.prog_op = noc_prog_calc(p, r, o.cost);
+            }
+            if (o.dep >= 0)
+                noc_prog_dep(p, o.prog_op, ops_[(size_t)o.dep].prog_op, o.dep_start);
+        }
+        if (mem_top_[(size_t)r] > 0)
+            noc_prog_mem(p, r, mem_top_[(size_t)r]);
+    }
+    if (noc_prog_finish(p, err, sizeof err) != 0) {
+        noc_prog_free(p);
+        fail(std::string("the recorded program: ") + err);
+        return;
+    }
+    noc_traffic_t none = { NULL, NULL };
+    noc_sim_t *s = noc_sim_create(&cfg_, topo_, none, err, sizeof err);
+    if (!s || noc_pe_attach(s, p, err, sizeof err) != 0) {
+        noc_sim_destroy(s);
+        noc_prog_free(p);
+        fail(err);
+        return;
+    }
+    /* what noc_pe_run sets up: the whole run is measured */
+    s->phase = NOC_PHASE_SAMPLE;
+    s->measuring = 1;
+    s->win_start = s->now;
+    s->win_end = NOC_NEVER;
+    for (uint64_t c = 0; c < stepped_; c++) {
+        noc_run_status_t st = NOC_RUN_OK;
+        if (noc_sim_step_checked(s, &st) != 0) {
+            fail("the replay stopped at cycle " + std::to_string(c) + " (status " +
+                 std::to_string((int)st) + ")");
+            break;
+        }
+    }
+    noc_sim_destroy(sim_);
+    noc_prog_free(prog_);
+    sim_ = s;
+    prog_ = p;
+    size_t old = built_;
+    built_ = ops_.size();
+    /* the past must not change */
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(sim_));
+    for (size_t k = 0; k < ops_.size(); k++) {
+        const rec_op &o = ops_[k];
+        uint64_t end = st->op_end[o.prog_op];
+        bool bad = false;
+        if (o.blocking && o.notified)
+            bad = end != o.end;
+        else if (o.blocking && k < old)
+            bad = end != NOC_NEVER;
+        if (k >= old && st->op_start[o.prog_op] != NOC_NEVER && st->op_start[o.prog_op] < o.issued)
+            bad = true;
+        if (bad) {
+            fail("replay diverged at op " + std::to_string(k) + " of PE " + std::to_string(o.rank) +
+                 ": the ops issued at cycle " + std::to_string(stepped_ ? stepped_ - 1 : 0) +
+                 " change what earlier cycles did (a step barrier or a processor they share?)");
+            return;
+        }
+    }
+}
+
+/* Wake the processes whose blocking ops have completed. */
+void noc_sc_fabric::notify_completions(bool after_replay)
+{
+    (void)after_replay;
+    if (!sim_)
+        return;
+    const noc_pe_t *pe = noc_sim_pe(sim_);
+    const noc_pe_stats_t *st = noc_pe_stats(pe);
+    for (size_t k = 0; k < built_; k++) {
+        rec_op &o = ops_[k];
+        if (!o.blocking || o.notified || st->op_end[o.prog_op] == NOC_NEVER)
+            continue;
+        o.notified = true;
+        o.end = st->op_end[o.prog_op];
+        if (o.kind == NOC_OP_RECV && o.addr != NOC_PROG_NO_ADDR) {
+            const int64_t *m = noc_pe_memory(pe, o.rank);
+            o.data.assign(m + o.addr, m + o.addr + o.words);
+            int32_t msg = noc_pe_recv_message(pe, o.prog_op);
+            if (msg >= 0 && prog_->ops[msg].words < o.words)
+                o.data.resize(prog_->ops[msg].words);
+        }
+        proc_state &ps = procs_[o.proc];
+        ps.has_woke = true;
+        ps.woke = sc_time_stamp();
+        ps.woke_cycle = o.end;
+        o.done->notify();
+    }
+}
+
+void noc_sc_fabric::engine_thread()
+{
+    for (;;) {
+        /* settle: take in the ops issued since the last edge (replaying),
+         * wake whoever that completes (they issue more in this cycle) */
+        for (;;) {
+            if (ops_.size() > built_ && error_.empty())
+                rebuild();
+            size_t before = 0;
+            for (size_t k = 0; k < built_; k++)
+                before += ops_[k].notified;
+            notify_completions(true);
+            size_t after = 0;
+            for (size_t k = 0; k < built_; k++)
+                after += ops_[k].notified;
+            if (after == before && ops_.size() == built_)
+                break;
+            if (!error_.empty())
+                break;
+            sc_core::wait(SC_ZERO_TIME);
+        }
+        if (sim_ && error_.empty()) {
+            noc_run_status_t st = NOC_RUN_OK;
+            if (noc_sim_step_checked(sim_, &st) != 0)
+                fail("cycle " + std::to_string(stepped_) + ": the fabric stopped (status " +
+                     std::to_string((int)st) + ")");
+        }
+        stepped_++;
+        notify_completions(false);
+        sc_core::wait();
+    }
+}
