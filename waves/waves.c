@@ -338,6 +338,24 @@ static char *dup(const char *s)
     return d;
 }
 
+
+/* A scope `scope` with one 16-bit integer signal per VC, PREFIX0 ..
+ * PREFIX(V-1); returns the first signal's number (the others follow). */
+static uint32_t vc_signals(noc_waves_t *w, const char *scope, const char *prefix, int V)
+{
+    char name[64];
+    uint32_t first = 0;
+    w->ops->scope(w->ctx, scope, NULL);
+    for (int v = 0; v < V; v++) {
+        snprintf(name, sizeof name, "%s%d", prefix, v);
+        uint32_t k = declare(w, NOC_WV_INT, 16, 0, name);
+        if (v == 0)
+            first = k;
+    }
+    w->ops->upscope(w->ctx);
+    return first;
+}
+
 static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
 {
     noc_sim_t *s = w->s;
@@ -383,25 +401,15 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
         }
         w->ops->comment(w->ctx, text);
         snprintf(name, sizeof name, "in_p%d", p);
-        w->ops->scope(w->ctx, name, NULL);
-        for (int v = 0; v < V; v++) {
-            snprintf(name, sizeof name, "occ_vc%d", v);
-            uint32_t k = declare(w, NOC_WV_INT, 16, 0, name);
-            if (p == 0 && v == 0)
-                nd->occ_sig = k;
-        }
-        w->ops->upscope(w->ctx);
+        uint32_t k = vc_signals(w, name, "occ_vc", V);
+        if (p == 0)
+            nd->occ_sig = k;
     }
     for (int p = 1; p < P; p++) {
         snprintf(name, sizeof name, "out_p%d", p);
-        w->ops->scope(w->ctx, name, NULL);
-        for (int v = 0; v < V; v++) {
-            snprintf(name, sizeof name, "credit_vc%d", v);
-            uint32_t k = declare(w, NOC_WV_INT, 16, 0, name);
-            if (p == 1 && v == 0)
-                nd->cred_sig = k;
-        }
-        w->ops->upscope(w->ctx);
+        uint32_t k = vc_signals(w, name, "credit_vc", V);
+        if (p == 1)
+            nd->cred_sig = k;
     }
     nd->lane_sig = UINT32_MAX;
     if (s->rops->lane_ports && s->rops->lane_occupancy)
@@ -409,14 +417,9 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
             snprintf(text, sizeof text, "input port of %s for its NI's injection lane %d", a, k);
             w->ops->comment(w->ctx, text);
             snprintf(name, sizeof name, "in_lane%d", k);
-            w->ops->scope(w->ctx, name, NULL);
-            for (int v = 0; v < V; v++) {
-                snprintf(name, sizeof name, "occ_vc%d", v);
-                uint32_t h = declare(w, NOC_WV_INT, 16, 0, name);
-                if (k == 1 && v == 0)
-                    nd->lane_sig = h;
-            }
-            w->ops->upscope(w->ctx);
+            uint32_t h = vc_signals(w, name, "occ_vc", V);
+            if (k == 1)
+                nd->lane_sig = h;
         }
     nd->pe_sig = UINT32_MAX;
     if (has_rank) {
