@@ -37,7 +37,12 @@ set(EXTRA
     noc_islip_alloc:N_IN=1,N_OUT=1,ITERS=1
     noc_islip_alloc:N_IN=5,N_OUT=5,ITERS=3,ARB_KIND=1
     noc_islip_alloc:N_IN=12,N_OUT=4,ITERS=2
-    noc_islip_alloc:N_IN=3,N_OUT=7,ITERS=1,ARB_KIND=1)
+    noc_islip_alloc:N_IN=3,N_OUT=7,ITERS=1,ARB_KIND=1
+    noc_vc_router:ARB_KIND=1
+    noc_vc_router:P=1,V=1,DEPTH=1,FLIT_W=1
+    noc_vc_router:P=3,V=4,DEPTH=3,FLIT_W=24,N_CLASS=2,ARB_KIND=1
+    noc_vc_router:P=7,V=3,DEPTH=5,FLIT_W=64,N_CLASS=3
+    noc_vc_router:P=10,V=2,DEPTH=8,FLIT_W=70,N_CLASS=2,ARB_KIND=1)
 
 set(runs "")
 foreach(src ${SOURCES})

@@ -8,5 +8,6 @@
 int tb_fifo_main(int argc, char **argv);
 int tb_arbiter_main(int argc, char **argv);
 int tb_alloc_main(int argc, char **argv);
+int tb_router_main(int argc, char **argv);
 
 #endif
