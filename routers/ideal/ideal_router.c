@@ -41,6 +41,8 @@ typedef struct ideal_state {
     int V, depth, per_port;    /* per_port = V * depth slots */
     uint8_t cls_lo[NOC_TOPO_MAX_CLASSES], cls_hi[NOC_TOPO_MAX_CLASSES]; /* VCs of each VC class */
     ideal_slot_t *slot;        /* n_ports * per_port */
+    uint64_t *used;            /* per port: per_words words, bit k set when slot k holds a flit */
+    int per_words;
     int16_t *occ;              /* per input VC (gport * V + v) */
     int16_t *credits;          /* per output VC */
     int32_t *buffered;         /* per node */
@@ -70,6 +72,8 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
     r->depth = (int)s->cfg.vc_buf_size;
     r->per_port = r->V * r->depth;
     r->slot = noc_xcalloc((size_t)t->n_ports * (size_t)r->per_port, sizeof(ideal_slot_t), "ideal router");
+    r->per_words = (r->per_port + 63) / 64;
+    r->used = noc_xcalloc((size_t)t->n_ports * (size_t)r->per_words, sizeof(uint64_t), "ideal router");
     r->occ = noc_xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t), "ideal router");
     r->credits = noc_xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t), "ideal router");
     for (int i = 0; i < t->n_ports * r->V; i++)
@@ -84,6 +88,7 @@ static void ideal_destroy(struct noc_sim *s)
     if (!r)
         return;
     free(r->slot);
+    free(r->used);
     free(r->occ);
     free(r->credits);
     free(r->buffered);
@@ -96,10 +101,13 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
 {
     const noc_topo_t *t = s->topo;
     ideal_slot_t *sl = &r->slot[(size_t)gport * (size_t)r->per_port];
-    int k = 0;
-    while (sl[k].used)
-        k++;
-    assert(k < r->per_port);
+    uint64_t *used = &r->used[(size_t)gport * (size_t)r->per_words];
+    int w = 0;
+    while (w < r->per_words && used[w] == ~UINT64_C(0))
+        w++;
+    int k = 64 * w + (w < r->per_words ? __builtin_ctzll(~used[w]) : 0); /* the lowest free slot */
+    assert(k < r->per_port && !sl[k].used);
+    used[w] |= UINT64_C(1) << (k & 63);
     noc_route_t rt;
     noc_topo_route(t, n, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
     sl[k].f = *f;
@@ -170,6 +178,14 @@ static int free_vc(const ideal_state_t *r, int og, int cls)
     return -1;
 }
 
+/* The slots of port g that hold a flit, in slot order: for each, k is its
+ * index (a loop over the set bits of the port's used words). */
+#define FOR_USED(r, g, k)                                                                        \
+    for (int w_ = 0; w_ < (r)->per_words; w_++)                                                  \
+        for (uint64_t b_ = (r)->used[(size_t)(g) * (size_t)(r)->per_words + (size_t)w_]; b_;      \
+             b_ &= b_ - 1)                                                                       \
+            for (int k = 64 * w_ + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
+
 /* Programs: the flits that wanted output o of the node at base (P ports)
  * besides the one that goes (best; NULL: none goes), each a cycle counted
  * for its step in table (the waits, or the credit stalls). */
@@ -178,8 +194,8 @@ static void count_waits(struct noc_sim *s, const ideal_state_t *r, int base, int
 {
     for (int p = 0; p < P; p++) {
         const ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
-        for (int k = 0; k < r->per_port; k++)
-            if (sl[k].used && sl[k].port == o && &sl[k] != best)
+        FOR_USED(r, base + p, k)
+            if (sl[k].port == o && &sl[k] != best)
                 table[(size_t)s->pkts[sl[k].f.pkt].step * (size_t)s->n_chan + (size_t)(base + o)]++;
     }
 }
@@ -220,8 +236,8 @@ static void ideal_eval(struct noc_sim *s, int n)
         ideal_slot_t *best = NULL;
         for (int p = 0; p < P; p++) {
             ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
-            for (int k = 0; k < r->per_port; k++) {
-                if (!sl[k].used || sl[k].port != o)
+            FOR_USED(r, base + p, k) {
+                if (sl[k].port != o)
                     continue;
                 wanting++;
                 if (best && !better(&sl[k], best))
@@ -245,8 +261,10 @@ static void ideal_eval(struct noc_sim *s, int n)
         if (s->step_waits && wanting > 1)
             count_waits(s, r, base, P, o, best, s->step_waits);
         int ig = (int)((best - r->slot) / r->per_port); /* its input port */
+        int bk = (int)((best - r->slot) % r->per_port);
         noc_flit_t f = best->f;
         best->used = 0;
+        r->used[(size_t)ig * (size_t)r->per_words + (size_t)(bk >> 6)] &= ~(UINT64_C(1) << (bk & 63));
         r->occ[ig * V + best->vc]--;
         r->buffered[n]--;
         noc_chan_put_credit(s, s->in_chan[ig], best->vc);
@@ -292,9 +310,8 @@ static void ideal_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, vo
     const noc_topo_t *t = s->topo;
     for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
         const ideal_slot_t *sl = &r->slot[(size_t)g * (size_t)r->per_port];
-        for (int k = 0; k < r->per_port; k++)
-            if (sl[k].used)
-                fn(ctx, &sl[k].f, g, sl[k].vc);
+        FOR_USED(r, g, k)
+            fn(ctx, &sl[k].f, g, sl[k].vc);
     }
 }
 
