@@ -40,10 +40,9 @@ static void configure(noc_config_t *cfg, enum timing tm)
     noc_config_timing(cfg, tm == ROUTER ? NOC_TIMING_ROUTER : tm == UNIT ? NOC_TIMING_UNIT : NOC_TIMING_UNIT_SYNC);
     if (tm == ROUTER)
         return;
-    /* the papers' buffers are unbounded: 64 flits per VC, which these
-     * programs never fill (docs/algorithms/bsp.md uses 1024; the ideal
-     * router scans its buffer slots, so deeper ones only cost time here) */
-    assert_int_equal(noc_config_set(cfg, "vc_buf_size", "64", err, sizeof err), 0);
+    /* the papers' buffers are unbounded: 1024 flits per VC, which these
+     * programs never fill, as in docs/algorithms/bsp.md */
+    assert_int_equal(noc_config_set(cfg, "vc_buf_size", "1024", err, sizeof err), 0);
 }
 
 /* Sum of words x hops of p's sends, per step. */
