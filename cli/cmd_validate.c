@@ -73,7 +73,6 @@ static int64_t f_scatter(const noc_topo_t *t, const vcase_t *c)
 static int64_t f_one(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 1; }
 static int64_t f_three(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 3; }
 static int64_t f_levels(const noc_topo_t *t, const vcase_t *c) { (void)c; return t->levels - 1; }
-static int64_t f_half_dims(const noc_topo_t *t, const vcase_t *c) { (void)c; return t->dims; }
 static int64_t f_ziavras_bcast(const noc_topo_t *t, const vcase_t *c) { (void)c; return 3 * (t->dims / 2) - 1; }
 
 static int64_t f_bsn_2d2(const noc_topo_t *t, const vcase_t *c) { (void)c; return 2 * diameter(t->basis) + 2; }
@@ -140,7 +139,7 @@ static const vcase_t cases[] = {
     { "pyramid-broadcast", "pyramid:3", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "N (a level a cycle)", f_levels,
       "003, on the pyramid" },
     { "pyramid-broadcast", "hypercube:6", "stout", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "2N (dilation 2)",
-      f_half_dims, "003, Stout's embedding" },
+      f_dims, "003, Stout's embedding (2N = the cube's dimension)" },
     { "pyramid-broadcast", "hypercube:6", "ziavras", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES,
       "3N - 1 (dilation 2 at the base, 3 above)", f_ziavras_bcast, "003, the new embedding" },
 };

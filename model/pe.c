@@ -41,7 +41,7 @@ struct noc_pe {
     uint32_t *op_rank;     /* per op: its rank */
     uint32_t *rdep_start;  /* per op + 1: its dependents in rdep[] */
     noc_dep_t *rdep;       /* (dependent op, start flag) */
-    uint32_t *qslot;       /* three regions per rank (ready, compute, unused): op ids */
+    uint32_t *qslot;       /* two regions per rank (ready, compute): op ids */
     int32_t *send_next;    /* per send op: the next in its rank's send list */
     uint32_t *send_off;    /* per send op: words handed to the NI so far */
     uint8_t *send_port;    /* per send op: the first hop's output port */
@@ -71,7 +71,7 @@ struct noc_pe {
 
 static uint32_t *region(const noc_pe_t *pe, int r, int which)
 {
-    return &pe->qslot[3 * (size_t)pe->p->ranks[r].op_start + (size_t)which * pe->p->ranks[r].n_ops];
+    return &pe->qslot[2 * (size_t)pe->p->ranks[r].op_start + (size_t)which * pe->p->ranks[r].n_ops];
 }
 
 static void push(noc_pe_t *pe, int r, int which, queue_t *q, uint32_t op)
@@ -198,8 +198,8 @@ static void take(struct noc_sim *s, int r, uint32_t rv, uint32_t msg)
     pe->recv_msg[rv] = (int32_t)msg;
     if (sd->words > o->words && !pe->error[0])
         snprintf(pe->error, sizeof pe->error,
-                 "rank %d: a message of %u words from rank %d (tag %d) arrived for a receive of %u words%s",
-                 r, sd->words, rank_of(pe, msg), sd->tag, o->words, "");
+                 "rank %d: a message of %u words from rank %d (tag %d) arrived for a receive of %u words",
+                 r, sd->words, rank_of(pe, msg), sd->tag, o->words);
     if (o->addr != NOC_PROG_NO_ADDR) {
         uint32_t w = sd->words < o->words ? sd->words : o->words;
         memcpy(&pe->mem[pe->mem_off[r] + (uint64_t)o->addr], &pe->rx[pe->msg_off[msg]], w * sizeof(int64_t));
@@ -369,12 +369,6 @@ void noc_pe_eval(struct noc_sim *s, int n)
     update_busy(s, n);
 }
 
-int noc_pe_busy(const noc_pe_t *pe, int n)
-{
-    const rank_state_t *rs = &pe->rank[n];
-    return rs->ready.head != rs->ready.tail || rs->cpu_op >= 0;
-}
-
 int64_t noc_pe_word(const noc_pe_t *pe, uint32_t msg, uint32_t index)
 {
     return pe->tx[pe->msg_off[msg] + index];
@@ -513,7 +507,7 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
         }
     free(fill);
 
-    pe->qslot = noc_xcalloc(3 * (size_t)N + 1, sizeof(uint32_t), "PE engine");
+    pe->qslot = noc_xcalloc(2 * (size_t)N + 1, sizeof(uint32_t), "PE engine");
     pe->send_next = noc_xcalloc((size_t)N + 1, sizeof(int32_t), "PE engine");
     pe->send_off = noc_xcalloc((size_t)N + 1, sizeof(uint32_t), "PE engine");
     pe->send_port = noc_xcalloc((size_t)N + 1, 1, "PE engine");

@@ -56,7 +56,6 @@ void noc_pe_destroy(noc_pe_t *pe);
 /* The kernel's calls (model/ni.c, model/sim.c). */
 void noc_pe_arrivals(struct noc_sim *s, int n);      /* computations that end now (before any PE starts ops) */
 void noc_pe_eval(struct noc_sim *s, int n);          /* start ready ops, finish computations */
-int noc_pe_busy(const noc_pe_t *pe, int n);          /* node n's PE has ops to start or a computation running */
 int64_t noc_pe_word(const noc_pe_t *pe, uint32_t msg, uint32_t index); /* word `index` of message msg */
 /* A packet of message msg reached its destination; flit words in data[]. */
 void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off, uint32_t words,

@@ -396,14 +396,14 @@ int run_exhaustive(const Cfg &c, const tb::Args &args)
     };
 
     std::map<std::string, std::vector<uint32_t>> paths; // state -> requests reaching it
-    std::deque<std::string> todo;
+    std::deque<std::string> frontier;
     const std::string k0 = c_key(dense, c, d);
     paths[k0] = {};
-    todo.push_back(k0);
+    frontier.push_back(k0);
     uint64_t pairs = 0, cycles = 0;
-    while (!todo.empty()) {
-        const std::string key = todo.front();
-        todo.pop_front();
+    while (!frontier.empty()) {
+        const std::string key = frontier.front();
+        frontier.pop_front();
         const std::vector<uint32_t> path = paths[key];
         for (uint64_t mat = 0; mat < all_req; mat++) {
             // the RTL, brought to the state
@@ -450,7 +450,7 @@ int run_exhaustive(const Cfg &c, const tb::Args &args)
                 std::vector<uint32_t> next = path;
                 next.push_back((uint32_t)mat);
                 paths[kd] = next;
-                todo.push_back(kd);
+                frontier.push_back(kd);
             }
         }
     }
