@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "cli/cli_waves.h"
 #include "cli/version.h"
+#include "routers/router.h"
 #include "traffic/synthetic.h"
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,7 @@ int noc_cli_waves_parse(noc_cli_waves_t *w, int argc, char **argv, int *i, char 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: noctua run [SPEC] [key=value ...] [--config FILE] [--json FILE|-] [--quiet]\n"
+        "usage: noctua run [SPEC] [key=value ...] [--router NAME] [--config FILE] [--json FILE|-] [--quiet]\n"
         "       noctua run [SPEC] --program NAME [--root LABEL] [--variant V] [--words W] [--q Q]\n"
         "                  [--timing unit|router] [--sync steps|none] [--emit FILE [--emit-only]] ...\n"
         "       noctua run [SPEC] --program-file FILE [...]\n"
@@ -134,6 +135,8 @@ static void usage(FILE *f)
         "\n"
         "  SPEC            the fabric: %s (default %s)\n"
         "  key=value       set a parameter (wins over --config)\n"
+        "  --router NAME   the router family (router=NAME): %s; rtl runs the Verilog\n"
+        "                  core, Verilated, inside every router (docs/rtl.md)\n"
         "  --config FILE   read parameters from FILE (key = value lines; BookSim2 files work)\n"
         "  --json FILE     also write the figures and the per-link table as JSON ('-': stdout)\n"
         "  --quiet         no summary on stdout\n"
@@ -146,7 +149,7 @@ static void usage(FILE *f)
         "Exit status: 0 done (a saturated network is a result too), 1 a program computed\n"
         "a wrong result, 2 bad input, 3 deadlock (or a stalled program), 4 internal\n"
         "invariant violated.\n\n",
-        noc_topo_spec_help(), "mesh:8x8");
+        noc_topo_spec_help(), "mesh:8x8", noc_router_list());
     noc_cli_print_params(f);
 }
 
@@ -202,6 +205,15 @@ int noc_cmd_run(int argc, char **argv)
             json_path = argv[++i];
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = 1;
+        } else if (strcmp(a, "--router") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "noctua run: --router needs a NAME (%s)\n", noc_router_list());
+                return NOC_EXIT_USAGE;
+            }
+            if (noc_config_set(&cfg, "router", argv[++i], err, sizeof err)) {
+                fprintf(stderr, "noctua run: %s\n", err);
+                return NOC_EXIT_USAGE;
+            }
         } else if (a[0] == '-' && a[1] != '\0') {
             int got = noc_cli_waves_parse(&wv, argc, argv, &i, err, sizeof err);
             if (got == 0)

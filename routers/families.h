@@ -4,4 +4,5 @@
 #include "routers/router.h"
 extern const noc_router_ops_t noc_router_vc;
 extern const noc_router_ops_t noc_router_ideal;
+extern const noc_router_ops_t noc_router_rtl;
 #endif

@@ -7,6 +7,7 @@
 static const noc_router_ops_t *const routers[] = {
     &noc_router_vc,
     &noc_router_ideal,
+    &noc_router_rtl,
 };
 
 const noc_router_ops_t *noc_router_find(const char *name)
@@ -19,5 +20,5 @@ const noc_router_ops_t *noc_router_find(const char *name)
 
 const char *noc_router_list(void)
 {
-    return "vc ideal";
+    return "vc ideal rtl";
 }

@@ -61,7 +61,12 @@ module noc_vc_router #(
   output logic [P-1:0]          out_head_o,
   output logic [P-1:0]          out_tail_o,
   output logic [P*VcW-1:0]      out_vc_o,
-  input  logic [P*V-1:0]        out_credit_i // [o*V + v]: a credit for output VC v of o
+  input  logic [P*V-1:0]        out_credit_i, // [o*V + v]: a credit for output VC v of o
+  // observation taps (no function; what performance counters would read,
+  // and what routers/rtl's link statistics are made of), this cycle:
+  output logic [P*V-1:0]        obs_bid_o,   // [l]: input VC l holds an output VC and a flit
+  output logic [P*V-1:0]        obs_ready_o, // [l]: ... and a credit: it bids for the switch
+  output logic [P*V*PortW-1:0]  obs_port_o   // [l]: the output port of input VC l's packet
 );
 
   localparam int unsigned L      = P * V;                 // input VCs
@@ -384,6 +389,12 @@ module noc_vc_router #(
   assign out_head_o  = ohead_q;
   assign out_tail_o  = otail_q;
   assign out_vc_o    = ovcout_q;
+
+  for (genvar l = 0; l < L; l++) begin : gen_obs
+    assign obs_bid_o[l] = (state_q[l*2 +: 2] == StActive) && !empty[l];
+  end
+  assign obs_ready_o = ready;
+  assign obs_port_o  = rport_q;
 
   // (the FIFOs' fill levels, the VC arbiters' index and validity, the SA
   // grant matrix, the arbiters' state and the ejection port's credit inputs

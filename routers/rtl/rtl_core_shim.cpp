@@ -1,0 +1,164 @@
+// rtl_core_shim.cpp: the C ABI of routers/rtl/rtl_core.h around one
+// Verilated build of rtl/noc_vc_router.sv. Compiled once per parameter set,
+// with the Verilated model (prefix Vnoc_rtl_core) and NOC_RTL_P, NOC_RTL_V,
+// NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB defined, into a shared object
+// that exports the single symbol noc_rtl_core_api (routers/rtl/
+// build_model.sh). The only C++ of the datapath: it copies the C side's
+// inputs into the model's ports, clocks it, and copies its outputs back.
+#include "Vnoc_rtl_core.h"
+#include <verilated.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "routers/rtl/rtl_core.h"
+
+namespace {
+
+constexpr unsigned idx_width(unsigned n)
+{
+    unsigned w = 0;
+    while ((1u << w) < n)
+        w++;
+    return n > 1 ? w : 1;
+}
+
+constexpr unsigned P = NOC_RTL_P, V = NOC_RTL_V, L = P * V;
+constexpr unsigned PortW = idx_width(P), VcW = idx_width(V), ClsW = idx_width(NOC_RTL_NCLASS);
+constexpr unsigned FlitW = 128;
+static_assert(P <= NOC_RTL_MAX_P && L <= NOC_RTL_MAX_L, "core larger than the ABI's sets");
+
+constexpr uint64_t mask_of(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1u; }
+
+// Bits [lo, lo + w) (w <= 64) of a Verilated port: an integer up to 64 bits,
+// a VlWide (32-bit words) beyond.
+template <class T>
+inline void put(T &v, unsigned lo, unsigned w, uint64_t x)
+{
+    static_assert(std::is_integral<T>::value, "integer port");
+    uint64_t m = mask_of(w) << lo;
+    v = (T)(((uint64_t)v & ~m) | ((x << lo) & m));
+}
+template <std::size_t N>
+inline void put(VlWide<N> &v, unsigned lo, unsigned w, uint64_t x)
+{
+    while (w) {
+        unsigned k = lo / 32, b = lo % 32, n = std::min(w, 32 - b);
+        uint32_t m = (uint32_t)(mask_of(n) << b);
+        v[k] = (v[k] & ~m) | ((uint32_t)(x << b) & m);
+        x = n == 64 ? 0 : x >> n;
+        lo += n;
+        w -= n;
+    }
+}
+template <class T>
+inline uint64_t get(const T &v, unsigned lo, unsigned w)
+{
+    static_assert(std::is_integral<T>::value, "integer port");
+    return ((uint64_t)v >> lo) & mask_of(w);
+}
+template <std::size_t N>
+inline uint64_t get(const VlWide<N> &v, unsigned lo, unsigned w)
+{
+    uint64_t x = 0;
+    for (unsigned got = 0; got < w;) {
+        unsigned k = lo / 32, b = lo % 32, n = std::min(w - got, 32 - b);
+        x |= (uint64_t)((v[k] >> b) & (uint32_t)mask_of(n)) << got;
+        got += n;
+        lo += n;
+    }
+    return x;
+}
+
+// A P*V-bit port to and from the ABI's word sets.
+template <class T>
+inline void put_set(T &v, const uint64_t *set)
+{
+    for (unsigned lo = 0; lo < L; lo += 64)
+        put(v, lo, std::min(64u, L - lo), set[lo / 64]);
+}
+template <class T>
+inline void get_set(const T &v, uint64_t *set)
+{
+    for (unsigned lo = 0; lo < L; lo += 64)
+        set[lo / 64] = get(v, lo, std::min(64u, L - lo));
+}
+
+struct Core {
+    Vnoc_rtl_core m{"core"}; // (all cores share Verilator's default context)
+};
+
+void *create()
+{
+    Core *c = new Core;
+    Vnoc_rtl_core &m = c->m;
+    m.clk_i = 0;
+    m.in_valid_i = 0;
+    m.rst_ni = 1; // (an edge for the asynchronous reset)
+    m.eval();
+    m.rst_ni = 0;
+    m.eval();
+    m.rst_ni = 1;
+    m.eval();
+    return c;
+}
+
+void destroy(void *core)
+{
+    Core *c = static_cast<Core *>(core);
+    if (c)
+        c->m.final();
+    delete c;
+}
+
+void cycle(void *core, const noc_rtl_in_t *in, noc_rtl_out_t *out, noc_rtl_taps_t *taps)
+{
+    Vnoc_rtl_core &m = static_cast<Core *>(core)->m;
+    const uint64_t pm = mask_of(P);
+    put(m.in_valid_i, 0, P, in->valid & pm);
+    put(m.in_head_i, 0, P, in->head & pm);
+    put(m.in_tail_i, 0, P, in->tail & pm);
+    for (uint64_t b = in->valid & pm; b; b &= b - 1) {
+        unsigned p = (unsigned)__builtin_ctzll(b);
+        put(m.in_vc_i, p * VcW, VcW, in->vc[p]);
+        put(m.in_port_i, p * PortW, PortW, in->port[p]);
+        put(m.in_class_i, p * ClsW, ClsW, in->cls[p]);
+        put(m.in_data_i, p * FlitW, 64, in->data[p].data);
+        put(m.in_data_i, p * FlitW + 64, 64, in->data[p].tag);
+    }
+    put_set(m.out_credit_i, in->credit);
+    m.clk_i = 1;
+    m.eval();
+    uint64_t valid = get(m.out_valid_o, 0, P);
+    out->valid = valid;
+    out->head = get(m.out_head_o, 0, P);
+    out->tail = get(m.out_tail_o, 0, P);
+    for (uint64_t b = valid; b; b &= b - 1) {
+        unsigned o = (unsigned)__builtin_ctzll(b);
+        out->vc[o] = (uint8_t)get(m.out_vc_o, o * VcW, VcW);
+        out->data[o].data = get(m.out_data_o, o * FlitW, 64);
+        out->data[o].tag = get(m.out_data_o, o * FlitW + 64, 64);
+    }
+    get_set(m.in_credit_o, taps->cross);
+    get_set(m.obs_bid_o, taps->bid);
+    get_set(m.obs_ready_o, taps->ready);
+    for (unsigned w = 0; w < (L + 63) / 64; w++) /* (the port of a VC that bids) */
+        for (uint64_t b = taps->bid[w]; b; b &= b - 1) {
+            unsigned l = 64 * w + (unsigned)__builtin_ctzll(b);
+            taps->port[l] = (uint8_t)get(m.obs_port_o, l * PortW, PortW);
+        }
+    m.clk_i = 0;
+    m.eval();
+}
+
+const noc_rtl_core_api_t api = {
+    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, create, destroy, cycle,
+};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const noc_rtl_core_api_t *noc_rtl_core_api(void)
+{
+    return &api;
+}

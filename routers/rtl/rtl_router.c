@@ -1,0 +1,523 @@
+/* rtl_router.c: the rtl router family (--router rtl): the Verilated router
+ * core rtl/noc_vc_router.sv is the datapath of every router; the C side keeps
+ * the ports, links, NIs and statistics (docs/rtl.md, "The RTL datapath").
+ *
+ * Which flit crosses when, to which output port and on which VC, is the
+ * core's decision, and the flits' data travel through its buffers. The C side
+ * feeds each core its inputs, clocks it once a cycle, puts what comes out on
+ * the links, and keeps a mirror of each input buffer (the flit records, in
+ * arrival order) so that the kernel's checker, the stuck-packet report and
+ * the waves see the buffers as they see those of routers/vc; a flit leaving
+ * the core must be the one at the front of the mirror of the VC it left
+ * (checked every time, with its data).
+ *
+ * Timing (the core's ports: docs/rtl.md). The core takes as its inputs of
+ * cycle t what the C model has arrive in cycle t+1, and gives as the
+ * crossings of cycle t (in_credit_o) a function of its registers alone. So
+ * in kernel cycle K:
+ *   eval(n):   the flits and credits of slot K enter the mirror and the
+ *              credit counts (as routers/vc's input stage); the crossings of
+ *              cycle K, known since the core was clocked in K-1, leave the
+ *              mirror, return their credits upstream (slot K + credit_delay,
+ *              as routers/vc) and are counted in the link statistics;
+ *   commit(n): after every node's eval, so the credits of slot K+1 are all
+ *              written: the core's inputs of cycle K are the flits and
+ *              credits of slot K+1; clocked, its output registers hold the
+ *              crossings of K, which go into their links (slot K +
+ *              sw_alloc_delay + st_final_delay + the link's delay).
+ * A node with no work is skipped, as in every family; its core then has
+ * nothing buffered and its cycles would change nothing, except for a credit
+ * written for it in the cycle it was skipped: that cycle is clocked when the
+ * node is next evaluated (catch_up).
+ *
+ * Only the configuration whose timing the core has is accepted: the default
+ * pipeline (routing, VA, SA, ST one cycle each, no lookahead), separable
+ * input-first allocators, round-robin or matrix arbiters, links as wide as a
+ * flit. A node with fewer ports than the core has them tied off (they never
+ * request, so the arbiters' choices are those of a core of its own size). */
+#include "model/sim_internal.h"
+#include "model/xalloc.h"
+#include "routers/families.h"
+#include "routers/rtl/rtl_model.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rtl_node {
+    void *core;
+    uint64_t clocked;     /* 1 + the last cycle the core was clocked for (0: never) */
+    int base, Pt, P;      /* first global port; network + local ports; with lane ports */
+    uint64_t pend;        /* output ports with a crossing of this cycle, sent at commit */
+    noc_rtl_taps_t taps;  /* of the core's next cycle */
+} rtl_node_t;
+
+typedef struct rtl_state {
+    noc_rtl_model_t model;
+    const noc_rtl_core_api_t *api;
+    int V, depth, lane_ports, max_ports, out_delay;
+    uint32_t qcap, qmask;
+    rtl_node_t *nodes;
+    /* per node and port (n * max_ports + p) */
+    int32_t *up_chan, *up_node;  /* channel feeding input port p, its writer */
+    int8_t *up_bit;              /* p's bit in the writer's credit arrival masks */
+    int32_t *occ, *peak;         /* flits buffered at input port p; most seen */
+    noc_flit_t *pend_flit;       /* the crossing of this cycle through output port p */
+    /* per node, port and VC ((n * max_ports + p) * V + v) */
+    uint16_t *head, *tail;       /* the mirror: FIFO counters into buf */
+    int16_t *credits;            /* credits for output VC v of port p */
+    noc_flit_t *buf;             /* qcap slots per input VC */
+    noc_rtl_in_t in;             /* scratch for one core's inputs */
+    noc_rtl_out_t out;
+} rtl_state_t;
+
+static size_t ivc_index(const rtl_state_t *r, int n, int p, int v)
+{
+    return ((size_t)n * (size_t)r->max_ports + (size_t)p) * (size_t)r->V + (size_t)v;
+}
+
+static noc_flit_t *ivc_slot(const rtl_state_t *r, size_t i, uint16_t k)
+{
+    return &r->buf[i * r->qcap + (k & r->qmask)];
+}
+
+static int check_config(const struct noc_sim *s, char *err, size_t errlen)
+{
+    const noc_config_t *c = &s->cfg;
+    const noc_topo_t *t = s->topo;
+    const char *bad = NULL;
+    char what[160];
+    if (c->routing_delay != 1 || c->vc_alloc_delay != 1 || c->sw_alloc_delay != 1 || c->st_final_delay != 1)
+        bad = "its pipeline: routing_delay, vc_alloc_delay, sw_alloc_delay and st_final_delay 1";
+    else if (c->lookahead)
+        bad = "lookahead=0 (its route stage takes the route carried with the head flit)";
+    else if (strcmp(c->vc_allocator, "separable_input_first") != 0 ||
+             strcmp(c->sw_allocator, "separable_input_first") != 0)
+        bad = "vc_allocator and sw_allocator separable_input_first";
+    else if (strcmp(c->arb_type, "round_robin") != 0 && strcmp(c->arb_type, "matrix") != 0)
+        bad = "arb_type round_robin or matrix";
+    else if (s->serialise)
+        bad = "links as wide as a flit (no link_width or class_width below flit_width)";
+    if (bad) {
+        snprintf(err, errlen, "--router rtl: the RTL core has one microarchitecture; it needs %s "
+                 "(--router vc models the others)", bad);
+        return -1;
+    }
+    if (c->num_vcs < t->n_vclasses) {
+        snprintf(err, errlen, "parameter 'num_vcs': %s needs at least %d virtual channels for deadlock-free routing, %lld given",
+                 t->spec, t->n_vclasses, (long long)c->num_vcs);
+        return -1;
+    }
+    int lanes = s->lane_chans ? s->lanes - 1 : 0;
+    int P = t->max_degree + 1 + lanes;
+    if (P > NOC_RTL_MAX_P || P * c->num_vcs > NOC_RTL_MAX_L || c->num_vcs > 255 || c->vc_buf_size > 1024) {
+        snprintf(what, sizeof what, "%d ports x %lld VCs, depth %lld", P, (long long)c->num_vcs,
+                 (long long)c->vc_buf_size);
+        snprintf(err, errlen, "--router rtl: a core of %s is larger than the datapath takes (%d ports, %d input "
+                 "VCs, depth 1024)", what, NOC_RTL_MAX_P, NOC_RTL_MAX_L);
+        return -1;
+    }
+    return 0;
+}
+
+static void rtl_destroy(struct noc_sim *s);
+
+static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
+{
+    const noc_topo_t *t = s->topo;
+    const noc_config_t *c = &s->cfg;
+    if (check_config(s, err, errlen) != 0)
+        return -1;
+    rtl_state_t *r = noc_xcalloc(1, sizeof *r, "rtl router");
+    s->rstate = r;
+    r->V = (int)c->num_vcs;
+    r->depth = (int)c->vc_buf_size;
+    r->lane_ports = s->lane_chans ? s->lanes - 1 : 0;
+    r->max_ports = t->max_degree + 1 + r->lane_ports;
+    r->out_delay = (int)(c->sw_alloc_delay + c->st_final_delay);
+    r->qcap = 1;
+    while (r->qcap < (uint32_t)r->depth)
+        r->qcap <<= 1;
+    r->qmask = r->qcap - 1;
+    int arb = strcmp(c->arb_type, "matrix") == 0;
+    if (noc_rtl_model_load(&r->model, r->max_ports, r->V, r->depth, t->n_vclasses, arb, err, errlen) != 0) {
+        rtl_destroy(s);
+        return -1;
+    }
+    r->api = r->model.api;
+
+    size_t np = (size_t)t->n_nodes * (size_t)r->max_ports, nv = np * (size_t)r->V;
+    r->nodes = noc_xcalloc((size_t)t->n_nodes, sizeof *r->nodes, "rtl router");
+    r->up_chan = noc_xcalloc(np, sizeof *r->up_chan, "rtl router");
+    r->up_node = noc_xcalloc(np, sizeof *r->up_node, "rtl router");
+    r->up_bit = noc_xcalloc(np, sizeof *r->up_bit, "rtl router");
+    r->occ = noc_xcalloc(np, sizeof *r->occ, "rtl router");
+    r->peak = noc_xcalloc(np, sizeof *r->peak, "rtl router");
+    r->pend_flit = noc_xcalloc(np, sizeof *r->pend_flit, "rtl router");
+    r->head = noc_xcalloc(nv, sizeof *r->head, "rtl router");
+    r->tail = noc_xcalloc(nv, sizeof *r->tail, "rtl router");
+    r->credits = noc_xcalloc(nv, sizeof *r->credits, "rtl router");
+    r->buf = noc_xcalloc(nv * r->qcap, sizeof *r->buf, "rtl router");
+    for (int n = 0; n < t->n_nodes; n++) {
+        rtl_node_t *nd = &r->nodes[n];
+        nd->base = t->port_base[n];
+        nd->Pt = t->port_base[n + 1] - t->port_base[n];
+        nd->P = nd->Pt + r->lane_ports;
+        for (int p = 0; p < nd->P; p++) {
+            size_t i = (size_t)n * (size_t)r->max_ports + (size_t)p;
+            if (p < nd->Pt) {
+                int up = s->in_chan[nd->base + p];
+                r->up_chan[i] = up;
+                r->up_node[i] = s->chan_from[up];
+                r->up_bit[i] = s->chan_out_port[up];
+            } else { /* a lane port: in from the NI, no output */
+                r->up_chan[i] = noc_lane_chan(s, n, p - nd->Pt + 1);
+                r->up_node[i] = n;
+                r->up_bit[i] = NOC_NI_BIT;
+            }
+            for (int v = 0; v < r->V; v++)
+                r->credits[ivc_index(r, n, p, v)] = (int16_t)r->depth;
+        }
+        nd->core = r->api->create();
+        if (!nd->core) {
+            snprintf(err, errlen, "--router rtl: out of memory for the cores");
+            rtl_destroy(s);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void rtl_destroy(struct noc_sim *s)
+{
+    rtl_state_t *r = s->rstate;
+    if (!r)
+        return;
+    if (r->nodes && r->api)
+        for (int n = 0; n < s->topo->n_nodes; n++)
+            if (r->nodes[n].core)
+                r->api->destroy(r->nodes[n].core);
+    noc_rtl_model_unload(&r->model);
+    free(r->nodes);
+    free(r->up_chan);
+    free(r->up_node);
+    free(r->up_bit);
+    free(r->occ);
+    free(r->peak);
+    free(r->pend_flit);
+    free(r->head);
+    free(r->tail);
+    free(r->credits);
+    free(r->buf);
+    free(r);
+    s->rstate = NULL;
+}
+
+static _Noreturn void diverged(const struct noc_sim *s, int n, int o, const char *what)
+{
+    char lab[64];
+    noc_topo_label(s->topo, n, lab, sizeof lab);
+    fprintf(stderr, "noctua: --router rtl: cycle %" PRIu64 ", router %s, output port %d: %s\n", s->now, lab, o, what);
+    abort();
+}
+
+/* The core's inputs from slot `at` of node n's channels (read, left in
+ * place: eval takes them in that cycle). Returns 0 if there are none. */
+static int gather(struct noc_sim *s, rtl_state_t *r, int n, const rtl_node_t *nd, uint64_t at)
+{
+    noc_rtl_in_t *in = &r->in;
+    const noc_topo_t *t = s->topo;
+    uint32_t cap = s->cap, slot = (uint32_t)(at & s->mask), a = (uint32_t)n * cap + slot;
+    uint64_t fl = s->arr_flit[a] & ~NOC_NI_MASK, cr = s->arr_credit[a] & ~NOC_NI_MASK;
+    in->valid = in->head = in->tail = 0;
+    memset(in->credit, 0, sizeof in->credit);
+    for (uint64_t b = fl; b; b &= b - 1) {
+        int p = __builtin_ctzll(b);
+        int c = r->up_chan[(size_t)n * (size_t)r->max_ports + (size_t)p];
+        const noc_flit_t *f = &s->ring_flit[(uint32_t)c * cap + slot];
+        uint64_t pb = UINT64_C(1) << p;
+        in->valid |= pb;
+        in->vc[p] = f->vc;
+        in->data[p].data = (uint64_t)f->data;
+        in->data[p].tag = (uint64_t)f->pkt | (uint64_t)f->seq << 32 | (uint64_t)f->hops << 48;
+        if (f->flags & NOC_FLIT_HEAD) {
+            /* the route at this router travels with the head (the core
+             * knows no topology) */
+            noc_route_t rt;
+            noc_topo_route(t, n, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
+            in->head |= pb;
+            in->port[p] = (uint8_t)rt.port;
+            in->cls[p] = (uint8_t)(rt.port ? rt.vclass : 0);
+        }
+        if (f->flags & NOC_FLIT_TAIL)
+            in->tail |= pb;
+    }
+    int V = r->V;
+    for (uint64_t b = cr; b; b &= b - 1) {
+        int o = __builtin_ctzll(b);
+        const uint8_t *k = &s->ring_credit[((size_t)(nd->base + o) * cap + slot) * (size_t)V];
+        for (int v = 0; v < V; v++)
+            if (k[v]) {
+                if (k[v] > 1)
+                    diverged(s, n, o, "two credits for one VC in one cycle (the core takes one)");
+                int bit = o * V + v;
+                in->credit[bit / 64] |= UINT64_C(1) << (bit % 64);
+            }
+    }
+    return (fl | cr) != 0;
+}
+
+/* Clock node n's core with r->in; the flits its output registers then hold
+ * (the crossings of the cycle clocked) go into their links, arriving
+ * `delay` cycles after the crossing. */
+static void clock_core(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
+{
+    noc_rtl_out_t *out = &r->out;
+    r->api->cycle(nd->core, &r->in, out, &nd->taps);
+    if (out->valid != nd->pend)
+        diverged(s, n, __builtin_ctzll(out->valid ^ nd->pend),
+                 out->valid & ~nd->pend ? "a flit out of no input VC" : "a crossing without a flit out");
+    nd->pend = 0;
+    uint32_t cap = s->cap;
+    for (uint64_t b = out->valid; b; b &= b - 1) {
+        int o = __builtin_ctzll(b), og = nd->base + o;
+        noc_flit_t *f = &r->pend_flit[(size_t)n * (size_t)r->max_ports + (size_t)o];
+        const noc_rtl_payload_t *d = &out->data[o];
+        uint8_t flags = (uint8_t)(((out->head >> o) & 1) * NOC_FLIT_HEAD | ((out->tail >> o) & 1) * NOC_FLIT_TAIL);
+        if (d->data != (uint64_t)f->data || (uint32_t)d->tag != f->pkt || (uint16_t)(d->tag >> 32) != f->seq ||
+            (uint16_t)(d->tag >> 48) != f->hops || flags != f->flags)
+            diverged(s, n, o, "the flit out is not the one at the front of the input VC that crossed");
+        int ov = out->vc[o], hop = o != 0;
+        f->vc = (uint8_t)ov;
+        f->hops = (uint16_t)(f->hops + hop);
+        /* the ejection port's sink always accepts: no credits there */
+        r->credits[ivc_index(r, n, o, ov)] = (int16_t)(r->credits[ivc_index(r, n, o, ov)] - hop);
+        uint32_t fslot = (uint32_t)((s->now + (uint64_t)r->out_delay + s->chan_delay[og]) & s->mask);
+        uint32_t ri = (uint32_t)og * cap + fslot;
+        if (s->ring_valid[ri])
+            diverged(s, n, o, "two flits on one link in one cycle");
+        s->ring_flit[ri] = *f;
+        s->ring_valid[ri] = 1;
+        int to = s->chan_to[og];
+        s->arr_flit[(uint32_t)to * cap + fslot] |= UINT64_C(1) << s->chan_in_port[og];
+        noc_work_add(s, to, 1);
+    }
+}
+
+/* The flits and credits arriving at node n this cycle: into the mirror and
+ * the credit counts (the core took them when it was clocked last cycle). */
+static void arrivals(struct noc_sim *s, rtl_state_t *r, int n, const rtl_node_t *nd)
+{
+    uint32_t cap = s->cap, slot = (uint32_t)(s->now & s->mask), a = (uint32_t)n * cap + slot;
+    uint64_t fl = s->arr_flit[a] & ~NOC_NI_MASK, cr = s->arr_credit[a] & ~NOC_NI_MASK;
+    if (!(fl | cr))
+        return;
+    /* the NI bits are the NI's, which evaluated first */
+    s->arr_flit[a] &= NOC_NI_MASK;
+    s->arr_credit[a] &= NOC_NI_MASK;
+    int V = r->V, total = 0;
+    for (uint64_t b = cr; b; b &= b - 1) {
+        int o = __builtin_ctzll(b);
+        uint8_t *k = &s->ring_credit[((size_t)(nd->base + o) * cap + slot) * (size_t)V];
+        int16_t *cnt = &r->credits[ivc_index(r, n, o, 0)];
+        for (int v = 0; v < V; v++) {
+            cnt[v] = (int16_t)(cnt[v] + k[v]);
+            total += k[v];
+            k[v] = 0;
+        }
+    }
+    if (total)
+        noc_work_sub(s, n, total);
+    for (uint64_t b = fl; b; b &= b - 1) {
+        int p = __builtin_ctzll(b);
+        size_t pi = (size_t)n * (size_t)r->max_ports + (size_t)p;
+        int c = r->up_chan[pi];
+        uint32_t ri = (uint32_t)c * cap + slot;
+        const noc_flit_t *f = &s->ring_flit[ri];
+        size_t i = ivc_index(r, n, p, f->vc);
+        *ivc_slot(r, i, r->tail[i]) = *f;
+        r->tail[i]++;
+        s->ring_valid[ri] = 0;
+        int occ = ++r->occ[pi];
+        if (s->measuring && occ > r->peak[pi]) {
+            r->peak[pi] = occ;
+            s->lst[c].peak_queue = (uint32_t)occ;
+        }
+    }
+}
+
+static const noc_flit_t *front(const rtl_state_t *r, int n, int l)
+{
+    size_t i = (size_t)n * (size_t)r->max_ports * (size_t)r->V + (size_t)l;
+    return ivc_slot(r, i, r->head[i]);
+}
+
+/* The switch stage of this cycle, as the core's taps tell it: the crossings
+ * leave the mirror and send their credits upstream; the link statistics
+ * count them, the credit stalls, the contention and (programs) the waits. */
+static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
+{
+    const noc_rtl_taps_t *tp = &nd->taps;
+    int W = (nd->P * r->V + 63) / 64, V = r->V, base = nd->base;
+    uint64_t any = 0;
+    for (int w = 0; w < W; w++)
+        any |= tp->bid[w];
+    if (!any)
+        return;
+    uint64_t used = 0, stalled = 0, wanted = 0, wanted2 = 0;
+    int n_cross = 0;
+    uint32_t cap = s->cap, cslot = (uint32_t)((s->now + s->credit_delay) & s->mask);
+    size_t rows = (size_t)s->n_chan;
+    for (int w = 0; w < W; w++) {
+        for (uint64_t b = tp->bid[w]; b; b &= b - 1) {
+            int l = 64 * w + __builtin_ctzll(b), o = tp->port[l];
+            uint64_t ob = UINT64_C(1) << o;
+            wanted2 |= wanted & ob;
+            wanted |= ob;
+            if (!((tp->ready[w] >> (l % 64)) & 1)) {
+                stalled |= ob;
+                if (s->step_stalls)
+                    s->step_stalls[(size_t)s->pkts[front(r, n, l)->pkt].step * rows + (size_t)(base + o)]++;
+            }
+        }
+        for (uint64_t b = tp->cross[w]; b; b &= b - 1) {
+            int l = 64 * w + __builtin_ctzll(b), p = l / V, v = l % V, o = tp->port[l];
+            size_t pi = (size_t)n * (size_t)r->max_ports + (size_t)p;
+            size_t i = ivc_index(r, n, p, v);
+            if (r->head[i] == r->tail[i])
+                diverged(s, n, o, "a crossing from an empty input VC");
+            noc_flit_t *f = &r->pend_flit[(size_t)n * (size_t)r->max_ports + (size_t)o];
+            *f = *ivc_slot(r, i, r->head[i]);
+            r->head[i]++;
+            r->occ[pi]--;
+            used |= UINT64_C(1) << o;
+            n_cross++;
+            /* the credit goes back up the channel that feeds p */
+            int up = r->up_node[pi];
+            uint8_t *credit = &s->ring_credit[((size_t)r->up_chan[pi] * cap + cslot) * (size_t)V + (size_t)v];
+            (*credit)++;
+            s->arr_credit[(uint32_t)up * cap + cslot] |= UINT64_C(1) << r->up_bit[pi];
+            noc_work_add(s, up, 1);
+            if (s->measuring) {
+                noc_link_stats_t *ls = &s->lst[base + o];
+                ls->flits++;
+                ls->busy++;
+                if (s->step_flits)
+                    s->step_flits[(size_t)s->pkts[f->pkt].step * rows + (size_t)(base + o)]++;
+                s->st.flit_hops += o != 0;
+            }
+        }
+    }
+    if (s->step_waits) /* a VC ready to cross that lost its output port to another */
+        for (int w = 0; w < W; w++)
+            for (uint64_t b = tp->ready[w] & ~tp->cross[w]; b; b &= b - 1) {
+                int l = 64 * w + __builtin_ctzll(b), o = tp->port[l];
+                if ((used >> o) & 1)
+                    s->step_waits[(size_t)s->pkts[front(r, n, l)->pkt].step * rows + (size_t)(base + o)]++;
+            }
+    if (s->measuring) {
+        for (uint64_t b = wanted2 & ~UINT64_C(1); b; b &= b - 1)
+            s->lst[base + __builtin_ctzll(b)].contention++;
+        for (uint64_t b = stalled; b; b &= b - 1)
+            s->lst[base + __builtin_ctzll(b)].credit_stall++;
+    }
+    if (n_cross) {
+        nd->pend = used;
+        noc_work_sub(s, n, n_cross);
+        s->last_move = s->now;
+    }
+}
+
+static void rtl_eval(struct noc_sim *s, int n)
+{
+    rtl_state_t *r = s->rstate;
+    rtl_node_t *nd = &r->nodes[n];
+    if (nd->clocked < s->now && gather(s, r, n, nd, s->now)) {
+        /* skipped last cycle, when a credit was written for it: clock that
+         * cycle now (the core held nothing, so nothing leaves it) */
+        clock_core(s, r, n, nd);
+    }
+    arrivals(s, r, n, nd);
+    crossings(s, r, n, nd);
+}
+
+static void rtl_commit(struct noc_sim *s, int n)
+{
+    rtl_state_t *r = s->rstate;
+    rtl_node_t *nd = &r->nodes[n];
+    gather(s, r, n, nd, s->now + 1);
+    clock_core(s, r, n, nd);
+    nd->clocked = s->now + 1;
+}
+
+/* Node and mirror index of VC v of global port g. */
+static size_t port_ivc(const struct noc_sim *s, int g, int v)
+{
+    const rtl_state_t *r = s->rstate;
+    const noc_topo_t *t = s->topo;
+    int lo = 0, hi = t->n_nodes - 1;
+    while (lo < hi) { /* the node whose ports include g */
+        int mid = (lo + hi + 1) / 2;
+        if (t->port_base[mid] <= g)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return ivc_index(r, lo, g - t->port_base[lo], v);
+}
+
+static int rtl_credits(const struct noc_sim *s, int g, int v)
+{
+    const rtl_state_t *r = s->rstate;
+    return r->credits[port_ivc(s, g, v)];
+}
+
+static int rtl_occupancy(const struct noc_sim *s, int g, int v)
+{
+    const rtl_state_t *r = s->rstate;
+    size_t i = port_ivc(s, g, v);
+    return (uint16_t)(r->tail[i] - r->head[i]);
+}
+
+static int rtl_lane_occupancy(const struct noc_sim *s, int n, int lane, int v)
+{
+    const rtl_state_t *r = s->rstate;
+    size_t i = ivc_index(r, n, r->nodes[n].Pt + lane - 1, v);
+    return (uint16_t)(r->tail[i] - r->head[i]);
+}
+
+static int rtl_depth(const struct noc_sim *s)
+{
+    const rtl_state_t *r = s->rstate;
+    return r->depth;
+}
+
+static void rtl_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void *ctx)
+{
+    const rtl_state_t *r = s->rstate;
+    const rtl_node_t *nd = &r->nodes[n];
+    for (int p = 0; p < nd->P; p++)
+        for (int v = 0; v < r->V; v++) {
+            size_t i = ivc_index(r, n, p, v);
+            /* (a lane port's flits are named by the node's local port) */
+            int g = nd->base + (p < nd->Pt ? p : 0);
+            for (uint16_t k = r->head[i]; k != r->tail[i]; k++)
+                fn(ctx, ivc_slot(r, i, k), g, v);
+        }
+}
+
+const noc_router_ops_t noc_router_rtl = {
+    .name = "rtl",
+    .help = "the Verilog router core rtl/noc_vc_router.sv, Verilated, as the datapath of every router "
+            "(the default pipeline of vc; cycle for cycle the same)",
+    .create = rtl_create,
+    .destroy = rtl_destroy,
+    .eval = rtl_eval,
+    .commit = rtl_commit,
+    .credits = rtl_credits,
+    .occupancy = rtl_occupancy,
+    .depth = rtl_depth,
+    .visit = rtl_visit,
+    .lane_ports = 1,
+    .lane_occupancy = rtl_lane_occupancy,
+};
