@@ -123,10 +123,8 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Build the program the options ask for, on t; a generator's facts go to
- * facts (facts_len bytes). */
-static noc_program_t *load(const noc_prog_opts_t *o, const noc_topo_t *t, char *facts, size_t facts_len,
-                           char *err, size_t errlen)
+noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, char *facts, size_t facts_len,
+                                 char *err, size_t errlen)
 {
     if (o->file)
         return noc_prog_read_file(o->file, err, errlen);
@@ -198,7 +196,7 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     }
     static char facts[8192];
     facts[0] = '\0';
-    noc_program_t *p = load(o, t, facts, sizeof facts, err, sizeof err);
+    noc_program_t *p = noc_cli_prog_load(o, t, facts, sizeof facts, err, sizeof err);
     if (!p) {
         fprintf(stderr, "noctua run: %s\n", err);
         noc_topo_destroy(t);

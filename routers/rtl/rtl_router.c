@@ -300,7 +300,7 @@ static void clock_core(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
         s->ring_valid[ri] = 1;
         int to = s->chan_to[og];
         s->arr_flit[(uint32_t)to * cap + fslot] |= UINT64_C(1) << s->chan_in_port[og];
-        noc_work_add(s, to, 1);
+        /* (the flit became work of `to` at the crossing) */
     }
 }
 
@@ -392,6 +392,10 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
             r->occ[pi]--;
             used |= UINT64_C(1) << o;
             n_cross++;
+            /* the flit is work of the node it goes to from now (the order in
+             * which nodes get work is that of routers/vc, so the kernel's
+             * active list, and all that follows its order, is the same) */
+            noc_work_add(s, s->chan_to[base + o], 1);
             /* the credit goes back up the channel that feeds p */
             int up = r->up_node[pi];
             uint8_t *credit = &s->ring_credit[((size_t)r->up_chan[pi] * cap + cslot) * (size_t)V + (size_t)v];

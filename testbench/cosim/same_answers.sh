@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# same_answers.sh: --router rtl gives the answers of --router vc (ctest
+# rtl.same_answers; docs/rtl.md, "Same answers"). For synthetic traffic on a
+# fabric of every kind and for every program, the JSON reports of the two
+# runs (cycle counts, latencies, per-step and per-link tables, results) must
+# be equal but for the router's name; and the text report of
+# `noctua run bsn:mesh:4x4 --program broadcast` must differ only in the line
+# naming the router and the wall-clock time.
+#
+#   same_answers.sh NOCTUA
+set -u
+noctua=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+
+same() {
+  n=$((n + 1))
+  "$noctua" run "$@" --router vc --quiet --json "$tmp/vc.json" >"$tmp/vc.out" 2>&1
+  local ev=$?
+  "$noctua" run "$@" --router rtl --quiet --json "$tmp/rtl.json" >"$tmp/rtl.out" 2>&1
+  local er=$?
+  if [ "$ev" != "$er" ]; then
+    echo "DIFFERENT exit status (vc $ev, rtl $er): noctua run $*"
+    cat "$tmp/rtl.out"
+    fail=1
+  elif [ ! -s "$tmp/vc.json" ]; then
+    echo "NO REPORT (exit $ev): noctua run $*"
+    cat "$tmp/vc.out"
+    fail=1
+  elif ! diff <(grep -v '"router":' "$tmp/vc.json") <(grep -v '"router":' "$tmp/rtl.json") >"$tmp/diff"; then
+    echo "DIFFERENT: noctua run $*"
+    head -20 "$tmp/diff"
+    fail=1
+  else
+    echo "same (exit $ev, $(wc -l <"$tmp/vc.json") JSON lines): noctua run $*"
+  fi
+  rm -f "$tmp/vc.json" "$tmp/rtl.json"
+}
+
+# Synthetic traffic on every kind of fabric (the short windows keep it quick).
+syn="warmup_cycles=300 sample_cycles=1500"
+same ring:6 $syn injection_rate=0.3 packet_size=3
+same mesh:3x4 $syn injection_rate=0.3
+same mesh:2x2x2 $syn injection_rate=0.4 traffic=bitcomp
+same torus:3x4 $syn injection_rate=0.4 packet_size=4
+same torus:4x4 $syn injection_rate=0.5 arb_type=matrix
+same mesh:4x4 $syn injection_rate=0.6 num_vcs=4 vc_buf_size=2 traffic=transpose
+same hypercube:3 $syn injection_rate=0.3 packet_size=2
+same bsn:ring:4 $syn injection_rate=0.2
+same otis:mesh:2x2 $syn injection_rate=0.2
+same pyramid:3 $syn injection_rate=0.2
+same circulant:13:2,5 $syn injection_rate=0.3
+same complete:5 $syn injection_rate=0.3
+same multilevel:2:1 $syn injection_rate=0.2
+same mesh:3x3 $syn injection_rate=0.5 ni_ports=0 packet_size=2
+# Programs, with real data (each checks its result).
+same bsn:mesh:4x4 --program broadcast
+same bsn:ring:4 --program data-sum
+same bsn:ring:4 --program prefix-sum --sync steps
+same otis:mesh:2x2 --program broadcast
+same torus:4x4 --program scatter
+same torus:4x4 --program gather
+same hypercube:4 --program shift --q 5
+same mesh:4x4 --program broadcast-2phase
+same mesh:4x4 --program hrelation --h 3
+same pyramid:3 --program pyramid-sum
+same pyramid:3 --program pyramid-broadcast
+same torus:3x4 --program alltoall ni_ports=0
+same ring:6 --program allreduce
+same complete:5 --program allgather
+
+# The text report of the issue's example.
+"$noctua" run bsn:mesh:4x4 --program broadcast --router vc >"$tmp/vc.txt" 2>&1
+"$noctua" run bsn:mesh:4x4 --program broadcast --router rtl >"$tmp/rtl.txt" 2>&1
+if diff <(grep -v '^noctua .*router vc\|wall clock' "$tmp/vc.txt") \
+        <(grep -v '^noctua .*router rtl\|wall clock' "$tmp/rtl.txt") >"$tmp/diff" &&
+   [ "$(grep -c . "$tmp/vc.txt")" -gt 5 ]; then
+  echo "same text report (but the router line and the wall clock): noctua run bsn:mesh:4x4 --program broadcast"
+else
+  echo "DIFFERENT text report: noctua run bsn:mesh:4x4 --program broadcast"
+  cat "$tmp/diff"
+  fail=1
+fi
+[ $fail = 0 ] && echo "same_answers: all $n runs give the same answers with --router rtl and --router vc"
+exit $fail
