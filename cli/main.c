@@ -1,6 +1,7 @@
 /* main.c: noctua's entry point: picks the subcommand. With no arguments it
  * runs the built-in default (uniform traffic on mesh:8x8) and prints its
  * summary. */
+#include "cli/area.h"
 #include "cli/cli.h"
 #include "cli/version.h"
 #include <string.h>
@@ -14,6 +15,8 @@ static void help(FILE *f)
         "       noctua run [SPEC] [key=value ...] [--config FILE] [--json FILE]\n"
         "       noctua sweep SPEC --rates FROM:TO:STEP [key=value ...] [-o PREFIX]\n"
         "       noctua topo SPEC [SPEC ...] [--json FILE]   graph facts, side by side\n"
+        "       noctua topo SPEC [SPEC ...] --area [V=2 DEPTH=8 FLIT_W=64 ...]   ... with the routers' gate count\n"
+        "       noctua area [P=5 V=2 DEPTH=8 FLIT_W=64 ...]   gate count of the router core (yosys)\n"
         "       noctua draw SPEC -o FILE.svg|.png [--load RUN.json]   a picture (Graphviz)\n"
         "       noctua run [SPEC] --program NAME | --program-file FILE [...]   a traffic program\n"
         "       noctua validate [--markdown]    the programs' counts against the papers' formulas\n"
@@ -39,6 +42,8 @@ int main(int argc, char **argv)
         return noc_cmd_sweep(argc - 1, argv + 1);
     if (strcmp(cmd, "topo") == 0)
         return noc_cmd_topo(argc - 1, argv + 1);
+    if (strcmp(cmd, "area") == 0)
+        return noc_cmd_area(argc - 1, argv + 1);
     if (strcmp(cmd, "draw") == 0)
         return noc_cmd_draw(argc - 1, argv + 1);
     if (strcmp(cmd, "validate") == 0)

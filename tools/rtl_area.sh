@@ -11,10 +11,12 @@
 # weigh a 2-input NAND 1, an inverter 0.67, a flip-flop 6 (a D flip-flop
 # with its enable and asynchronous reset in a typical standard-cell
 # library); they are for comparing designs, not a sign-off area
-# (docs/rtl.md). The router core itself comes with issue 5's next step.
+# (docs/area.md). The weights are read from cli/area.h (NOC_AREA_W_*), the
+# one place they are written, so this script and `noctua area` agree; the
+# yosys script below is the one cli/area.c runs for the router core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,16p' "$0"; exit 2; }
 module=$1
 shift
 command -v yosys >/dev/null || { echo "rtl_area.sh: yosys is not installed (apt-get install yosys)" >&2; exit 2; }
@@ -26,6 +28,11 @@ for kv in "$@"; do
     *) echo "rtl_area.sh: expected PARAM=VALUE, got '$kv'" >&2; exit 2 ;;
   esac
 done
+# The weights: "#define NOC_AREA_W_NAND 1.0" and so on, from cli/area.h.
+weight() { sed -n "s/^#define NOC_AREA_W_$1 \([0-9.][0-9.]*\).*/\1/p" cli/area.h; }
+w_nand=$(weight NAND) w_not=$(weight NOT) w_ff=$(weight FF)
+[ -n "$w_nand" ] && [ -n "$w_not" ] && [ -n "$w_ff" ] ||
+  { echo "rtl_area.sh: no NOC_AREA_W_NAND, _NOT, _FF in cli/area.h" >&2; exit 1; }
 sources="rtl/noc_pkg.sv $(ls rtl/*.sv | grep -v noc_pkg.sv | tr '\n' ' ')"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -37,7 +44,7 @@ if ! yosys -q -p "$script" -l "$log" >/dev/null 2>&1; then
   tail -20 "$log" >&2
   exit 1
 fi
-awk -v m="$module" '
+awk -v m="$module" -v wn="$w_nand" -v wi="$w_not" -v wf="$w_ff" '
   /Number of wires:/ { cells = ""; nand = inv = ff = 0; kinds = "" } # keep the last statistics only
   /Number of cells:/ { cells = $4 }
   /\$_NAND_/ { nand += $2; kinds = kinds sprintf("  %-18s %d\n", $1, $2) }
@@ -45,5 +52,5 @@ awk -v m="$module" '
   /\$_.*DFF.*_/ { ff += $2; kinds = kinds sprintf("  %-18s %d\n", $1, $2) }
   END {
     if (cells == "") { print "rtl_area.sh: no statistics in the yosys log" > "/dev/stderr"; exit 1 }
-    printf "%s cells %d nand2 %.1f\n%s", m, cells, nand + 0.67 * inv + 6 * ff, kinds
+    printf "%s cells %d nand2 %.1f\n%s", m, cells, wn * nand + wi * inv + wf * ff, kinds
   }' "$log"

@@ -26,6 +26,11 @@ const char *noc_rtl_model_cache(void)
     return env && *env ? env : NOCTUA_RTL_CACHE;
 }
 
+const char *noc_rtl_source_dir(void)
+{
+    return NOCTUA_RTL_SOURCE;
+}
+
 /* FNV-1a over the bytes of a file, into *h; -1 if unreadable. */
 static int hash_file(const char *path, uint64_t *h)
 {
@@ -188,6 +193,11 @@ void noc_rtl_model_unload(noc_rtl_model_t *m)
 }
 #else
 const char *noc_rtl_model_cache(void)
+{
+    return NULL;
+}
+
+const char *noc_rtl_source_dir(void)
 {
     return NULL;
 }

@@ -22,4 +22,8 @@ void noc_rtl_model_unload(noc_rtl_model_t *m);
 /* The model cache directory: $NOCTUA_RTL_CACHE, or the build tree's
  * rtl-models/. NULL if noctua was built without Verilator. */
 const char *noc_rtl_model_cache(void);
+
+/* The source tree noctua was built from (its rtl/ is what the models and
+ * `noctua area` are made of). NULL if built without Verilator. */
+const char *noc_rtl_source_dir(void);
 #endif

@@ -1,0 +1,114 @@
+/* cmd_area.c: `noctua area [NAME=VALUE ...] [--json FILE|-]`: the gate count
+ * of the router core rtl/noc_vc_router.sv for one parameter set, synthesized
+ * with yosys once and then read from the cache (area.c, docs/area.md). */
+#include "cli/area.h"
+#include "cli/cli.h"
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    noc_area_params_t d;
+    noc_area_params_default(&d);
+    char cache[1024];
+    noc_area_cache_dir(cache, sizeof cache);
+    fprintf(f,
+        "usage: noctua area [P=%d] [V=%d] [DEPTH=%d] [FLIT_W=%d] [N_CLASS=%d] [ARB=round_robin|matrix]\n"
+        "                   [--json FILE|-]\n"
+        "\n"
+        "Gate count of the router core rtl/noc_vc_router.sv with these parameters:\n"
+        "yosys synthesizes it flat to 2-input NANDs, inverters and flip-flops\n"
+        "(synth -flatten; abc -g NAND), and noctua prints the cells and the NAND2\n"
+        "equivalents, weighing a NAND %g, an inverter %g and a flip-flop %g: figures\n"
+        "for comparing designs, not a sign-off area (docs/area.md).\n"
+        "\n"
+        "  P        ports, the local one included (1 to %d)\n"
+        "  V        virtual channels per port (1 to %d)\n"
+        "  DEPTH    flits per VC (1 to %d)\n"
+        "  FLIT_W   payload bits of a flit (1 to %d)\n"
+        "  N_CLASS  VC classes of the routing (1 to V)\n"
+        "  ARB      the arbiters: round_robin or matrix\n"
+        "  --json FILE  also write the result as JSON ('-': to stdout, instead of the text)\n"
+        "\n"
+        "The first call for a parameter set runs yosys (seconds for a small core, a\n"
+        "minute or more for 10 ports); the counts are then cached, per parameter set\n"
+        "and per version of rtl/, in %s\n"
+        "(yosys's log beside them). `noctua topo SPEC --area` sums the cores of a fabric.\n"
+        "\n"
+        "Exit status: 0 done, 2 bad input or yosys missing, 4 yosys failed.\n",
+        d.P, d.V, d.depth, d.flit_w, d.n_class, NOC_AREA_W_NAND, NOC_AREA_W_NOT, NOC_AREA_W_FF, NOC_AREA_MAX_P,
+        NOC_AREA_MAX_V, NOC_AREA_MAX_DEPTH, NOC_AREA_MAX_FLIT_W, cache);
+}
+
+static void print_text(FILE *out, const noc_area_t *a)
+{
+    const noc_area_params_t *p = &a->params;
+    fprintf(out, "noc_vc_router  P=%d V=%d DEPTH=%d FLIT_W=%d N_CLASS=%d ARB=%s\n", p->P, p->V, p->depth,
+            p->flit_w, p->n_class, noc_area_arb_name(p->arb));
+    fprintf(out, "cells        %10ld\n", a->cells);
+    fprintf(out, "NAND2-eq     %12.1f\n", a->nand2);
+    fprintf(out, "  NAND       %10ld  x %-4g = %10.1f\n", a->nand, NOC_AREA_W_NAND, (double)a->nand * NOC_AREA_W_NAND);
+    fprintf(out, "  NOT        %10ld  x %-4g = %10.1f\n", a->inv, NOC_AREA_W_NOT, (double)a->inv * NOC_AREA_W_NOT);
+    fprintf(out, "  flip-flops %10ld  x %-4g = %10.1f\n", a->ff, NOC_AREA_W_FF, (double)a->ff * NOC_AREA_W_FF);
+    if (a->other)
+        fprintf(out, "  other      %10ld  (not weighed)\n", a->other);
+    fprintf(out, "cell kinds:");
+    for (int k = 0; k < a->n_kinds; k++)
+        fprintf(out, " %s %ld%s", a->kind[k], a->kind_count[k], k + 1 < a->n_kinds ? "," : "");
+    const char *by = a->yosys[0] ? a->yosys : "yosys";
+    if (a->cached)
+        fprintf(out, "\nfrom the cache %s,\nsynthesized in %.1f s by %s\n", a->path, a->seconds, by);
+    else
+        fprintf(out, "\nsynthesized in %.1f s by %s; cached in %s\n", a->seconds, by, a->path);
+}
+
+int noc_cmd_area(int argc, char **argv)
+{
+    noc_area_params_t p;
+    noc_area_params_default(&p);
+    const char *json_path = NULL;
+    char err[1200];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return NOC_EXIT_OK;
+        } else if (strcmp(a, "--json") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "noctua area: --json needs a FILE (or - for stdout)\n");
+                return NOC_EXIT_USAGE;
+            }
+            json_path = argv[++i];
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "noctua area: unknown option '%s' (see noctua area --help)\n", a);
+            return NOC_EXIT_USAGE;
+        } else if (noc_area_param_set(&p, a, 1, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "noctua area: %s (see noctua area --help)\n", err);
+            return NOC_EXIT_USAGE;
+        }
+    }
+    if (noc_area_params_check(&p, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua area: %s\n", err);
+        return NOC_EXIT_USAGE;
+    }
+    noc_area_t a;
+    int rc = noc_area_get(&p, &a, err, sizeof err);
+    if (rc != NOC_AREA_OK) {
+        fprintf(stderr, "noctua area: %s\n", err);
+        return rc == NOC_AREA_EUSAGE ? NOC_EXIT_USAGE : NOC_EXIT_INTERNAL;
+    }
+    if (a.other)
+        fprintf(stderr, "noctua area: warning: %ld cells are neither NAND, NOT nor flip-flops and are not weighed\n",
+                a.other);
+    if (!(json_path && strcmp(json_path, "-") == 0))
+        print_text(stdout, &a);
+    if (json_path) {
+        json_t *j = noc_area_json(&a);
+        rc = noc_report_write_json(j, json_path, err, sizeof err);
+        json_decref(j);
+        if (rc != 0) {
+            fprintf(stderr, "noctua area: %s\n", err);
+            return NOC_EXIT_USAGE;
+        }
+    }
+    return NOC_EXIT_OK;
+}
