@@ -3,7 +3,12 @@
  * SPEC, and the same as a JSON array with one object per SPEC in the order
  * given. Every SPEC is built before anything is computed, so a bad one stops
  * the command (exit 2) before any output. docs/facts.md documents the
- * figures and the JSON keys. */
+ * figures and the JSON keys.
+ *
+ * With --area, also the routers' gate count (cli/area.h, docs/area.md): the
+ * nodes grouped by port count (degree + 1), one core synthesized (or read
+ * from the cache) per port count, and the fabric's sum. */
+#include "cli/area.h"
 #include "cli/cli.h"
 #include "topologies/facts.h"
 #include <errno.h>
@@ -15,8 +20,11 @@
 
 static void usage(FILE *f)
 {
+    noc_area_params_t d;
+    noc_area_params_default(&d);
     fprintf(f,
         "usage: noctua topo SPEC [SPEC ...] [--json FILE|-] [--exact-max N] [--metis-runs N]\n"
+        "                   [--area [V=N] [DEPTH=N] [FLIT_W=N] [N_CLASS=N] [ARB=round_robin|matrix]]\n"
         "\n"
         "Graph facts of each fabric, one column per SPEC: nodes, links (total and per\n"
         "link class), degree (network ports per node: min, max, average), diameter and\n"
@@ -29,6 +37,14 @@ static void usage(FILE *f)
         "  --exact-max N   exact bisection width up to N nodes (default %d, at most %d;\n"
         "                  the time grows fast above the default)\n"
         "  --metis-runs N  METIS runs behind a bisection bound (default %d)\n"
+        "  --area          also the routers' gate count: one router core\n"
+        "                  (rtl/noc_vc_router.sv) per node with degree + 1 ports,\n"
+        "                  synthesized with yosys once per port count and cached\n"
+        "                  (noctua area --help), in NAND2 equivalents per port\n"
+        "                  count and for the fabric. Its parameters: V (default: the\n"
+        "                  fabric's VC classes, at least 2, as num_vcs=0), DEPTH\n"
+        "                  (default %d), FLIT_W (default %d), N_CLASS (default: the\n"
+        "                  fabric's VC classes, at most V), ARB (default round_robin)\n"
         "\n"
         "Bisection width is exact (branch and bound) up to --exact-max nodes and an\n"
         "upper bound above, shown as \"<= W\": the smallest cut METIS found, or a\n"
@@ -37,9 +53,10 @@ static void usage(FILE *f)
         "is then a lower bound (\">= D\") and the average distance an estimate (\"~A\").\n"
         "See docs/facts.md.\n"
         "\n"
-        "Exit status: 0 done, 2 bad input (a SPEC or an option).\n",
+        "Exit status: 0 done, 2 bad input (a SPEC or an option) or yosys missing,\n"
+        "4 yosys failed.\n",
         noc_topo_spec_help(), NOC_FACTS_EXACT_DEFAULT, NOC_FACTS_EXACT_LIMIT,
-        NOC_FACTS_RUNS_DEFAULT, NOC_FACTS_BFS_ALL_DEFAULT);
+        NOC_FACTS_RUNS_DEFAULT, d.depth, d.flit_w, NOC_FACTS_BFS_ALL_DEFAULT);
 }
 
 static int parse_int(const char *s, int lo, int hi, int *out)
@@ -55,9 +72,27 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 
 /* ---- the table ------------------------------------------------------------ */
 
+/* --area: the routers of one port count. */
+typedef struct area_group {
+    int ports;
+    int routers;
+    noc_area_t a;
+} area_group_t;
+
+/* --area for one fabric. */
+typedef struct fabric_area {
+    noc_area_params_t p;   /* P unused: each group's */
+    int classes_needed;    /* the fabric's VC classes */
+    int n_groups;          /* 0: no --area */
+    area_group_t *g;       /* by port count, ascending */
+    long cells;            /* sums over the fabric */
+    double nand2;
+} fabric_area_t;
+
 typedef struct column {
     noc_topo_t *t;
     noc_facts_t f;
+    fabric_area_t area;
 } column_t;
 
 static void fmt_diameter(const noc_facts_t *f, char *buf, size_t len)
@@ -154,6 +189,18 @@ static void cell(const column_t *c, const void *arg, char *buf, size_t len)
     }
 }
 
+/* arg: 0 the fabric's NAND2-eq, 1 per node. */
+static void area_cell(const column_t *c, const void *arg, char *buf, size_t len)
+{
+    const fabric_area_t *a = &c->area;
+    if (!a->n_groups)
+        snprintf(buf, len, "-");
+    else if (*(const int *)arg == 0)
+        snprintf(buf, len, "%.0f", a->nand2);
+    else
+        snprintf(buf, len, "%.0f", a->nand2 / c->t->n_nodes);
+}
+
 static void class_cell(const column_t *c, const void *arg, char *buf, size_t len)
 {
     int k = class_links(c, (const char *)arg);
@@ -178,7 +225,16 @@ static void print_table(FILE *out, const column_t *cols, int n)
             if ((int)strlen(buf) > width[i])
                 width[i] = (int)strlen(buf);
         }
+        for (int k = 0; k < 2; k++) {
+            char buf[CELL];
+            area_cell(&cols[i], &k, buf, sizeof buf);
+            if ((int)strlen(buf) > width[i])
+                width[i] = (int)strlen(buf);
+        }
     }
+    int any_area = 0;
+    for (int i = 0; i < n; i++)
+        any_area |= cols[i].area.n_groups > 0;
     fprintf(out, "%-22s", "fabric");
     for (int i = 0; i < n; i++)
         fprintf(out, "  %*s", width[i], cols[i].t->spec);
@@ -205,6 +261,11 @@ static void print_table(FILE *out, const column_t *cols, int n)
                 row(out, label, cols, n, width, class_cell, name);
             }
     }
+    if (any_area) {
+        static const int total = 0, per_node = 1;
+        row(out, "router NAND2-eq", cols, n, width, area_cell, &total);
+        row(out, "  per node", cols, n, width, area_cell, &per_node);
+    }
 
     int bound = 0, exact = 0, sampled = 0, runs = 0, split = 0;
     for (int i = 0; i < n; i++) {
@@ -228,9 +289,115 @@ static void print_table(FILE *out, const column_t *cols, int n)
     free(width);
 }
 
+/* ---- --area --------------------------------------------------------------- */
+
+/* The parameters for fabric t: those given, V and N_CLASS from the
+ * fabric's VC classes when not given. */
+static void area_params(const noc_topo_t *t, const noc_area_params_t *given, int v_set, int c_set,
+                        noc_area_params_t *p)
+{
+    *p = *given;
+    if (!v_set)
+        p->V = t->n_vclasses > 2 ? t->n_vclasses : 2;
+    if (!c_set)
+        p->n_class = t->n_vclasses < p->V ? t->n_vclasses : p->V;
+}
+
+/* Group t's nodes by port count and get each group's core. Returns an exit
+ * status; a message in err when not OK. */
+static int area_compute(const noc_topo_t *t, fabric_area_t *fa, char *err, size_t errlen)
+{
+    int maxp = t->max_degree + 1;
+    int *count = calloc((size_t)maxp + 1, sizeof *count);
+    if (!count)
+        abort();
+    for (int v = 0; v < t->n_nodes; v++)
+        count[noc_topo_degree(t, v) + 1]++;
+    for (int P = 1; P <= maxp; P++)
+        fa->n_groups += count[P] > 0;
+    fa->g = calloc((size_t)fa->n_groups, sizeof *fa->g);
+    if (!fa->g)
+        abort();
+    fa->classes_needed = t->n_vclasses;
+    int k = 0, rc = NOC_EXIT_OK;
+    for (int P = 1; P <= maxp && rc == NOC_EXIT_OK; P++) {
+        if (!count[P])
+            continue;
+        area_group_t *g = &fa->g[k++];
+        g->ports = P;
+        g->routers = count[P];
+        noc_area_params_t p = fa->p;
+        p.P = P;
+        int r = noc_area_get(&p, &g->a, err, errlen);
+        if (r != NOC_AREA_OK) {
+            rc = r == NOC_AREA_EUSAGE ? NOC_EXIT_USAGE : NOC_EXIT_INTERNAL;
+            break;
+        }
+        if (g->a.other)
+            fprintf(stderr, "noctua topo: warning: %ld cells of the %d-port core are neither NAND, NOT nor "
+                    "flip-flops and are not weighed\n", g->a.other, P);
+        fa->cells += g->a.cells * g->routers;
+        fa->nand2 += g->a.nand2 * g->routers;
+    }
+    free(count);
+    return rc;
+}
+
+static void print_area(FILE *out, const column_t *cols, int n)
+{
+    const noc_area_params_t *p0 = &cols[0].area.p;
+    fprintf(out, "\nrouter area: one noc_vc_router per node with degree + 1 ports, DEPTH=%d FLIT_W=%d ARB=%s;\n"
+                 "NAND2-eq weighs a NAND %g, an inverter %g, a flip-flop %g (docs/area.md)\n",
+            p0->depth, p0->flit_w, noc_area_arb_name(p0->arb), NOC_AREA_W_NAND, NOC_AREA_W_NOT, NOC_AREA_W_FF);
+    for (int i = 0; i < n; i++) {
+        const fabric_area_t *a = &cols[i].area;
+        fprintf(out, "\n%s: V=%d N_CLASS=%d", cols[i].t->spec, a->p.V, a->p.n_class);
+        if (a->p.V < a->classes_needed)
+            fprintf(out, " (its deadlock-free routing needs %d VC classes: V=%d is fewer)", a->classes_needed,
+                    a->p.V);
+        else if (a->p.n_class != a->classes_needed)
+            fprintf(out, " (its routing uses %d VC classes)", a->classes_needed);
+        fprintf(out, "\n  %5s  %7s  %10s  %13s  %13s\n", "ports", "routers", "cells each", "NAND2-eq each",
+                "NAND2-eq");
+        for (int k = 0; k < a->n_groups; k++) {
+            const area_group_t *g = &a->g[k];
+            fprintf(out, "  %5d  %7d  %10ld  %13.1f  %13.1f\n", g->ports, g->routers, g->a.cells, g->a.nand2,
+                    g->a.nand2 * g->routers);
+        }
+        fprintf(out, "  %5s  %7d  %10s  %13s  %13.1f  (%.1f per node; %ld cells)\n", "total", cols[i].t->n_nodes,
+                "", "", a->nand2, a->nand2 / cols[i].t->n_nodes, a->cells);
+    }
+}
+
+static json_t *area_json(const noc_topo_t *t, const fabric_area_t *a)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "core", json_string("noc_vc_router"));
+    json_object_set_new(j, "params", json_pack("{s:i, s:i, s:i, s:i, s:s}", "V", a->p.V, "DEPTH", a->p.depth,
+                                               "FLIT_W", a->p.flit_w, "N_CLASS", a->p.n_class, "ARB",
+                                               noc_area_arb_name(a->p.arb)));
+    json_object_set_new(j, "vc_classes_needed", json_integer(a->classes_needed));
+    json_t *arr = json_array();
+    for (int k = 0; k < a->n_groups; k++) {
+        const area_group_t *g = &a->g[k];
+        json_t *e = json_pack("{s:i, s:i, s:I, s:f, s:f}", "ports", g->ports, "routers", g->routers, "cells",
+                              (json_int_t)g->a.cells, "nand2", g->a.nand2, "nand2_total", g->a.nand2 * g->routers);
+        json_object_set_new(e, "breakdown", json_pack("{s:I, s:I, s:I, s:I}", "nand", (json_int_t)g->a.nand, "not",
+                                                      (json_int_t)g->a.inv, "ff", (json_int_t)g->a.ff, "other",
+                                                      (json_int_t)g->a.other));
+        json_object_set_new(e, "cache_file", json_string(g->a.path));
+        json_array_append_new(arr, e);
+    }
+    json_object_set_new(j, "by_ports", arr);
+    json_object_set_new(j, "cells", json_integer(a->cells));
+    json_object_set_new(j, "nand2", json_real(a->nand2));
+    json_object_set_new(j, "nand2_per_node", json_real(a->nand2 / t->n_nodes));
+    return j;
+}
+
 /* ---- JSON ----------------------------------------------------------------- */
 
-static json_t *facts_json(const noc_topo_t *t, const noc_facts_t *f)
+static json_t *facts_json(const noc_topo_t *t, const noc_facts_t *f, const fabric_area_t *a)
 {
     json_t *j = json_object();
     json_object_set_new(j, "spec", json_string(t->spec));
@@ -260,6 +427,8 @@ static json_t *facts_json(const noc_topo_t *t, const noc_facts_t *f)
     json_object_set_new(j, "links_per_node", json_real(f->links_per_node));
     json_object_set_new(j, "degree_x_diameter",
                         f->degree_x_diameter >= 0 ? json_integer(f->degree_x_diameter) : json_null());
+    if (a->n_groups)
+        json_object_set_new(j, "area", area_json(t, a));
     return j;
 }
 
@@ -270,6 +439,10 @@ int noc_cmd_topo(int argc, char **argv)
     int n = 0, rc = NOC_EXIT_OK;
     noc_facts_opts_t opts;
     noc_facts_defaults(&opts);
+    int area = 0, v_set = 0, c_set = 0;
+    const char *area_arg = NULL; /* the first area parameter given */
+    noc_area_params_t ap;
+    noc_area_params_default(&ap);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -292,9 +465,20 @@ int noc_cmd_topo(int argc, char **argv)
                 return NOC_EXIT_USAGE;
             }
             i++;
+        } else if (strcmp(a, "--area") == 0) {
+            area = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "noctua topo: unknown option '%s' (see noctua topo --help)\n", a);
             return NOC_EXIT_USAGE;
+        } else if (strchr(a, '=') && !strchr(a, ':')) {
+            char err[512];
+            if (noc_area_param_set(&ap, a, 0, &c_set, err, sizeof err) != 0) {
+                fprintf(stderr, "noctua topo: %s (a parameter of --area; see noctua topo --help)\n", err);
+                return NOC_EXIT_USAGE;
+            }
+            v_set |= a[0] == 'V' && a[1] == '=';
+            if (!area_arg)
+                area_arg = a;
         } else {
             if (n == MAX_SPECS) {
                 fprintf(stderr, "noctua topo: at most %d SPECs at once\n", MAX_SPECS);
@@ -306,6 +490,10 @@ int noc_cmd_topo(int argc, char **argv)
     if (n == 0) {
         fprintf(stderr, "noctua topo: no SPEC given (for example: noctua topo mesh:8x8 torus:8x8)\n");
         usage(stderr);
+        return NOC_EXIT_USAGE;
+    }
+    if (area_arg && !area) {
+        fprintf(stderr, "noctua topo: '%s' is a parameter of --area, which is not given\n", area_arg);
         return NOC_EXIT_USAGE;
     }
 
@@ -321,6 +509,22 @@ int noc_cmd_topo(int argc, char **argv)
             rc = NOC_EXIT_USAGE;
             goto done;
         }
+        if (area) {
+            area_params(cols[built].t, &ap, v_set, c_set, &cols[built].area.p);
+            cols[built].area.p.P = 1;
+            int bad = noc_area_params_check(&cols[built].area.p, err, sizeof err) != 0;
+            if (!bad && cols[built].t->max_degree + 1 > NOC_AREA_MAX_P) {
+                snprintf(err, sizeof err, "a core of %d ports is more than it takes (%d)",
+                         cols[built].t->max_degree + 1, NOC_AREA_MAX_P);
+                bad = 1;
+            }
+            if (bad) {
+                fprintf(stderr, "noctua topo: %s: --area: %s\n", specs[built], err);
+                built++;
+                rc = NOC_EXIT_USAGE;
+                goto done;
+            }
+        }
     }
     for (int i = 0; i < n; i++) {
         char err[512];
@@ -330,13 +534,24 @@ int noc_cmd_topo(int argc, char **argv)
             goto done;
         }
     }
-    if (!(json_path && strcmp(json_path, "-") == 0))
+    for (int i = 0; area && i < n; i++) {
+        char err[1200];
+        rc = area_compute(cols[i].t, &cols[i].area, err, sizeof err);
+        if (rc != NOC_EXIT_OK) {
+            fprintf(stderr, "noctua topo: %s: --area: %s\n", cols[i].t->spec, err);
+            goto done;
+        }
+    }
+    if (!(json_path && strcmp(json_path, "-") == 0)) {
         print_table(stdout, cols, n);
+        if (area)
+            print_area(stdout, cols, n);
+    }
     if (json_path) {
         char err[600];
         json_t *arr = json_array();
         for (int i = 0; i < n; i++)
-            json_array_append_new(arr, facts_json(cols[i].t, &cols[i].f));
+            json_array_append_new(arr, facts_json(cols[i].t, &cols[i].f, &cols[i].area));
         if (noc_report_write_json(arr, json_path, err, sizeof err)) {
             fprintf(stderr, "noctua topo: %s\n", err);
             rc = NOC_EXIT_USAGE;
@@ -345,8 +560,10 @@ int noc_cmd_topo(int argc, char **argv)
     }
 
 done:
-    for (int i = 0; i < built; i++)
+    for (int i = 0; i < built; i++) {
         noc_topo_destroy(cols[i].t);
+        free(cols[i].area.g);
+    }
     free(cols);
     return rc;
 }
