@@ -1,9 +1,9 @@
 /* bench.c: `noctua_bench`, the speed benchmark. Runs a fixed list of
  * synthetic workloads (uniform traffic, 2 VCs x 8 flits, dimension-order
- * routing, the vc router, one seed) and prints, per workload, simulated
- * cycles per second, flit-hops per second, nanoseconds per node-cycle and
- * peak resident memory, with PASS/FAIL marks against the two headline
- * targets. bench/README.md says what each figure counts.
+ * routing, one seed; the vc router, and for the last rows the RTL datapath,
+ * --router rtl) and prints, per workload, simulated cycles per second,
+ * flit-hops per second, nanoseconds per node-cycle and peak resident memory,
+ * with PASS/FAIL marks against the headline targets. bench/README.md says what each figure counts.
  *
  * Each workload runs in a forked child, so that the child's peak RSS
  * (getrusage RUSAGE_SELF) is that workload's alone; the child sends its
@@ -38,17 +38,22 @@ typedef struct workload {
     double min_cps;           /* target: cycles/s at least this (0: none) */
     double max_mb;            /* target: peak RSS at most this (0: none) */
     int num_vcs;              /* 0: as many as the fabric's routing needs */
+    const char *router;       /* NULL: vc */
 } workload_t;
 
 static const workload_t workloads[] = {
-    {"mesh:8x8",    1, 0.05, 2000, 50000, 200, 2000, 0, 0, 2},
-    {"mesh:8x8",    1, 0.20, 2000, 50000, 200, 2000, 100000, 0, 2},
-    {"mesh:8x8",    1, 0.35, 2000, 50000, 200, 2000, 0, 0, 2},
-    {"mesh:8x8",    5, 0.20, 2000, 50000, 200, 2000, 0, 0, 2},
-    {"torus:8x8",   1, 0.20, 2000, 50000, 200, 2000, 0, 0, 2},
-    {"hypercube:6", 1, 0.10, 2000, 50000, 200, 2000, 0, 0, 2},
-    {"mesh:32x32",  1, 0.05, 500, 3000, 200, 600, 5000, 50, 2},
-    {"mesh:64x64",  1, 0.05, 300, 600, 100, 200, 0, 0, 2},
+    {"mesh:8x8",    1, 0.05, 2000, 50000, 200, 2000, 0, 0, 2, "vc"},
+    {"mesh:8x8",    1, 0.20, 2000, 50000, 200, 2000, 100000, 0, 2, "vc"},
+    {"mesh:8x8",    1, 0.35, 2000, 50000, 200, 2000, 0, 0, 2, "vc"},
+    {"mesh:8x8",    5, 0.20, 2000, 50000, 200, 2000, 0, 0, 2, "vc"},
+    {"torus:8x8",   1, 0.20, 2000, 50000, 200, 2000, 0, 0, 2, "vc"},
+    {"hypercube:6", 1, 0.10, 2000, 50000, 200, 2000, 0, 0, 2, "vc"},
+    {"mesh:32x32",  1, 0.05, 500, 3000, 200, 600, 5000, 50, 2, "vc"},
+    {"mesh:64x64",  1, 0.05, 300, 600, 100, 200, 0, 0, 2, "vc"},
+    /* the RTL datapath (routers/rtl): the Verilated core in every router */
+    {"mesh:8x8",    1, 0.05, 2000, 20000, 200, 1000, 0, 0, 2, "rtl"},
+    {"mesh:8x8",    1, 0.20, 2000, 20000, 200, 1000, 5000, 0, 2, "rtl"},
+    {"torus:8x8",   1, 0.20, 2000, 20000, 200, 1000, 0, 0, 2, "rtl"},
 };
 #define N_WORKLOADS ((int)(sizeof workloads / sizeof workloads[0]))
 
@@ -106,7 +111,7 @@ static void run_child(const workload_t *w, int quick, figures_t *f)
     noc_config_defaults(&cfg);
     snprintf(cfg.topology_spec, sizeof cfg.topology_spec, "%s", w->spec);
     cfg.topology[0] = '\0';
-    snprintf(cfg.router, sizeof cfg.router, "%s", "vc");
+    snprintf(cfg.router, sizeof cfg.router, "%s", w->router ? w->router : "vc");
     snprintf(cfg.routing_function, sizeof cfg.routing_function, "%s", "dor");
     snprintf(cfg.traffic, sizeof cfg.traffic, "%s", "uniform");
     cfg.num_vcs = w->num_vcs;
@@ -238,20 +243,20 @@ static void derive(const workload_t *w, const figures_t *f, derived_t *d)
 static void print_header(FILE *out, int quick)
 {
     fprintf(out,
-            "noctua_bench %s: uniform traffic, %d VCs x %d flits, dimension-order routing, vc router,\n"
+            "noctua_bench %s: uniform traffic, %d VCs x %d flits, dimension-order routing,\n"
             "seed %d; each workload in its own process. seconds: noc_sim_run only (warm-up,\n"
             "window, drain); flit-hops/s: window flit-hops per window cycle x cycles/s.\n",
             noc_version(), 2, 8, BENCH_SEED);
     if (quick)
         fprintf(out, "--quick: short runs, figures are indicative only.\n");
-    fprintf(out, "\n%2s  %-11s %5s %5s %5s %8s %8s %10s %12s %11s %8s  %s\n",
-            "#", "fabric", "flits", "load", "nodes", "cycles", "seconds", "cycles/s",
+    fprintf(out, "\n%2s  %-11s %-6s %5s %5s %5s %8s %8s %10s %12s %11s %8s  %s\n",
+            "#", "fabric", "router", "flits", "load", "nodes", "cycles", "seconds", "cycles/s",
             "flit-hops/s", "ns/node-cyc", "peak-MB", "target");
 }
 
 static void print_row(FILE *out, int id, const workload_t *w, const figures_t *f, const derived_t *d)
 {
-    fprintf(out, "%2d  %-11s %5d %5.2f ", id, w->spec, w->packet_size, w->rate);
+    fprintf(out, "%2d  %-11s %-6s %5d %5.2f ", id, w->spec, w->router ? w->router : "vc", w->packet_size, w->rate);
     if (!f->ok) {
         fprintf(out, " ERROR: %s\n", f->err);
         return;
@@ -284,6 +289,7 @@ static json_t *json_row(int id, const workload_t *w, const figures_t *f, const d
     json_t *o = json_object();
     json_object_set_new(o, "id", json_integer(id));
     json_object_set_new(o, "spec", json_string(w->spec));
+    json_object_set_new(o, "router", json_string(w->router ? w->router : "vc"));
     json_object_set_new(o, "packet_size", json_integer(w->packet_size));
     json_object_set_new(o, "injection_rate", json_real(w->rate));
     json_object_set_new(o, "status", json_string(status_name(f)));
@@ -322,13 +328,14 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: noctua_bench [--quick] [--only N] [--json FILE|-]\n"
-        "       noctua_bench --fabric SPEC [--rate R] [--packet-size P] [--quick]\n"
+        "       noctua_bench --fabric SPEC [--rate R] [--packet-size P] [--router NAME] [--quick]\n"
         "\n"
         "Measures the simulator's speed on %d fixed workloads (uniform traffic, 2 VCs x 8\n"
-        "flits, dimension-order routing, vc router, seed %d), each in its own process:\n"
-        "simulated cycles/s, flit-hops/s, ns per node-cycle and peak resident memory,\n"
-        "with PASS/FAIL against the targets (8x8 mesh at 0.20: >= 100000 cycles/s;\n"
-        "32x32 mesh at 0.05: >= 5000 cycles/s within 50 MB).\n"
+        "flits, dimension-order routing, seed %d; the vc router, and the RTL datapath\n"
+        "(--router rtl) in the last rows), each in its own process: simulated\n"
+        "cycles/s, flit-hops/s, ns per node-cycle and peak resident memory, with\n"
+        "PASS/FAIL against the targets (8x8 mesh at 0.20: >= 100000 cycles/s with vc,\n"
+        ">= 5000 with rtl; 32x32 mesh at 0.05: >= 5000 cycles/s within 50 MB).\n"
         "\n"
         "  --quick        short runs (smoke tests; figures are indicative only)\n"
         "  --only N       run workload N only (1..%d)\n"
@@ -336,7 +343,8 @@ static void usage(FILE *f)
         "                 goes to stderr)\n"
         "  --fabric SPEC  instead of the table, one workload on any fabric (uniform\n"
         "                 traffic at --rate R flits/node/cycle, default 0.1, --packet-size\n"
-        "                 P flits, default 1; as many VCs as its routing needs, at least 2)\n"
+        "                 P flits, default 1; as many VCs as its routing needs, at least 2;\n"
+        "                 --router vc, ideal or rtl, default vc)\n"
         "  --list         list the workloads and exit\n"
         "  --help         this text\n"
         "\n"
@@ -361,7 +369,7 @@ int main(int argc, char **argv)
 {
     int quick = 0, only = 0;
     const char *json_path = NULL;
-    workload_t custom = {NULL, 1, 0.1, 1000, 10000, 200, 2000, 0, 0, 0};
+    workload_t custom = {NULL, 1, 0.1, 1000, 10000, 200, 2000, 0, 0, 0, "vc"};
     const workload_t *table = workloads;
     int n_table = N_WORKLOADS;
     for (int i = 1; i < argc; i++) {
@@ -385,7 +393,7 @@ int main(int argc, char **argv)
             only = (int)v;
             i++;
         } else if (strcmp(a, "--fabric") == 0 || strcmp(a, "--rate") == 0 ||
-                   strcmp(a, "--packet-size") == 0) {
+                   strcmp(a, "--packet-size") == 0 || strcmp(a, "--router") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "noctua_bench: %s needs a value\n", a);
                 return 2;
@@ -394,6 +402,8 @@ int main(int argc, char **argv)
             char *end = NULL;
             if (strcmp(a, "--fabric") == 0) {
                 custom.spec = v;
+            } else if (strcmp(a, "--router") == 0) {
+                custom.router = v;
             } else if (strcmp(a, "--rate") == 0) {
                 custom.rate = strtod(v, &end);
                 if (end == v || *end != '\0' || !(custom.rate > 0.0)) {
@@ -470,7 +480,6 @@ int main(int argc, char **argv)
         json_object_set_new(cfg, "num_vcs", json_integer(2));
         json_object_set_new(cfg, "vc_buf_size", json_integer(8));
         json_object_set_new(cfg, "routing_function", json_string("dor"));
-        json_object_set_new(cfg, "router", json_string("vc"));
         json_object_set_new(root, "config", cfg);
         json_t *rows = json_array();
         for (int i = 0; i < n_table; i++)

@@ -37,7 +37,7 @@ done
   --top-module noc_vc_router --prefix Vnoc_rtl_core \
   -GP="$P" -GV="$V" -GDEPTH="$DEPTH" -GFLIT_W=128 -GN_CLASS="$NCLASS" -GARB_KIND="$ARB" "$@" >"$tmp/verilator.log" 2>&1 ||
   { cat "$tmp/verilator.log" >&2; exit 1; }
-"$cxx" -std=c++17 -O2 -fPIC -shared -fvisibility=hidden -fvisibility-inlines-hidden -Wl,-Bsymbolic \
+"$cxx" -std=c++17 ${NOCTUA_RTL_CXXFLAGS:--O2} -fPIC -shared -fvisibility=hidden -fvisibility-inlines-hidden -Wl,-Bsymbolic \
   -w -I"$tmp" -I"$vroot/include" -I"$vroot/include/vltstd" -I"$src" \
   -DNOC_RTL_P="$P" -DNOC_RTL_V="$V" -DNOC_RTL_DEPTH="$DEPTH" -DNOC_RTL_NCLASS="$NCLASS" -DNOC_RTL_ARB="$ARB" \
   "$tmp"/Vnoc_rtl_core*.cpp "$vroot/include/verilated.cpp" "$vroot/include/verilated_threads.cpp" "$src/routers/rtl/rtl_core_shim.cpp" \

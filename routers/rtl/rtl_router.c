@@ -48,6 +48,7 @@ typedef struct rtl_node {
     void *core;
     uint64_t clocked;     /* 1 + the last cycle the core was clocked for (0: never) */
     int base, Pt, P;      /* first global port; network + local ports; with lane ports */
+    int buffered;         /* flits in the core (= in the mirror) */
     uint64_t pend;        /* output ports with a crossing of this cycle, sent at commit */
     noc_rtl_taps_t taps;  /* of the core's next cycle */
 } rtl_node_t;
@@ -306,7 +307,7 @@ static void clock_core(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
 
 /* The flits and credits arriving at node n this cycle: into the mirror and
  * the credit counts (the core took them when it was clocked last cycle). */
-static void arrivals(struct noc_sim *s, rtl_state_t *r, int n, const rtl_node_t *nd)
+static void arrivals(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
 {
     uint32_t cap = s->cap, slot = (uint32_t)(s->now & s->mask), a = (uint32_t)n * cap + slot;
     uint64_t fl = s->arr_flit[a] & ~NOC_NI_MASK, cr = s->arr_credit[a] & ~NOC_NI_MASK;
@@ -338,6 +339,7 @@ static void arrivals(struct noc_sim *s, rtl_state_t *r, int n, const rtl_node_t 
         *ivc_slot(r, i, r->tail[i]) = *f;
         r->tail[i]++;
         s->ring_valid[ri] = 0;
+        nd->buffered++;
         int occ = ++r->occ[pi];
         if (s->measuring && occ > r->peak[pi]) {
             r->peak[pi] = occ;
@@ -390,6 +392,7 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
             *f = *ivc_slot(r, i, r->head[i]);
             r->head[i]++;
             r->occ[pi]--;
+            nd->buffered--;
             used |= UINT64_C(1) << o;
             n_cross++;
             /* the flit is work of the node it goes to from now (the order in
@@ -449,7 +452,15 @@ static void rtl_commit(struct noc_sim *s, int n)
 {
     rtl_state_t *r = s->rstate;
     rtl_node_t *nd = &r->nodes[n];
-    gather(s, r, n, nd, s->now + 1);
+    if (!gather(s, r, n, nd, s->now + 1) && nd->buffered == 0 && !nd->pend) {
+        /* Nothing in the core, nothing coming in: the clock would change
+         * nothing but its (unread) output registers, so it is skipped, as
+         * for a node without work; what the taps would show is nothing. */
+        memset(nd->taps.cross, 0, sizeof nd->taps.cross);
+        memset(nd->taps.bid, 0, sizeof nd->taps.bid);
+        memset(nd->taps.ready, 0, sizeof nd->taps.ready);
+        return;
+    }
     clock_core(s, r, n, nd);
     nd->clocked = s->now + 1;
 }
