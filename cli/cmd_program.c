@@ -248,6 +248,10 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
             noc_waves_gtkw_path(wv->path, gtkw, sizeof gtkw);
             fprintf(stderr, "noctua: waves in %s%s%s\n", wv->path, wv->opts.gtkw ? ", GTKWave save file " : "",
                     wv->opts.gtkw ? gtkw : "");
+            if (strcmp(cfg->router, "rtl") == 0) {
+                noc_waves_inner_path(wv->path, gtkw, sizeof gtkw);
+                fprintf(stderr, "noctua: inside the RTL cores: %s\n", gtkw);
+            }
         }
     }
     const noc_pe_t *pe = noc_sim_pe(s);

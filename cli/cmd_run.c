@@ -261,6 +261,10 @@ int noc_cmd_run(int argc, char **argv)
         char gtkw[1100];
         noc_waves_gtkw_path(wv.path, gtkw, sizeof gtkw);
         fprintf(stderr, "noctua: waves in %s, GTKWave save file %s\n", wv.path, gtkw);
+        if (strcmp(cfg.router, "rtl") == 0) {
+            noc_waves_inner_path(wv.path, gtkw, sizeof gtkw);
+            fprintf(stderr, "noctua: inside the RTL cores: %s\n", gtkw);
+        }
     }
     int rc = NOC_EXIT_OK;
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))

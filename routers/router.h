@@ -11,6 +11,7 @@
 #ifndef NOC_ROUTER_H
 #define NOC_ROUTER_H
 #include <stddef.h>
+#include <stdint.h>
 #include "model/flit.h"
 #ifdef __cplusplus
 extern "C" {
@@ -57,6 +58,14 @@ typedef struct noc_router_ops {
     int (*depth)(const struct noc_sim *s);
     /* Visit every flit buffered in the node's router. */
     void (*visit)(const struct noc_sim *s, int node, noc_flit_visit_fn fn, void *ctx);
+    /* Optional, for families with signals of their own (rtl: the Verilated
+     * cores' insides): record them, for the nodes with in_scope[node] set
+     * and the cycles from .. to, into the wave file at path (FST, time in
+     * cycles as in waves/). Called by waves/ before the first cycle;
+     * trace_close when the recording ends. 0, or -1 with a message. */
+    int (*trace_open)(struct noc_sim *s, const char *path, const uint8_t *in_scope, uint64_t from, uint64_t to,
+                      char *err, size_t errlen);
+    void (*trace_close)(struct noc_sim *s);
 } noc_router_ops_t;
 
 /* The VCs of a port are split among the routing's VC classes (every router

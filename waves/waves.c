@@ -66,6 +66,15 @@ void noc_waves_gtkw_path(const char *path, char *buf, size_t len)
     snprintf(buf, len, "%.*s.gtkw", (int)n, path);
 }
 
+void noc_waves_inner_path(const char *path, char *buf, size_t len)
+{
+    size_t n = strlen(path);
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    if (dot && (!slash || dot > slash + 1) && (strcmp(dot, ".fst") == 0 || strcmp(dot, ".vcd") == 0))
+        n = (size_t)(dot - path);
+    snprintf(buf, len, "%.*s.rtl.fst", (int)n, path);
+}
+
 static int is_vcd(const char *path)
 {
     size_t n = strlen(path);
@@ -578,6 +587,26 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
     }
     cache_labels(w);
     declare_all(w);
+    if (s->rops->trace_open) {
+        /* the router family's own signals (rtl: inside the Verilated cores)
+         * of the same nodes and cycles, into a second file */
+        uint8_t *in_scope = calloc((size_t)t->n_nodes, 1);
+        char inner[1100];
+        if (!in_scope)
+            abort();
+        for (int i = 0; i < w->n_nodes; i++)
+            in_scope[w->nodes[i].n] = 1;
+        noc_waves_inner_path(path, inner, sizeof inner);
+        int rc = s->rops->trace_open(s, inner, in_scope, w->o.from, w->o.to, err, errlen);
+        free(in_scope);
+        if (rc != 0) {
+            char ignore[16];
+            w->ops->close(w->ctx, 0, ignore, sizeof ignore);
+            free_waves(w);
+            return NULL;
+        }
+        w->inner = 1;
+    }
     const noc_pe_t *pe = noc_sim_pe(s);
     if (pe) {
         /* steps and "no step"; kept while the table stays small */
@@ -616,6 +645,8 @@ int noc_waves_close(noc_waves_t *w, char *err, size_t errlen)
         end = w->o.to + 1;
     if (w->any_emitted && end < w->emitted)
         end = w->emitted;
+    if (w->inner)
+        s->rops->trace_close(s);
     int rc = w->ops->close(w->ctx, end, err, errlen);
     if (rc == 0 && w->o.gtkw) {
         char gpath[1100];

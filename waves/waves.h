@@ -66,6 +66,9 @@ int noc_waves_close(noc_waves_t *w, char *err, size_t errlen);
 /* The save file path for a wave file path: its extension (.fst, .vcd)
  * replaced by .gtkw, or .gtkw appended. */
 void noc_waves_gtkw_path(const char *path, char *buf, size_t len);
+/* The second file beside `path` in which a router family with signals of its
+ * own (--router rtl: the Verilated cores) records them: X.fst -> X.rtl.fst. */
+void noc_waves_inner_path(const char *path, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

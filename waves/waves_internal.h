@@ -118,6 +118,7 @@ struct noc_waves {
     const noc_wv_ops_t *ops;
     void *ctx;
     char path[1024];
+    int inner;             /* the router family records its own signals too (trace_open) */
     noc_waves_opts_t o;
     char *scope_pat;       /* copy of o.scope */
     int V;

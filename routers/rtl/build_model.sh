@@ -4,8 +4,9 @@
 # (rtl_model.c) when a run needs a parameter set not built yet, and by CMake
 # for the default one.
 #
-#   build_model.sh OUT.so P V DEPTH NCLASS ARB
+#   build_model.sh OUT.so P V DEPTH NCLASS ARB [TRACE]
 #
+# TRACE 1: with Verilator's FST tracing (for --waves with --router rtl).
 # Environment (rtl_model.c sets them from the build's configuration):
 #   NOCTUA_SOURCE   the noctua source tree (rtl/*.sv, the shim)
 #   VERILATOR       the verilator program      (default: verilator)
@@ -15,14 +16,20 @@
 # directory beside it, then renamed), so concurrent runs never load half a
 # file.
 set -eu
-if [ $# -ne 6 ]; then
-  echo "usage: build_model.sh OUT.so P V DEPTH NCLASS ARB" >&2
+if [ $# -ne 6 ] && [ $# -ne 7 ]; then
+  echo "usage: build_model.sh OUT.so P V DEPTH NCLASS ARB [TRACE]" >&2
   exit 2
 fi
-out=$1 P=$2 V=$3 DEPTH=$4 NCLASS=$5 ARB=$6
+out=$1 P=$2 V=$3 DEPTH=$4 NCLASS=$5 ARB=$6 TRACE=${7:-0}
 src=${NOCTUA_SOURCE:?NOCTUA_SOURCE: the noctua source tree}
 verilator=${VERILATOR:-verilator}
 vroot=${VERILATOR_ROOT:-/usr/share/verilator}
+trace_args="" trace_src="" trace_lib=""
+if [ "$TRACE" = 1 ]; then
+  trace_args="--trace-fst"
+  trace_src="$vroot/include/verilated_fst_c.cpp"
+  trace_lib="-lz"
+fi
 cxx=${CXX:-c++}
 dir=$(dirname "$out")
 mkdir -p "$dir"
@@ -33,13 +40,13 @@ set -- "$src/rtl/noc_pkg.sv"
 for f in "$src"/rtl/*.sv; do
   case $f in *_pkg.sv) ;; *) set -- "$@" "$f" ;; esac
 done
-"$verilator" --cc -O3 --x-assign fast --x-initial fast -Wno-fatal --Mdir "$tmp" \
+"$verilator" --cc -O3 --x-assign fast --x-initial fast -Wno-fatal --Mdir "$tmp" $trace_args \
   --top-module noc_vc_router --prefix Vnoc_rtl_core \
   -GP="$P" -GV="$V" -GDEPTH="$DEPTH" -GFLIT_W=128 -GN_CLASS="$NCLASS" -GARB_KIND="$ARB" "$@" >"$tmp/verilator.log" 2>&1 ||
   { cat "$tmp/verilator.log" >&2; exit 1; }
 "$cxx" -std=c++17 ${NOCTUA_RTL_CXXFLAGS:--O2} -fPIC -shared -fvisibility=hidden -fvisibility-inlines-hidden -Wl,-Bsymbolic \
   -w -I"$tmp" -I"$vroot/include" -I"$vroot/include/vltstd" -I"$src" \
-  -DNOC_RTL_P="$P" -DNOC_RTL_V="$V" -DNOC_RTL_DEPTH="$DEPTH" -DNOC_RTL_NCLASS="$NCLASS" -DNOC_RTL_ARB="$ARB" \
-  "$tmp"/Vnoc_rtl_core*.cpp "$vroot/include/verilated.cpp" "$vroot/include/verilated_threads.cpp" "$src/routers/rtl/rtl_core_shim.cpp" \
-  -o "$tmp/model.so"
+  -DNOC_RTL_P="$P" -DNOC_RTL_V="$V" -DNOC_RTL_DEPTH="$DEPTH" -DNOC_RTL_NCLASS="$NCLASS" -DNOC_RTL_ARB="$ARB" -DNOC_RTL_TRACE="$TRACE" \
+  "$tmp"/Vnoc_rtl_core*.cpp "$vroot/include/verilated.cpp" "$vroot/include/verilated_threads.cpp" "$src/routers/rtl/rtl_core_shim.cpp" $trace_src \
+  $trace_lib -o "$tmp/model.so"
 mv -f "$tmp/model.so" "$out"

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NOC_RTL_ABI 1
+#define NOC_RTL_ABI 2
 #define NOC_RTL_MAX_P 64    /* ports of a core (bit masks of one word) */
 #define NOC_RTL_LWORDS 4    /* words of a bit set over input VCs: P * V <= 256 */
 #define NOC_RTL_MAX_L (64 * NOC_RTL_LWORDS)
@@ -56,9 +56,16 @@ typedef struct noc_rtl_taps {
 typedef struct noc_rtl_core_api {
     uint32_t abi;                  /* NOC_RTL_ABI */
     int P, V, depth, n_class, arb; /* what this build is (arb: 0 round-robin, 1 matrix) */
-    void *(*create)(void);         /* a core, out of reset */
+    int traced;                    /* built with Verilator's FST tracing (the trace_* below) */
+    void *(*create)(const char *name); /* a core, out of reset; name: its scope in a trace */
     void (*destroy)(void *core);
     void (*cycle)(void *core, const noc_rtl_in_t *in, noc_rtl_out_t *out, noc_rtl_taps_t *taps);
+    /* Traced builds: one FST file for the cores added to it (before it is
+     * opened), sampled by trace_dump at a time in cycles. NULL otherwise. */
+    void (*trace_add)(void *core);
+    int (*trace_open)(const char *path); /* 0, or -1 */
+    void (*trace_dump)(uint64_t cycle);
+    void (*trace_close)(void);
 } noc_rtl_core_api_t;
 
 /* The one symbol a model's shared object exports. */

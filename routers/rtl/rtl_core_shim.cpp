@@ -7,6 +7,9 @@
 // inputs into the model's ports, clocks it, and copies its outputs back.
 #include "Vnoc_rtl_core.h"
 #include <verilated.h>
+#if NOC_RTL_TRACE
+#include <verilated_fst_c.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -86,12 +89,17 @@ inline void get_set(const T &v, uint64_t *set)
 }
 
 struct Core {
-    Vnoc_rtl_core m{"core"}; // (all cores share Verilator's default context)
+    // (all cores share Verilator's default context)
+    explicit Core(const char *name) : m(name) {}
+    Vnoc_rtl_core m;
 };
 
-void *create()
+void *create(const char *name)
 {
-    Core *c = new Core;
+#if NOC_RTL_TRACE
+    Verilated::traceEverOn(true);
+#endif
+    Core *c = new Core(name && *name ? name : "core");
     Vnoc_rtl_core &m = c->m;
     m.clk_i = 0;
     m.in_valid_i = 0;
@@ -152,9 +160,54 @@ void cycle(void *core, const noc_rtl_in_t *in, noc_rtl_out_t *out, noc_rtl_taps_
     m.eval();
 }
 
+#if NOC_RTL_TRACE
+// One trace file for every core added to it (Verilator samples them all at
+// each dump); its time unit is a nanosecond, one cycle, as noctua's own
+// wave files.
+VerilatedFstC *trace_file;
+
+VerilatedFstC *trace()
+{
+    if (!trace_file)
+        trace_file = new VerilatedFstC;
+    return trace_file;
+}
+
+void trace_add(void *core) { static_cast<Core *>(core)->m.trace(trace(), 99); }
+
+int trace_open(const char *path)
+{
+    VerilatedFstC *t = trace();
+    t->set_time_unit("1ns");
+    t->set_time_resolution("1ns");
+    t->open(path);
+    return t->isOpen() ? 0 : -1;
+}
+
+void trace_dump(uint64_t cycle)
+{
+    if (trace_file && trace_file->isOpen())
+        trace_file->dump(cycle);
+}
+
+void trace_close()
+{
+    if (trace_file)
+        trace_file->close();
+    delete trace_file;
+    trace_file = nullptr;
+}
+
 const noc_rtl_core_api_t api = {
-    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, create, destroy, cycle,
+    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 1, create, destroy, cycle,
+    trace_add, trace_open, trace_dump, trace_close,
 };
+#else
+const noc_rtl_core_api_t api = {
+    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 0, create, destroy, cycle,
+    nullptr, nullptr, nullptr, nullptr,
+};
+#endif
 
 } // namespace
 

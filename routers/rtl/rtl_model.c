@@ -88,14 +88,15 @@ static int mkdir_p(const char *dir)
 }
 
 /* Run build_model.sh for m->path; its output goes to log. */
-static int build(const char *out, const char *log, int P, int V, int depth, int n_class, int arb)
+static int build(const char *out, const char *log, int P, int V, int depth, int n_class, int arb, int trace)
 {
-    char a[5][16];
+    char a[6][16];
     snprintf(a[0], sizeof a[0], "%d", P);
     snprintf(a[1], sizeof a[1], "%d", V);
     snprintf(a[2], sizeof a[2], "%d", depth);
     snprintf(a[3], sizeof a[3], "%d", n_class);
     snprintf(a[4], sizeof a[4], "%d", arb);
+    snprintf(a[5], sizeof a[5], "%d", trace);
     char script[1024];
     snprintf(script, sizeof script, "%s/routers/rtl/build_model.sh", NOCTUA_RTL_SOURCE);
     fflush(NULL);
@@ -113,7 +114,7 @@ static int build(const char *out, const char *log, int P, int V, int depth, int 
         setenv("VERILATOR", NOCTUA_RTL_VERILATOR, 0);
         setenv("VERILATOR_ROOT", NOCTUA_RTL_VERILATOR_ROOT, 0);
         setenv("CXX", NOCTUA_RTL_CXX, 0);
-        execl("/bin/sh", "sh", script, out, a[0], a[1], a[2], a[3], a[4], (char *)NULL);
+        execl("/bin/sh", "sh", script, out, a[0], a[1], a[2], a[3], a[4], a[5], (char *)NULL);
         _exit(127);
     }
     int st;
@@ -123,7 +124,7 @@ static int build(const char *out, const char *log, int P, int V, int depth, int 
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class, int arb,
+int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class, int arb, int trace,
                        char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
@@ -137,8 +138,8 @@ int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class,
         return -1;
     }
     char base[960], lock[1000], log[1000];
-    snprintf(base, sizeof base, "%s/core-p%d-v%d-d%d-c%d-%s-%016llx", dir, P, V, depth, n_class,
-             arb ? "mx" : "rr", (unsigned long long)h);
+    snprintf(base, sizeof base, "%s/core-p%d-v%d-d%d-c%d-%s%s-%016llx", dir, P, V, depth, n_class,
+             arb ? "mx" : "rr", trace ? "-fst" : "", (unsigned long long)h);
     snprintf(m->path, sizeof m->path, "%s.so", base);
     snprintf(lock, sizeof lock, "%s.lock", base);
     snprintf(log, sizeof log, "%s.log", base);
@@ -155,9 +156,9 @@ int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class,
     if (access(m->path, R_OK) != 0) {
         fprintf(stderr,
                 "noctua: building the RTL router core for %d ports, %d VCs, depth %d, %d VC classes, %s "
-                "arbiters (once; cached in %s)\n",
-                P, V, depth, n_class, arb ? "matrix" : "round-robin", dir);
-        if (build(m->path, log, P, V, depth, n_class, arb) != 0) {
+                "arbiters%s (once; cached in %s)\n",
+                P, V, depth, n_class, arb ? "matrix" : "round-robin", trace ? ", with tracing" : "", dir);
+        if (build(m->path, log, P, V, depth, n_class, arb, trace) != 0) {
             snprintf(err, errlen, "--router rtl: building the core failed; see %s", log);
             rc = -1;
         }
@@ -176,7 +177,7 @@ int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class,
     *(void **)&fn = dlsym(m->dl, NOC_RTL_CORE_API_SYMBOL);
     m->api = fn ? fn() : NULL;
     if (!m->api || m->api->abi != NOC_RTL_ABI || m->api->P != P || m->api->V != V || m->api->depth != depth ||
-        m->api->n_class != n_class || m->api->arb != arb) {
+        m->api->n_class != n_class || m->api->arb != arb || m->api->traced != trace) {
         snprintf(err, errlen, "--router rtl: %s is not the core asked for (delete it to rebuild)", m->path);
         noc_rtl_model_unload(m);
         return -1;
@@ -202,10 +203,10 @@ const char *noc_rtl_source_dir(void)
     return NULL;
 }
 
-int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class, int arb,
+int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class, int arb, int trace,
                        char *err, size_t errlen)
 {
-    (void)P, (void)V, (void)depth, (void)n_class, (void)arb;
+    (void)P, (void)V, (void)depth, (void)n_class, (void)arb, (void)trace;
     memset(m, 0, sizeof *m);
     snprintf(err, errlen, "--router rtl: this noctua was built without Verilator (install it and rebuild)");
     return -1;

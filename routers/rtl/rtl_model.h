@@ -14,8 +14,9 @@ typedef struct noc_rtl_model {
 
 /* Load (building first if needed) the core with P ports, V VCs, `depth`
  * flits per VC, n_class VC classes and arbiter kind arb (0 round-robin, 1
- * matrix). Returns 0, or -1 with a message in err. */
-int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class, int arb,
+ * matrix); trace 1: the build with Verilator's FST tracing. Returns 0, or -1
+ * with a message in err. */
+int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class, int arb, int trace,
                        char *err, size_t errlen);
 void noc_rtl_model_unload(noc_rtl_model_t *m);
 

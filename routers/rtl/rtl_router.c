@@ -56,7 +56,12 @@ typedef struct rtl_node {
 typedef struct rtl_state {
     noc_rtl_model_t model;
     const noc_rtl_core_api_t *api;
-    int V, depth, lane_ports, max_ports, out_delay;
+    int V, depth, lane_ports, max_ports, out_delay, arb;
+    int tracing;                 /* the cores' insides go to a trace file (trace_open) */
+    uint64_t trace_from, trace_to, dumped; /* its window; the last cycle sampled + 1 */
+    uint64_t settled;            /* 1 + the last cycle trace_settle ran for */
+    int32_t *traced;             /* the nodes whose cores are in the trace */
+    int n_traced;
     uint32_t qcap, qmask;
     rtl_node_t *nodes;
     /* per node and port (n * max_ports + p) */
@@ -123,6 +128,40 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
 
 static void rtl_destroy(struct noc_sim *s);
 
+/* A core for every node, named (its scope in a trace) after the node's
+ * label, e.g. router_1_2 for (1,2). */
+static void make_cores(const struct noc_sim *s, rtl_state_t *r)
+{
+    for (int n = 0; n < s->topo->n_nodes; n++) {
+        char label[64], name[80] = "router_";
+        noc_topo_label(s->topo, n, label, sizeof label);
+        size_t k = strlen(name);
+        for (const char *c = label; *c && k + 1 < sizeof name; c++)
+            if ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
+                name[k++] = *c;
+            else if (k > 0 && name[k - 1] != '_')
+                name[k++] = '_';
+        while (k > 7 && name[k - 1] == '_')
+            k--;
+        name[k] = '\0';
+        r->nodes[n].core = r->api->create(name);
+        if (!r->nodes[n].core) {
+            fprintf(stderr, "noctua: out of memory for the RTL cores\n");
+            abort();
+        }
+    }
+}
+
+static void free_cores(const struct noc_sim *s, rtl_state_t *r)
+{
+    if (r->nodes && r->api)
+        for (int n = 0; n < s->topo->n_nodes; n++)
+            if (r->nodes[n].core) {
+                r->api->destroy(r->nodes[n].core);
+                r->nodes[n].core = NULL;
+            }
+}
+
 static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
 {
     const noc_topo_t *t = s->topo;
@@ -140,8 +179,8 @@ static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
     while (r->qcap < (uint32_t)r->depth)
         r->qcap <<= 1;
     r->qmask = r->qcap - 1;
-    int arb = strcmp(c->arb_type, "matrix") == 0;
-    if (noc_rtl_model_load(&r->model, r->max_ports, r->V, r->depth, t->n_vclasses, arb, err, errlen) != 0) {
+    r->arb = strcmp(c->arb_type, "matrix") == 0;
+    if (noc_rtl_model_load(&r->model, r->max_ports, r->V, r->depth, t->n_vclasses, r->arb, 0, err, errlen) != 0) {
         rtl_destroy(s);
         return -1;
     }
@@ -179,13 +218,8 @@ static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
             for (int v = 0; v < r->V; v++)
                 r->credits[ivc_index(r, n, p, v)] = (int16_t)r->depth;
         }
-        nd->core = r->api->create();
-        if (!nd->core) {
-            snprintf(err, errlen, "--router rtl: out of memory for the cores");
-            rtl_destroy(s);
-            return -1;
-        }
     }
+    make_cores(s, r);
     return 0;
 }
 
@@ -194,11 +228,11 @@ static void rtl_destroy(struct noc_sim *s)
     rtl_state_t *r = s->rstate;
     if (!r)
         return;
-    if (r->nodes && r->api)
-        for (int n = 0; n < s->topo->n_nodes; n++)
-            if (r->nodes[n].core)
-                r->api->destroy(r->nodes[n].core);
+    if (r->tracing)
+        r->api->trace_close();
+    free_cores(s, r);
     noc_rtl_model_unload(&r->model);
+    free(r->traced);
     free(r->nodes);
     free(r->up_chan);
     free(r->up_node);
@@ -435,14 +469,38 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
     }
 }
 
+/* Tracing: a core is shown as hardware would be, clocked every cycle; those
+ * whose clock was skipped last cycle (nothing in them) are clocked now for
+ * it, with its inputs (at most credits: see rtl_eval), before any other
+ * evaluation of this cycle, so that their output registers fall back to
+ * idle in the trace. */
+static void trace_settle(struct noc_sim *s, rtl_state_t *r)
+{
+    r->settled = s->now + 1;
+    if (s->now == 0)
+        return;
+    for (int i = 0; i < r->n_traced; i++) {
+        int n = r->traced[i];
+        rtl_node_t *nd = &r->nodes[n];
+        if (nd->clocked < s->now) {
+            gather(s, r, n, nd, s->now);
+            clock_core(s, r, n, nd);
+            nd->clocked = s->now;
+        }
+    }
+}
+
 static void rtl_eval(struct noc_sim *s, int n)
 {
     rtl_state_t *r = s->rstate;
     rtl_node_t *nd = &r->nodes[n];
+    if (r->tracing && r->settled <= s->now)
+        trace_settle(s, r);
     if (nd->clocked < s->now && gather(s, r, n, nd, s->now)) {
         /* skipped last cycle, when a credit was written for it: clock that
          * cycle now (the core held nothing, so nothing leaves it) */
         clock_core(s, r, n, nd);
+        nd->clocked = s->now;
     }
     arrivals(s, r, n, nd);
     crossings(s, r, n, nd);
@@ -452,6 +510,13 @@ static void rtl_commit(struct noc_sim *s, int n)
 {
     rtl_state_t *r = s->rstate;
     rtl_node_t *nd = &r->nodes[n];
+    if (r->tracing && r->dumped <= s->now) {
+        /* the first commit of the cycle, before any core is clocked: every
+         * traced core's registers are those of this cycle (trace_settle) */
+        if (s->now >= r->trace_from && s->now <= r->trace_to)
+            r->api->trace_dump(s->now);
+        r->dumped = s->now + 1;
+    }
     if (!gather(s, r, n, nd, s->now + 1) && nd->buffered == 0 && !nd->pend) {
         /* Nothing in the core, nothing coming in: the clock would change
          * nothing but its (unread) output registers, so it is skipped, as
@@ -521,6 +586,61 @@ static void rtl_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void
         }
 }
 
+/* --waves with --router rtl: the cores of the nodes in scope record their
+ * insides (every register and wire, Verilator's tracing) into an FST file of
+ * their own, sampled once a cycle at the time noctua's wave file gives that
+ * cycle. That needs the traced build of the core: the cores (still at
+ * reset: this is before the first cycle) are made again from it. */
+static int rtl_trace_open(struct noc_sim *s, const char *path, const uint8_t *in_scope, uint64_t from, uint64_t to,
+                          char *err, size_t errlen)
+{
+    rtl_state_t *r = s->rstate;
+    if (s->now != 0) {
+        snprintf(err, errlen, "--router rtl: the cores' trace must start before the first cycle");
+        return -1;
+    }
+    if (!r->api->traced) {
+        noc_rtl_model_t traced;
+        if (noc_rtl_model_load(&traced, r->max_ports, r->V, r->depth, s->topo->n_vclasses, r->arb, 1, err,
+                               errlen) != 0)
+            return -1;
+        free_cores(s, r);
+        noc_rtl_model_unload(&r->model);
+        r->model = traced;
+        r->api = r->model.api;
+        make_cores(s, r);
+    }
+    r->traced = noc_xcalloc((size_t)s->topo->n_nodes, sizeof *r->traced, "rtl router");
+    r->n_traced = 0;
+    for (int n = 0; n < s->topo->n_nodes; n++)
+        if (in_scope[n]) {
+            r->api->trace_add(r->nodes[n].core);
+            r->traced[r->n_traced++] = n;
+        }
+    if (r->api->trace_open(path) != 0) {
+        snprintf(err, errlen, "%s: cannot write the cores' trace", path);
+        return -1;
+    }
+    r->tracing = 1;
+    r->trace_from = from;
+    r->trace_to = to;
+    r->dumped = 0;
+    return 0;
+}
+
+static void rtl_trace_close(struct noc_sim *s)
+{
+    rtl_state_t *r = s->rstate;
+    if (!r->tracing)
+        return;
+    if (r->settled <= s->now)
+        trace_settle(s, r);
+    if (r->dumped <= s->now && s->now >= r->trace_from && s->now <= r->trace_to)
+        r->api->trace_dump(s->now); /* the state the run ended in */
+    r->api->trace_close();
+    r->tracing = 0;
+}
+
 const noc_router_ops_t noc_router_rtl = {
     .name = "rtl",
     .help = "the Verilog router core rtl/noc_vc_router.sv, Verilated, as the datapath of every router "
@@ -535,4 +655,6 @@ const noc_router_ops_t noc_router_rtl = {
     .visit = rtl_visit,
     .lane_ports = 1,
     .lane_occupancy = rtl_lane_occupancy,
+    .trace_open = rtl_trace_open,
+    .trace_close = rtl_trace_close,
 };
