@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 
+#include "routers/rtl/rtl_bits.h"
 #include "routers/rtl/rtl_core.h"
 
 namespace {
@@ -32,47 +32,9 @@ constexpr unsigned PortW = idx_width(P), VcW = idx_width(V), ClsW = idx_width(NO
 constexpr unsigned FlitW = 128;
 static_assert(P <= NOC_RTL_MAX_P && L <= NOC_RTL_MAX_L, "core larger than the ABI's sets");
 
-constexpr uint64_t mask_of(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1u; }
-
-// Bits [lo, lo + w) (w <= 64) of a Verilated port: an integer up to 64 bits,
-// a VlWide (32-bit words) beyond.
-template <class T>
-inline void put(T &v, unsigned lo, unsigned w, uint64_t x)
-{
-    static_assert(std::is_integral<T>::value, "integer port");
-    uint64_t m = mask_of(w) << lo;
-    v = (T)(((uint64_t)v & ~m) | ((x << lo) & m));
-}
-template <std::size_t N>
-inline void put(VlWide<N> &v, unsigned lo, unsigned w, uint64_t x)
-{
-    while (w) {
-        unsigned k = lo / 32, b = lo % 32, n = std::min(w, 32 - b);
-        uint32_t m = (uint32_t)(mask_of(n) << b);
-        v[k] = (v[k] & ~m) | ((uint32_t)(x << b) & m);
-        x = n == 64 ? 0 : x >> n;
-        lo += n;
-        w -= n;
-    }
-}
-template <class T>
-inline uint64_t get(const T &v, unsigned lo, unsigned w)
-{
-    static_assert(std::is_integral<T>::value, "integer port");
-    return ((uint64_t)v >> lo) & mask_of(w);
-}
-template <std::size_t N>
-inline uint64_t get(const VlWide<N> &v, unsigned lo, unsigned w)
-{
-    uint64_t x = 0;
-    for (unsigned got = 0; got < w;) {
-        unsigned k = lo / 32, b = lo % 32, n = std::min(w - got, 32 - b);
-        x |= (uint64_t)((v[k] >> b) & (uint32_t)mask_of(n)) << got;
-        got += n;
-        lo += n;
-    }
-    return x;
-}
+using noc_vl::get;
+using noc_vl::mask_of;
+using noc_vl::put;
 
 // A P*V-bit port to and from the ABI's word sets.
 template <class T>

@@ -10,6 +10,8 @@
 
 #include <verilated.h>
 
+#include "routers/rtl/rtl_bits.h"
+
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -48,40 +50,19 @@ class Rng {
     uint64_t s_;
 };
 
-inline uint64_t mask_of(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1u; }
+using noc_vl::mask_of;
 
 // Bits [lo, lo + w) of a port (w <= 64), for ports held in an integer
-// (up to 64 bits) or in a VlWide (wider).
+// (up to 64 bits) or in a VlWide (wider): routers/rtl/rtl_bits.h.
 template <class T>
 inline uint64_t get_bits(const T &v, unsigned lo, unsigned w)
 {
-    static_assert(std::is_integral<T>::value, "integer port");
-    return ((uint64_t)v >> lo) & mask_of(w);
+    return noc_vl::get(v, lo, w);
 }
-template <std::size_t N>
-inline uint64_t get_bits(const VlWide<N> &v, unsigned lo, unsigned w)
-{
-    uint64_t x = 0;
-    for (unsigned b = 0; b < w; b++)
-        x |= (uint64_t)((v.at((lo + b) / 32) >> ((lo + b) % 32)) & 1u) << b;
-    return x;
-}
-
 template <class T>
 inline void set_bits(T &v, unsigned lo, unsigned w, uint64_t x)
 {
-    static_assert(std::is_integral<T>::value, "integer port");
-    uint64_t m = mask_of(w) << lo;
-    v = (T)(((uint64_t)v & ~m) | ((x << lo) & m));
-}
-template <std::size_t N>
-inline void set_bits(VlWide<N> &v, unsigned lo, unsigned w, uint64_t x)
-{
-    for (unsigned b = 0; b < w; b++) {
-        EData &word = v.at((lo + b) / 32);
-        EData bit = (EData)1u << ((lo + b) % 32);
-        word = ((x >> b) & 1u) ? (word | bit) : (word & ~bit);
-    }
+    noc_vl::put(v, lo, w, x);
 }
 
 // One rising clock edge; inputs are set, and outputs read, between edges.
