@@ -12,6 +12,7 @@
  * the weights (area.h) are not part of the cache. yosys is run with
  * fork/exec in the source tree, with relative paths: no shell, no quoting. */
 #include "cli/area.h"
+#include "model/fsutil.h"
 #include "model/config.h"
 #include "routers/rtl/rtl_model.h"
 
@@ -151,20 +152,6 @@ void noc_area_cache_dir(char *buf, size_t len)
         snprintf(buf, len, "%s/.cache/noctua", home && *home ? home : "/tmp");
 }
 
-static int mkdir_p(const char *dir)
-{
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *q = tmp + 1; *q; q++)
-        if (*q == '/') {
-            *q = 0;
-            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *q = '/';
-        }
-    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* The full path of `name` on $PATH into buf, or -1. */
 static int find_program(const char *name, char *buf, size_t len)
 {
@@ -184,15 +171,6 @@ static int find_program(const char *name, char *buf, size_t len)
 
 /* ---- the sources ------------------------------------------------------------- */
 
-static void fnv(uint64_t *h, const void *data, size_t n)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < n; i++) {
-        *h ^= b[i];
-        *h *= 1099511628211ull;
-    }
-}
-
 /* The .sv files of src/rtl/, relative ("rtl/noc_pkg.sv" first, then sorted) into
  * one string of blank-separated names (the read_verilog arguments), and a
  * hash of their names and contents and of the script. */
@@ -206,8 +184,8 @@ static int sources(const char *src, char *files, size_t flen, uint64_t *hash, ch
                  pat);
         return -1;
     }
-    uint64_t h = 14695981039346656037ull;
-    fnv(&h, SCRIPT_TAIL, sizeof SCRIPT_TAIL);
+    uint64_t h = NOC_FNV_SEED;
+    noc_fnv(&h, SCRIPT_TAIL, sizeof SCRIPT_TAIL);
     size_t used = 0;
     files[0] = '\0';
     int rc = 0;
@@ -229,18 +207,12 @@ static int sources(const char *src, char *files, size_t flen, uint64_t *hash, ch
                 break;
             }
             used += (size_t)k;
-            fnv(&h, base, strlen(base) + 1);
-            FILE *f = fopen(g.gl_pathv[i], "rb");
-            if (!f) {
+            noc_fnv(&h, base, strlen(base) + 1);
+            if (noc_fnv_file(&h, g.gl_pathv[i]) != 0) {
                 snprintf(err, errlen, "cannot read %s: %s", g.gl_pathv[i], strerror(errno));
                 rc = -1;
                 break;
             }
-            unsigned char buf[4096];
-            size_t n;
-            while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-                fnv(&h, buf, n);
-            fclose(f);
         }
     globfree(&g);
     *hash = h;
@@ -470,7 +442,7 @@ int noc_area_get(const noc_area_params_t *p, noc_area_t *a, char *err, size_t er
         return NOC_AREA_OK;
     }
 
-    if (mkdir_p(dir) != 0) {
+    if (noc_mkdir_p(dir) != 0) {
         snprintf(err, errlen, "cannot create the cache directory %s: %s (set NOCTUA_RTL_CACHE or XDG_CACHE_HOME)",
                  dir, strerror(errno));
         return NOC_AREA_EUSAGE;

@@ -6,6 +6,7 @@
  * build runs once, under a lock (concurrent runs that need the same model
  * wait for it), with its output in a .log beside the object. */
 #include "routers/rtl/rtl_model.h"
+#include "model/fsutil.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -31,28 +32,13 @@ const char *noc_rtl_source_dir(void)
     return NOCTUA_RTL_SOURCE;
 }
 
-/* FNV-1a over the bytes of a file, into *h; -1 if unreadable. */
-static int hash_file(const char *path, uint64_t *h)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    unsigned char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        for (size_t i = 0; i < n; i++)
-            *h = (*h ^ buf[i]) * UINT64_C(0x100000001b3);
-    fclose(f);
-    return 0;
-}
-
 static int source_hash(uint64_t *h, char *err, size_t errlen)
 {
     static const char *const files[] = {
         "routers/rtl/rtl_core_shim.cpp", "routers/rtl/rtl_core.h", "routers/rtl/build_model.sh",
     };
     char path[1024];
-    *h = UINT64_C(0xcbf29ce484222325);
+    *h = NOC_FNV_SEED;
     glob_t g;
     snprintf(path, sizeof path, "%s/rtl/*.sv", NOCTUA_RTL_SOURCE);
     if (glob(path, 0, NULL, &g) != 0) {
@@ -62,29 +48,15 @@ static int source_hash(uint64_t *h, char *err, size_t errlen)
     }
     int rc = 0;
     for (size_t i = 0; i < g.gl_pathc && rc == 0; i++)
-        rc = hash_file(g.gl_pathv[i], h);
+        rc = noc_fnv_file(h, g.gl_pathv[i]);
     globfree(&g);
     for (size_t i = 0; i < sizeof files / sizeof files[0] && rc == 0; i++) {
         snprintf(path, sizeof path, "%s/%s", NOCTUA_RTL_SOURCE, files[i]);
-        rc = hash_file(path, h);
+        rc = noc_fnv_file(h, path);
     }
     if (rc != 0)
         snprintf(err, errlen, "--router rtl: cannot read the RTL sources under %s", NOCTUA_RTL_SOURCE);
     return rc;
-}
-
-static int mkdir_p(const char *dir)
-{
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 /* Run build_model.sh for m->path; its output goes to log. */
@@ -132,7 +104,7 @@ int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class,
     if (source_hash(&h, err, errlen) != 0)
         return -1;
     const char *dir = noc_rtl_model_cache();
-    if (mkdir_p(dir) != 0) {
+    if (noc_mkdir_p(dir) != 0) {
         snprintf(err, errlen, "--router rtl: cannot create the model cache %s: %s (set NOCTUA_RTL_CACHE)",
                  dir, strerror(errno));
         return -1;

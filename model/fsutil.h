@@ -1,0 +1,18 @@
+/* fsutil.h: the little file-system work the tool caches share (the RTL
+ * model cache of routers/rtl, the area cache of cli/area.c): make a folder
+ * with its parents, and an FNV-1a hash of bytes and of files, which names a
+ * cached artefact by what it was made from. */
+#ifndef NOC_FSUTIL_H
+#define NOC_FSUTIL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define NOC_FNV_SEED UINT64_C(0xcbf29ce484222325)
+
+/* mkdir -p; 0, or -1 with errno set. */
+int noc_mkdir_p(const char *dir);
+/* Fold n bytes into the FNV-1a hash *h (start from NOC_FNV_SEED). */
+void noc_fnv(uint64_t *h, const void *data, size_t n);
+/* Fold a file's bytes into *h; -1 if it cannot be read. */
+int noc_fnv_file(uint64_t *h, const char *path);
+#endif
