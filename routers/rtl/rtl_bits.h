@@ -15,6 +15,15 @@ namespace noc_vl {
 
 constexpr uint64_t mask_of(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1u; }
 
+// Bits of an index over n things, as noc_pkg::idx_width (at least 1).
+constexpr unsigned idx_width(unsigned n)
+{
+    unsigned w = 0;
+    while ((1u << w) < n)
+        w++;
+    return n > 1 ? w : 1;
+}
+
 // Bits [lo, lo + w) of a port, w <= 64.
 template <class T>
 inline uint64_t get(const T &v, unsigned lo, unsigned w)

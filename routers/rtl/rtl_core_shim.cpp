@@ -19,22 +19,15 @@
 
 namespace {
 
-constexpr unsigned idx_width(unsigned n)
-{
-    unsigned w = 0;
-    while ((1u << w) < n)
-        w++;
-    return n > 1 ? w : 1;
-}
+using noc_vl::get;
+using noc_vl::idx_width;
+using noc_vl::mask_of;
+using noc_vl::put;
 
 constexpr unsigned P = NOC_RTL_P, V = NOC_RTL_V, L = P * V;
 constexpr unsigned PortW = idx_width(P), VcW = idx_width(V), ClsW = idx_width(NOC_RTL_NCLASS);
 constexpr unsigned FlitW = 128;
 static_assert(P <= NOC_RTL_MAX_P && L <= NOC_RTL_MAX_L, "core larger than the ABI's sets");
-
-using noc_vl::get;
-using noc_vl::mask_of;
-using noc_vl::put;
 
 // A P*V-bit port to and from the ABI's word sets.
 template <class T>

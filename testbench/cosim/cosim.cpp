@@ -45,13 +45,7 @@ extern "C" {
 
 namespace {
 
-unsigned idx_width(unsigned n)
-{
-    unsigned w = 0;
-    while ((1u << w) < n)
-        w++;
-    return n > 1 ? w : 1;
-}
+using noc_vl::idx_width;
 
 // The flit's identity in the core's 64-bit payload.
 uint64_t pack(const noc_flit_t &f)

@@ -53,7 +53,7 @@ struct Cfg {
     int n_in, n_out, iters;
 };
 
-unsigned idx_width(int n) { return n > 1 ? (unsigned)(32 - __builtin_clz((unsigned)(n - 1))) : 1u; }
+unsigned idx_width(int n) { return noc_vl::idx_width((unsigned)n); }
 
 // The state of requester i's (in) or resource r's (out) arbiter in the C
 // allocator, as the RTL shows it on in_state_o / out_state_o: a pointer, or

@@ -33,13 +33,7 @@
 
 namespace {
 
-unsigned idx_width(unsigned n)
-{
-    unsigned w = 0;
-    while ((1u << w) < n)
-        w++;
-    return n > 1 ? w : 1;
-}
+using noc_vl::idx_width;
 
 struct Cfg {
     const char *name;
