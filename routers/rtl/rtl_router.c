@@ -64,6 +64,7 @@ typedef struct rtl_state {
     int n_traced;
     uint32_t qcap, qmask;
     rtl_node_t *nodes;
+    int32_t *port_node;          /* per global port: its node */
     /* per node and port (n * max_ports + p) */
     int32_t *up_chan, *up_node;  /* channel feeding input port p, its writer */
     int8_t *up_bit;              /* p's bit in the writer's credit arrival masks */
@@ -188,6 +189,7 @@ static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
 
     size_t np = (size_t)t->n_nodes * (size_t)r->max_ports, nv = np * (size_t)r->V;
     r->nodes = noc_xcalloc((size_t)t->n_nodes, sizeof *r->nodes, "rtl router");
+    r->port_node = noc_xcalloc((size_t)t->n_ports, sizeof *r->port_node, "rtl router");
     r->up_chan = noc_xcalloc(np, sizeof *r->up_chan, "rtl router");
     r->up_node = noc_xcalloc(np, sizeof *r->up_node, "rtl router");
     r->up_bit = noc_xcalloc(np, sizeof *r->up_bit, "rtl router");
@@ -203,6 +205,8 @@ static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
         nd->base = t->port_base[n];
         nd->Pt = t->port_base[n + 1] - t->port_base[n];
         nd->P = nd->Pt + r->lane_ports;
+        for (int p = 0; p < nd->Pt; p++)
+            r->port_node[nd->base + p] = n;
         for (int p = 0; p < nd->P; p++) {
             size_t i = (size_t)n * (size_t)r->max_ports + (size_t)p;
             if (p < nd->Pt) {
@@ -234,6 +238,7 @@ static void rtl_destroy(struct noc_sim *s)
     noc_rtl_model_unload(&r->model);
     free(r->traced);
     free(r->nodes);
+    free(r->port_node);
     free(r->up_chan);
     free(r->up_node);
     free(r->up_bit);
@@ -530,20 +535,12 @@ static void rtl_commit(struct noc_sim *s, int n)
     nd->clocked = s->now + 1;
 }
 
-/* Node and mirror index of VC v of global port g. */
+/* Mirror index of VC v of global port g. */
 static size_t port_ivc(const struct noc_sim *s, int g, int v)
 {
     const rtl_state_t *r = s->rstate;
-    const noc_topo_t *t = s->topo;
-    int lo = 0, hi = t->n_nodes - 1;
-    while (lo < hi) { /* the node whose ports include g */
-        int mid = (lo + hi + 1) / 2;
-        if (t->port_base[mid] <= g)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return ivc_index(r, lo, g - t->port_base[lo], v);
+    int n = r->port_node[g];
+    return ivc_index(r, n, g - s->topo->port_base[n], v);
 }
 
 static int rtl_credits(const struct noc_sim *s, int g, int v)
