@@ -12,7 +12,7 @@
  * the weights (area.h) are not part of the cache. yosys is run with
  * fork/exec in the source tree, with relative paths: no shell, no quoting. */
 #include "cli/area.h"
-#include "model/fsutil.h"
+#include "util/fsutil.h"
 #include "model/config.h"
 #include "routers/rtl/rtl_model.h"
 

@@ -22,7 +22,7 @@
  * refuses. docs/facts.md has the user's side of this. */
 #include "cli/cli.h"
 #include "cli/draw.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * links there are, and how a link that would run through another node is
  * bent into an arc that clears it (see cli/draw.h). */
 #include "cli/draw.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* alloc.c: separable allocators (input-first, output-first, iSLIP) built from
  * one arbiter per requester and one per resource. All working storage is made
  * in noc_alloc_init; noc_alloc_run only reads and writes it. */
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include "model/alloc.h"
 #include <assert.h>
 #include <stdio.h>

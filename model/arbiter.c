@@ -1,7 +1,7 @@
 /* arbiter.c: round-robin and matrix arbiters over multi-word request vectors.
  * pick reads the priority state only; update moves it after a final grant
  * (see arbiter.h for the contract shared with the RTL arbiters). */
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include "model/arbiter.h"
 #include <assert.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * enters each queue at most once), so a run allocates nothing. */
 #include "model/pe.h"
 #include "model/sim_internal.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * and frees the builder state. Bad arguments to builder calls are kept as
  * the first error and reported by noc_prog_finish. */
 #include "model/program.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* sim.c: building the simulator from a configuration and a topology, the
  * two-phase cycle loop with idle nodes skipped, and the synthetic run
  * (warm-up, measurement window, drain). */
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include "model/sim_internal.h"
 #include "model/ni.h"
 #include "model/pe.h"

@@ -13,7 +13,7 @@
  * spacing, x growing to the right and y growing downward (as in SVG). */
 #ifndef NOC_FABRICS_H
 #define NOC_FABRICS_H
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include "topologies/topo.h"
 #include <stddef.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  * routes the hypercube fabric uses (lowest differing bit first). */
 #include "traffic/embed.h"
 #include "traffic/gen_util.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

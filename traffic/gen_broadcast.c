@@ -16,7 +16,7 @@
  * --seed. Every PE must end with the root's words at address 0. */
 #include "traffic/gen_fabric.h"
 #include "traffic/gen_util.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

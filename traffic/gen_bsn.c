@@ -11,7 +11,7 @@
  * steps, how the extracted formulas read, and the measured cycles. */
 #include "traffic/gen_fabric.h"
 #include "topologies/basis.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,7 @@
  * non-neighbours is the fabric's own. */
 #include "traffic/gen_util.h"
 #include "model/rng.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

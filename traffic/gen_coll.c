@@ -11,7 +11,7 @@
  * so that no PE is everyone's first destination. One step ("exchange"),
  * or two for allreduce ("reduce", "broadcast"). */
 #include "traffic/gen_util.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
  * running total. */
 #include "traffic/gen_fabric.h"
 #include "traffic/gen_util.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -25,7 +25,7 @@
  * time of 2 is link_latency = 2 in examples/ziavras_cost.ini). */
 #include "traffic/embed.h"
 #include "traffic/gen_util.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

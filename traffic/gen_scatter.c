@@ -26,7 +26,7 @@
  * i at address i*W. Values from --seed (noc_gen_value(seed, i, k)). Any
  * connected fabric; one step ("scatter" or "gather"). */
 #include "traffic/gen_util.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -22,7 +22,7 @@
  * block it holds and receives the next one into the same words, once its
  * send has copied them (a send copies its words when it starts). */
 #include "traffic/gen_util.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
  * end with the W sums there. */
 #include "traffic/gen_fabric.h"
 #include "traffic/gen_util.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

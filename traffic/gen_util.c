@@ -1,6 +1,6 @@
 /* gen_util.c: shared pieces of the program generators (gen_util.h). */
 #include "traffic/gen_util.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

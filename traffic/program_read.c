@@ -10,7 +10,7 @@
  * error reads "FILE:LINE: message"; the checks of noc_prog_finish (cycles,
  * addresses) name the line of the op too. */
 #include "model/program.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>

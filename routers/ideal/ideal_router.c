@@ -19,7 +19,7 @@
  * it deadlock-free: buffers of one class depend only on buffers of the same
  * or a later class, without a cycle. A flit whose class has no free VC
  * downstream does not hold up the others (docs/router.md). */
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include "model/ni.h"
 #include "model/sim_internal.h"
 #include "routers/families.h"

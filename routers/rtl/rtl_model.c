@@ -6,7 +6,7 @@
  * build runs once, under a lock (concurrent runs that need the same model
  * wait for it), with its output in a .log beside the object. */
 #include "routers/rtl/rtl_model.h"
-#include "model/fsutil.h"
+#include "util/fsutil.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -36,7 +36,7 @@
  * flit. A node with fewer ports than the core has them tied off (they never
  * request, so the arbiters' choices are those of a core of its own size). */
 #include "model/sim_internal.h"
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include "routers/families.h"
 #include "routers/rtl/rtl_model.h"
 #include <inttypes.h>

@@ -5,7 +5,7 @@
  * router's registers are read and written only by its own evaluation, and
  * everything it sends goes into channel slots of later cycles, so the commit
  * phase has nothing to do for this family. */
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include "routers/vc/vc.h"
 #include "routers/vc/vc_input.h"
 #include "routers/vc/vc_vcalloc.h"

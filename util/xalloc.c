@@ -1,5 +1,5 @@
 /* xalloc.c: noc_xcalloc. */
-#include "model/xalloc.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* fsutil.c: folders and content hashes for the tool caches (fsutil.h). */
-#include "model/fsutil.h"
+#include "util/fsutil.h"
 #include <errno.h>
 #include <stdio.h>
 #include <sys/stat.h>
