@@ -22,12 +22,13 @@
  * refuses. docs/facts.md has the user's side of this. */
 #include "cli/cli.h"
 #include "cli/draw.h"
+#include "cli/filter.h"
+#include "util/outfile.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define LABEL_MAX 1024      /* labels on up to this many nodes (auto) */
@@ -336,71 +337,69 @@ static int load_run(drawing_t *dw, json_t *run, const char *path, char *err, siz
 
 /* ---- rendering ------------------------------------------------------------ */
 
-/* Whether `prog` is an executable on PATH. */
-static int on_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return 0;
-    while (*path) {
-        const char *end = strchr(path, ':');
-        size_t len = end ? (size_t)(end - path) : strlen(path);
-        char buf[PATH_LEN];
-        if (len > 0 && len + strlen(prog) + 2 < sizeof buf) {
-            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, prog);
-            if (access(buf, X_OK) == 0)
-                return 1;
-        }
-        if (!end)
-            break;
-        path = end + 1;
-    }
-    return 0;
-}
-
-/* path in single quotes for sh */
-static int shell_quote(const char *s, char *buf, size_t len)
-{
-    size_t j = 0;
-    if (len < 3)
-        return -1;
-    buf[j++] = '\'';
-    for (; *s; s++) {
-        const char *piece = *s == '\'' ? "'\\''" : NULL;
-        size_t pl = piece ? strlen(piece) : 1;
-        if (j + pl + 2 > len)
-            return -1;
-        if (piece) {
-            memcpy(buf + j, piece, pl);
-            j += pl;
-        } else {
-            buf[j++] = *s;
-        }
-    }
-    buf[j++] = '\'';
-    buf[j] = '\0';
-    return 0;
-}
-
-static int nonempty(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && st.st_size > 0;
-}
-
 static int write_dot_file(const drawing_t *dw, const char *path, const char *load, int png)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "noctua draw: %s: cannot write: %s\n", path, strerror(errno));
-        return -1;
+    noc_out_t o;
+    char err[600];
+    if (noc_out_open(&o, path, 0, err, sizeof err) == 0) {
+        write_dot(o.f, dw, load, png);
+        if (noc_out_commit(&o, err, sizeof err) == 0)
+            return 0;
     }
-    write_dot(f, dw, load, png);
-    if (fclose(f) != 0) {
-        fprintf(stderr, "noctua draw: %s: cannot write: %s\n", path, strerror(errno));
-        return -1;
+    fprintf(stderr, "noctua draw: %s\n", err);
+    return -1;
+}
+
+/* Draw the picture with neato: the graph goes to a temporary file beside
+ * the target, neato reads it and writes the picture to a pipe, which goes
+ * into the output through util/outfile.h. So a full disk is told by our own
+ * checked writes (exit 2), a failing neato by its status (exit 4), and the
+ * target is replaced only by a whole picture. An exit status. */
+static int render(const drawing_t *dw, const char *out, const char *load, int is_png, const char *dot_path)
+{
+    char err[600];
+    noc_out_t in, o;
+    if (noc_out_reserve(&in, out, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua draw: %s\n", err);
+        return NOC_EXIT_USAGE;
     }
-    return 0;
+    errno = 0;
+    FILE *f = fopen(in.tmp, "w");
+    int bad = !f;
+    if (f) {
+        write_dot(f, dw, load, is_png);
+        bad = ferror(f) != 0;
+        bad |= fclose(f) != 0;
+    }
+    if (bad) {
+        fprintf(stderr, "noctua draw: %s: cannot write the graph for neato: %s; nothing written\n", out,
+                errno ? strerror(errno) : "a write failed");
+        noc_out_abort(&in);
+        return NOC_EXIT_USAGE;
+    }
+    if (noc_out_open(&o, out, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua draw: %s\n", err);
+        noc_out_abort(&in);
+        return NOC_EXIT_USAGE;
+    }
+    const char *const argv[] = { "neato", "-n2", is_png ? "-Tpng" : "-Tsvg", NULL };
+    size_t total;
+    int st = noc_cli_filter(argv, in.tmp, o.f, &total);
+    noc_out_abort(&in);
+    if (st != 0 || total == 0) {
+        if (st < 0)
+            fprintf(stderr, "noctua draw: cannot start neato: %s\n", strerror(errno));
+        else
+            fprintf(stderr, "noctua draw: neato failed (status %d) drawing %s; nothing written%s%s\n", st, out,
+                    dot_path ? "; the graph is in " : "", dot_path ? dot_path : "");
+        noc_out_abort(&o);
+        return NOC_EXIT_INTERNAL;
+    }
+    if (noc_out_commit(&o, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua draw: %s\n", err);
+        return NOC_EXIT_USAGE;
+    }
+    return NOC_EXIT_OK;
 }
 
 /* ---- the command ---------------------------------------------------------- */
@@ -555,7 +554,7 @@ int noc_cmd_draw(int argc, char **argv)
         rc = NOC_EXIT_USAGE;
         goto done;
     }
-    if (!on_path("neato")) {
+    if (!noc_cli_on_path("neato")) {
         char side[PATH_LEN];
         const char *kept = dot_path;
         if (!kept) {
@@ -569,32 +568,9 @@ int noc_cmd_draw(int argc, char **argv)
         rc = NOC_EXIT_USAGE;
         goto done;
     }
-    {
-        char qout[PATH_LEN], cmd[PATH_LEN + 64];
-        if (shell_quote(out, qout, sizeof qout)) {
-            fprintf(stderr, "noctua draw: -o %s: path too long\n", out);
-            rc = NOC_EXIT_USAGE;
-            goto done;
-        }
-        snprintf(cmd, sizeof cmd, "neato -n2 -T%s -o %s", is_png ? "png" : "svg", qout);
-        remove(out);
-        fflush(stdout);
-        fflush(stderr);
-        FILE *p = popen(cmd, "w");
-        if (!p) {
-            fprintf(stderr, "noctua draw: cannot start neato: %s\n", strerror(errno));
-            rc = NOC_EXIT_INTERNAL;
-            goto done;
-        }
-        write_dot(p, &dw, load, is_png);
-        int st = pclose(p);
-        if (st != 0 || !nonempty(out)) {
-            fprintf(stderr, "noctua draw: neato failed (status %d) drawing %s%s%s\n", st, out,
-                    dot_path ? "; the graph is in " : "", dot_path ? dot_path : "");
-            rc = NOC_EXIT_INTERNAL;
-            goto done;
-        }
-    }
+    rc = render(&dw, out, load, is_png, dot_path);
+    if (rc != NOC_EXIT_OK)
+        goto done;
     summary(&dw, out);
 
 done:

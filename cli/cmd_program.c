@@ -4,6 +4,8 @@
  * the papers' model, `--sync steps` for barriers at the step markers; the
  * run, its result check and its report. */
 #include "cli/cli.h"
+#include "util/interrupt.h"
+#include "util/outfile.h"
 #include "cli/cli_waves.h"
 #include "model/pe.h"
 #include "traffic/gen.h"
@@ -154,17 +156,11 @@ noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, 
 
 static int emit(const noc_program_t *p, const char *path, char *err, size_t errlen)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot write the program", path);
+    noc_out_t o;
+    if (noc_out_open(&o, path, NOC_OUT_STDOUT, err, errlen) != 0)
         return -1;
-    }
-    int rc = noc_prog_write(p, f);
-    if (f != stdout && fclose(f) != 0)
-        rc = -1;
-    if (rc)
-        snprintf(err, errlen, "%s: cannot write the program", path);
-    return rc;
+    noc_prog_write(p, o.f); /* a failed write is told by the commit */
+    return noc_out_commit(&o, err, errlen);
 }
 
 int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet)
@@ -236,8 +232,11 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     noc_prog_result_t res = { 0 };
     res.name = o->file ? o->file : o->name;
     res.facts = facts;
+    noc_sim_set_stop(s, noc_interrupt_flag());
     double t0 = wall();
+    int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
     res.status = noc_pe_run(s);
+    noc_interrupt_cooperate(was);
     res.seconds = wall() - t0;
     if (waves) {
         if (noc_waves_close(waves, err, sizeof err) != 0) {
@@ -256,7 +255,7 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     }
     const noc_pe_t *pe = noc_sim_pe(s);
     noc_sim_t *s2 = NULL;
-    if (both) {
+    if (both && res.status != NOC_RUN_INTERRUPTED) {
         /* the same program with step barriers, for the steps' own counts */
         noc_config_t c2 = *cfg;
         c2.sync_steps = 1;
@@ -264,7 +263,11 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
         if (s2 && noc_pe_attach(s2, p, err, sizeof err) == 0 && noc_pe_run(s2) == NOC_RUN_OK)
             res.synced = noc_pe_stats(noc_sim_pe(s2));
     }
-    if (res.status == NOC_RUN_OK && noc_pe_finished(pe, res.error, sizeof res.error) != 0)
+    if (res.status == NOC_RUN_INTERRUPTED) {
+        res.verdict = "interrupted";
+        snprintf(res.error, sizeof res.error, "interrupted at cycle %llu; the figures cover the cycles simulated",
+                 (unsigned long long)noc_sim_now(s));
+    } else if (res.status == NOC_RUN_OK && noc_pe_finished(pe, res.error, sizeof res.error) != 0)
         res.verdict = "error";
     else if (res.status == NOC_RUN_OK && noc_pe_check(s, res.error, sizeof res.error) != 0)
         res.verdict = "wrong";
@@ -283,7 +286,10 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
         }
         json_decref(j);
     }
-    if (res.status == NOC_RUN_DEADLOCK) {
+    if (res.status == NOC_RUN_INTERRUPTED) {
+        fprintf(stderr, "noctua run: %s\n", res.error);
+        rc = NOC_EXIT_INTERRUPTED;
+    } else if (res.status == NOC_RUN_DEADLOCK) {
         if (noc_pe_stalled(pe))
             fprintf(stderr, "noctua run: the program STALLED at cycle %llu: nothing moved or "
                     "progressed for %lld cycles; waiting:\n",

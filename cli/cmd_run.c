@@ -5,6 +5,7 @@
 #include "cli/version.h"
 #include "routers/router.h"
 #include "traffic/synthetic.h"
+#include "util/interrupt.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -58,8 +59,11 @@ static int simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **t
         noc_topo_destroy(t);
         return -1;
     }
+    noc_sim_set_stop(s, noc_interrupt_flag());
     double t0 = wall();
+    int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
     res->status = noc_sim_run(s);
+    noc_interrupt_cooperate(was);
     res->seconds = wall() - t0;
     if (waves && noc_waves_close(waves, err, errlen) != 0) {
         noc_sim_destroy(s);
@@ -286,6 +290,10 @@ int noc_cmd_run(int argc, char **argv)
         rc = NOC_EXIT_DEADLOCK;
     } else if (res.status == NOC_RUN_INVARIANT) {
         rc = NOC_EXIT_INTERNAL;
+    } else if (res.status == NOC_RUN_INTERRUPTED) {
+        fprintf(stderr, "noctua run: interrupted at cycle %llu; the figures cover the cycles simulated\n",
+                (unsigned long long)noc_sim_now(s));
+        rc = NOC_EXIT_INTERRUPTED;
     }
     if (!quiet)
         fprintf(stderr, "noctua: simulated %llu cycles in %.3f s (%.0f cycles/s)\n",

@@ -6,6 +6,9 @@
  * script generated here and piped to it. Without gnuplot the CSV is still
  * the result. */
 #include "cli/cli.h"
+#include "cli/filter.h"
+#include "util/interrupt.h"
+#include "util/outfile.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -185,33 +188,6 @@ static int decimals(const rates_t *r)
     return 6;
 }
 
-static int on_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return 0;
-    for (const char *p = path;;) {
-        const char *e = strchr(p, ':');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        char full[PATH_LEN];
-        if (len == 0)
-            snprintf(full, sizeof full, "./%s", prog);
-        else
-            snprintf(full, sizeof full, "%.*s/%s", (int)len, p, prog);
-        if (access(full, X_OK) == 0)
-            return 1;
-        if (!e)
-            return 0;
-        p = e + 1;
-    }
-}
-
-static int nonempty(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0 && sb.st_size > 0;
-}
-
 /* s as a single-quoted gnuplot string (a quote inside is doubled). */
 static void gp_str(FILE *gp, const char *s)
 {
@@ -226,11 +202,9 @@ static void gp_str(FILE *gp, const char *s)
 
 /* One figure: latency (average, p99 dashed) over offered load above,
  * accepted throughput below; the saturated point in red on both. */
-static void gp_figure(FILE *gp, const char *csv, const char *out, const char *title, int sat)
+static void gp_figure(FILE *gp, const char *csv, const char *title, int sat)
 {
-    fputs("set output ", gp);
-    gp_str(gp, out);
-    fputs("\nset multiplot layout 2,1 title ", gp);
+    fputs("set multiplot layout 2,1 title ", gp);
     gp_str(gp, title);
     fputs("\nset xlabel 'offered load (flits/node/cycle)'\n"
           "set ylabel 'latency (cycles)'\n"
@@ -250,50 +224,81 @@ static void gp_figure(FILE *gp, const char *csv, const char *out, const char *ti
     if (sat)
         fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? $2 : 1/0) with points pt 7 ps 1.8 "
               "lc rgb '#c0392b' title 'saturated'", gp);
-    fputs("\nunset multiplot\nset output\n", gp);
+    fputs("\nunset multiplot\n", gp);
 }
 
-/* Draw PREFIX.png and PREFIX.svg with gnuplot. Returns 0 if both exist
- * afterwards; warns on stderr otherwise. */
-static int plot(const char *prefix, const char *csv, const char *title, int sat)
+/* One picture, PREFIX.EXT, with gnuplot: the script goes to a temporary
+ * beside the target, gnuplot draws to its standard output, which goes into
+ * the picture through util/outfile.h (cli/filter.h). Returns 0; 1 when
+ * gnuplot failed (a warning: the CSV is the result; no picture is left);
+ * NOC_EXIT_USAGE when the picture could not be written. */
+static int plot_one(const char *prefix, const char *ext, const char *csv, const char *title, int sat)
 {
-    char png[PATH_LEN + 8], svg[PATH_LEN + 8];
-    snprintf(png, sizeof png, "%s.png", prefix);
-    snprintf(svg, sizeof svg, "%s.svg", prefix);
-    if (!on_path("gnuplot")) {
-        fprintf(stderr, "noctua sweep: warning: gnuplot is not on PATH (Debian package gnuplot-nox); "
-                "wrote %s, no plots\n", csv);
-        return -1;
+    char path[PATH_LEN + 8], err[600];
+    snprintf(path, sizeof path, "%s.%s", prefix, ext);
+    noc_out_t script, o;
+    if (noc_out_reserve(&script, path, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua sweep: %s\n", err);
+        return NOC_EXIT_USAGE;
     }
-    /* what gnuplot writes could land before our own buffered output */
-    fflush(stdout);
-    fflush(stderr);
-    remove(png);
-    remove(svg);
-    FILE *gp = popen("gnuplot", "w");
-    if (!gp) {
-        fprintf(stderr, "noctua sweep: warning: cannot start gnuplot: %s; no plots\n", strerror(errno));
-        return -1;
+    FILE *gp = fopen(script.tmp, "w");
+    int bad = !gp;
+    if (gp) {
+        fputs("set datafile separator ','\n"
+              "set grid\n"
+              "set xrange [0:*]\n"
+              "set yrange [0:*]\n", gp);
+        if (strcmp(ext, "png") == 0)
+            fputs("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+                  "  set terminal pngcairo noenhanced size 900,900 font ',10'\n"
+                  "} else {\n"
+                  "  set terminal png noenhanced size 900,900\n"
+                  "}\n", gp);
+        else
+            fputs("set terminal svg noenhanced size 900,900 dynamic background '#ffffff'\n", gp);
+        gp_figure(gp, csv, title, sat);
+        bad = ferror(gp) != 0;
+        bad |= fclose(gp) != 0;
     }
-    fputs("set datafile separator ','\n"
-          "set grid\n"
-          "set xrange [0:*]\n"
-          "set yrange [0:*]\n"
-          "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-          "  set terminal pngcairo noenhanced size 900,900 font ',10'\n"
-          "} else {\n"
-          "  set terminal png noenhanced size 900,900\n"
-          "}\n", gp);
-    gp_figure(gp, csv, png, title, sat);
-    fputs("set terminal svg noenhanced size 900,900 dynamic background '#ffffff'\n", gp);
-    gp_figure(gp, csv, svg, title, sat);
-    int st = pclose(gp);
-    if (st != 0 || !nonempty(png) || !nonempty(svg)) {
-        fprintf(stderr, "noctua sweep: warning: gnuplot failed (status %d); %s and %s may be missing\n",
-                st, png, svg);
-        return -1;
+    if (bad) {
+        fprintf(stderr, "noctua sweep: %s: cannot write gnuplot's script (%s); nothing written\n", path,
+                strerror(errno));
+        noc_out_abort(&script);
+        return NOC_EXIT_USAGE;
+    }
+    if (noc_out_open(&o, path, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua sweep: %s\n", err);
+        noc_out_abort(&script);
+        return NOC_EXIT_USAGE;
+    }
+    const char *const argv[] = { "gnuplot", script.tmp, NULL };
+    size_t n;
+    int st = noc_cli_filter(argv, NULL, o.f, &n);
+    noc_out_abort(&script);
+    if (st != 0 || n == 0) {
+        fprintf(stderr, "noctua sweep: warning: gnuplot failed (status %d); no %s\n", st, path);
+        noc_out_abort(&o);
+        return 1;
+    }
+    if (noc_out_commit(&o, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua sweep: %s\n", err);
+        return NOC_EXIT_USAGE;
     }
     return 0;
+}
+
+/* PREFIX.png, then PREFIX.svg. Returns 0 when both were drawn, 1 when not
+ * (warned: no gnuplot, or gnuplot failed), NOC_EXIT_USAGE when a picture
+ * could not be written. A picture is whole or absent. */
+static int plot(const char *prefix, const char *csv, const char *title, int sat)
+{
+    if (!noc_cli_on_path("gnuplot")) {
+        fprintf(stderr, "noctua sweep: warning: gnuplot is not on PATH (Debian package gnuplot-nox); "
+                "wrote %s, no plots\n", csv);
+        return 1;
+    }
+    int rc = plot_one(prefix, "png", csv, title, sat);
+    return rc == 0 ? plot_one(prefix, "svg", csv, title, sat) : rc;
 }
 
 static void write_row(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
@@ -304,7 +309,6 @@ static void write_row(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
             (unsigned long long)noc_stats_percentile(st, 0.99), noc_lat_avg(&st->net_latency),
             noc_lat_avg(&st->queue_latency), noc_lat_avg(&st->hops), (unsigned long long)st->packets,
             st->saturated ? 1 : 0, (unsigned long long)st->cycles);
-    fflush(f);
 }
 
 /* Run every rate into csv (open, header written) until the first saturated
@@ -323,6 +327,15 @@ static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FIL
             return NOC_EXIT_USAGE;
         }
         const noc_stats_t *st = noc_sim_stats(s);
+        if (res.status == NOC_RUN_INTERRUPTED) {
+            fprintf(csv, "# interrupted during rate %.*f: the sweep is partial (%d of %d rates)\n", d, r->v[i],
+                    out->rows, r->n);
+            fprintf(stderr, "noctua sweep: interrupted during rate %.*f; the CSV holds the %d point%s before it, "
+                    "marked partial\n", d, r->v[i], out->rows, out->rows == 1 ? "" : "s");
+            noc_sim_destroy(s);
+            noc_topo_destroy(t);
+            return NOC_EXIT_INTERRUPTED;
+        }
         if (res.status != NOC_RUN_OK) {
             int rc;
             if (res.status == NOC_RUN_DEADLOCK) {
@@ -338,6 +351,8 @@ static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FIL
             }
             fprintf(stderr, "noctua sweep: stopped; the CSV holds the %d point%s before rate %.*f\n",
                     out->rows, out->rows == 1 ? "" : "s", d, r->v[i]);
+            fprintf(csv, "# stopped at rate %.*f by %s: the sweep is partial (%d of %d rates)\n", d, r->v[i],
+                    rc == NOC_EXIT_DEADLOCK ? "a deadlock" : "an internal error", out->rows, r->n);
             noc_sim_destroy(s);
             noc_topo_destroy(t);
             return rc;
@@ -468,7 +483,7 @@ int noc_cmd_sweep(int argc, char **argv)
     if (!rates)
         abort();
     int rc = NOC_EXIT_OK, plotted = 0;
-    FILE *csv = NULL;
+    noc_out_t csv = { .slot = -1 };
     outcome_t o = { 0 };
     char spec[NOC_CONFIG_STR_MAX], prefix[PATH_LEN], csv_path[PATH_LEN + 8];
     char title[NOC_CONFIG_STR_MAX * 3 + 64];
@@ -488,41 +503,42 @@ int noc_cmd_sweep(int argc, char **argv)
     }
     snprintf(prefix, sizeof prefix, "%.*s", (int)plen, prefix_arg);
     snprintf(csv_path, sizeof csv_path, "%s.csv", prefix);
-    csv = fopen(csv_path, "w");
-    if (!csv) {
-        fprintf(stderr, "noctua sweep: -o: cannot write %s: %s\n", csv_path, strerror(errno));
+    if (noc_out_open(&csv, csv_path, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua sweep: -o: %s\n", err);
         rc = NOC_EXIT_USAGE;
         goto done;
     }
-    fprintf(csv, "%s\n", csv_header);
+    fprintf(csv.f, "%s\n", csv_header);
 
-    rc = run_points(&cfg, rates, spec, csv, &o);
-    int werr = ferror(csv);
-    if (fclose(csv) != 0 || werr) {
-        fprintf(stderr, "noctua sweep: error writing %s\n", csv_path);
-        csv = NULL;
-        rc = NOC_EXIT_USAGE;
+    noc_interrupt_cooperate(1);
+    rc = run_points(&cfg, rates, spec, csv.f, &o);
+    noc_interrupt_cooperate(0); /* from here, Ctrl-C quits at once */
+    if (rc == NOC_EXIT_USAGE && o.rows == 0) {
+        noc_out_abort(&csv); /* bad parameters: nothing was measured */
         goto done;
     }
-    csv = NULL;
-    if (rc == NOC_EXIT_USAGE && o.rows == 0) {
-        remove(csv_path); /* bad parameters: nothing was measured */
+    if (noc_out_commit(&csv, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua sweep: %s\n", err);
+        rc = NOC_EXIT_USAGE;
         goto done;
     }
     if (o.rows == 0)
         goto done;
-    snprintf(title, sizeof title, "%s, router %s, %lld-flit packets, %s traffic", spec, cfg.router,
-             (long long)cfg.packet_size, cfg.traffic);
-    plotted = plot(prefix, csv_path, title, o.saturated) == 0;
+    snprintf(title, sizeof title, "%s, router %s, %lld-flit packets, %s traffic%s", spec, cfg.router,
+             (long long)cfg.packet_size, cfg.traffic, rc == NOC_EXIT_OK ? "" : " (partial)");
+    int prc = plot(prefix, csv_path, title, o.saturated);
+    plotted = prc == 0;
+    if (prc == NOC_EXIT_USAGE && rc == NOC_EXIT_OK)
+        rc = NOC_EXIT_USAGE;
     printf("sweep %s (router %s, %lld-flit packets, %s traffic): %d point%s\n", spec, cfg.router,
            (long long)cfg.packet_size, cfg.traffic, o.rows, o.rows == 1 ? "" : "s");
     if (rc == NOC_EXIT_OK)
         summary(&o, rates, prefix, plotted);
     else
-        printf("stopped early (see above); wrote %s%s\n", csv_path, plotted ? " and the plots" : "");
+        printf("%s (see above); wrote %s%s\n", rc == NOC_EXIT_INTERRUPTED ? "interrupted, partial" : "stopped early",
+               csv_path, plotted ? " and the plots" : "");
 done:
-    if (csv)
-        fclose(csv);
+    noc_out_abort(&csv);
     free(rates);
     return rc;
 }

@@ -4,6 +4,8 @@
 #include "cli/area.h"
 #include "cli/cli.h"
 #include "cli/version.h"
+#include "util/interrupt.h"
+#include <errno.h>
 #include <string.h>
 
 static void help(FILE *f)
@@ -28,7 +30,7 @@ static void help(FILE *f)
         noc_version());
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         static char run[] = "run";
@@ -66,4 +68,21 @@ int main(int argc, char **argv)
     fprintf(stderr, "noctua: unknown command '%s'\n\n", cmd);
     help(stderr);
     return NOC_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    noc_interrupt_install();
+    int rc = dispatch(argc, argv);
+    /* what went to stdout is output too: a full disk or a closed pipe
+     * there is an error, not a success (docs/reliability.md) */
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (errno != EPIPE) /* the reader left on purpose (| head): no need to say so */
+            fprintf(stderr, "noctua: cannot write to standard output: %s\n",
+                    errno ? strerror(errno) : "a write failed");
+        if (rc == NOC_EXIT_OK)
+            rc = NOC_EXIT_USAGE;
+    }
+    return rc;
 }

@@ -2,6 +2,7 @@
  * jansson, Debian's libjansson). Both carry the same figures; JSON adds the
  * per-link table. Nodes are named by their labels in the topology's notation. */
 #include "cli/cli.h"
+#include "util/outfile.h"
 #include "cli/version.h"
 #include <stdlib.h>
 #include <string.h>
@@ -131,7 +132,10 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
             (unsigned long long)st->queue_latency.min, (unsigned long long)st->queue_latency.max);
     fprintf(f, "  hops          avg %.2f  max %llu\n", noc_lat_avg(&st->hops), (unsigned long long)st->hops.max);
     fprintf(f, "  throughput    offered %.4f  accepted %.4f flits/node/cycle\n", res->offered, res->accepted);
-    if (res->status == NOC_RUN_DEADLOCK)
+    if (res->status == NOC_RUN_INTERRUPTED)
+        fprintf(f, "  state         INTERRUPTED at cycle %llu: the figures cover the cycles simulated\n",
+                (unsigned long long)st->cycles);
+    else if (res->status == NOC_RUN_DEADLOCK)
         fprintf(f, "  state         DEADLOCK: no flit moved for %lld cycles with %llu flits in the network\n",
                 (long long)c->deadlock_cycles, (unsigned long long)noc_sim_flits_in_network(s));
     else if (st->saturated)
@@ -237,6 +241,7 @@ json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_object_set_new(j, "flit_hops", json_integer((json_int_t)st->flit_hops));
     json_object_set_new(j, "saturated", json_boolean(st->saturated));
     json_object_set_new(j, "deadlock", json_boolean(res->status == NOC_RUN_DEADLOCK));
+    json_object_set_new(j, "interrupted", json_boolean(res->status == NOC_RUN_INTERRUPTED));
     json_object_set_new(j, "source_queue_peak", json_integer(st->source_queue_peak));
 
     json_object_set_new(j, "config", noc_report_config_json(s));
@@ -247,16 +252,15 @@ json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res)
 
 int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen)
 {
-    int rc;
-    if (strcmp(path, "-") == 0) {
-        rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-        fputc('\n', stdout);
-    } else {
-        rc = json_dump_file(j, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    }
-    if (rc != 0) {
-        snprintf(err, errlen, "%s: cannot write the JSON report", path);
+    noc_out_t o;
+    if (noc_out_open(&o, path, NOC_OUT_STDOUT, err, errlen) != 0)
+        return -1;
+    int bad = json_dumpf(j, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0;
+    fputc('\n', o.f);
+    if (bad && !ferror(o.f)) {
+        noc_out_abort(&o);
+        snprintf(err, errlen, "%s: the JSON report could not be encoded", path);
         return -1;
     }
-    return 0;
+    return noc_out_commit(&o, err, errlen); /* a failed write is told here */
 }

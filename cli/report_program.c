@@ -188,6 +188,7 @@ json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, cons
     json_object_set_new(j, "result", json_string(res->verdict));
     if (res->error[0])
         json_object_set_new(j, "error", json_string(res->error));
+    json_object_set_new(j, "interrupted", json_boolean(res->status == NOC_RUN_INTERRUPTED));
     json_object_set_new(j, "cycles", json_integer((json_int_t)st->cycles));
     if (res->synced)
         json_object_set_new(j, "cycles_synced", json_integer((json_int_t)res->synced->cycles));

@@ -670,6 +670,8 @@ noc_run_status_t noc_pe_run(struct noc_sim *s)
             break;
         }
     }
+    if (status == NOC_RUN_INTERRUPTED)
+        pe->st.cycles = s->now; /* the cycle reached, not the last op's end */
     s->st.sample = s->now - s->win_start;
     s->st.drained = s->in_network == 0;
     return status;

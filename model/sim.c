@@ -602,9 +602,18 @@ static int deadlocked(const struct noc_sim *s)
     return s->in_network > 0 && s->now - s->last_move > quiet;
 }
 
+void noc_sim_set_stop(noc_sim_t *s, const volatile sig_atomic_t *flag)
+{
+    s->stop = flag;
+}
+
 int noc_sim_step_checked(struct noc_sim *s, noc_run_status_t *status)
 {
     noc_sim_step(s);
+    if (s->stop && *s->stop) {
+        *status = NOC_RUN_INTERRUPTED;
+        return -1;
+    }
     if (s->cfg.check) {
         char err[512];
         if (noc_sim_check(s, err, sizeof err) != 0) {
@@ -666,6 +675,8 @@ out:
     st->warmup = s->now < s->win_start ? s->now : s->win_start;
     st->sample = s->now <= s->win_start ? 0 : (s->now < s->win_end ? s->now : s->win_end) - s->win_start;
     st->drain = s->now > s->win_end ? s->now - s->win_end : 0;
+    if (status == NOC_RUN_INTERRUPTED)
+        return status; /* cut short: no verdict on saturation */
     if (!st->drained)
         st->saturated = 1;
     if (st->window_flits_out * 100 < st->window_flits_offered * 95)

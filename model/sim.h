@@ -11,6 +11,7 @@
  * visited therefore never changes a result. */
 #ifndef NOC_SIM_H
 #define NOC_SIM_H
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "model/config.h"
@@ -27,6 +28,7 @@ typedef enum noc_run_status {
     NOC_RUN_OK = 0,
     NOC_RUN_DEADLOCK = 3,   /* exit status of the CLI as well */
     NOC_RUN_INVARIANT = 4,  /* the invariant checker failed (a bug) */
+    NOC_RUN_INTERRUPTED = 130, /* the stop flag was raised (noc_sim_set_stop) */
 } noc_run_status_t;
 
 /* Build a simulator for cfg (copied) on topology topo (borrowed: it must
@@ -38,6 +40,12 @@ void noc_sim_destroy(noc_sim_t *s);
 
 /* Synthetic run: warm-up, measurement window, drain. */
 noc_run_status_t noc_sim_run(noc_sim_t *s);
+/* A stop request: *flag is read once per cycle by noc_sim_run and
+ * noc_pe_run, and when it is non-zero the run ends after the current cycle
+ * with NOC_RUN_INTERRUPTED, its statistics covering the cycles simulated
+ * (util/interrupt.c raises such a flag on Ctrl-C). NULL: none. The flag
+ * must outlive the simulator. */
+void noc_sim_set_stop(noc_sim_t *s, const volatile sig_atomic_t *flag);
 /* Simulate one cycle (both phases). */
 void noc_sim_step(noc_sim_t *s);
 /* Stop generating synthetic traffic (the network then drains). */

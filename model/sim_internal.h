@@ -93,6 +93,7 @@ struct noc_sim {
     uint64_t *arr_flit;    /* n_nodes * cap */
     uint64_t *arr_credit;  /* n_nodes * cap */
 
+    const volatile sig_atomic_t *stop; /* noc_sim_set_stop, or NULL */
     noc_sim_observer_fn observer; /* noc_sim_set_observer */
     void *observer_ctx;
     /* the PE program engine (model/pe.h); NULL for synthetic traffic */

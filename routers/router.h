@@ -65,7 +65,7 @@ typedef struct noc_router_ops {
      * trace_close when the recording ends. 0, or -1 with a message. */
     int (*trace_open)(struct noc_sim *s, const char *path, const uint8_t *in_scope, uint64_t from, uint64_t to,
                       char *err, size_t errlen);
-    void (*trace_close)(struct noc_sim *s);
+    int (*trace_close)(struct noc_sim *s); /* 0, or -1 when a write of the file failed */
 } noc_router_ops_t;
 
 /* The VCs of a port are split among the routing's VC classes (every router

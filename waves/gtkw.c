@@ -342,20 +342,15 @@ static void sections(out_t *o, const noc_waves_t *w, ranked_t *rk)
     fabric_section(o, w, rk);
 }
 
-int noc_wv_write_gtkw(const noc_waves_t *w, const char *gtkw_path, const char *dump_path, uint64_t end,
-                      char *err, size_t errlen)
+void noc_wv_write_gtkw(const noc_waves_t *w, FILE *f, const char *gtkw_path, const char *dump_path,
+                       uint64_t end)
 {
     const noc_sim_t *s = w->s;
     const noc_pe_t *pe = noc_sim_pe(s);
-    out_t o = { fopen(gtkw_path, "w"), -1, 0 };
-    if (!o.f) {
-        snprintf(err, errlen, "%s: cannot write the GTKWave save file (%s)", gtkw_path, strerror(errno));
-        return -1;
-    }
+    out_t o = { f, -1, 0 };
     ranked_t *rk = malloc(((size_t)w->n_links + 1) * sizeof *rk);
     if (!rk)
         abort();
-    FILE *f = o.f;
     fprintf(f, "[*]\n[*] noctua: %s, %s; open with gtkwave %s %s\n", s->topo->spec,
             pe ? "program run" : "synthetic traffic", dump_path, gtkw_path);
     fprintf(f, "[*] one time unit (1 ns) is one cycle; markers A, B, ... at the first cycle of each step\n[*]\n");
@@ -402,10 +397,4 @@ int noc_wv_write_gtkw(const noc_waves_t *w, const char *gtkw_path, const char *d
 
     sections(&o, w, rk);
     free(rk);
-    int bad = ferror(f);
-    if (fclose(f) != 0)
-        bad = 1;
-    if (bad)
-        snprintf(err, errlen, "%s: error writing the GTKWave save file", gtkw_path);
-    return bad ? -1 : 0;
 }

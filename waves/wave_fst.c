@@ -5,6 +5,7 @@
  * node labels go in as the scopes' component names and as comment
  * attributes. LZ4 compression, as Verilator's own FST traces use. */
 #include "waves/waves_internal.h"
+#include "waves/fst_guard.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,25 +13,22 @@
 
 typedef struct fst {
     void *f;
+    unsigned long errors0; /* fst_guard's count when the file was opened */
     char path[1024];
 } fst_t;
 
+/* path: a fresh temporary file (waves.c renames it onto the user's target
+ * when the whole recording is written), which fstapi unlinks and makes
+ * anew, with a companion path + ".hier" while it writes. */
 static void *fst_open(const char *path, const char *version, char *err, size_t errlen)
 {
-    /* fstapi reports nothing on failure: find out whether the file can be
-     * made first, for a message that says why */
-    FILE *probe = fopen(path, "wb");
-    if (!probe) {
-        snprintf(err, errlen, "%s: cannot write the wave file (%s)", path, strerror(errno));
-        return NULL;
-    }
-    fclose(probe);
     fst_t *x = calloc(1, sizeof *x);
     if (!x)
         abort();
+    x->errors0 = noc_fst_io_errors();
     x->f = fstWriterCreate(path, 1);
     if (!x->f) {
-        snprintf(err, errlen, "%s: cannot write the wave file", path);
+        snprintf(err, errlen, "cannot write the wave file (%s)", strerror(errno));
         free(x);
         return NULL;
     }
@@ -108,14 +106,16 @@ static int fst_close(void *ctx, uint64_t end, char *err, size_t errlen)
     fstWriterEmitTimeChange(x->f, end);
     int bad = fstWriterGetFseekFailed(x->f);
     fstWriterClose(x->f);
+    bad |= noc_fst_io_errors() != x->errors0;
     if (bad)
-        snprintf(err, errlen, "%s: error writing the wave file", x->path);
+        snprintf(err, errlen, "a write of the wave file failed (disk full?)");
     free(x);
     return bad ? -1 : 0;
 }
 
 const noc_wv_ops_t noc_wv_fst_ops = {
     .name = "fst",
+    .companion = ".hier",
     .open = fst_open,
     .comment = fst_comment,
     .scope = fst_scope,

@@ -15,7 +15,6 @@ typedef struct vcd {
     uint64_t t;           /* time of the next change */
     uint64_t written_t;   /* last "#t" line */
     int have_t;           /* a "#t" line was written */
-    char path[1024];
 } vcd_t;
 
 static void *vcd_open(const char *path, const char *version, char *err, size_t errlen)
@@ -25,14 +24,13 @@ static void *vcd_open(const char *path, const char *version, char *err, size_t e
         abort();
     v->f = fopen(path, "w");
     if (!v->f) {
-        snprintf(err, errlen, "%s: cannot write the wave file (%s)", path, strerror(errno));
+        snprintf(err, errlen, "cannot write the wave file (%s)", strerror(errno));
         free(v);
         return NULL;
     }
     v->buf = malloc(1u << 20);
     if (v->buf)
         setvbuf(v->f, v->buf, _IOFBF, 1u << 20);
-    snprintf(v->path, sizeof v->path, "%s", path);
     fprintf(v->f, "$version\n\t%s\n$end\n$timescale\n\t1ns\n$end\n", version);
     fprintf(v->f, "$comment\n\tone time unit (1 ns) is one cycle; docs/waves.md\n$end\n");
     return v;
@@ -149,11 +147,14 @@ static int vcd_close(void *ctx, uint64_t end, char *err, size_t errlen)
         v->t = end;
         stamp(v);
     }
-    int bad = ferror(v->f);
-    if (fclose(v->f) != 0)
-        bad = 1;
+    int e = ferror(v->f) ? EIO : 0;
+    if (fflush(v->f) != 0)
+        e = errno;
+    if (fclose(v->f) != 0 && !e)
+        e = errno;
+    int bad = e != 0;
     if (bad)
-        snprintf(err, errlen, "%s: error writing the wave file", v->path);
+        snprintf(err, errlen, "a write of the wave file failed (%s)", e == EIO ? "disk full?" : strerror(e));
     free(v->buf);
     free(v);
     return bad ? -1 : 0;
@@ -196,6 +197,7 @@ size_t noc_wv_escape(const char *s, char *buf, size_t len)
 
 const noc_wv_ops_t noc_wv_vcd_ops = {
     .name = "vcd",
+    .companion = NULL,
     .open = vcd_open,
     .comment = vcd_comment,
     .scope = vcd_scope,

@@ -580,8 +580,15 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
         return NULL;
     }
     w->ops = is_vcd(path) ? &noc_wv_vcd_ops : &noc_wv_fst_ops;
-    w->ctx = w->ops->open(path, "noctua", err, errlen);
+    if (noc_out_reserve(&w->out, path, w->ops->companion, err, errlen) != 0) {
+        free_waves(w);
+        return NULL;
+    }
+    char msg[400];
+    w->ctx = w->ops->open(w->out.tmp, "noctua", msg, sizeof msg);
     if (!w->ctx) {
+        snprintf(err, errlen, "%s: %s", path, msg);
+        noc_out_abort(&w->out);
         free_waves(w);
         return NULL;
     }
@@ -597,11 +604,19 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
         for (int i = 0; i < w->n_nodes; i++)
             in_scope[w->nodes[i].n] = 1;
         noc_waves_inner_path(path, inner, sizeof inner);
-        int rc = s->rops->trace_open(s, inner, in_scope, w->o.from, w->o.to, err, errlen);
+        int rc = noc_out_reserve(&w->out_inner, inner, ".hier", err, errlen);
+        if (rc == 0) {
+            rc = s->rops->trace_open(s, w->out_inner.tmp, in_scope, w->o.from, w->o.to, msg, sizeof msg);
+            if (rc != 0) {
+                snprintf(err, errlen, "%s: %s", inner, msg);
+                noc_out_abort(&w->out_inner);
+            }
+        }
         free(in_scope);
         if (rc != 0) {
             char ignore[16];
             w->ops->close(w->ctx, 0, ignore, sizeof ignore);
+            noc_out_abort(&w->out);
             free_waves(w);
             return NULL;
         }
@@ -645,14 +660,37 @@ int noc_waves_close(noc_waves_t *w, char *err, size_t errlen)
         end = w->o.to + 1;
     if (w->any_emitted && end < w->emitted)
         end = w->emitted;
-    if (w->inner)
-        s->rops->trace_close(s);
-    int rc = w->ops->close(w->ctx, end, err, errlen);
+    /* Every file is written whole to its temporary first; then the wave
+     * file, the cores' file and the save file are renamed into place, in
+     * that order. A failure removes what is not in place yet. */
+    char msg[400];
+    int rc = 0;
+    if (w->inner && s->rops->trace_close(s) != 0) {
+        char inner[1100];
+        noc_waves_inner_path(w->path, inner, sizeof inner);
+        snprintf(err, errlen, "%s: a write of the cores' trace failed (disk full?); nothing written", inner);
+        rc = -1;
+    }
+    if (w->ops->close(w->ctx, end, msg, sizeof msg) != 0 && rc == 0) {
+        snprintf(err, errlen, "%s: %s; nothing written", w->path, msg);
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = noc_out_commit(&w->out, err, errlen);
+    if (rc == 0 && w->inner)
+        rc = noc_out_commit(&w->out_inner, err, errlen);
     if (rc == 0 && w->o.gtkw) {
         char gpath[1100];
+        noc_out_t g;
         noc_waves_gtkw_path(w->path, gpath, sizeof gpath);
-        rc = noc_wv_write_gtkw(w, gpath, w->path, end, err, errlen);
+        rc = noc_out_open(&g, gpath, 0, err, errlen);
+        if (rc == 0) {
+            noc_wv_write_gtkw(w, g.f, gpath, w->path, end);
+            rc = noc_out_commit(&g, err, errlen);
+        }
     }
+    noc_out_abort(&w->out);
+    noc_out_abort(&w->out_inner);
     free_waves(w);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "waves/waves.h"
+#include "util/outfile.h"
 #include "model/sim_internal.h"
 #ifdef __cplusplus
 extern "C" {
@@ -26,7 +27,11 @@ typedef enum noc_wv_kind {
  * changes at t. Strings passed in are copied or written at once. */
 typedef struct noc_wv_ops {
     const char *name;
-    /* Create path; NULL with a message in err if it cannot be written. */
+    /* Files the writer makes beside path while it writes (fstapi's ".hier"),
+     * removed if the recording is given up; NULL for none. */
+    const char *companion;
+    /* Write into path, a fresh temporary file (waves.c renames it onto the
+     * user's target at the end); NULL with a message in err on failure. */
     void *(*open)(const char *path, const char *version, char *err, size_t errlen);
     /* A comment attached to what is declared next (the original node label). */
     void (*comment)(void *ctx, const char *text);
@@ -117,7 +122,9 @@ struct noc_waves {
     noc_sim_t *s;
     const noc_wv_ops_t *ops;
     void *ctx;
-    char path[1024];
+    char path[1024];       /* the wave file as the user named it */
+    noc_out_t out;         /* ... and its temporary (util/outfile.h) */
+    noc_out_t out_inner;   /* the router family's own file (X.rtl.fst) when inner */
     int inner;             /* the router family records its own signals too (trace_open) */
     noc_waves_opts_t o;
     char *scope_pat;       /* copy of o.scope */
@@ -142,10 +149,11 @@ struct noc_waves {
     int full;              /* the next state sample writes every node */
 };
 
-/* gtkw.c: write the save file for w (after its last sample). Returns 0 or
- * -1 with a message in err. */
-int noc_wv_write_gtkw(const noc_waves_t *w, const char *gtkw_path, const char *dump_path, uint64_t end,
-                      char *err, size_t errlen);
+/* gtkw.c: write the save file for w (after its last sample) into f; it
+ * names itself gtkw_path and the wave file dump_path. The caller checks
+ * and closes f (util/outfile.h). */
+void noc_wv_write_gtkw(const noc_waves_t *w, FILE *f, const char *gtkw_path, const char *dump_path,
+                       uint64_t end);
 
 #ifdef __cplusplus
 }

@@ -26,15 +26,27 @@ verilator=${VERILATOR:-verilator}
 vroot=${VERILATOR_ROOT:-/usr/share/verilator}
 trace_args="" trace_src="" trace_lib=""
 if [ "$TRACE" = 1 ]; then
+  # fstapi's fclose and mmap go through waves/fst_guard.c, so a failed
+  # write of the trace is seen and never faults (docs/reliability.md)
   trace_args="--trace-fst"
-  trace_src="$vroot/include/verilated_fst_c.cpp"
-  trace_lib="-lz"
+  trace_src="$vroot/include/verilated_fst_c.cpp $src/waves/fst_guard.c"
+  trace_lib="-lz -Wl,--wrap=fclose -Wl,--wrap=mmap -DNOC_FST_GUARD_WRAP=1"
 fi
 cxx=${CXX:-c++}
 dir=$(dirname "$out")
 mkdir -p "$dir"
-tmp=$(mktemp -d "$dir/.build.XXXXXX")
+# A build killed by SIGKILL leaves its folder .build.PID.XXXXXX behind:
+# remove those whose process is gone. An interrupted build removes its own.
+for old in "$dir"/.build.*; do
+  [ -d "$old" ] || continue
+  pid=${old##*/.build.}
+  pid=${pid%%.*}
+  case $pid in ''|*[!0-9]*) rm -rf "$old"; continue ;; esac
+  kill -0 "$pid" 2>/dev/null || [ -d "/proc/$pid" ] || rm -rf "$old"
+done
+tmp=$(mktemp -d "$dir/.build.$$.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp"; trap - EXIT; exit 130' INT TERM HUP
 # the package first, then every module
 set -- "$src/rtl/noc_pkg.sv"
 for f in "$src"/rtl/*.sv; do

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NOC_RTL_ABI 2
+#define NOC_RTL_ABI 3
 #define NOC_RTL_MAX_P 64    /* ports of a core (bit masks of one word) */
 #define NOC_RTL_LWORDS 4    /* words of a bit set over input VCs: P * V <= 256 */
 #define NOC_RTL_MAX_L (64 * NOC_RTL_LWORDS)
@@ -65,7 +65,9 @@ typedef struct noc_rtl_core_api {
     void (*trace_add)(void *core);
     int (*trace_open)(const char *path); /* 0, or -1 */
     void (*trace_dump)(uint64_t cycle);
-    void (*trace_close)(void);
+    /* 0, or -1 when a write of the file failed (waves/fst_guard.h: the
+     * build's fstapi is linked with the guard); the file is then bad. */
+    int (*trace_close)(void);
 } noc_rtl_core_api_t;
 
 /* The one symbol a model's shared object exports. */

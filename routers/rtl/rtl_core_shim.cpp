@@ -9,6 +9,8 @@
 #include <verilated.h>
 #if NOC_RTL_TRACE
 #include <verilated_fst_c.h>
+#define NOC_FST_GUARD_WRAP 1
+#include "waves/fst_guard.h"
 #endif
 
 #include <algorithm>
@@ -120,6 +122,7 @@ void cycle(void *core, const noc_rtl_in_t *in, noc_rtl_out_t *out, noc_rtl_taps_
 // each dump); its time unit is a nanosecond, one cycle, as noctua's own
 // wave files.
 VerilatedFstC *trace_file;
+unsigned long trace_errors0; // fst_guard's count when the file was opened
 
 VerilatedFstC *trace()
 {
@@ -135,6 +138,7 @@ int trace_open(const char *path)
     VerilatedFstC *t = trace();
     t->set_time_unit("1ns");
     t->set_time_resolution("1ns");
+    trace_errors0 = noc_fst_io_errors();
     t->open(path);
     return t->isOpen() ? 0 : -1;
 }
@@ -145,12 +149,13 @@ void trace_dump(uint64_t cycle)
         trace_file->dump(cycle);
 }
 
-void trace_close()
+int trace_close()
 {
     if (trace_file)
         trace_file->close();
     delete trace_file;
     trace_file = nullptr;
+    return noc_fst_io_errors() != trace_errors0 ? -1 : 0;
 }
 
 const noc_rtl_core_api_t api = {

@@ -233,7 +233,7 @@ static void rtl_destroy(struct noc_sim *s)
     if (!r)
         return;
     if (r->tracing)
-        r->api->trace_close();
+        (void)r->api->trace_close(); /* a recording given up: its file is removed by waves/ */
     free_cores(s, r);
     noc_rtl_model_unload(&r->model);
     free(r->traced);
@@ -615,7 +615,7 @@ static int rtl_trace_open(struct noc_sim *s, const char *path, const uint8_t *in
             r->traced[r->n_traced++] = n;
         }
     if (r->api->trace_open(path) != 0) {
-        snprintf(err, errlen, "%s: cannot write the cores' trace", path);
+        snprintf(err, errlen, "cannot write the cores' trace");
         return -1;
     }
     r->tracing = 1;
@@ -625,17 +625,17 @@ static int rtl_trace_open(struct noc_sim *s, const char *path, const uint8_t *in
     return 0;
 }
 
-static void rtl_trace_close(struct noc_sim *s)
+static int rtl_trace_close(struct noc_sim *s)
 {
     rtl_state_t *r = s->rstate;
     if (!r->tracing)
-        return;
+        return 0;
     if (r->settled <= s->now)
         trace_settle(s, r);
     if (r->dumped <= s->now && s->now >= r->trace_from && s->now <= r->trace_to)
         r->api->trace_dump(s->now); /* the state the run ended in */
-    r->api->trace_close();
     r->tracing = 0;
+    return r->api->trace_close();
 }
 
 const noc_router_ops_t noc_router_rtl = {

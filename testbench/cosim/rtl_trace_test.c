@@ -27,6 +27,8 @@
 #include "waves/waves.h"
 #include "waves/waves_internal.h"
 #include "testbench/unit/waves/wave_read.h"
+#include "testbench/unit/cmd_test.h"
+#include "testbench/unit/full_disk.h"
 
 /* Bit b (LSB 0) of a bit signal's value at cycle t (0 before any value). */
 static int bit_at(const wave_t *w, const char *name, uint64_t t, uint32_t b)
@@ -153,11 +155,22 @@ static void test_mesh_alltoall(void **state)
     assert_int_equal(check("mesh:3x3", "alltoall"), 0);
 }
 
+/* A full disk while the cores' trace is written: exit 2, no partial file
+ * (the trace's fstapi is built with waves/fst_guard.c). */
+static void test_full_disk(void **state)
+{
+    (void)state;
+    static const fd_case_t c = { "run ring:6 --program broadcast --router rtl --waves r.fst --quiet",
+                                 { "r.fst", "r.rtl.fst", "r.gtkw" } };
+    fd_check_case(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_broadcast),
         cmocka_unit_test(test_mesh_alltoall),
+        cmocka_unit_test(test_full_disk),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }

@@ -5,9 +5,12 @@
  * functions); include it after cmocka.h in one test file. */
 #ifndef NOC_CMD_TEST_H
 #define NOC_CMD_TEST_H
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,6 +73,113 @@ static inline void cmd_write(const char *name, const char *text, char *path, siz
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
+}
+
+/* Start `exec noctua ARGS` through sh in the scratch folder, its files
+ * limited to fsize bytes (RLIMIT_FSIZE, as a full disk would limit them;
+ * < 0: no limit), stdout and stderr together into a pipe whose read end
+ * goes to *fd. Returns the pid (noctua's own, thanks to exec). */
+static inline pid_t cmd_spawn(const char *args, long fsize, int *fd)
+{
+    const char *bin = getenv("NOCTUA_BINARY");
+    assert_non_null(bin);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "exec '%s' %s", bin, args);
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (chdir(cmd_tmpdir) != 0)
+            _exit(126);
+        dup2(p[1], 1);
+        dup2(p[1], 2);
+        close(p[0]);
+        close(p[1]);
+        if (fsize >= 0) {
+            struct rlimit rl = { (rlim_t)fsize, (rlim_t)fsize };
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(p[1]);
+    *fd = p[0];
+    return pid;
+}
+
+/* Read fd to its end (into *out, caller frees; NULL: dropped) and wait for
+ * pid. Returns its exit status, or 128 + the signal that killed it. */
+static inline int cmd_finish(pid_t pid, int fd, char **out)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    for (;;) {
+        if (n + 1024 > cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+        ssize_t k = read(fd, buf + n, cap - n - 1);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+    }
+    buf[n] = '\0';
+    close(fd);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* `noctua ARGS` with files limited to fsize bytes; output into *out. */
+static inline int cmd_run_limited(const char *args, long fsize, char **out)
+{
+    int fd;
+    pid_t pid = cmd_spawn(args, fsize, &fd);
+    return cmd_finish(pid, fd, out);
+}
+
+/* The names in the scratch folder (dot files too, not . and ..), sorted,
+ * one per line; the caller frees. */
+static inline int cmd_cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static inline char *cmd_listing(void)
+{
+    DIR *d = opendir(cmd_tmpdir);
+    assert_non_null(d);
+    char *names[256];
+    int k = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        assert_true(k < 256);
+        names[k++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)k, sizeof names[0], cmd_cmp_names);
+    size_t len = 1;
+    for (int i = 0; i < k; i++)
+        len += strlen(names[i]) + 1;
+    char *s = calloc(1, len);
+    assert_non_null(s);
+    for (int i = 0; i < k; i++) {
+        strcat(s, names[i]);
+        strcat(s, "\n");
+        free(names[i]);
+    }
+    return s;
 }
 
 /* cmocka group setup and teardown: a fresh scratch folder (under $TMPDIR
