@@ -70,6 +70,7 @@ typedef struct noc_prog_opts {
     const char *sync;       /* --sync steps|none, NULL: as configured (sync_steps) */
     const char *root;       /* --root LABEL */
     noc_gen_args_t args;    /* --variant --q --words --h --seed */
+    unsigned seen;          /* the options given so far (each at most once) */
 } noc_prog_opts_t;
 
 void noc_prog_opts_init(noc_prog_opts_t *o);

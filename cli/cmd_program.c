@@ -32,9 +32,12 @@ int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char 
     static const char *const with_value[] = { "--program", "--program-file", "--emit", "--timing",
                                               "--sync", "--root", "--variant", "--q", "--words",
                                               "--h", "--seed", NULL };
-    int known = 0;
+    int known = 0, idx = 0;
     for (int k = 0; with_value[k]; k++)
-        known |= strcmp(a, with_value[k]) == 0;
+        if (strcmp(a, with_value[k]) == 0) {
+            known = 1;
+            idx = k;
+        }
     if (strcmp(a, "--emit-only") == 0) {
         o->emit_only = 1;
         return 1;
@@ -46,6 +49,11 @@ int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char 
         return -1;
     }
     const char *v = argv[++*i];
+    if (o->seen & (1u << idx)) {
+        snprintf(err, errlen, "%s given twice (the second was '%s')", a, v);
+        return -1;
+    }
+    o->seen |= 1u << idx;
     char *end = NULL;
     if (strcmp(a, "--program") == 0)
         o->name = v;

@@ -111,6 +111,10 @@ int noc_cli_waves_parse(noc_cli_waves_t *w, int argc, char **argv, int *i, char 
             snprintf(err, errlen, "--waves needs a FILE (.fst or .vcd)");
             return -1;
         }
+        if (w->path) {
+            snprintf(err, errlen, "--waves given twice ('%s', then '%s')", w->path, v);
+            return -1;
+        }
         w->path = v;
         return 1;
     }
@@ -161,7 +165,7 @@ int noc_cmd_run(int argc, char **argv)
 {
     noc_config_t cfg;
     char err[600];
-    const char *json_path = NULL;
+    const char *json_path = NULL, *spec_arg = NULL;
     int quiet = 0, help = 0;
     noc_prog_opts_t po;
     noc_prog_opts_init(&po);
@@ -206,6 +210,10 @@ int noc_cmd_run(int argc, char **argv)
                 fprintf(stderr, "noctua run: --json needs a FILE (or - for stdout)\n");
                 return NOC_EXIT_USAGE;
             }
+            if (json_path) {
+                fprintf(stderr, "noctua run: --json given twice ('%s', then '%s')\n", json_path, argv[i + 1]);
+                return NOC_EXIT_USAGE;
+            }
             json_path = argv[++i];
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             quiet = 1;
@@ -236,6 +244,11 @@ int noc_cmd_run(int argc, char **argv)
                 return NOC_EXIT_USAGE;
             }
         } else {
+            if (spec_arg) {
+                fprintf(stderr, "noctua run: one SPEC only ('%s', then '%s')\n", spec_arg, a);
+                return NOC_EXIT_USAGE;
+            }
+            spec_arg = a;
             if (noc_config_set(&cfg, "topology_spec", a, err, sizeof err)) {
                 fprintf(stderr, "noctua run: %s\n", err);
                 return NOC_EXIT_USAGE;

@@ -90,8 +90,21 @@ static void test_bad_input(void **state)
     assert_int_equal(cmd_run("run blob:9", NULL, &err), 2);
     assert_non_null(strstr(err, "blob:9"));
     free(err);
-    assert_int_equal(cmd_run("run mesh:4x4 traffic=bitcomp mesh:3x3", NULL, &err), 2); /* 9 nodes */
+    assert_int_equal(cmd_run("run traffic=bitcomp mesh:3x3", NULL, &err), 2); /* 9 nodes */
     assert_non_null(strstr(err, "bitcomp"));
+    free(err);
+    /* one of each: a second SPEC or output does not silently win */
+    assert_int_equal(cmd_run("run mesh:4x4 mesh:3x3", NULL, &err), 2);
+    assert_non_null(strstr(err, "one SPEC only ('mesh:4x4', then 'mesh:3x3')"));
+    free(err);
+    assert_int_equal(cmd_run("run mesh:4x4 --json a.json --json b.json", NULL, &err), 2);
+    assert_non_null(strstr(err, "--json given twice"));
+    free(err);
+    assert_int_equal(cmd_run("run mesh:4x4 --waves a.fst --waves b.fst", NULL, &err), 2);
+    assert_non_null(strstr(err, "--waves given twice"));
+    free(err);
+    assert_int_equal(cmd_run("run mesh:4x4 --program broadcast --words 2 --words 3", NULL, &err), 2);
+    assert_non_null(strstr(err, "--words given twice"));
     free(err);
     assert_int_equal(cmd_run("run --config /nonexistent/x.cfg", NULL, &err), 2);
     assert_non_null(strstr(err, "/nonexistent/x.cfg"));
