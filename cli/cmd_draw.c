@@ -73,7 +73,8 @@ static void usage(FILE *f)
         "not drawn.\n"
         "\n"
         "Exit status: 0 done, 2 bad input (SPEC, options, RUN.json, or Graphviz missing:\n"
-        "the DOT is then written beside FILE), 4 Graphviz failed.\n",
+        "the DOT is then written beside FILE) or FILE could not be written (nothing is\n"
+        "left half-written), 4 Graphviz failed.\n",
         noc_topo_spec_help(), LABEL_MAX, DRAW_MAX);
 }
 

@@ -154,9 +154,13 @@ static void usage(FILE *f)
         "                  or a substring; alternatives separated by |\n"
         "  --waves-window FROM:TO  only cycles FROM to TO (either may be left out)\n"
         "\n"
+        "Ctrl-C ends the run at the end of the current cycle and writes the report and\n"
+        "the files so far, marked interrupted; a second Ctrl-C quits at once. Files are\n"
+        "written whole or not at all (docs/reliability.md).\n"
+        "\n"
         "Exit status: 0 done (a saturated network is a result too), 1 a program computed\n"
-        "a wrong result, 2 bad input, 3 deadlock (or a stalled program), 4 internal\n"
-        "invariant violated.\n\n",
+        "a wrong result, 2 bad input or an output that could not be written, 3 deadlock\n"
+        "(or a stalled program), 4 internal invariant violated, 130 interrupted.\n\n",
         noc_topo_spec_help(), "mesh:8x8", noc_router_list());
     noc_cli_print_params(f);
 }

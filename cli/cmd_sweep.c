@@ -1,10 +1,11 @@
 /* cmd_sweep.c: `noctua sweep SPEC --rates FROM:TO:STEP|a,b,c [key=value ...]
  * [--config FILE] [-o PREFIX]`: latency against offered load. One synthetic
  * run per rate, in increasing order, up to and including the first saturated
- * run. The points go to PREFIX.csv as they finish; gnuplot (an external
- * program, Debian's gnuplot-nox) then draws PREFIX.png and PREFIX.svg from a
- * script generated here and piped to it. Without gnuplot the CSV is still
- * the result. */
+ * run. The points go to PREFIX.csv (written whole at the end, util/outfile.h;
+ * a sweep cut short by Ctrl-C or a deadlock ends with a "# ... partial"
+ * line); gnuplot (an external program, Debian's gnuplot-nox) then draws
+ * PREFIX.png and PREFIX.svg from a script generated here. Without gnuplot the
+ * CSV is still the result. */
 #include "cli/cli.h"
 #include "cli/filter.h"
 #include "util/interrupt.h"
@@ -58,8 +59,10 @@ static void usage(FILE *f)
         "CSV columns: %s\n"
         "(latencies in cycles, offered and accepted in flits/node/cycle).\n"
         "\n"
-        "Exit status: 0 done (with or without a saturated point), 2 bad input,\n"
-        "3 deadlock at some rate (the CSV holds the points before it), 4 internal error.\n"
+        "Exit status: 0 done (with or without a saturated point), 2 bad input or an\n"
+        "output that could not be written, 3 deadlock at some rate, 4 internal error,\n"
+        "130 interrupted (Ctrl-C: the CSV holds the points finished, and a last line\n"
+        "'# ... the sweep is partial' says so, as after a deadlock).\n"
         "`noctua run --help` lists every parameter.\n",
         noc_topo_spec_help(), MAX_POINTS, csv_header);
 }

@@ -26,7 +26,8 @@ static void help(FILE *f)
         "       noctua help | --help | --version\n"
         "\n"
         "`noctua run --help` lists every parameter with its default.\n"
-        "Exit status: 0 done, 1 wrong result, 2 bad input, 3 deadlock, 4 internal error.\n",
+        "Exit status: 0 done, 1 wrong result, 2 bad input (or an output that could not be\n"
+        "written), 3 deadlock, 4 internal error, 130 interrupted (docs/reliability.md).\n",
         noc_version());
 }
 
