@@ -52,7 +52,7 @@ set -- "$src/rtl/noc_pkg.sv"
 for f in "$src"/rtl/*.sv; do
   case $f in *_pkg.sv) ;; *) set -- "$@" "$f" ;; esac
 done
-"$verilator" --cc -O3 --x-assign fast --x-initial fast -Wno-fatal --Mdir "$tmp" $trace_args \
+"$verilator" --cc -O3 --assert --x-assign fast --x-initial fast -Wno-fatal --Mdir "$tmp" $trace_args \
   --top-module noc_vc_router --prefix Vnoc_rtl_core \
   -GP="$P" -GV="$V" -GDEPTH="$DEPTH" -GFLIT_W=128 -GN_CLASS="$NCLASS" -GARB_KIND="$ARB" "$@" >"$tmp/verilator.log" 2>&1 ||
   { cat "$tmp/verilator.log" >&2; exit 1; }
