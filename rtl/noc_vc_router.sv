@@ -66,7 +66,11 @@ module noc_vc_router #(
   // and what routers/rtl's link statistics are made of), this cycle:
   output logic [P*V-1:0]        obs_bid_o,   // [l]: input VC l holds an output VC and a flit
   output logic [P*V-1:0]        obs_ready_o, // [l]: ... and a credit: it bids for the switch
-  output logic [P*V*PortW-1:0]  obs_port_o   // [l]: the output port of input VC l's packet
+  output logic [P*V*PortW-1:0]  obs_port_o,  // [l]: the output port of input VC l's packet
+  // ... and the registers a lockstep bench compares with the C router's
+  // state (testbench/cosim/lockstep.c), after this cycle's edge:
+  output logic [P*V*$clog2(DEPTH+1)-1:0] obs_credit_o, // [o*V+v]: credits of output VC v of o
+  output logic [P*V*$clog2(DEPTH+1)-1:0] obs_usage_o   // [l]: flits in input VC l's FIFO
 );
 
   localparam int unsigned L      = P * V;                 // input VCs
@@ -393,14 +397,15 @@ module noc_vc_router #(
   for (genvar l = 0; l < L; l++) begin : gen_obs
     assign obs_bid_o[l] = (state_q[l*2 +: 2] == StActive) && !empty[l];
   end
-  assign obs_ready_o = ready;
-  assign obs_port_o  = rport_q;
+  assign obs_ready_o  = ready;
+  assign obs_port_o   = rport_q;
+  assign obs_credit_o = cred_q;
+  assign obs_usage_o  = usage;
 
-  // (the FIFOs' fill levels, the VC arbiters' index and validity, the SA
-  // grant matrix, the arbiters' state and the ejection port's credit inputs
-  // are not needed)
+  // (the VC arbiters' index and validity, the SA grant matrix, the
+  // arbiters' state and the ejection port's credit inputs are not needed)
   logic unused_router;
-  assign unused_router = ^{usage, full, vc_idx, vc_valid, sa_gnt, out_credit_i[V-1:0],
+  assign unused_router = ^{full, vc_idx, vc_valid, sa_gnt, out_credit_i[V-1:0],
                            va_in_state, va_out_state, sa_in_state, sa_out_state, vc_arb_state};
 
 `ifndef SYNTHESIS

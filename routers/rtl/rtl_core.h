@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NOC_RTL_ABI 3
+#define NOC_RTL_ABI 4
 #define NOC_RTL_MAX_P 64    /* ports of a core (bit masks of one word) */
 #define NOC_RTL_LWORDS 4    /* words of a bit set over input VCs: P * V <= 256 */
 #define NOC_RTL_MAX_L (64 * NOC_RTL_LWORDS)
@@ -60,6 +60,10 @@ typedef struct noc_rtl_core_api {
     void *(*create)(const char *name); /* a core, out of reset; name: its scope in a trace */
     void (*destroy)(void *core);
     void (*cycle)(void *core, const noc_rtl_in_t *in, noc_rtl_out_t *out, noc_rtl_taps_t *taps);
+    /* The core's registers as its last clock edge left them (for a lockstep
+     * bench, not the datapath): the credit count of each output VC o*V+v
+     * and the fill of each input VC's FIFO l = p*V+v, P*V entries each. */
+    void (*observe)(void *core, uint16_t *credits, uint16_t *usage);
     /* Traced builds: one FST file for the cores added to it (before it is
      * opened), sampled by trace_dump at a time in cycles. NULL otherwise. */
     void (*trace_add)(void *core);

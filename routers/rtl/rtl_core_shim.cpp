@@ -117,6 +117,16 @@ void cycle(void *core, const noc_rtl_in_t *in, noc_rtl_out_t *out, noc_rtl_taps_
     m.eval();
 }
 
+void observe(void *core, uint16_t *credits, uint16_t *usage)
+{
+    const Vnoc_rtl_core &m = static_cast<Core *>(core)->m;
+    constexpr unsigned CntW = idx_width(NOC_RTL_DEPTH + 1);
+    for (unsigned l = 0; l < L; l++) {
+        credits[l] = (uint16_t)get(m.obs_credit_o, l * CntW, CntW);
+        usage[l] = (uint16_t)get(m.obs_usage_o, l * CntW, CntW);
+    }
+}
+
 #if NOC_RTL_TRACE
 // One trace file for every core added to it (Verilator samples them all at
 // each dump); its time unit is a nanosecond, one cycle, as noctua's own
@@ -159,12 +169,12 @@ int trace_close()
 }
 
 const noc_rtl_core_api_t api = {
-    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 1, create, destroy, cycle,
+    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 1, create, destroy, cycle, observe,
     trace_add, trace_open, trace_dump, trace_close,
 };
 #else
 const noc_rtl_core_api_t api = {
-    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 0, create, destroy, cycle,
+    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 0, create, destroy, cycle, observe,
     nullptr, nullptr, nullptr, nullptr,
 };
 #endif

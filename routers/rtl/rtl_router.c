@@ -39,6 +39,7 @@
 #include "util/xalloc.h"
 #include "routers/families.h"
 #include "routers/rtl/rtl_model.h"
+#include "routers/rtl/rtl_router.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,6 +534,21 @@ static void rtl_commit(struct noc_sim *s, int n)
     }
     clock_core(s, r, n, nd);
     nd->clocked = s->now + 1;
+}
+
+int noc_rtl_core_ports(const noc_sim_t *s)
+{
+    return s->rops == &noc_router_rtl ? ((const rtl_state_t *)s->rstate)->max_ports : -1;
+}
+
+int noc_rtl_core_registers(const noc_sim_t *s, int n, uint16_t *credits, uint16_t *usage)
+{
+    if (s->rops != &noc_router_rtl)
+        return -1;
+    const rtl_state_t *r = s->rstate;
+    const rtl_node_t *nd = &r->nodes[n];
+    r->api->observe(nd->core, credits, usage);
+    return nd->clocked == s->now;
 }
 
 /* Mirror index of VC v of global port g. */

@@ -22,6 +22,8 @@
 #include "cli/cli.h"
 #include "model/pe.h"
 #include "model/sim_internal.h"
+#include "routers/rtl/rtl_core.h"
+#include "routers/rtl/rtl_router.h"
 #include "traffic/synthetic.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,6 +38,7 @@ typedef struct side {
 
 typedef struct tally {
     uint64_t flits, credits;
+    uint64_t registers; /* core register values compared (credits and FIFO fills) */
 } tally_t;
 
 static void label(const noc_topo_t *t, int n, char *buf, size_t len)
@@ -134,6 +137,50 @@ static int compare(const noc_sim_t *a, const noc_sim_t *b, uint64_t T)
                "; last move vc %" PRIu64 ", rtl %" PRIu64 "\n",
                T, a->in_network, b->in_network, a->last_move, b->last_move);
         return 1;
+    }
+    return 0;
+}
+
+/* The cores' own registers (routers/rtl/rtl_router.h) against routers/vc
+ * after cycle T: each input VC's FIFO fill and each output VC's credit
+ * count. A core clocked for T has taken what arrives in T+1 already: its
+ * fill is vc's occupancy plus a flit arriving now on that VC, its credits
+ * vc's plus the credits arriving now; a core whose clock was skipped holds
+ * just vc's. (The ejection port keeps no credit count.) 0 if the same, else
+ * print the first difference and return 1. */
+static int compare_registers(const noc_sim_t *a, const noc_sim_t *b, uint64_t T, tally_t *tl)
+{
+    const noc_topo_t *t = a->topo;
+    int P = noc_rtl_core_ports(b), V = a->V;
+    uint16_t cred[NOC_RTL_MAX_L], use[NOC_RTL_MAX_L];
+    uint32_t slot = (uint32_t)(a->now & a->mask);
+    char x[64];
+    for (int n = 0; n < t->n_nodes; n++) {
+        int current = noc_rtl_core_registers(b, n, cred, use);
+        int Pn = t->port_base[n + 1] - t->port_base[n];
+        for (int p = 0; p < Pn; p++) {
+            int g = t->port_base[n] + p;
+            int cin = a->in_chan[g];
+            size_t in = (size_t)cin * a->cap + slot, out = (size_t)g * a->cap + slot;
+            for (int v = 0; v < V; v++) {
+                int occ = a->rops->occupancy(a, g, v), cr = a->rops->credits(a, g, v);
+                if (current) {
+                    occ += cin >= 0 && a->ring_valid[in] && a->ring_flit[in].vc == v;
+                    cr += a->ring_credit[out * (size_t)V + (size_t)v];
+                }
+                int l = p * V + v;
+                if (use[l] != occ || (p > 0 && cred[l] != cr)) {
+                    label(t, n, x, sizeof x);
+                    printf("lockstep: cycle %" PRIu64 ": router %s, port %d, VC %d: the core's registers hold "
+                           "%u flits and %u credits, routers/vc %d and %d (with what arrives in cycle %" PRIu64
+                           "%s)\n", T, x, p, v, use[l], cred[l], occ, cr, a->now,
+                           current ? "" : ": none, the core's clock was skipped");
+                    return 1;
+                }
+                tl->registers += p > 0 ? 2u : 1u;
+            }
+        }
+        (void)P;
     }
     return 0;
 }
@@ -243,7 +290,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "lockstep: %s\n", err);
     } else {
         noc_sim_t *a = side[0].s, *b = side[1].s;
-        tally_t tl = { 0, 0 };
+        tally_t tl = { 0, 0, 0 };
         uint64_t T = 0;
         for (; cycles == 0 || T < cycles; T++) {
             if (program && program_done(a) && program_done(b))
@@ -251,7 +298,7 @@ int main(int argc, char **argv)
             count(a, &tl);
             noc_sim_step(a);
             noc_sim_step(b);
-            if (compare(a, b, T)) {
+            if (compare(a, b, T) || compare_registers(a, b, T, &tl)) {
                 status = 1;
                 break;
             }
@@ -276,10 +323,11 @@ int main(int argc, char **argv)
         }
         if (status == 0) {
             printf("lockstep: %s, %s%s, num_vcs %d, vc_buf_size %lld, %s arbiters: %d routers, %" PRIu64
-                   " cycles identical (%" PRIu64 " flit arrivals and %" PRIu64 " credits compared)%s\n",
+                   " cycles identical (%" PRIu64 " flit arrivals, %" PRIu64 " credits and %" PRIu64
+                   " core register values compared)%s\n",
                    spec, program ? "program " : "synthetic traffic", program ? (po.file ? po.file : po.name) : "",
                    a->V, (long long)cfg.vc_buf_size, cfg.arb_type, t->n_nodes, T, tl.flits, tl.credits,
-                   program ? ", result checked" : "");
+                   tl.registers, program ? ", result checked" : "");
         }
     }
     for (int k = 0; k < 2; k++)
