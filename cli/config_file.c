@@ -3,6 +3,7 @@
  * `key = value;` lines, // comments, and its topology/k/n; BookSim2
  * parameters that noctua does not model are ignored with a warning. */
 #include "cli/cli.h"
+#include "util/infile.h"
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
@@ -21,35 +22,44 @@ static const char *const booksim_ignored[] = {
 };
 
 typedef struct file_ctx {
-    FILE *f;
+    noc_infile_t in;
     const char *path;
     int line;
     noc_config_t *cfg;
     char err[512];
 } file_ctx_t;
 
-/* inih reader: one physical line, with leading blanks (inih would take them
- * for a continuation), // comments and a trailing ';' removed. */
+/* inih reader: one physical line (util/infile.h: any length, no NUL), with
+ * leading blanks (inih would take them for a continuation), // comments and
+ * a trailing ';' removed. inih's buffer (num bytes, 200 in Debian's build)
+ * must hold what is left; a longer line is refused, never split. Returns
+ * NULL at the end or on an error (in c->err). */
 static char *read_line(char *str, int num, void *stream)
 {
     file_ctx_t *c = stream;
-    if (!fgets(str, num, c->f))
+    size_t n;
+    if (c->err[0] || noc_in_line(&c->in, &n, c->err, sizeof c->err) <= 0)
         return NULL;
-    c->line++;
-    char *p = str;
+    c->line = (int)(c->in.line < INT32_MAX ? c->in.line : INT32_MAX);
+    char *p = c->in.buf;
     while (*p == ' ' || *p == '\t')
         p++;
-    memmove(str, p, strlen(p) + 1);
-    char *cm = strstr(str, "//");
-    if (cm) {
-        cm[0] = '\n';
-        cm[1] = '\0';
+    char *cm = strstr(p, "//");
+    if (cm)
+        *cm = '\0';
+    n = strlen(p);
+    while (n > 0 && isspace((unsigned char)p[n - 1]))
+        n--;
+    if (n > 0 && p[n - 1] == ';')
+        n--;
+    if (n + 2 > (size_t)num) {
+        snprintf(c->err, sizeof c->err,
+                 "%s:%d: a line of %zu characters (without blanks and comments); the config reader (inih) "
+                 "takes %d at most: give that parameter on the command line instead (key=value)",
+                 c->path, c->line, n, num - 2);
+        return NULL;
     }
-    size_t n = strlen(str);
-    while (n > 0 && isspace((unsigned char)str[n - 1]))
-        n--;
-    if (n > 0 && str[n - 1] == ';')
-        n--;
+    memcpy(str, p, n);
     str[n] = '\n';
     str[n + 1] = '\0';
     return str;
@@ -96,14 +106,11 @@ static int on_pair(void *user, const char *section, const char *name, const char
 int noc_cli_load_file(noc_config_t *cfg, const char *path, char *err, size_t errlen)
 {
     file_ctx_t c = { .path = path, .cfg = cfg };
-    c.f = fopen(path, "r");
-    if (!c.f) {
-        snprintf(err, errlen, "%s: cannot read config file: %s", path, strerror(errno));
+    if (noc_in_open(&c.in, path, "config file", err, errlen) != 0)
         return -1;
-    }
     int rc = ini_parse_stream(read_line, &c, on_pair, &c);
-    fclose(c.f);
-    if (rc == 0)
+    noc_in_close(&c.in);
+    if (rc == 0 && !c.err[0])
         return 0;
     if (c.err[0])
         snprintf(err, errlen, "%s", c.err);

@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-#define NOC_CONFIG_STR_MAX 256
+#define NOC_CONFIG_STR_MAX 4352 /* a graph file's path of PATH_MAX fits a SPEC */
 
 typedef struct noc_config {
 #define INT int64_t

@@ -24,6 +24,7 @@
  * Drawn on a circle. */
 #include "topologies/fabrics.h"
 #include "topologies/table_route.h"
+#include "util/infile.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -426,34 +427,29 @@ int noc_topo_build_graph(noc_topo_t *t, const char *kind, const char *arg, unsig
     (void)flags;
     reader_t r;
     int *deg = NULL;
-    char *text = NULL;
-    size_t cap = 0;
-    int rc = -1;
+    noc_infile_t in;
+    size_t len;
+    int rc = -1, got;
     if (!arg || !*arg) {
         snprintf(why, whylen, "missing file; expected graph:FILE with FILE an edge list, e.g. "
                               "graph:examples/graphs/petersen.txt");
         return -1;
     }
-    FILE *f = fopen(arg, "r");
-    if (!f) {
-        snprintf(why, whylen, "cannot open \"%s\": %s", arg, strerror(errno));
+    if (noc_in_open(&in, arg, "graph file", why, whylen) != 0)
         return -1;
-    }
     memset(&r, 0, sizeof r);
     r.file = arg;
     r.why = why;
     r.whylen = whylen;
     r.names = noc_xcalloc(MAX_NODES, sizeof *r.names, "topology");
     r.slot = noc_xcalloc(NAME_SLOTS, sizeof *r.slot, "topology");
-    while (getline(&text, &cap, f) >= 0) {
-        r.line++;
-        if (read_line(&r, text) != 0)
+    while ((got = noc_in_line(&in, &len, why, whylen)) > 0) {
+        r.line = in.line < INT32_MAX ? (int)in.line : INT32_MAX;
+        if (read_line(&r, in.buf) != 0)
             goto done;
     }
-    if (ferror(f)) {
-        snprintf(why, whylen, "%s: read error after line %d", arg, r.line);
+    if (got < 0)
         goto done;
-    }
     deg = noc_xcalloc((size_t)(r.declared > r.n ? r.declared : r.n), sizeof *deg, "topology");
     if (check_graph(&r, deg) == 0) {
         graph_t *g = noc_xcalloc(1, sizeof *g, "topology");
@@ -473,8 +469,7 @@ int noc_topo_build_graph(noc_topo_t *t, const char *kind, const char *arg, unsig
 
 done:
     free(deg);
-    fclose(f);
-    free(text);
+    noc_in_close(&in);
     if (r.names)
         for (int i = 0; i < r.n; i++)
             free(r.names[i]);

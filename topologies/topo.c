@@ -112,7 +112,7 @@ static void check_topo(const noc_topo_t *t)
 
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen)
 {
-    char s[sizeof ((noc_topo_t *)0)->spec];
+    char *s = NULL;
     char why[512];
     noc_topo_t *t = NULL;
     const char *kind_end, *arg;
@@ -132,11 +132,12 @@ noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t 
         set_err(err, errlen, "topology \"\": empty SPEC; expected one of %s", spec_help);
         return NULL;
     }
-    if (len >= sizeof s) {
-        set_err(err, errlen, "topology \"%.40s...\": SPEC longer than %zu characters",
-                spec, sizeof s - 1);
+    if (len > NOC_TOPO_SPEC_MAX) {
+        set_err(err, errlen, "topology \"%.40s...\": SPEC longer than %d characters",
+                spec, NOC_TOPO_SPEC_MAX);
         return NULL;
     }
+    s = xmalloc(len + 1);
     memcpy(s, spec, len);
     s[len] = '\0';
 
@@ -155,7 +156,7 @@ noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t 
     t = xmalloc(sizeof *t);
     memset(t, 0, sizeof *t);
     t->route_needs_src = 1; /* unless the builder knows better */
-    memcpy(t->spec, s, len + 1);
+    t->spec = s; /* the builder reads arg, inside s */
     why[0] = '\0';
     if (builders[i].build(t, builders[i].kind, arg, flags, why, sizeof why) != 0)
         goto fail;
@@ -172,8 +173,11 @@ noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t 
     return t;
 
 fail:
-    noc_topo_destroy(t);
     set_err(err, errlen, "topology \"%s\": %s", s, why[0] ? why : "invalid SPEC");
+    if (t)
+        t->spec = NULL; /* s is freed here */
+    noc_topo_destroy(t);
+    free(s);
     return NULL;
 }
 
@@ -189,6 +193,7 @@ void noc_topo_destroy(noc_topo_t *t)
     free(t->pos);
     free(t->link_latency);
     free(t->route_cache);
+    free(t->spec);
     free(t);
 }
 

@@ -57,9 +57,13 @@ typedef struct noc_topo_ops {
     void (*destroy)(noc_topo_t *t);
 } noc_topo_ops_t;
 
+/* The longest SPEC: room for a graph file's path of PATH_MAX (4096) with
+ * the kinds around it (bsn:graph:...). */
+#define NOC_TOPO_SPEC_MAX 4200
+
 struct noc_topo {
     const noc_topo_ops_t *ops;
-    char spec[128];       /* the SPEC it was built from */
+    char *spec;           /* the SPEC it was built from (owned; at most NOC_TOPO_SPEC_MAX characters) */
     int n_nodes;
     int n_ports;          /* total ports, local ones included */
     int *port_base;       /* n_nodes + 1 entries */

@@ -9,6 +9,7 @@
  * block, so a label may be used before the line that defines it. Every
  * error reads "FILE:LINE: message"; the checks of noc_prog_finish (cycles,
  * addresses) name the line of the op too. */
+#include "util/infile.h"
 #include "model/program.h"
 #include "util/xalloc.h"
 #include <ctype.h>
@@ -868,30 +869,28 @@ noc_program_t *noc_prog_read_file(const char *path, char *err, size_t errlen)
 {
     reader_t r;
     reader_init(&r, path, err, errlen);
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    noc_infile_t in;
+    char msg[512];
+    if (noc_in_open(&in, path, "program", msg, sizeof msg) != 0) {
         if (errlen)
-            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+            snprintf(err, errlen, "%s", msg);
         return NULL;
     }
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    size_t len;
     noc_program_t *p = NULL;
-    int rc = 0;
-    while (!rc && (len = getline(&buf, &cap, f)) >= 0) {
+    int rc = 0, got;
+    while (!rc && (got = noc_in_line(&in, &len, msg, sizeof msg)) > 0) {
         next_line(&r);
-        if (strlen(buf) != (size_t)len)
-            rc = fail(&r, "NUL byte in the line");
-        else
-            rc = do_line(&r, buf);
+        rc = do_line(&r, in.buf);
     }
-    if (!rc && ferror(f))
-        rc = fail(&r, "read error: %s", strerror(errno));
+    if (!rc && got < 0) {
+        if (errlen)
+            snprintf(err, errlen, "%s", msg); /* a NUL byte, a line too long, a read error */
+        rc = -1;
+    }
     if (!rc)
         p = finish(&r);
-    free(buf);
-    fclose(f);
+    noc_in_close(&in);
     reader_free(&r);
     return p;
 }

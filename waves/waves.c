@@ -448,7 +448,7 @@ static void declare_all(noc_waves_t *w)
     const noc_topo_t *t = s->topo;
     const noc_pe_t *pe = noc_sim_pe(s);
     int ranks = pe ? noc_pe_program(pe)->n_ranks : 0;
-    char text[512], open[2][32] = { "", "" };
+    char text[NOC_TOPO_SPEC_MAX + 512], open[2][32] = { "", "" };
     int n_open = 0;
     snprintf(text, sizeof text, "noctua: %s, router %s%s%s", t->spec, s->cfg.router,
              pe ? ", program " : ", synthetic traffic",

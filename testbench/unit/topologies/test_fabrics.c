@@ -426,9 +426,11 @@ static void test_bad_specs(void **state)
         {"complete:257", "out of range"},
         {"complete:", "missing size"},
         {"complete:4x", "not a whole number"},
-        {"graph:/nonexistent/file.txt", "cannot open \"/nonexistent/file.txt\""},
+        {"graph:/nonexistent/file.txt", "/nonexistent/file.txt: cannot read the graph file"},
+        {"graph:/dev/zero", "/dev/zero: a character device, not a graph file"},
+        {"graph:/", "/: a directory, not a graph file"},
         {"graph:", "missing file"},
-        {"bsn:graph:/nonexistent", "cannot open"},
+        {"bsn:graph:/nonexistent", "cannot read the graph file"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char err[600] = "", quoted[160];

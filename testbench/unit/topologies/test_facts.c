@@ -267,7 +267,8 @@ static noc_topo_t *from_edges(int n, const int (*e)[2], int m)
 {
     noc_topo_t *t = calloc(1, sizeof *t);
     int *deg = calloc((size_t)n, sizeof *deg), *fill = calloc((size_t)n, sizeof *fill);
-    snprintf(t->spec, sizeof t->spec, "edges:%d", n);
+    t->spec = malloc(32);
+    snprintf(t->spec, 32, "edges:%d", n);
     for (int i = 0; i < m; i++) {
         deg[e[i][0]]++;
         deg[e[i][1]]++;

@@ -37,10 +37,12 @@ static void make_grid(noc_topo_t *t, const noc_topo_ops_t *ops, int dims, const 
         t->n_nodes *= k[i];
     }
     t->wrap = ops != &mesh_ops;
-    char *p = t->spec;
-    p += snprintf(p, sizeof t->spec, "%s:", ops->kind);
+    static char specs[8][128]; /* the grids live on the tests' stacks: names from a ring */
+    static int next;
+    char *p = t->spec = specs[next++ % 8];
+    p += snprintf(p, sizeof specs[0], "%s:", ops->kind);
     for (int i = 0; i < dims; i++)
-        p += snprintf(p, sizeof t->spec - (size_t)(p - t->spec), i ? "x%d" : "%d", k[i]);
+        p += snprintf(p, sizeof specs[0] - (size_t)(p - t->spec), i ? "x%d" : "%d", k[i]);
 }
 
 static void make_mesh2(noc_topo_t *t, int kx, int ky)

@@ -929,12 +929,18 @@ static void test_read_file(void **state)
     fwrite("num_ranks 2\ncalc\0 1\n", 1, 20, f);
     fclose(f);
     assert_null(noc_prog_read_file(path, err, sizeof err));
-    assert_non_null(strstr(err, ":2: NUL byte"));
+    assert_non_null(strstr(err, ":2: a NUL byte"));
 
     unlink(path);
     assert_null(noc_prog_read_file(path, err, sizeof err));
-    assert_non_null(strstr(err, "cannot open"));
+    assert_non_null(strstr(err, "cannot read the program"));
     assert_non_null(strstr(err, path));
+
+    /* not a file: refused at once, never read (/dev/zero would not end) */
+    assert_null(noc_prog_read_file("/dev/zero", err, sizeof err));
+    assert_string_equal(err, "/dev/zero: a character device, not a program");
+    assert_null(noc_prog_read_file("/", err, sizeof err));
+    assert_string_equal(err, "/: a directory, not a program");
 }
 
 /* Random damage to a valid program never crashes the reader: it gives a

@@ -1,0 +1,138 @@
+/* test_inputs.c: the text files a user gives noctua (--config, graph:FILE,
+ * --program-file) are read whole or refused by name, never cut, never
+ * endless (util/infile.h, docs/reliability.md "Inputs"): a directory or a
+ * device is refused at once (/dev/zero would never end), a NUL byte and a
+ * line of a million characters are refused with their line's number, a
+ * config line that inih cannot hold is refused instead of being split, and a
+ * pipe is read. Each refusal is exit 2 with the file named. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include "../cmd_test.h"
+
+/* `noctua ARGS` must exit 2 within 20 s, saying want. */
+static void refused(const char *args, const char *want)
+{
+    char *out;
+    int fd;
+    pid_t pid = cmd_spawn(args, -1, &fd);
+    alarm(20); /* an endless read would hang the test: SIGALRM ends it */
+    int rc = cmd_finish(pid, fd, &out);
+    alarm(0);
+    if (rc != 2 || !strstr(out, want))
+        fail_msg("noctua %s: exit %d, wanted 2 and '%s' in:\n%s", args, rc, want, out);
+    free(out);
+}
+
+static void write_bytes(const char *name, const char *bytes, size_t n)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", cmd_tmpdir, name);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, n, f), n);
+    fclose(f);
+}
+
+static void test_not_files(void **state)
+{
+    (void)state;
+    refused("run --config /dev/zero", "/dev/zero: a character device, not a config file");
+    refused("run --config /", "/: a directory, not a config file");
+    refused("run graph:/dev/zero", "/dev/zero: a character device, not a graph file");
+    refused("run graph:/", "/: a directory, not a graph file");
+    refused("run mesh:2 --program-file /dev/zero", "/dev/zero: a character device, not a program");
+    refused("run mesh:2 --program-file /", "/: a directory, not a program");
+    refused("run --config /nonexistent.cfg", "/nonexistent.cfg: cannot read the config file");
+}
+
+static void test_nul_bytes(void **state)
+{
+    (void)state;
+    write_bytes("nul.cfg", "seed = 1\npacket_size\0 = 2\n", 26);
+    refused("run --config nul.cfg", "nul.cfg:2: a NUL byte");
+    write_bytes("nul.txt", "0 1\n1 2\n2\0 0\n", 13);
+    refused("run graph:nul.txt", "nul.txt:3: a NUL byte");
+    write_bytes("nul.goal", "num_ranks 2\nrank 0 {\ncalc\0 1\n}\n", 31);
+    refused("run mesh:2 --program-file nul.goal", "nul.goal:3: a NUL byte");
+}
+
+/* A line of 2^20 characters: refused with its number, whatever the file. */
+static void test_long_lines(void **state)
+{
+    (void)state;
+    size_t n = (size_t)1 << 20;
+    char *big = malloc(n + 64);
+    assert_non_null(big);
+    memcpy(big, "0 1\n1 ", 6);
+    memset(big + 6, '2', n);
+    memcpy(big + 6 + n, "\n", 1);
+    write_bytes("big.txt", big, n + 7);
+    refused("run graph:big.txt", "big.txt:2: a line of more than 1048575 characters");
+    memcpy(big, "seed = ", 7);
+    memset(big + 7, '1', n);
+    write_bytes("big.cfg", big, n + 7);
+    refused("run --config big.cfg", "big.cfg:1: a line of more than 1048575 characters");
+    free(big);
+}
+
+/* The line inih cut at column 199, the rest read as a line of its own
+ * (packet_size = 4 set silently): now refused as a whole. A line padded
+ * with blanks at its end is read as it means. */
+static void test_config_line_not_split(void **state)
+{
+    (void)state;
+    char line[400], p[512];
+    int k = snprintf(line, sizeof line, "seed = 1");
+    memset(line + k, ' ', 200);
+    snprintf(line + k + 200, sizeof line - (size_t)k - 200, "packet_size = 4\n");
+    cmd_write("split.cfg", line, p, sizeof p);
+    refused("run ring:4 --config split.cfg", "split.cfg:1: a line of 223 characters");
+    snprintf(line + k + 200, sizeof line - (size_t)k - 200, "\npacket_size = 3\n");
+    cmd_write("pad.cfg", line, p, sizeof p);
+    char *out;
+    assert_int_equal(cmd_run_limited("run ring:4 --config pad.cfg --json pad.json --quiet", -1, &out), 0);
+    free(out);
+    snprintf(p, sizeof p, "%s/pad.json", cmd_tmpdir);
+    char *json = cmd_slurp(p, NULL);
+    assert_non_null(strstr(json, "\"packet_size\": 3,"));
+    assert_non_null(strstr(json, "\"seed\": 1,"));
+    free(json);
+}
+
+/* A pipe is read: a shell's <(...) or a FIFO. */
+static void test_pipe_read(void **state)
+{
+    (void)state;
+    char p[512];
+    snprintf(p, sizeof p, "%s/fifo.cfg", cmd_tmpdir);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    char *out;
+    int fd;
+    pid_t pid = cmd_spawn("run ring:4 --config fifo.cfg --json fifo.json --quiet", -1, &fd);
+    FILE *f = fopen(p, "w"); /* blocks until noctua opens it */
+    assert_non_null(f);
+    fputs("packet_size = 2\n", f);
+    fclose(f);
+    assert_int_equal(cmd_finish(pid, fd, &out), 0);
+    free(out);
+    snprintf(p, sizeof p, "%s/fifo.json", cmd_tmpdir);
+    char *json = cmd_slurp(p, NULL);
+    assert_non_null(strstr(json, "\"packet_size\": 2,"));
+    free(json);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_not_files),
+        cmocka_unit_test(test_nul_bytes),
+        cmocka_unit_test(test_long_lines),
+        cmocka_unit_test(test_config_line_not_split),
+        cmocka_unit_test(test_pipe_read),
+    };
+    return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
+}
