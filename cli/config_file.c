@@ -160,13 +160,18 @@ int noc_cli_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
     return 0;
 }
 
+static const char *param_type(noc_param_type_t t)
+{
+    return t == NOC_PARAM_INT ? "int" : t == NOC_PARAM_BOOL ? "0/1" : t == NOC_PARAM_DBL ? "real" : "text";
+}
+
 void noc_cli_print_params(FILE *f)
 {
     size_t n;
     const noc_param_info_t *p = noc_params(&n);
     fprintf(f, "Parameters (key=value on the command line, or key = value in a --config file):\n\n");
     for (size_t i = 0; i < n; i++) {
-        const char *type = p[i].type == NOC_PARAM_INT ? "int" : p[i].type == NOC_PARAM_DBL ? "real" : "text";
+        const char *type = param_type(p[i].type);
         fprintf(f, "  %-26s %-5s default %s\n      %s\n", p[i].name, type,
                 p[i].def[0] ? p[i].def : "(empty)", p[i].help);
     }
@@ -182,7 +187,7 @@ void noc_cli_print_params_md(FILE *f)
                "step with it). Set them as `key=value` arguments or in a `--config` file.\n\n"
                "| name | type | default | meaning |\n|---|---|---|---|\n");
     for (size_t i = 0; i < n; i++) {
-        const char *type = p[i].type == NOC_PARAM_INT ? "int" : p[i].type == NOC_PARAM_DBL ? "real" : "text";
+        const char *type = param_type(p[i].type);
         fprintf(f, "| `%s` | %s | %s%s%s | ", p[i].name, type, p[i].def[0] ? "`" : "",
                 p[i].def[0] ? p[i].def : "(empty)", p[i].def[0] ? "`" : "");
         for (const char *c = p[i].help; *c; c++) {

@@ -162,7 +162,7 @@ json_t *noc_report_config_json(const noc_sim_t *s)
     for (size_t i = 0; i < np; i++) {
         char buf[NOC_CONFIG_STR_MAX];
         noc_config_get(c, p[i].name, buf, sizeof buf);
-        if (p[i].type == NOC_PARAM_INT)
+        if (p[i].type == NOC_PARAM_INT || p[i].type == NOC_PARAM_BOOL)
             json_object_set_new(cfg, p[i].name, json_integer(strtoll(buf, NULL, 10)));
         else if (p[i].type == NOC_PARAM_DBL)
             json_object_set_new(cfg, p[i].name, json_real(strtod(buf, NULL)));

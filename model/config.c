@@ -1,7 +1,9 @@
 /* config.c: defaults, look-up and typed assignment of the parameters of
  * params.def. */
 #include "model/config.h"
+#include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,11 +39,21 @@ static int find(const char *name)
     return -1;
 }
 
+/* A decimal integer (a leading zero is no octal: 010 is ten), or hex with
+ * 0x; blanks after it are allowed. */
 static int parse_int(const char *s, int64_t *out)
 {
     char *end;
+    const char *d = s;
+    while (*d == ' ' || *d == '\t')
+        d++;
+    if (*d == '+' || *d == '-')
+        d++;
+    int hex = d[0] == '0' && (d[1] == 'x' || d[1] == 'X');
+    if (!(hex ? isxdigit((unsigned char)d[2]) : isdigit((unsigned char)d[0])))
+        return -1; /* strtoll would take "0x" as 0, and " +-5" oddly */
     errno = 0;
-    long long v = strtoll(s, &end, 0);
+    long long v = strtoll(s, &end, hex ? 16 : 10);
     if (end == s || errno != 0)
         return -1;
     while (*end == ' ' || *end == '\t')
@@ -52,12 +64,14 @@ static int parse_int(const char *s, int64_t *out)
     return 0;
 }
 
+/* A finite real number. Underflow is no error: 1e-320 is a (subnormal)
+ * double, and 1e-400 is 0 as nearly as a double can say; overflow is. */
 static int parse_dbl(const char *s, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || errno != 0 || !isfinite(v))
+    if (end == s || !isfinite(v) || (errno != 0 && !(errno == ERANGE && fabs(v) <= DBL_MIN)))
         return -1;
     while (*end == ' ' || *end == '\t')
         end++;
@@ -75,6 +89,15 @@ static int assign(noc_config_t *cfg, size_t i, const char *value, char *err, siz
         int64_t v;
         if (parse_int(value, &v) != 0) {
             snprintf(err, errlen, "parameter '%s': '%s' is not an integer", params[i].name, value);
+            return -1;
+        }
+        memcpy(field, &v, sizeof v);
+        return 0;
+    }
+    case NOC_PARAM_BOOL: {
+        int64_t v;
+        if (parse_int(value, &v) != 0 || (v != 0 && v != 1)) {
+            snprintf(err, errlen, "parameter '%s': '%s' is not 0 or 1", params[i].name, value);
             return -1;
         }
         memcpy(field, &v, sizeof v);
@@ -128,7 +151,8 @@ int noc_config_get(const noc_config_t *cfg, const char *name, char *buf, size_t 
         return -1;
     const char *field = (const char *)cfg + offsets[i];
     switch (params[i].type) {
-    case NOC_PARAM_INT: {
+    case NOC_PARAM_INT:
+    case NOC_PARAM_BOOL: {
         int64_t v;
         memcpy(&v, field, sizeof v);
         snprintf(buf, len, "%" PRId64, v);

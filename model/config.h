@@ -13,23 +13,27 @@ extern "C" {
 
 typedef struct noc_config {
 #define INT int64_t
+#define BOOL int64_t
 #define DBL double
 #define STR char
 #define X(name, type, def, help) type name X_ARR_##type;
 #define X_ARR_INT
+#define X_ARR_BOOL
 #define X_ARR_DBL
 #define X_ARR_STR [NOC_CONFIG_STR_MAX]
 #include "model/params.def"
 #undef X
 #undef X_ARR_INT
+#undef X_ARR_BOOL
 #undef X_ARR_DBL
 #undef X_ARR_STR
 #undef INT
+#undef BOOL
 #undef DBL
 #undef STR
 } noc_config_t;
 
-typedef enum noc_param_type { NOC_PARAM_INT, NOC_PARAM_DBL, NOC_PARAM_STR } noc_param_type_t;
+typedef enum noc_param_type { NOC_PARAM_INT, NOC_PARAM_BOOL, NOC_PARAM_DBL, NOC_PARAM_STR } noc_param_type_t;
 
 typedef struct noc_param_info {
     const char *name;

@@ -11,6 +11,7 @@
  * wave_vcd.c) get the same calls, so both formats carry the same changes. */
 #include "waves/waves_internal.h"
 #include "model/pe.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +32,9 @@ static int parse_cycle(const char *s, size_t n, uint64_t *v)
     char *end = NULL;
     if (buf[0] < '0' || buf[0] > '9')
         return -1;
+    errno = 0;
     unsigned long long x = strtoull(buf, &end, 10);
-    if (*end)
+    if (*end || errno == ERANGE) /* past 2^64 - 1: strtoull would say 2^64 - 1 */
         return -1;
     *v = (uint64_t)x;
     return 0;
@@ -44,7 +46,8 @@ int noc_waves_parse_window(noc_waves_opts_t *o, const char *text, char *err, siz
     uint64_t from = 0, to = UINT64_MAX;
     if (!colon || (colon > text && parse_cycle(text, (size_t)(colon - text), &from)) ||
         (colon[1] && parse_cycle(colon + 1, strlen(colon + 1), &to))) {
-        snprintf(err, errlen, "--waves-window %s: expected FROM:TO in cycles (e.g. 100:400, :400, 100:)",
+        snprintf(err, errlen, "--waves-window %s: expected FROM:TO in cycles, each below 2^64 "
+                 "(e.g. 100:400, :400, 100:)",
                  text ? text : "");
         return -1;
     }

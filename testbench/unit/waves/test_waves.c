@@ -404,6 +404,11 @@ static void test_window(void **state)
     assert_int_equal(noc_waves_parse_window(&o, "9:3", err, sizeof err), -1);
     assert_int_equal(noc_waves_parse_window(&o, "abc", err, sizeof err), -1);
     assert_int_equal(noc_waves_parse_window(&o, "1:x", err, sizeof err), -1);
+    /* 2^64 - 1 is a cycle; 2^64 is not (strtoull would have said 2^64 - 1) */
+    assert_int_equal(noc_waves_parse_window(&o, "18446744073709551615:", err, sizeof err), 0);
+    assert_int_equal(o.from, UINT64_MAX);
+    assert_int_equal(noc_waves_parse_window(&o, "18446744073709551616:", err, sizeof err), -1);
+    assert_int_equal(noc_waves_parse_window(&o, ":99999999999999999999999", err, sizeof err), -1);
 }
 
 /* The mesh node path as the wave file names it. */
