@@ -91,7 +91,8 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
                  (unsigned long long)s->in_network);
         goto out;
     }
-    qsort(c.refs, c.n, sizeof *c.refs, cmp_ref);
+    if (c.n > 0) /* (c.refs is NULL in an empty network: qsort must not see it) */
+        qsort(c.refs, c.n, sizeof *c.refs, cmp_ref);
     for (size_t i = 0; i < c.n; i++) {
         const noc_packet_t *p = &s->pkts[c.refs[i].pkt];
         if (c.refs[i].pkt >= s->pkt_cap || p->size == 0 || c.refs[i].seq >= p->size) {
