@@ -11,6 +11,7 @@
  * (.log). The NAND2 equivalents are computed from the counts when read, so
  * the weights (area.h) are not part of the cache. yosys is run with
  * fork/exec in the source tree, with relative paths: no shell, no quoting. */
+#include "util/xalloc.h"
 #include "cli/area.h"
 #include "util/fsutil.h"
 #include "model/config.h"
@@ -380,9 +381,7 @@ static int synthesize(const char *src, const char *files, noc_area_t *a, char *e
     }
     const noc_area_params_t *p = &a->params;
     size_t len = strlen(files) + 512;
-    char *script = malloc(len);
-    if (!script)
-        abort();
+    char *script = noc_xmalloc(len, "yosys script");
     snprintf(script, len,
              "read_verilog -sv %s; chparam -set P %d -set V %d -set DEPTH %d -set FLIT_W %d -set N_CLASS %d "
              "-set ARB_KIND %d " TOP "; " SCRIPT_TAIL,

@@ -87,8 +87,9 @@ int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char 
         if (strcmp(a, "--q") == 0)
             o->args.q = x;
         else if (strcmp(a, "--words") == 0) {
-            if (x < 1) {
-                snprintf(err, errlen, "--words must be at least 1");
+            if (x < 1 || x > NOC_PROG_MAX_MEM) {
+                snprintf(err, errlen, "--words %s: from 1 to %d (the words a rank's memory may hold)", v,
+                         NOC_PROG_MAX_MEM);
                 return -1;
             }
             o->args.words = (int)x;

@@ -1,5 +1,6 @@
 /* cmd_run.c: `noctua run [SPEC] [key=value ...] [--config FILE] [--json FILE]`:
  * one synthetic run with its summary, JSON, and the deadlock report. */
+#include "util/xalloc.h"
 #include "cli/cli.h"
 #include "cli/cli_waves.h"
 #include "cli/version.h"
@@ -38,9 +39,7 @@ static int simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **t
         snprintf(err, errlen, "%s", msg);
         return -1;
     }
-    noc_synthetic_t *syn = malloc(sizeof *syn);
-    if (!syn)
-        abort();
+    noc_synthetic_t *syn = noc_xmalloc(sizeof *syn, "synthetic traffic");
     if (noc_synthetic_init(syn, cfg, t, err, errlen)) {
         free(syn);
         noc_topo_destroy(t);

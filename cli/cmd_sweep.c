@@ -6,6 +6,7 @@
  * line); gnuplot (an external program, Debian's gnuplot-nox) then draws
  * PREFIX.png and PREFIX.svg from a script generated here. Without gnuplot the
  * CSV is still the result. */
+#include "util/xalloc.h"
 #include "cli/cli.h"
 #include "cli/filter.h"
 #include "util/interrupt.h"
@@ -482,9 +483,7 @@ int noc_cmd_sweep(int argc, char **argv)
         fprintf(stderr, "noctua sweep: --rates is required (FROM:TO:STEP or a list a,b,c; see noctua sweep --help)\n");
         return NOC_EXIT_USAGE;
     }
-    rates_t *rates = malloc(sizeof *rates);
-    if (!rates)
-        abort();
+    rates_t *rates = noc_xmalloc(sizeof *rates, "sweep");
     int rc = NOC_EXIT_OK, plotted = 0;
     noc_out_t csv = { .slot = -1 };
     outcome_t o = { 0 };

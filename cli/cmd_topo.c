@@ -8,6 +8,7 @@
  * With --area, also the routers' gate count (cli/area.h, docs/area.md): the
  * nodes grouped by port count (degree + 1), one core synthesized (or read
  * from the cache) per port count, and the fabric's sum. */
+#include "util/xalloc.h"
 #include "cli/area.h"
 #include "cli/cli.h"
 #include "topologies/facts.h"
@@ -152,9 +153,7 @@ typedef void cell_fn(const column_t *c, const void *arg, char *buf, size_t len);
 static void row(FILE *out, const char *name, const column_t *cols, int n, const int *width,
                 cell_fn *fill, const void *arg)
 {
-    char (*cells)[CELL] = calloc((size_t)n, sizeof *cells);
-    if (!cells)
-        abort();
+    char (*cells)[CELL] = noc_xcalloc((size_t)n, sizeof *cells, "topo table");
     for (int i = 0; i < n; i++)
         fill(&cols[i], arg, cells[i], CELL);
     print_row(out, name, cells, n, width);
@@ -212,9 +211,7 @@ static void class_cell(const column_t *c, const void *arg, char *buf, size_t len
 
 static void print_table(FILE *out, const column_t *cols, int n)
 {
-    int *width = calloc((size_t)n, sizeof *width);
-    if (!width)
-        abort();
+    int *width = noc_xcalloc((size_t)n, sizeof *width, "topo table");
     /* widths: the SPEC or the widest cell */
     for (int i = 0; i < n; i++) {
         width[i] = (int)strlen(cols[i].t->spec);
@@ -308,16 +305,12 @@ static void area_params(const noc_topo_t *t, const noc_area_params_t *given, int
 static int area_compute(const noc_topo_t *t, fabric_area_t *fa, char *err, size_t errlen)
 {
     int maxp = t->max_degree + 1;
-    int *count = calloc((size_t)maxp + 1, sizeof *count);
-    if (!count)
-        abort();
+    int *count = noc_xcalloc((size_t)maxp + 1, sizeof *count, "topo --area");
     for (int v = 0; v < t->n_nodes; v++)
         count[noc_topo_degree(t, v) + 1]++;
     for (int P = 1; P <= maxp; P++)
         fa->n_groups += count[P] > 0;
-    fa->g = calloc((size_t)fa->n_groups, sizeof *fa->g);
-    if (!fa->g)
-        abort();
+    fa->g = noc_xcalloc((size_t)fa->n_groups, sizeof *fa->g, "topo --area");
     fa->classes_needed = t->n_vclasses;
     int k = 0, rc = NOC_EXIT_OK;
     for (int P = 1; P <= maxp && rc == NOC_EXIT_OK; P++) {
@@ -497,9 +490,7 @@ int noc_cmd_topo(int argc, char **argv)
         return NOC_EXIT_USAGE;
     }
 
-    column_t *cols = calloc((size_t)n, sizeof *cols);
-    if (!cols)
-        abort();
+    column_t *cols = noc_xcalloc((size_t)n, sizeof *cols, "topo table");
     int built = 0;
     for (; built < n; built++) {
         char err[512];

@@ -84,6 +84,15 @@ size_t noc_alloc_block_size(noc_arb_kind_t arb, int n_in, int n_out)
     return (bytes + 15) & ~(size_t)15;
 }
 
+size_t noc_alloc_heap_bytes(noc_arb_kind_t arb, int n_in, int n_out)
+{
+    if (arb != NOC_ARB_MATRIX)
+        return 0;
+    size_t in = (size_t)n_out * NOC_ARB_WORDS((size_t)n_out) * sizeof(uint64_t);
+    size_t out = (size_t)n_in * NOC_ARB_WORDS((size_t)n_in) * sizeof(uint64_t);
+    return (size_t)n_in * ((in + 16 + 15) & ~(size_t)15) + (size_t)n_out * ((out + 16 + 15) & ~(size_t)15);
+}
+
 void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
                        int n_in, int n_out, int iters, void *block)
 {

@@ -68,6 +68,10 @@ void noc_alloc_free(noc_alloc_t *a);
  * round-robin allocators over at most 64 requesters need n_in + 2 n_out
  * bytes, rounded up to 16). */
 size_t noc_alloc_block_size(noc_arb_kind_t arb, int n_in, int n_out);
+/* Bytes an allocator's arbiters take on the heap beside its block (the
+ * matrix arbiters' matrices, with the C library's 16-byte chunk header of
+ * each): for memory estimates. */
+size_t noc_alloc_heap_bytes(noc_arb_kind_t arb, int n_in, int n_out);
 void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb,
                        int n_in, int n_out, int iters, void *block);
 /* req[i]: bit mask of the resources requester i wants (0: none).

@@ -8,6 +8,7 @@
  * buffer holds more than its depth; every node's work count matches what it
  * holds. */
 #include "model/sim_internal.h"
+#include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,7 @@ static void add_ref(collect_t *c, const noc_flit_t *f, int node)
         c->cap = c->cap ? 2 * c->cap : 1024;
         c->refs = realloc(c->refs, c->cap * sizeof *c->refs);
         if (!c->refs) {
-            fprintf(stderr, "noctua: out of memory in the invariant checker\n");
-            abort();
+            noc_oom("the invariant checker", c->cap * sizeof *c->refs);
         }
     }
     c->refs[c->n].pkt = f->pkt;
@@ -66,7 +66,7 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
     c.expect_work = calloc((size_t)s->n_nodes, sizeof(int32_t));
     int depth = s->rops->depth(s);
     if (!c.expect_work)
-        abort();
+        noc_oom("the invariant checker", 0);
 
     /* flits and credits in flight; the slot read in cycle `now` has been
      * consumed, so every slot in the ring is a future arrival. */

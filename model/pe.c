@@ -4,6 +4,7 @@
  * enters each queue at most once), so a run allocates nothing. */
 #include "model/pe.h"
 #include "model/sim_internal.h"
+#include "util/meminfo.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
@@ -445,6 +446,29 @@ int noc_pe_msg_step(const noc_pe_t *pe, uint32_t msg)
 
 /* ---- building ---- */
 
+/* The bytes noc_pe_attach allocates for p on s: the ranks' memories, a
+ * few words per op and dependency, the words of every message twice (sent
+ * and received, for the data check), and the per-step link tables; by the
+ * same counts as the allocations below. */
+static uint64_t pe_bytes(const struct noc_sim *s, const noc_program_t *p)
+{
+    uint64_t N = p->n_ops, R = (uint64_t)p->n_ranks, K = (uint64_t)p->n_steps + 1, mem = 0, words = 0;
+    for (int r = 0; r < p->n_ranks; r++)
+        mem += p->ranks[r].mem_words;
+    for (uint32_t i = 0; i < p->n_ops; i++)
+        if (p->ops[i].kind == NOC_OP_SEND)
+            words += p->ops[i].words;
+    uint64_t b = sizeof(noc_pe_t) + (R + 1) * 8 + (mem + 1) * sizeof(int64_t);
+    b += (N + 1) * (4 + 1 + 4 + 4 + 2 * 4 + 4 + 4 + 1 + 8 + 4 + 4 + 4 + 4 + 4 + 4 + 2 * 8) + 4;
+    b += ((uint64_t)p->n_deps + 1) * sizeof(noc_dep_t) + R * sizeof(rank_state_t);
+    b += 2 * (words + 1) * sizeof(int64_t);
+    b += K * (4 + 4 + 4 + sizeof(noc_pe_step_stats_t));
+    uint64_t cells = K * (uint64_t)s->n_chan;
+    if (cells <= ((uint64_t)1 << 24))
+        b += 3 * cells * sizeof(uint32_t);
+    return b;
+}
+
 int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen)
 {
     if (s->traffic.ops) {
@@ -465,6 +489,14 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
                 return -1;
             }
         }
+    if (s->cfg.memory_check) {
+        char what[NOC_TOPO_SPEC_MAX + 160];
+        snprintf(what, sizeof what, "the program engine for %u operations of %d ranks on %s", p->n_ops,
+                 p->n_ranks, s->topo->spec);
+        if (noc_mem_check(pe_bytes(s, p), what, "make the messages or the ranks' memory smaller (their words are "
+                          "kept to check the result)", err, errlen) != 0)
+            return -1;
+    }
     noc_pe_t *pe = noc_xcalloc(1, sizeof *pe, "PE engine");
     pe->p = p;
     pe->n_ranks = p->n_ranks;

@@ -8,6 +8,7 @@
  * and frees the builder state. Bad arguments to builder calls are kept as
  * the first error and reported by noc_prog_finish. */
 #include "model/program.h"
+#include "util/meminfo.h"
 #include "util/xalloc.h"
 #include <assert.h>
 #include <inttypes.h>
@@ -53,14 +54,12 @@ typedef struct build {
 static void *xrealloc(void *ptr, size_t n, size_t size, const char *what)
 {
     if (size && n > SIZE_MAX / size) {
-        fprintf(stderr, "noctua: out of memory (%s: %zu x %zu bytes)\n", what, n, size);
-        abort();
+        noc_oom(what, SIZE_MAX);
     }
     size_t bytes = n * size;
     void *q = realloc(ptr, bytes ? bytes : 1);
     if (!q) {
-        fprintf(stderr, "noctua: out of memory (%s: %zu x %zu bytes)\n", what, n, size);
-        abort();
+        noc_oom(what, n * size);
     }
     return q;
 }
@@ -71,14 +70,16 @@ static void grow32(void **arr, uint32_t *cap, uint64_t need, size_t size, const 
     if (need <= *cap)
         return;
     if (need > UINT32_MAX) {
-        fprintf(stderr, "noctua: %s: more than %" PRIu32 " entries\n", what, UINT32_MAX);
-        abort();
+        fprintf(stderr, "noctua: %s: more than %" PRIu32 " entries, the most a program may have\n", what,
+                UINT32_MAX);
+        exit(4);
     }
     uint64_t c = *cap ? *cap : 16;
     while (c < need)
         c *= 2;
     if (c > UINT32_MAX)
         c = UINT32_MAX;
+    noc_mem_check_growth(c * size, what); /* a program too large for this machine: refused, exit 2 */
     *arr = xrealloc(*arr, (size_t)c, size, what);
     *cap = (uint32_t)c;
 }

@@ -1,6 +1,7 @@
 /* sim.c: building the simulator from a configuration and a topology, the
  * two-phase cycle loop with idle nodes skipped, and the synthetic run
  * (warm-up, measurement window, drain). */
+#include "util/meminfo.h"
 #include "util/xalloc.h"
 #include "model/sim_internal.h"
 #include "model/ni.h"
@@ -182,27 +183,16 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
     return 0;
 }
 
-noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
-                          noc_traffic_t traffic, char *err, size_t errlen)
+/* The sizes noc_sim_create decides before it allocates anything: VCs,
+ * injection lanes, channels, the depth of the channel rings, the source
+ * queues, the packet pool. Set on s (its cfg, topo, rops already); 0, or -1
+ * with a message in err. */
+static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t, const noc_router_ops_t *rops,
+                int *lat, int *ser, char *err, size_t errlen)
 {
-    if (check_config(cfg, err, errlen))
-        return NULL;
-    const noc_router_ops_t *rops = noc_router_find(cfg->router);
-    if (!rops) {
-        snprintf(err, errlen, "parameter 'router': unknown router '%s' (known: %s)", cfg->router,
-                 noc_router_list());
-        return NULL;
-    }
-    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];
-    if (class_timing(cfg, t, lat, ser, err, errlen))
-        return NULL;
-
-    struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
     s->cfg = *cfg;
     if (s->cfg.num_vcs == 0) /* auto: what the routing needs, at least 2 */
         s->cfg.num_vcs = t->n_vclasses > 2 ? t->n_vclasses : 2;
-    s->topo = t;
-    s->traffic = traffic;
     s->n_nodes = t->n_nodes;
     s->n_ports = t->n_ports;
     s->V = (int)s->cfg.num_vcs;
@@ -212,14 +202,12 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->lanes = cfg->ni_ports == 0 ? (t->max_degree > 1 ? t->max_degree : 1) : (int)cfg->ni_ports;
     if (s->lanes > 1 && !rops->inject && !rops->lane_ports) {
         snprintf(err, errlen, "parameter 'ni_ports': the %s router takes one injection channel", rops->name);
-        free(s);
-        return NULL;
+        return -1;
     }
     if (s->lanes > 1 && rops->lane_ports && t->max_degree + s->lanes > NOC_NI_BIT) {
         snprintf(err, errlen, "parameter 'ni_ports': %d lanes and %d network ports exceed a router's 62 ports",
                  s->lanes, t->max_degree);
-        free(s);
-        return NULL;
+        return -1;
     }
     s->lane_chans = s->lanes > 1 && rops->lane_ports ? t->n_nodes * (s->lanes - 1) : 0;
     s->n_chan = t->n_ports + t->n_nodes + s->lane_chans;
@@ -244,6 +232,82 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         longest = (uint32_t)cfg->credit_delay;
     s->cap = pow2_above(longest);
     s->mask = s->cap - 1;
+    s->srcq_limit = (uint32_t)cfg->source_queue;
+    s->srcq_cap = pow2_above(s->srcq_limit - 1);
+    /* the pool holds every packet that can be in the network at once (a
+     * flit in every buffer slot and channel slot) and one per NI lane */
+    size_t slots = (size_t)s->n_chan * s->cap;
+    s->pkt_cap = (uint32_t)((size_t)t->n_ports * (size_t)s->V * (size_t)cfg->vc_buf_size + slots +
+                            (size_t)t->n_nodes * (size_t)s->lanes + 16);
+    return 0;
+}
+
+/* The bytes noc_sim_create allocates for the plan on s, its router family's
+ * included (rops->bytes), by the same counts as the allocations below. */
+static uint64_t planned_bytes(const struct noc_sim *s)
+{
+    const noc_topo_t *t = s->topo;
+    uint64_t N = (uint64_t)t->n_nodes, nc = (uint64_t)s->n_chan, slots = nc * s->cap, V = (uint64_t)s->V;
+    uint64_t credit_lanes = s->lane_chans ? (uint64_t)s->lanes : 1;
+    uint64_t b = sizeof(struct noc_sim);
+    b += nc * (5 * 1 + 3 * sizeof(int32_t) + sizeof(uint64_t)) + (uint64_t)t->n_ports * sizeof(int32_t);
+    b += slots * (sizeof(noc_flit_t) + 1 + V) + 8 + 2 * N * s->cap * sizeof(uint64_t);
+    b += N * (sizeof(noc_ni_t) + (uint64_t)(s->lanes - 1) * sizeof(noc_ni_lane_t));
+    b += N * s->srcq_cap * sizeof(noc_srcq_entry_t) + N * credit_lanes * V * sizeof(int16_t);
+    b += (uint64_t)s->pkt_cap * (sizeof(noc_packet_t) + sizeof(uint32_t));
+    b += N * (3 * sizeof(int32_t) + 1 + sizeof(uint64_t) + sizeof(int32_t));
+    b += (uint64_t)NOC_WHEEL * (uint64_t)((t->n_nodes + 63) / 64) * sizeof(uint64_t);
+    b += (NOC_LAT_HIST + 1) * sizeof(uint32_t) + nc * sizeof(noc_link_stats_t);
+    return b + (s->rops->bytes ? s->rops->bytes(s) : 0);
+}
+
+uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t)
+{
+    const noc_router_ops_t *rops = noc_router_find(cfg->router);
+    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];
+    char err[8];
+    struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
+    s->topo = t;
+    s->rops = rops;
+    uint64_t b = rops && class_timing(cfg, t, lat, ser, err, sizeof err) == 0 &&
+                 plan(s, cfg, t, rops, lat, ser, err, sizeof err) == 0 ? planned_bytes(s) : 0;
+    free(s);
+    return b;
+}
+
+noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
+                          noc_traffic_t traffic, char *err, size_t errlen)
+{
+    if (check_config(cfg, err, errlen))
+        return NULL;
+    const noc_router_ops_t *rops = noc_router_find(cfg->router);
+    if (!rops) {
+        snprintf(err, errlen, "parameter 'router': unknown router '%s' (known: %s)", cfg->router,
+                 noc_router_list());
+        return NULL;
+    }
+    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];
+    if (class_timing(cfg, t, lat, ser, err, errlen))
+        return NULL;
+
+    struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
+    s->topo = t;
+    s->rops = rops;
+    s->traffic = traffic;
+    if (plan(s, cfg, t, rops, lat, ser, err, errlen) != 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->cfg.memory_check) {
+        char what[NOC_TOPO_SPEC_MAX + 160];
+        snprintf(what, sizeof what, "a simulation of %s (%d nodes, %d ports, %d VCs of %lld flits, %s router)",
+                 t->spec, t->n_nodes, t->n_ports, s->V, (long long)cfg->vc_buf_size, rops->name);
+        if (noc_mem_check(planned_bytes(s), what, "use a smaller fabric, fewer VCs (num_vcs), shallower "
+                          "buffers (vc_buf_size) or source queues (source_queue)", err, errlen) != 0) {
+            free(s);
+            return NULL;
+        }
+    }
 
     int nc = s->n_chan;
     s->chan_delay = noc_xcalloc((size_t)nc, 1, "simulator");
@@ -309,7 +373,6 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->arr_flit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
     s->arr_credit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
 
-    s->rops = rops;
     if (rops->create(s, err, errlen) != 0) {
         s->rops = NULL;
         noc_sim_destroy(s);
@@ -321,8 +384,6 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->xlane = noc_xcalloc((size_t)t->n_nodes * (size_t)(s->lanes - 1) + 1, sizeof(noc_ni_lane_t), "simulator");
     for (size_t i = 0; i < (size_t)t->n_nodes * (size_t)(s->lanes - 1); i++)
         s->xlane[i].pkt = -1;
-    s->srcq_limit = (uint32_t)cfg->source_queue;
-    s->srcq_cap = pow2_above(s->srcq_limit - 1);
     s->srcq = noc_xcalloc((size_t)t->n_nodes * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
     /* per node, lane and VC (lanes with channels of their own; else one set) */
     int credit_lanes = s->lane_chans ? s->lanes : 1;
@@ -331,8 +392,6 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     for (int i = 0; i < t->n_nodes * credit_lanes * s->V; i++)
         s->ni_credits[i] = (int16_t)depth;
 
-    s->pkt_cap = (uint32_t)((size_t)t->n_ports * (size_t)s->V * (size_t)depth + slots +
-                            (size_t)t->n_nodes * (size_t)s->lanes + 16);
     s->pkts = noc_xcalloc(s->pkt_cap, sizeof(noc_packet_t), "simulator");
     s->pkt_free = noc_xcalloc(s->pkt_cap, sizeof(uint32_t), "simulator");
     for (uint32_t i = 0; i < s->pkt_cap; i++)

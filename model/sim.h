@@ -37,6 +37,12 @@ typedef enum noc_run_status {
 noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *topo,
                           noc_traffic_t traffic, char *err, size_t errlen);
 void noc_sim_destroy(noc_sim_t *s);
+/* The bytes noc_sim_create would allocate for cfg on t (its router family's
+ * state included; not the topology, which exists already), 0 for a
+ * configuration it would refuse. noc_sim_create compares this with the
+ * memory the run may take (util/meminfo.h) and refuses a run that does not
+ * fit, unless cfg->memory_check is 0. */
+uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t);
 
 /* Synthetic run: warm-up, measurement window, drain. */
 noc_run_status_t noc_sim_run(noc_sim_t *s);

@@ -27,6 +27,10 @@ typedef struct noc_router_ops {
     /* Allocate state for every router of sim's topology; check the parameters
      * that concern this family. Returns 0, or -1 with a message in err. */
     int (*create)(struct noc_sim *s, char *err, size_t errlen);
+    /* The bytes create will allocate, for the sizes the kernel has planned on
+     * s (cfg, topo, V, lanes, lane_chans, n_chan, cap; nothing allocated
+     * yet): the memory estimate of a run (noc_sim_estimate_bytes). */
+    uint64_t (*bytes)(const struct noc_sim *s);
     void (*destroy)(struct noc_sim *s);
     void (*eval)(struct noc_sim *s, int node);
     /* Optional: eval for each of nodes[0 .. count) (one call a cycle; the

@@ -233,8 +233,7 @@ static int read_line(reader_t *r, char *text)
         r->cap = r->cap ? 2 * r->cap : 256;
         edge_t *grown = realloc(r->edge, (size_t)r->cap * sizeof *grown);
         if (!grown) {
-            fprintf(stderr, "noctua: out of memory reading a graph file\n");
-            abort();
+            noc_oom("reading a graph file", 0);
         }
         r->edge = grown;
     }

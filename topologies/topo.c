@@ -48,8 +48,7 @@ static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p) {
-        fprintf(stderr, "noctua: out of memory (%zu bytes for a topology)\n", n);
-        abort();
+        noc_oom("a topology", n);
     }
     return p;
 }

@@ -67,8 +67,7 @@ static void *grow(void *a, uint32_t *cap, size_t size)
     *cap = *cap ? 2 * *cap : 1024;
     void *b = realloc(a, (size_t)*cap * size);
     if (!b) {
-        fprintf(stderr, "noctua: out of memory (program generator)\n");
-        abort();
+        noc_oom("program generator", 0);
     }
     return b;
 }

@@ -11,6 +11,7 @@
  * addresses) name the line of the op too. */
 #include "util/infile.h"
 #include "model/program.h"
+#include "util/meminfo.h"
 #include "util/xalloc.h"
 #include <ctype.h>
 #include <errno.h>
@@ -79,9 +80,10 @@ static void *grow(void *arr, size_t *cap, size_t need, size_t size)
     size_t c = *cap ? *cap : 16;
     while (c < need)
         c *= 2;
+    if (c <= SIZE_MAX / size)
+        noc_mem_check_growth((uint64_t)c * size, "reading the program");
     if (c > SIZE_MAX / size || !(arr = realloc(arr, c * size))) {
-        fprintf(stderr, "noctua: out of memory (reading a program: %zu x %zu bytes)\n", c, size);
-        abort();
+        noc_oom("reading a program", c > SIZE_MAX / size ? SIZE_MAX : c * size);
     }
     *cap = c;
     return arr;

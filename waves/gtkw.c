@@ -14,6 +14,7 @@
  * the fabric (BSN part/group, mesh row, ...) with each node's PE and its
  * links, busiest first. A named marker (A, B, ...) sits at the first cycle
  * of each step, named after it (GTKWave has 26 such markers). */
+#include "util/xalloc.h"
 #include "waves/waves_internal.h"
 #include "model/pe.h"
 #include <errno.h>
@@ -155,9 +156,7 @@ static int critical_links(const noc_sim_t *s, int *chan, int max)
     const noc_pe_t *pe = noc_sim_pe(s);
     const noc_program_t *p = noc_pe_program(pe);
     const noc_topo_t *t = s->topo;
-    uint32_t *path = malloc(4096 * sizeof *path);
-    if (!path)
-        abort();
+    uint32_t *path = noc_xmalloc(4096 * sizeof *path, "waves: save file");
     int n = noc_pe_critical_path(pe, path, 4096), k = 0;
     for (int i = n - 1; i >= 0 && k < max; i--) {
         /* a receive that waited for its message: the send is next in path[] */
@@ -348,9 +347,7 @@ void noc_wv_write_gtkw(const noc_waves_t *w, FILE *f, const char *gtkw_path, con
     const noc_sim_t *s = w->s;
     const noc_pe_t *pe = noc_sim_pe(s);
     out_t o = { f, -1, 0 };
-    ranked_t *rk = malloc(((size_t)w->n_links + 1) * sizeof *rk);
-    if (!rk)
-        abort();
+    ranked_t *rk = noc_xmalloc(((size_t)w->n_links + 1) * sizeof *rk, "waves: save file");
     fprintf(f, "[*]\n[*] noctua: %s, %s; open with gtkwave %s %s\n", s->topo->spec,
             pe ? "program run" : "synthetic traffic", dump_path, gtkw_path);
     fprintf(f, "[*] one time unit (1 ns) is one cycle; markers A, B, ... at the first cycle of each step\n[*]\n");

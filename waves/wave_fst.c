@@ -4,6 +4,7 @@
  * without a [msb:lsb] suffix), strings FST's variable-length string type;
  * node labels go in as the scopes' component names and as comment
  * attributes. LZ4 compression, as Verilator's own FST traces use. */
+#include "util/xalloc.h"
 #include "waves/waves_internal.h"
 #include "waves/fst_guard.h"
 #include <errno.h>
@@ -22,9 +23,7 @@ typedef struct fst {
  * anew, with a companion path + ".hier" while it writes. */
 static void *fst_open(const char *path, const char *version, char *err, size_t errlen)
 {
-    fst_t *x = calloc(1, sizeof *x);
-    if (!x)
-        abort();
+    fst_t *x = noc_xcalloc(1, sizeof *x, "waves");
     x->errors0 = noc_fst_io_errors();
     x->f = fstWriterCreate(path, 1);
     if (!x->f) {

@@ -3,6 +3,7 @@
  * escaped the way GTKWave's fst2vcd writes them). Identifiers are the
  * printable characters '!' .. '~' as base-94 digits. Times are written only
  * when something changes at them. */
+#include "util/xalloc.h"
 #include "waves/waves_internal.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -19,9 +20,7 @@ typedef struct vcd {
 
 static void *vcd_open(const char *path, const char *version, char *err, size_t errlen)
 {
-    vcd_t *v = calloc(1, sizeof *v);
-    if (!v)
-        abort();
+    vcd_t *v = noc_xcalloc(1, sizeof *v, "waves");
     v->f = fopen(path, "w");
     if (!v->f) {
         snprintf(err, errlen, "cannot write the wave file (%s)", strerror(errno));

@@ -9,6 +9,7 @@
  * router can have changed (sample_state says which); strings are made only
  * when their value changes. The writers (wave_fst.c,
  * wave_vcd.c) get the same calls, so both formats carry the same changes. */
+#include "util/xalloc.h"
 #include "waves/waves_internal.h"
 #include "model/pe.h"
 #include <errno.h>
@@ -90,9 +91,7 @@ static uint32_t declare(noc_waves_t *w, noc_wv_kind_t kind, int bits, int render
 {
     if (w->n_sig == w->cap_sig) {
         w->cap_sig = w->cap_sig ? 2 * w->cap_sig : 1024;
-        w->sig = realloc(w->sig, w->cap_sig * sizeof *w->sig);
-        if (!w->sig)
-            abort();
+        w->sig = noc_xrealloc(w->sig, w->cap_sig * sizeof *w->sig, "waves");
     }
     noc_wv_sig_t *g = &w->sig[w->n_sig];
     memset(g, 0, sizeof *g);
@@ -343,9 +342,7 @@ static void observe(const noc_sim_t *s, void *ctx)
 static char *dup(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (!d)
-        abort();
+    char *d = noc_xmalloc(n, "waves");
     memcpy(d, s, n);
     return d;
 }
@@ -522,16 +519,14 @@ static void cache_labels(noc_waves_t *w)
     w->label_at = malloc((size_t)t->n_nodes * sizeof *w->label_at);
     w->label_text = malloc(cap);
     if (!w->label_at || !w->label_text)
-        abort();
+        noc_oom("waves: labels", cap);
     for (int n = 0; n < t->n_nodes; n++) {
         char label[96];
         noc_topo_label(t, n, label, sizeof label);
         size_t k = strlen(label) + 1;
         if (used + k > cap) {
             cap = 2 * cap + k;
-            w->label_text = realloc(w->label_text, cap);
-            if (!w->label_text)
-                abort();
+            w->label_text = noc_xrealloc(w->label_text, cap, "waves: labels");
         }
         memcpy(w->label_text + used, label, k);
         w->label_at[n] = (uint32_t)used;
@@ -543,9 +538,7 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
                             size_t errlen)
 {
     const noc_topo_t *t = s->topo;
-    noc_waves_t *w = calloc(1, sizeof *w);
-    if (!w)
-        abort();
+    noc_waves_t *w = noc_xcalloc(1, sizeof *w, "waves");
     if (o)
         w->o = *o;
     else
@@ -569,7 +562,7 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
     w->nodes = calloc((size_t)t->n_nodes, sizeof *w->nodes);
     w->links = calloc((size_t)t->n_ports, sizeof *w->links);
     if (!w->nodes || !w->links)
-        abort();
+        noc_oom("waves", 0);
     for (int n = 0; n < t->n_nodes; n++) {
         char label[96];
         noc_topo_label(t, n, label, sizeof label);
@@ -603,7 +596,7 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
         uint8_t *in_scope = calloc((size_t)t->n_nodes, 1);
         char inner[1100];
         if (!in_scope)
-            abort();
+            noc_oom("waves", (size_t)t->n_nodes);
         for (int i = 0; i < w->n_nodes; i++)
             in_scope[w->nodes[i].n] = 1;
         noc_waves_inner_path(path, inner, sizeof inner);
@@ -632,7 +625,7 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
         if ((size_t)w->n_links * (size_t)w->step_rows <= ((size_t)1 << 24)) {
             w->step_last = calloc((size_t)w->n_links * (size_t)w->step_rows, sizeof *w->step_last);
             if (!w->step_last)
-                abort();
+                noc_oom("waves: step table", (size_t)w->n_links * (size_t)w->step_rows * sizeof *w->step_last);
         }
     }
     w->full = 1;

@@ -82,6 +82,15 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
     return 0;
 }
 
+static uint64_t ideal_bytes(const struct noc_sim *s)
+{
+    const noc_topo_t *t = s->topo;
+    uint64_t V = (uint64_t)s->cfg.num_vcs, per_port = V * (uint64_t)s->cfg.vc_buf_size;
+    uint64_t np = (uint64_t)t->n_ports;
+    return sizeof(ideal_state_t) + np * per_port * sizeof(ideal_slot_t) + np * ((per_port + 63) / 64) * 8 +
+           2 * np * V * sizeof(int16_t) + (uint64_t)t->n_nodes * sizeof(int32_t);
+}
+
 static void ideal_destroy(struct noc_sim *s)
 {
     ideal_state_t *r = s->rstate;
@@ -319,6 +328,7 @@ const noc_router_ops_t noc_router_ideal = {
     .name = "ideal",
     .help = "the papers' unit-time model: no router delay, one flit per link per cycle, all-port",
     .create = ideal_create,
+    .bytes = ideal_bytes,
     .destroy = ideal_destroy,
     .eval = ideal_eval,
     .pre_eval = ideal_pre_eval,

@@ -148,8 +148,7 @@ static void make_cores(const struct noc_sim *s, rtl_state_t *r)
         name[k] = '\0';
         r->nodes[n].core = r->api->create(name);
         if (!r->nodes[n].core) {
-            fprintf(stderr, "noctua: out of memory for the RTL cores\n");
-            abort();
+            noc_oom("the RTL cores", 0);
         }
     }
 }
@@ -162,6 +161,24 @@ static void free_cores(const struct noc_sim *s, rtl_state_t *r)
                 r->api->destroy(r->nodes[n].core);
                 r->nodes[n].core = NULL;
             }
+}
+
+/* The C side's state (create's allocations); the Verilated cores, one per
+ * node, are counted by the size of their model's state at P, V, DEPTH
+ * (about the registers and FIFO slots: P*V*DEPTH flits of 128-bit payload
+ * and their route, and the control registers), a rough figure. */
+static uint64_t rtl_bytes(const struct noc_sim *s)
+{
+    const noc_topo_t *t = s->topo;
+    uint64_t V = (uint64_t)s->cfg.num_vcs, depth = (uint64_t)s->cfg.vc_buf_size;
+    uint64_t lanes = s->lane_chans ? (uint64_t)s->lanes - 1 : 0, P = (uint64_t)t->max_degree + 1 + lanes;
+    uint64_t qcap = 1;
+    while (qcap < depth)
+        qcap <<= 1;
+    uint64_t N = (uint64_t)t->n_nodes, np = N * P, nv = np * V;
+    uint64_t b = sizeof(rtl_state_t) + N * sizeof(rtl_node_t) + (uint64_t)t->n_ports * sizeof(int32_t);
+    b += np * (4 + 4 + 1 + 4 + 4 + sizeof(noc_flit_t)) + nv * (2 + 2 + 2) + nv * qcap * sizeof(noc_flit_t);
+    return b + N * (1024 + P * V * depth * 24 + P * V * 16);
 }
 
 static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
@@ -659,6 +676,7 @@ const noc_router_ops_t noc_router_rtl = {
     .help = "the Verilog router core rtl/noc_vc_router.sv, Verilated, as the datapath of every router "
             "(the default pipeline of vc; cycle for cycle the same)",
     .create = rtl_create,
+    .bytes = rtl_bytes,
     .destroy = rtl_destroy,
     .eval = rtl_eval,
     .commit = rtl_commit,

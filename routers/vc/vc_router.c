@@ -39,6 +39,58 @@ static layout_t node_layout(const vc_state_t *r, noc_arb_kind_t ak, int P)
     return L;
 }
 
+/* The sizes of the state for the kernel's plan on s (create and bytes). */
+static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak)
+{
+    const noc_topo_t *t = s->topo;
+    const noc_config_t *c = &s->cfg;
+    r->V = (int)c->num_vcs;
+    r->depth = (int)c->vc_buf_size;
+    r->qcap = noc_fifo_capacity((uint32_t)r->depth);
+    r->qmask = r->qcap - 1;
+    r->lookahead = (int)c->lookahead;
+    r->R = r->lookahead ? 0 : (int)c->routing_delay;
+    r->VA = (int)c->vc_alloc_delay;
+    r->out_delay = (int)(c->sw_alloc_delay + c->st_final_delay);
+    /* an all-port NI's extra lanes: input-only ports after a node's own */
+    r->lane_ports = s->lane_chans ? s->lanes - 1 : 0;
+    r->max_ports = t->max_degree + 1 + r->lane_ports;
+    r->matrix = ak == NOC_ARB_MATRIX;
+    r->W = (r->max_ports * r->V + 63) / 64;
+    int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
+    r->wslots = 1;
+    while (r->wslots <= (uint32_t)longest)
+        r->wslots <<= 1;
+    r->wmask = r->wslots - 1;
+    r->set_words = (uint32_t)r->W * (3 + 2 * r->wslots);
+    r->n_in_ports = t->n_ports + t->n_nodes * r->lane_ports;
+}
+
+static uint64_t vc_bytes(const struct noc_sim *s)
+{
+    const noc_topo_t *t = s->topo;
+    noc_arb_kind_t ak = noc_arb_kind_parse(s->cfg.arb_type);
+    if (ak == NOC_ARB_COUNT)
+        return 0; /* create refuses it */
+    vc_state_t r;
+    memset(&r, 0, sizeof r);
+    size_state(s, &r, ak);
+    uint64_t nv = ((uint64_t)t->n_ports + (uint64_t)t->n_nodes * (uint64_t)r.lane_ports) * (uint64_t)r.V;
+    uint64_t nl = (uint64_t)r.max_ports * (uint64_t)r.V;
+    uint64_t b = sizeof r + nv * r.qcap * sizeof(noc_flit_t) + 2 * nl;
+    if (r.matrix) /* the switch stage's VC arbiters, and the allocators' arbiters on the heap */
+        b += (uint64_t)r.n_in_ports * (sizeof(noc_arbiter_t) +
+                                       (((uint64_t)r.V * (uint64_t)NOC_ARB_WORDS(r.V) * 8 + 31) & ~(uint64_t)15));
+    for (int n = 0; r.matrix && n < t->n_nodes; n++) {
+        int P = t->port_base[n + 1] - t->port_base[n] + r.lane_ports;
+        b += noc_alloc_heap_bytes(ak, P, P) + (uint64_t)P * noc_alloc_heap_bytes(ak, P * r.V, r.V);
+    }
+    b += (uint64_t)t->n_ports * sizeof(int32_t) + (uint64_t)t->n_nodes * sizeof(int32_t);
+    b += (uint64_t)t->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
+    b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t));
+    return b;
+}
+
 static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 {
     const noc_topo_t *t = s->topo;
@@ -67,18 +119,7 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     }
     vc_state_t *r = noc_xcalloc(1, sizeof *r, "vc router");
     s->rstate = r;
-    r->V = (int)c->num_vcs;
-    r->depth = (int)c->vc_buf_size;
-    r->qcap = noc_fifo_capacity((uint32_t)r->depth);
-    r->qmask = r->qcap - 1;
-    r->lookahead = (int)c->lookahead;
-    r->R = r->lookahead ? 0 : (int)c->routing_delay;
-    r->VA = (int)c->vc_alloc_delay;
-    r->out_delay = (int)(c->sw_alloc_delay + c->st_final_delay);
-    /* an all-port NI's extra lanes: input-only ports after a node's own */
-    r->lane_ports = s->lane_chans ? s->lanes - 1 : 0;
-    r->max_ports = t->max_degree + 1 + r->lane_ports;
-    r->matrix = ak == NOC_ARB_MATRIX;
+    size_state(s, r, ak);
 
     size_t nv = ((size_t)t->n_ports + (size_t)t->n_nodes * (size_t)r->lane_ports) * (size_t)r->V;
     r->n_ivc = (uint32_t)nv;
@@ -92,20 +133,12 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         for (int v = lo; v < hi; v++)
             r->class_mask[cl] |= UINT64_C(1) << v;
     }
-    r->W = (r->max_ports * r->V + 63) / 64;
     r->l_port = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
     r->l_vc = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
     for (int l = 0; l < r->max_ports * r->V; l++) {
         r->l_port[l] = (uint8_t)(l / r->V);
         r->l_vc[l] = (uint8_t)(l % r->V);
     }
-    int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
-    r->wslots = 1;
-    while (r->wslots <= (uint32_t)longest)
-        r->wslots <<= 1;
-    r->wmask = r->wslots - 1;
-    r->set_words = (uint32_t)r->W * (3 + 2 * r->wslots);
-    r->n_in_ports = t->n_ports + t->n_nodes * r->lane_ports;
     if (r->matrix) {
         r->sa_vc = noc_xcalloc((size_t)r->n_in_ports, sizeof(noc_arbiter_t), "vc router");
         for (int g = 0; g < r->n_in_ports; g++)
@@ -118,10 +151,8 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     r->node_bytes = L.bytes;
     r->va_bytes = L.va_bytes;
     r->nodes = aligned_alloc(64, (size_t)t->n_nodes * L.bytes);
-    if (!r->nodes) {
-        fprintf(stderr, "noctua: out of memory in the vc router\n");
-        abort();
-    }
+    if (!r->nodes)
+        noc_oom("vc router", (size_t)t->n_nodes * L.bytes);
     memset(r->nodes, 0, (size_t)t->n_nodes * L.bytes);
     for (int n = 0; n < t->n_nodes; n++) {
         int Pt = t->port_base[n + 1] - t->port_base[n], P = Pt + r->lane_ports;
@@ -329,6 +360,7 @@ const noc_router_ops_t noc_router_vc = {
     .name = "vc",
     .help = "input-queued virtual-channel wormhole router with credit flow control",
     .create = vc_create,
+    .bytes = vc_bytes,
     .destroy = vc_destroy,
     .eval = vc_eval,
     .eval_all = vc_eval_all,
