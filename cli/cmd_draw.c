@@ -244,7 +244,7 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
     }
     /* below the lowest node and the lowest arc (a Bezier stays inside the
      * hull of its control points) */
-    double low = INFINITY;
+    double low = (double)INFINITY;
     for (int v = 0; v < dw->n; v++)
         low = fmin(low, dw->p[v].y - dw->r);
     for (int i = 0; i < dw->n_links; i++) {

@@ -19,8 +19,8 @@ const char *noc_draw_place(const noc_topo_t *t, const char *want, pt_t *p)
     int n = t->n_nodes;
     if (t->pos && strcmp(want, "topology") == 0) {
         for (int v = 0; v < n; v++) {
-            p[v].x = t->pos[2 * v];
-            p[v].y = t->pos[2 * v + 1];
+            p[v].x = (double)t->pos[2 * v];
+            p[v].y = (double)t->pos[2 * v + 1];
         }
         return "topology";
     }
@@ -68,7 +68,7 @@ static double closest(const pt_t *p, int n)
     pt_t *s = noc_xcalloc((size_t)n, sizeof *s, "draw: layout");
     memcpy(s, p, (size_t)n * sizeof *s);
     qsort(s, (size_t)n, sizeof *s, cmp_x);
-    double best = INFINITY;
+    double best = (double)INFINITY;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n && s[j].x - s[i].x < best; j++) {
             double d = hypot(s[j].x - s[i].x, s[j].y - s[i].y);
@@ -101,7 +101,7 @@ void noc_draw_scale(drawing_t *dw)
     double diam = dw->labels ? fmax(0.62 * FONT_PT * label_chars(dw->t) + 10.0, 24.0) : 8.0;
     dw->r = diam / 2;
     dw->spacing = dw->labels ? fmax(diam * 1.9, 48.0) : 20.0;
-    double s = dw->spacing / dmin, xmin = INFINITY, ymax = -INFINITY;
+    double s = dw->spacing / dmin, xmin = (double)INFINITY, ymax = -(double)INFINITY;
     for (int v = 0; v < n; v++) {
         xmin = fmin(xmin, dw->p[v].x);
         ymax = fmax(ymax, dw->p[v].y);
@@ -211,7 +211,7 @@ void noc_draw_bend(drawing_t *dw)
         /* the lowest arc that clears every blocking node, preferring the
          * outward side and smooth shapes when they are about as low */
         int outward = ((a.x + b.x) / 2 - cx) * nx + ((a.y + b.y) / 2 - cy) * ny >= 0;
-        double best = INFINITY;
+        double best = (double)INFINITY;
         for (size_t k = 0; k < N_SHAPES; k++)
             for (int left = 0; left < 2; left++) {
                 double need = 0.0;

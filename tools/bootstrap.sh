@@ -31,8 +31,10 @@ done
 #   yosys                          synthesizes the core for gate counts (`noctua area`)
 #   zlib1g-dev                     the FST writer (fstapi) compresses with zlib
 #   libsystemc-dev                 the SystemC wrapper of a fabric (systemc/) and its bench
+#   clang, libclang-rt-14-dev      the libFuzzer harnesses (testbench/fuzz/, tools/fuzz.sh,
+#                                  ctest fuzz.smoke): clang's libFuzzer and sanitizer runtimes
 pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox
-      libmetis-dev graphviz verilator yosys zlib1g-dev libsystemc-dev)
+      libmetis-dev graphviz verilator yosys zlib1g-dev libsystemc-dev clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -113,7 +113,7 @@ static void distances(const adj_t *a, int all_max, noc_facts_t *f)
         f->avg_distance = 0.0;
     } else if (!f->connected) {
         f->diameter = -1;
-        f->avg_distance = NAN;
+        f->avg_distance = (double)NAN;
     } else {
         f->diameter = diam;
         f->avg_distance = (double)sum / (double)reached;

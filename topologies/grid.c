@@ -328,6 +328,10 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
             return -1;
         }
         dims = k[0];
+        if ((1L << dims) > NOC_TOPO_MAX_NODES) {
+            snprintf(why, whylen, "more than %d nodes (the most noctua builds)", NOC_TOPO_MAX_NODES);
+            return -1;
+        }
         for (int d = 0; d < dims; d++)
             k[d] = 2;
         build(t, &hypercube_ops, dims, k, 0, 0);

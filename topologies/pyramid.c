@@ -247,6 +247,11 @@ int noc_topo_build_pyramid(noc_topo_t *t, const char *kind, const char *arg, uns
         p->first[k + 1] = p->first[k] + p->side[k] * p->side[k];
         p->cum[k] = (k ? p->cum[k - 1] : 0) + p->shift[k];
     }
+    if (p->first[p->levels] > NOC_TOPO_MAX_NODES) {
+        snprintf(why, whylen, "more than %d nodes (the most noctua builds)", NOC_TOPO_MAX_NODES);
+        free(p);
+        return -1;
+    }
     t->priv = p;
     t->levels = p->levels;
     for (int k = 0; k < p->levels; k++) {

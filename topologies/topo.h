@@ -32,7 +32,9 @@
 extern "C" {
 #endif
 
+#ifndef NOC_TOPO_MAX_NODES /* (the fuzzers build with a smaller one: tools/fuzz.sh) */
 #define NOC_TOPO_MAX_NODES (1 << 22)
+#endif
 #define NOC_TOPO_MAX_DIMS 22 /* log2(NOC_TOPO_MAX_NODES): every size is >= 2 */
 #define NOC_TOPO_MAX_LEVELS 12 /* levels of a pyramid or multilevel structure */
 #define NOC_TOPO_MAX_CLASSES 32
