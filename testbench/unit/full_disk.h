@@ -78,7 +78,9 @@ static inline void fd_check_limited(const fd_case_t *c, long limit, const long *
 }
 
 /* The whole check of one case: a run without a limit gives the outputs'
- * sizes; then limits from 0 to one byte short of the biggest. */
+ * sizes; then the limits 0, 1, 2, 4, ... (every power of two below the
+ * biggest output) and one byte short of the biggest: a write fails at
+ * every stage of every output, from its first byte to its last. */
 static inline void fd_check_case(const fd_case_t *c)
 {
     fd_clear();
@@ -97,10 +99,10 @@ static inline void fd_check_case(const fd_case_t *c)
     fd_clear();
     fd_put_precious(c);
     char *listing = cmd_listing();
-    const long limits[] = { 0, 1, 100, 4096, biggest / 4, biggest / 2, biggest - 1 };
-    for (size_t j = 0; j < sizeof limits / sizeof limits[0]; j++)
-        if (limits[j] < biggest)
-            fd_check_limited(c, limits[j], full, listing);
+    fd_check_limited(c, 0, full, listing);
+    for (long limit = 1; limit < biggest; limit *= 2)
+        fd_check_limited(c, limit, full, listing);
+    fd_check_limited(c, biggest - 1, full, listing);
     free(listing);
 }
 #endif
