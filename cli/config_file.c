@@ -29,11 +29,11 @@ typedef struct file_ctx {
     char err[512];
 } file_ctx_t;
 
-/* inih reader: one physical line (util/infile.h: any length, no NUL), with
- * leading blanks (inih would take them for a continuation), // comments and
- * a trailing ';' removed. inih's buffer (num bytes, 200 in Debian's build)
- * must hold what is left; a longer line is refused, never split. Returns
- * NULL at the end or on an error (in c->err). */
+/* inih reader: one physical line (util/infile.h: any length below
+ * NOC_IN_LINE_MAX, no NUL), with leading blanks, // comments and a trailing
+ * ';' removed. inih's buffer (num bytes: set_up_inih makes it hold any such
+ * line) must hold what is left; were it shorter, the line would be refused,
+ * never split. Returns NULL at the end or on an error (in c->err). */
 static char *read_line(char *str, int num, void *stream)
 {
     file_ctx_t *c = stream;
@@ -52,10 +52,8 @@ static char *read_line(char *str, int num, void *stream)
         n--;
     if (n > 0 && p[n - 1] == ';')
         n--;
-    if (n + 2 > (size_t)num) {
-        snprintf(c->err, sizeof c->err,
-                 "%s:%d: a line of %zu characters (without blanks and comments); the config reader (inih) "
-                 "takes %d at most: give that parameter on the command line instead (key=value)",
+    if (num < 2 || n > (size_t)num - 2) {
+        snprintf(c->err, sizeof c->err, "%s:%d: a line of %zu characters; the config reader (inih) takes %d",
                  c->path, c->line, n, num - 2);
         return NULL;
     }
@@ -83,14 +81,21 @@ static int on_pair(void *user, const char *section, const char *name, const char
                  c->path, c->line, name);
         return 0;
     }
-    /* strip matching quotes */
-    char val[NOC_CONFIG_STR_MAX + 2];
+    /* strip matching quotes; a value too long for any parameter is refused
+     * here, whole, rather than cut to fit the buffer */
+    char val[NOC_CONFIG_STR_MAX];
     size_t n = strlen(value);
     if (n >= 2 && (value[0] == '"' || value[0] == '\'') && value[n - 1] == value[0]) {
-        snprintf(val, sizeof val, "%.*s", (int)(n - 2), value + 1);
-    } else {
-        snprintf(val, sizeof val, "%s", value);
+        value++;
+        n -= 2;
     }
+    if (n >= sizeof val) {
+        snprintf(c->err, sizeof c->err, "%s:%d: parameter '%s': a value of %zu characters (at most %d)", c->path,
+                 c->line, name, n, NOC_CONFIG_STR_MAX - 1);
+        return 0;
+    }
+    memcpy(val, value, n);
+    val[n] = '\0';
     if (noc_config_set(c->cfg, name, val, err, sizeof err) != 0) {
         if (is_ignored(name)) {
             fprintf(stderr, "noctua: %s:%d: warning: BookSim2 parameter '%s' has no counterpart in noctua; ignored\n",
@@ -103,11 +108,27 @@ static int on_pair(void *user, const char *section, const char *name, const char
     return 1;
 }
 
+/* Debian's inih sets its line buffer at run time (ini.h: ini_use_stack,
+ * ini_max_line, ...; 200 bytes on the stack as it ships, which cut longer
+ * lines in two): a heap buffer that holds any line util/infile reads. No
+ * multi-line values (a line that starts with blanks is a line of its own,
+ * not the previous value's continuation), and the first error ends the
+ * parse, so that it is the one reported. */
+static void set_up_inih(void)
+{
+    ini_use_stack = false;
+    ini_allow_realloc = false;
+    ini_initial_alloc = ini_max_line = (int)NOC_IN_LINE_MAX + 2;
+    ini_allow_multiline = false;
+    ini_stop_on_first_error = true;
+}
+
 int noc_cli_load_file(noc_config_t *cfg, const char *path, char *err, size_t errlen)
 {
     file_ctx_t c = { .path = path, .cfg = cfg };
     if (noc_in_open(&c.in, path, "config file", err, errlen) != 0)
         return -1;
+    set_up_inih();
     int rc = ini_parse_stream(read_line, &c, on_pair, &c);
     noc_in_close(&c.in);
     if (rc == 0 && !c.err[0])

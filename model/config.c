@@ -81,14 +81,25 @@ static int parse_dbl(const char *s, double *out)
     return 0;
 }
 
+/* value as a message shows it: whole, or its first 60 characters and "..." */
+static const char *shown(const char *value, char *buf, size_t len)
+{
+    if (strlen(value) > 63)
+        snprintf(buf, len, "%.60s...", value);
+    else
+        snprintf(buf, len, "%s", value);
+    return buf;
+}
+
 static int assign(noc_config_t *cfg, size_t i, const char *value, char *err, size_t errlen)
 {
-    char *field = (char *)cfg + offsets[i];
+    char *field = (char *)cfg + offsets[i], sv[64];
     switch (params[i].type) {
     case NOC_PARAM_INT: {
         int64_t v;
         if (parse_int(value, &v) != 0) {
-            snprintf(err, errlen, "parameter '%s': '%s' is not an integer", params[i].name, value);
+            snprintf(err, errlen, "parameter '%s': '%s' is not an integer", params[i].name,
+                     shown(value, sv, sizeof sv));
             return -1;
         }
         memcpy(field, &v, sizeof v);
@@ -97,7 +108,8 @@ static int assign(noc_config_t *cfg, size_t i, const char *value, char *err, siz
     case NOC_PARAM_BOOL: {
         int64_t v;
         if (parse_int(value, &v) != 0 || (v != 0 && v != 1)) {
-            snprintf(err, errlen, "parameter '%s': '%s' is not 0 or 1", params[i].name, value);
+            snprintf(err, errlen, "parameter '%s': '%s' is not 0 or 1", params[i].name,
+                     shown(value, sv, sizeof sv));
             return -1;
         }
         memcpy(field, &v, sizeof v);
@@ -106,7 +118,8 @@ static int assign(noc_config_t *cfg, size_t i, const char *value, char *err, siz
     case NOC_PARAM_DBL: {
         double v;
         if (parse_dbl(value, &v) != 0) {
-            snprintf(err, errlen, "parameter '%s': '%s' is not a number", params[i].name, value);
+            snprintf(err, errlen, "parameter '%s': '%s' is not a number", params[i].name,
+                     shown(value, sv, sizeof sv));
             return -1;
         }
         memcpy(field, &v, sizeof v);

@@ -80,8 +80,10 @@ static void test_long_lines(void **state)
 }
 
 /* The line inih cut at column 199, the rest read as a line of its own
- * (packet_size = 4 set silently): now refused as a whole. A line padded
- * with blanks at its end is read as it means. */
+ * (packet_size = 4 set silently): now read whole, as the one assignment it
+ * is (of seed, to a value that is no integer). A line padded with blanks at
+ * its end is read as it means, and a long line that means something works:
+ * a SPEC with a graph file's path of 300 characters (a ring of 4). */
 static void test_config_line_not_split(void **state)
 {
     (void)state;
@@ -90,7 +92,8 @@ static void test_config_line_not_split(void **state)
     memset(line + k, ' ', 200);
     snprintf(line + k + 200, sizeof line - (size_t)k - 200, "packet_size = 4\n");
     cmd_write("split.cfg", line, p, sizeof p);
-    refused("run ring:4 --config split.cfg", "split.cfg:1: a line of 223 characters");
+    refused("run ring:4 --config split.cfg", "split.cfg:1: parameter 'seed': '1      ");
+    refused("run ring:4 --config split.cfg", "...' is not an integer");
     snprintf(line + k + 200, sizeof line - (size_t)k - 200, "\npacket_size = 3\n");
     cmd_write("pad.cfg", line, p, sizeof p);
     char *out;
@@ -101,6 +104,45 @@ static void test_config_line_not_split(void **state)
     assert_non_null(strstr(json, "\"packet_size\": 3,"));
     assert_non_null(strstr(json, "\"seed\": 1,"));
     free(json);
+
+    char dir[256], graph[400], cfg[600];
+    memset(dir, 'd', 250);
+    dir[250] = '\0';
+    snprintf(p, sizeof p, "%s/%s", cmd_tmpdir, dir);
+    assert_int_equal(mkdir(p, 0700), 0);
+    snprintf(graph, sizeof graph, "%s/%s", dir, "a-graph-file-of-the-petersen-graph-beside-a-long-folder.txt");
+    cmd_write(graph, "0 1\n1 2\n2 3\n3 0\n", p, sizeof p);
+    snprintf(cfg, sizeof cfg, "topology_spec = graph:%s // %zu characters\n", graph, strlen(graph));
+    cmd_write("long.cfg", cfg, p, sizeof p);
+    assert_int_equal(cmd_run_limited("run --config long.cfg --json long.json --quiet sample_cycles=50", -1, &out), 0);
+    free(out);
+    snprintf(p, sizeof p, "%s/long.json", cmd_tmpdir);
+    json = cmd_slurp(p, NULL);
+    assert_non_null(strstr(json, "-long-folder.txt\""));
+    free(json);
+}
+
+/* What inih did besides: a line that begins with a blank other than a space
+ * or a tab continued the value before it (seed = 7 from a line "\v7"); the
+ * error reported was the last one, not the first; and a value longer than
+ * any parameter's was cut to fit a buffer. */
+static void test_config_lines(void **state)
+{
+    (void)state;
+    char p[512];
+    cmd_write("cont.cfg", "seed = 1\n\v7\n", p, sizeof p);
+    refused("run ring:4 --config cont.cfg", "cont.cfg:2: not a 'key = value' line");
+    cmd_write("first.cfg", "packet_size = 2\njunk\nno_such_parameter = 1\n", p, sizeof p);
+    refused("run ring:4 --config first.cfg", "first.cfg:2: not a 'key = value' line");
+    size_t n = 6000;
+    char *big = malloc(n + 64);
+    assert_non_null(big);
+    int k = snprintf(big, 64, "seed = 1");
+    memset(big + k, ' ', n);
+    snprintf(big + k + n, 64, "2\n");
+    cmd_write("long_value.cfg", big, p, sizeof p);
+    refused("run ring:4 --config long_value.cfg", "long_value.cfg:1: parameter 'seed': a value of 6002 characters (at most 4351)");
+    free(big);
 }
 
 /* A pipe is read: a shell's <(...) or a FIFO. */
@@ -132,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_nul_bytes),
         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_config_line_not_split),
+        cmocka_unit_test(test_config_lines),
         cmocka_unit_test(test_pipe_read),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
