@@ -26,40 +26,61 @@ typedef struct file_ctx {
     const char *path;
     int line;
     noc_config_t *cfg;
+    const char *rest; /* what inih has not taken yet of the line read, or NULL */
+    size_t rest_len;
     char err[512];
 } file_ctx_t;
 
-/* inih reader: one physical line (util/infile.h: any length below
- * NOC_IN_LINE_MAX, no NUL), with leading blanks, // comments and a trailing
- * ';' removed. inih's buffer (num bytes: set_up_inih makes it hold any such
- * line) must hold what is left; were it shorter, the line would be refused,
- * never split. Returns NULL at the end or on an error (in c->err). */
+/* inih reader, with fgets's contract: one physical line (util/infile.h: any
+ * length below NOC_IN_LINE_MAX, no NUL), with leading blanks, // comments
+ * and a trailing ';' removed, and a newline. A line that does not fit in
+ * num - 1 bytes is given in parts without the newline; inih then doubles its
+ * buffer and asks for the rest, up to ini_max_line, which set_up_inih puts
+ * above any line's length, so that no line is ever split. Returns NULL at
+ * the end or on an error (in c->err). */
 static char *read_line(char *str, int num, void *stream)
 {
     file_ctx_t *c = stream;
-    size_t n;
-    if (c->err[0] || noc_in_line(&c->in, &n, c->err, sizeof c->err) <= 0)
-        return NULL;
-    c->line = (int)(c->in.line < INT32_MAX ? c->in.line : INT32_MAX);
-    char *p = c->in.buf;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    char *cm = strstr(p, "//");
-    if (cm)
-        *cm = '\0';
-    n = strlen(p);
-    while (n > 0 && isspace((unsigned char)p[n - 1]))
-        n--;
-    if (n > 0 && p[n - 1] == ';')
-        n--;
-    if (num < 2 || n > (size_t)num - 2) {
-        snprintf(c->err, sizeof c->err, "%s:%d: a line of %zu characters; the config reader (inih) takes %d",
-                 c->path, c->line, n, num - 2);
-        return NULL;
+    if (!c->rest) {
+        size_t n;
+        if (c->err[0] || noc_in_line(&c->in, &n, c->err, sizeof c->err) <= 0)
+            return NULL;
+        c->line = (int)(c->in.line < INT32_MAX ? c->in.line : INT32_MAX);
+        char *p = c->in.buf;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        char *cm = strstr(p, "//");
+        if (cm)
+            *cm = '\0';
+        n = strlen(p);
+        while (n > 0 && isspace((unsigned char)p[n - 1]))
+            n--;
+        if (n > 0 && p[n - 1] == ';')
+            n--;
+        if (n + 2 > (size_t)ini_max_line) { /* (set_up_inih makes room for any line) */
+            snprintf(c->err, sizeof c->err, "%s:%d: a line of %zu characters; the config reader (inih) takes %d",
+                     c->path, c->line, n, ini_max_line - 2);
+            return NULL;
+        }
+        c->rest = p;
+        c->rest_len = n;
     }
-    memcpy(str, p, n);
-    str[n] = '\n';
-    str[n + 1] = '\0';
+    size_t room = num > 1 ? (size_t)num - 1 : 0; /* characters before the NUL */
+    if (c->rest_len < room) { /* the rest and the newline */
+        memcpy(str, c->rest, c->rest_len);
+        str[c->rest_len] = '\n';
+        str[c->rest_len + 1] = '\0';
+        c->rest = NULL;
+    } else if (ini_use_stack || !ini_allow_realloc) { /* inih would not ask for the rest */
+        snprintf(c->err, sizeof c->err, "%s:%d: a line of more than %zu characters; the config reader (inih) "
+                 "takes %zu", c->path, c->line, room, room);
+        return NULL;
+    } else {
+        memcpy(str, c->rest, room);
+        str[room] = '\0';
+        c->rest += room;
+        c->rest_len -= room;
+    }
     return str;
 }
 
@@ -110,15 +131,17 @@ static int on_pair(void *user, const char *section, const char *name, const char
 
 /* Debian's inih sets its line buffer at run time (ini.h: ini_use_stack,
  * ini_max_line, ...; 200 bytes on the stack as it ships, which cut longer
- * lines in two): a heap buffer that holds any line util/infile reads. No
+ * lines in two): a heap buffer of 256 bytes that inih doubles as a line
+ * needs, up to more than any line util/infile reads. No
  * multi-line values (a line that starts with blanks is a line of its own,
  * not the previous value's continuation), and the first error ends the
  * parse, so that it is the one reported. */
 static void set_up_inih(void)
 {
     ini_use_stack = false;
-    ini_allow_realloc = false;
-    ini_initial_alloc = ini_max_line = (int)NOC_IN_LINE_MAX + 2;
+    ini_allow_realloc = true;
+    ini_initial_alloc = 256;
+    ini_max_line = (int)NOC_IN_LINE_MAX + 2;
     ini_allow_multiline = false;
     ini_stop_on_first_error = true;
 }

@@ -122,6 +122,37 @@ static void test_config_line_not_split(void **state)
     free(json);
 }
 
+/* Lines of the lengths where inih's buffer ends or doubles (it starts at
+ * 256 bytes and grows as a line needs) are read whole: a value of
+ * class_latency written with leading zeros to fill the line reaches the
+ * report intact. */
+static void test_config_line_lengths(void **state)
+{
+    (void)state;
+    static const size_t lens[] = { 198, 199, 200, 254, 255, 256, 257, 510, 511, 512, 513, 1023, 4000 };
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        char line[4200], value[4100], p[512], args[128];
+        size_t zeros = lens[i] - strlen("class_latency = dim0:2");
+        int k = snprintf(value, sizeof value, "dim0:");
+        memset(value + k, '0', zeros);
+        snprintf(value + (size_t)k + zeros, sizeof value - (size_t)k - zeros, "2");
+        snprintf(line, sizeof line, "class_latency = %s\n", value);
+        assert_int_equal(strlen(line), lens[i] + 1);
+        cmd_write("len.cfg", line, p, sizeof p);
+        snprintf(args, sizeof args, "run ring:4 --config len.cfg --json len%zu.json --quiet sample_cycles=20", lens[i]);
+        char *out;
+        if (cmd_run_limited(args, -1, &out) != 0)
+            fail_msg("a line of %zu characters: %s", lens[i], out);
+        free(out);
+        snprintf(p, sizeof p, "%s/len%zu.json", cmd_tmpdir, lens[i]);
+        char *json = cmd_slurp(p, NULL);
+        assert_non_null(json);
+        if (!strstr(json, value))
+            fail_msg("a line of %zu characters: class_latency is not %s", lens[i], value);
+        free(json);
+    }
+}
+
 /* What inih did besides: a line that begins with a blank other than a space
  * or a tab continued the value before it (seed = 7 from a line "\v7"); the
  * error reported was the last one, not the first; and a value longer than
@@ -175,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_config_line_not_split),
         cmocka_unit_test(test_config_lines),
+        cmocka_unit_test(test_config_line_lengths),
         cmocka_unit_test(test_pipe_read),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
