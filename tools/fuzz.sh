@@ -27,7 +27,7 @@ fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 harnesses=(spec program goal graph config)
-CC=clang cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCTUA_FUZZERS=ON -DNOCTUA_TESTS=OFF \
+CC=clang cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCTUA_SANITIZE=ON -DNOCTUA_FUZZERS=ON -DNOCTUA_TESTS=OFF \
   -DNOCTUA_RTL=OFF -DNOCTUA_SYSTEMC=OFF -DNOCTUA_AREA=OFF -Wno-dev >/dev/null
 cmake --build "$build" -j "$(nproc)" --target "${harnesses[@]/#/fuzz_}" >/dev/null
 cd "$src" # the seeds name files of examples/ by relative paths
