@@ -11,47 +11,8 @@
 #include <cmocka.h>
 
 #include "model/sim_internal.h"
+#include "testbench/unit/script_traffic.h"
 #include "traffic/synthetic.h"
-
-/* A scripted source: packet k of the script leaves node src[k] for dst[k] in
- * cycle at[k] (per node in time order). */
-typedef struct script {
-    int n;
-    int src[8], dst[8], size[8];
-    uint64_t at[8];
-    int next_of[64]; /* per node: index of its next entry */
-} script_t;
-
-static int find_from(const script_t *sc, int node, int from_idx)
-{
-    for (int k = from_idx; k < sc->n; k++)
-        if (sc->src[k] == node)
-            return k;
-    return -1;
-}
-
-static uint64_t sc_next(void *ctx, int node, uint64_t from, noc_rng_t *rng)
-{
-    script_t *sc = ctx;
-    (void)rng;
-    int k = find_from(sc, node, sc->next_of[node]);
-    if (k < 0)
-        return NOC_NEVER;
-    sc->next_of[node] = k;
-    return sc->at[k] >= from ? sc->at[k] : from;
-}
-
-static void sc_make(void *ctx, int node, noc_rng_t *rng, int *dst, int *size)
-{
-    script_t *sc = ctx;
-    (void)rng;
-    int k = sc->next_of[node];
-    *dst = sc->dst[k];
-    *size = sc->size[k];
-    sc->next_of[node] = k + 1;
-}
-
-static const noc_traffic_ops_t sc_ops = { sc_next, sc_make };
 
 static noc_sim_t *make_sim(noc_topo_t **topo, const char *spec, script_t *sc, noc_synthetic_t *syn,
                            const char *const *kv)
@@ -70,7 +31,7 @@ static noc_sim_t *make_sim(noc_topo_t **topo, const char *spec, script_t *sc, no
     }
     *topo = noc_topo_create(spec, 0, err, sizeof err);
     assert_non_null(*topo);
-    noc_traffic_t tr = { &sc_ops, sc };
+    noc_traffic_t tr = script_traffic(sc);
     if (syn) {
         if (noc_synthetic_init(syn, &cfg, *topo, err, sizeof err))
             fail_msg("%s", err);
