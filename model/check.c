@@ -85,12 +85,6 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
         c.node = n;
         s->rops->visit(s, n, visit_buffered, &c);
     }
-    /* ejection-channel flits were counted at their node: both ends are n */
-    if (c.n != s->in_network) {
-        snprintf(err, errlen, "flit count: %zu flits found in the network, %llu expected", c.n,
-                 (unsigned long long)s->in_network);
-        goto out;
-    }
     if (c.n > 0) /* (c.refs is NULL in an empty network: qsort must not see it) */
         qsort(c.refs, c.n, sizeof *c.refs, cmp_ref);
     for (size_t i = 0; i < c.n; i++) {
@@ -105,6 +99,14 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
                      c.refs[i].seq, (unsigned long long)p->id, c.refs[i - 1].node, c.refs[i].node);
             goto out;
         }
+    }
+    /* The count after the identity checks, so that a duplicated flit is
+     * reported as one, not as one flit too many. (Ejection-channel flits
+     * were counted at their node: both ends are n.) */
+    if (c.n != s->in_network) {
+        snprintf(err, errlen, "flit count: %zu flits found in the network, %llu expected", c.n,
+                 (unsigned long long)s->in_network);
+        goto out;
     }
 
     /* credit conservation per channel and VC (not the ejection channels,
