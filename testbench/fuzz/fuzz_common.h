@@ -42,11 +42,28 @@ static inline char *fuzz_text(const uint8_t *data, size_t size, size_t max)
     return s;
 }
 
-/* The path of this process's scratch file, filled with the input. */
+static char fuzz_path[256];
+
+static void fuzz_file_remove(void)
+{
+    unlink(fuzz_path);
+}
+
+/* The path of this process's scratch file, filled with the input: in
+ * /dev/shm (memory) where there is one. On ext4, a file truncated and
+ * written again is flushed to disk when it is closed (auto_da_alloc), which
+ * made a harness wait on the disk for milliseconds a run; a new file is
+ * not, so the old one is removed first. The file goes when the process
+ * exits. */
 static inline const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix)
 {
-    static char path[256];
-    snprintf(path, sizeof path, "/tmp/noctua-fuzz-%d%s", (int)getpid(), suffix);
+    if (!fuzz_path[0]) {
+        snprintf(fuzz_path, sizeof fuzz_path, "%s/noctua-fuzz-%d%s",
+                 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (int)getpid(), suffix);
+        atexit(fuzz_file_remove);
+    }
+    const char *path = fuzz_path;
+    unlink(path);
     FILE *f = fopen(path, "wb");
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
         abort();
