@@ -658,9 +658,10 @@ static int size_memories(finisher_t *f)
 
 /* ---- finishing: names and steps ---- */
 
-static int good_name(const char *s)
+int noc_prog_good_name(const char *s)
 {
-    if (!*s)
+    size_t n = strlen(s);
+    if (n == 0 || s[0] == ':' || s[n - 1] == ':')
         return 0;
     for (; *s; s++)
         if (!(((*s | 32) >= 'a' && (*s | 32) <= 'z') || (*s >= '0' && *s <= '9') ||
@@ -672,13 +673,13 @@ static int good_name(const char *s)
 static int check_names(finisher_t *f)
 {
     const noc_program_t *p = f->p;
-    if (p->name && !good_name(p->name))
-        return fail_at(f, -1, 0, "program name \"%s\": use letters, digits and _ . : + -",
+    if (p->name && !noc_prog_good_name(p->name))
+        return fail_at(f, -1, 0, "program name \"%s\": use letters, digits and _ . : + - (no ':' first or last)",
                        p->name);
     for (int i = 0; i < p->n_steps; i++)
-        if (!good_name(p->steps[i]) || strcmp(p->steps[i], "-") == 0)
-            return fail_at(f, -1, 0, "step name \"%s\": use letters, digits and _ . : + - "
-                           "(\"-\" alone means no step)", p->steps[i]);
+        if (!noc_prog_good_name(p->steps[i]) || strcmp(p->steps[i], "-") == 0)
+            return fail_at(f, -1, 0, "step name \"%s\": use letters, digits and _ . : + - (no ':' first or "
+                           "last; \"-\" alone means no step)", p->steps[i]);
     return 0;
 }
 

@@ -141,6 +141,10 @@ noc_program_t *noc_prog_read_string(const char *text, const char *name_for_error
  * dependencies, steps, memory). Returns 0, or -1 on a write error. */
 int noc_prog_write(const noc_program_t *p, FILE *f);
 
+/* Is s a good program or step name: letters, digits and _ . : + -, with
+ * no ':' first or last (the reader would take it for a label, "l1:")? */
+int noc_prog_good_name(const char *s);
+
 /* Name of a kind as written in the text form ("send", "add", ...). */
 const char *noc_op_kind_name(noc_op_kind_t k);
 

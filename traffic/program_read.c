@@ -130,16 +130,6 @@ static int is_label(const char *s)
     return 1;
 }
 
-static int is_name(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && !strchr("_.:+-", *s))
-            return 0;
-    return 1;
-}
-
 /* Whole decimal number, optionally negative: 0, -1 not a number, 1 overflow. */
 static int parse_i64(const char *s, int64_t *v)
 {
@@ -488,8 +478,8 @@ static int item_step(reader_t *r)
         noc_prog_step(r->p, r->rank, NULL);
         return 0;
     }
-    if (!is_name(s))
-        return fail(r, "bad step name '%.60s': use letters, digits and _ . : + -", s);
+    if (!noc_prog_good_name(s))
+        return fail(r, "bad step name '%.60s': use letters, digits and _ . : + - (no ':' first or last)", s);
     noc_prog_step(r->p, r->rank, s);
     return 0;
 }
@@ -631,8 +621,8 @@ static int item_program(reader_t *r)
         return fail(r, "program given twice (first at line %" PRIu32 ")", r->name_line);
     if (r->n_tok != 2)
         return fail(r, "expected 'program NAME'");
-    if (!is_name(r->tok[1]))
-        return fail(r, "bad program name '%.60s': use letters, digits and _ . : + -", r->tok[1]);
+    if (!noc_prog_good_name(r->tok[1]))
+        return fail(r, "bad program name '%.60s': use letters, digits and _ . : + - (no ':' first or last)", r->tok[1]);
     r->name = noc_xcalloc(strlen(r->tok[1]) + 1, 1, "program name");
     strcpy(r->name, r->tok[1]);
     r->name_line = r->line;
@@ -670,8 +660,8 @@ static int item_steps(reader_t *r)
     if (r->n_tok < 2)
         return fail(r, "expected 'steps NAME ...'");
     for (size_t i = 1; i < r->n_tok; i++) {
-        if (!is_name(r->tok[i]) || strcmp(r->tok[i], "-") == 0)
-            return fail(r, "bad step name '%.60s': use letters, digits and _ . : + -", r->tok[i]);
+        if (!noc_prog_good_name(r->tok[i]) || strcmp(r->tok[i], "-") == 0)
+            return fail(r, "bad step name '%.60s': use letters, digits and _ . : + - (no ':' first or last)", r->tok[i]);
         noc_prog_declare_step(r->p, r->tok[i]);
     }
     return 0;

@@ -730,6 +730,11 @@ static void test_read_errors(void **state)
     read_err(HEAD "a requires b c\n}\n", 3, "expected 'LABEL requires LABEL'");
     read_err(HEAD "a requires 2b\n}\n", 3, "bad label '2b'");
     read_err(HEAD "step a/b\n}\n", 3, "bad step name 'a/b'");
+    /* a ':' first or last would read back as a label (found by fuzz_goal:
+     * "step :or1" was written as "steps :or1 ..." and read as label 'steps') */
+    read_err(HEAD "step :or1\n}\n", 3, "bad step name ':or1'");
+    read_err(HEAD "step or1:\n}\n", 3, "bad step name 'or1:'");
+    read_err("num_ranks 2\nsteps a :b\n", 2, "bad step name ':b'");
     read_err(HEAD "step\n}\n", 3, "expected 'step NAME' or 'step -'");
     read_err("program a\nprogram b\n", 2, "program given twice (first at line 1)");
     read_err("program a b\n", 1, "expected 'program NAME'");
