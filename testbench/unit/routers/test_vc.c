@@ -140,7 +140,7 @@ static void test_zero_load_paths(void **state)
  * start left in them, the flits that queued behind a head while it was
  * routed and allocated a VC: flits come in and go out one a cycle from
  * then on. No formula for that, so only "between 1 and d" is checked.) */
-static void stream(int d, int c, int SA, int ST, int L)
+static void stream(int d, int c, int SA, int ST, int L, int both)
 {
     const uint64_t W = 840; /* a multiple of every RT below (4 .. 8) */
     const int Lloc = 1;
@@ -154,6 +154,8 @@ static void stream(int d, int c, int SA, int ST, int L)
                          "sample_cycles=840", "check=1", NULL };
     script_t sc = { 0 };
     script_add(&sc, 0, 0, 1, 2000); /* longer than the window at any rate below */
+    if (both)
+        script_add(&sc, 0, 1, 0, 2000);
     noc_topo_t *t;
     noc_sim_t *s = script_sim(&t, "mesh:2", 0, &sc, kv);
     run_ok(s);
@@ -186,6 +188,12 @@ static void stream(int d, int c, int SA, int ST, int L)
     }
     /* the whole packet arrived, one flit per credit */
     assert_int_equal(noc_sim_link_stats(s, script_ejection(s, 1))->flits, ls->flits);
+    if (both) { /* the stream the other way: the same figures */
+        const noc_link_stats_t *back = noc_sim_link_stats(s, script_link(s, 1, 0));
+        assert_int_equal(back->flits, flits);
+        assert_int_equal(back->credit_stall, stalls);
+        assert_int_equal(back->contention, 0);
+    }
     noc_sim_destroy(s);
     noc_topo_destroy(t);
 }
@@ -196,10 +204,56 @@ static void test_credit_round_trip(void **state)
     static const int dc[][2] = { { 1, 1 }, { 2, 1 }, { 3, 1 }, { 4, 1 }, { 6, 1 }, { 1, 2 },
                                  { 2, 3 }, { 3, 4 }, { 4, 5 }, { 5, 4 }, { 7, 1 }, { 4, 3 } };
     for (size_t i = 0; i < sizeof dc / sizeof dc[0]; i++)
-        stream(dc[i][0], dc[i][1], 1, 1, 1);
-    stream(3, 2, 2, 0, 3); /* RT = 7 */
-    stream(7, 2, 2, 0, 3);
-    stream(2, 1, 0, 0, 3); /* RT = 4, all of it on the link */
+        stream(dc[i][0], dc[i][1], 1, 1, 1, 0);
+    stream(3, 2, 2, 0, 3, 0); /* RT = 7 */
+    stream(7, 2, 2, 0, 3, 0);
+    stream(2, 1, 0, 0, 3, 0); /* RT = 4, all of it on the link */
+}
+
+/* Streams both ways at once: each router then has two VCs bidding in most
+ * cycles (its own stream's, for the link, and the other's, for its
+ * ejection port), which the switch stage handles apart from a lone bidder;
+ * the streams use different ports, so each link's figures are those of a
+ * single stream, credit stalls included. */
+static void test_credit_round_trip_both_ways(void **state)
+{
+    (void)state;
+    static const int dc[][2] = { { 1, 1 }, { 2, 1 }, { 3, 1 }, { 2, 3 }, { 5, 4 }, { 6, 1 } };
+    for (size_t i = 0; i < sizeof dc / sizeof dc[0]; i++)
+        stream(dc[i][0], dc[i][1], 1, 1, 1, 1);
+}
+
+/* Two packets in one VC (num_vcs=1), P = 3 flits each, from node 0 to
+ * node 1, made in cycles 10 and 11. The first crosses router 0 as at zero
+ * load: its head arrives in cycle a = 11, crosses in a + R+VA = 13, its
+ * tail in 13 + P−1 = 15. The second's head arrives behind it in a + P = 14
+ * (the NI sends it right after the first's tail), reaches the front of the
+ * VC in the cycle after that tail crossed, 16, and crosses R+VA later, in
+ * 18, where an idle VC would have let it cross in 14 + R+VA = 16: 2 cycles
+ * more. At router 1 the VC is empty again when it arrives. So the network
+ * latencies are T0 and T0 + 2, T0 = t0(1 hop, 3 flits) = 13, and the second
+ * queued P − 1 = 2 cycles in its NI. */
+static void test_head_behind_tail(void **state)
+{
+    (void)state;
+    const pipe_t def = { 1, 1, 1, 1, 1, 1, 0 };
+    const int P = 3;
+    script_t sc = { 0 };
+    script_add(&sc, 10, 0, 1, P);
+    script_add(&sc, 11, 0, 1, P);
+    const char *kv[] = { "num_vcs=1", "sample_cycles=50", "check=1", NULL };
+    noc_topo_t *t;
+    noc_sim_t *s = script_sim(&t, "mesh:2", 0, &sc, kv);
+    run_ok(s);
+    const noc_stats_t *st = noc_sim_stats(s);
+    uint64_t T0 = zero_load(&def, 1, P);
+    assert_int_equal(st->packets, 2);
+    assert_int_equal(st->net_latency.min, T0);
+    assert_int_equal(st->net_latency.max, T0 + 2);
+    assert_int_equal(st->queue_latency.max, P - 1);
+    assert_int_equal(st->latency.max, T0 + 2 + (P - 1));
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
 }
 
 /* ---- fairness ------------------------------------------------------------- */
@@ -367,6 +421,8 @@ int main(void)
         cmocka_unit_test(test_zero_load_per_hop),
         cmocka_unit_test(test_zero_load_paths),
         cmocka_unit_test(test_credit_round_trip),
+        cmocka_unit_test(test_credit_round_trip_both_ways),
+        cmocka_unit_test(test_head_behind_tail),
         cmocka_unit_test(test_fair_ports),
         cmocka_unit_test(test_fair_vcs),
         cmocka_unit_test(test_vc_allocation_round_robin),
