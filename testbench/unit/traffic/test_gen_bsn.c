@@ -5,9 +5,13 @@
  * all-port PEs, a barrier at every step), the same without barriers, and
  * the default router; the result check passes in every run, and the
  * papers' counts hold under the first: broadcast 2·D(Ω)+2 = the BSN's
- * diameter, data sum 4 on bsn:complete:n (the paper says 5: see
- * docs/algorithms/bsn.md), prefix sum at most 4n-1 on an array basis;
- * OTIS broadcast 2·D(Ω)+1. Bad fabrics and arguments give messages. */
+ * diameter, data sum 2·D(Ω)+2 (4 on bsn:complete:n, where the paper says
+ * 5: see docs/algorithms/bsn.md), prefix sum 3 + 2·prefix(Ω) +
+ * 2·ecc_Ω(n-1), so 4n-1 on an array basis; OTIS broadcast and data sum
+ * 2·D(Ω)+1. Every count is checked against its formula, computed from the
+ * basis (diameters and eccentricities by breadth-first search); the
+ * literal counts in the tables are those formulas worked out by hand.
+ * Bad fabrics and arguments give messages. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -228,6 +232,10 @@ static void test_bsn_data_sum(void **state)
         noc_gen_args_t a = args(0, 1);
         measured_t m = run_all(cases[i].spec, noc_gen_bsn_data_sum, &a);
         assert_int_equal(m.cycles, cases[i].cycles);
+        noc_topo_t *t = topo(cases[i].spec);
+        assert_int_equal(m.cycles, 2 * diameter(t->basis) + 2);
+        assert_int_equal(step_len(&m, 0), diameter(t->basis));
+        noc_topo_destroy(t);
         assert_int_equal(m.n_steps, 5);
         assert_int_equal(step_len(&m, 1), 1);
         assert_int_equal(step_len(&m, 3), 1);
@@ -247,31 +255,60 @@ static void test_bsn_data_sum(void **state)
     assert_int_equal(m.cycles, 2 * 4 + 2);
 }
 
-/* Prefix sum: at most 4n-1 on an array (ring) basis, exactly 4n-1 on
- * mesh:n; 7 on a complete basis and 8m-5 on an m x m mesh (Table 4). */
+/* Steps of a prefix sum within a group (docs/algorithms/bsn.md, steps 1
+ * and 3): a sweep along a line of n (ring, or a 1-D mesh or torus: the wrap
+ * link unused), n - 1; a 2-D mesh or torus k0 x k1, (k0-1) + (k1-1); a
+ * hypercube of dimension D, D (recursive doubling); a complete graph, 1. */
+static int group_prefix(const noc_topo_t *b)
+{
+    if (noc_gen_is(b, "complete"))
+        return 1;
+    if (noc_gen_is(b, "hypercube"))
+        return b->dims;
+    if (b->dims == 1)
+        return b->n_nodes - 1;
+    return (b->k[0] - 1) + (b->k[1] - 1);
+}
+
+/* Prefix sum (Table 2): 3 transmissions, 2 group prefix sums and 2
+ * broadcasts from processor n-1 of a group (its eccentricity in Ω):
+ * 3 + 2·prefix(Ω) + 2·ecc_Ω(n-1), by step prefix, 1, prefix, 1, ecc, 1,
+ * ecc, 0. So 4n-1 on an array basis mesh:n, at most 4n-1 on a ring, 7 on
+ * a complete basis and 8m-5 on an m x m mesh (Table 4). */
 static void test_bsn_prefix_sum(void **state)
 {
     (void)state;
-    static const struct { const char *spec; uint64_t cycles; } cases[] = {
-        { "bsn:mesh:8", 31 },     { "bsn:mesh:5", 19 },    { "bsn:ring:8", 25 },
-        { "bsn:ring:5", 15 },     { "bsn:complete:4", 7 }, { "bsn:complete:6", 7 },
-        { "bsn:mesh:4x4", 27 },   { "bsn:mesh:3x3", 19 },  { "bsn:hypercube:3", 15 },
-        { "bsn:hypercube:2", 11 }, { "bsn:torus:3x3", 15 }, { "bsn:mesh:2", 7 },
+    static const char *const cases[] = {
+        "bsn:mesh:8",      "bsn:mesh:5",      "bsn:ring:8",    "bsn:ring:5",
+        "bsn:complete:4",  "bsn:complete:6",  "bsn:mesh:4x4",  "bsn:mesh:3x3",
+        "bsn:hypercube:3", "bsn:hypercube:2", "bsn:torus:3x3", "bsn:mesh:2",
+        "bsn:torus:3x4",   "bsn:mesh:2x5",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         noc_gen_args_t a = args(0, 1);
-        measured_t m = run_all(cases[i].spec, noc_gen_bsn_prefix_sum, &a);
-        assert_int_equal(m.cycles, cases[i].cycles);
+        measured_t m = run_all(cases[i], noc_gen_bsn_prefix_sum, &a);
+        noc_topo_t *t = topo(cases[i]);
+        const noc_topo_t *b = t->basis;
+        int n = b->n_nodes, pre = group_prefix(b), e = ecc(b, n - 1);
+        assert_int_equal(m.cycles, (uint64_t)(3 + 2 * pre + 2 * e));
         assert_int_equal(m.n_steps, 8);
-        noc_topo_t *t = topo(cases[i].spec);
-        if (noc_gen_is(t->basis, "ring") || t->basis->dims == 1)
-            assert_true(m.cycles <= (uint64_t)(4 * t->basis->n_nodes - 1));
-        assert_int_equal(step_len(&m, 7), 0);
+        const int steps[8] = { pre, 1, pre, 1, e, 1, e, 0 };
+        for (int k = 0; k < 8; k++)
+            assert_int_equal(step_len(&m, k), steps[k]);
+        if (noc_gen_is(b, "ring") || b->dims == 1)
+            assert_true(m.cycles <= (uint64_t)(4 * n - 1));
+        if (noc_gen_is(b, "mesh") && b->dims == 1)
+            assert_int_equal(m.cycles, 4 * n - 1);
+        if (noc_gen_is(b, "mesh") && b->dims == 2 && b->k[0] == b->k[1])
+            assert_int_equal(m.cycles, 8 * b->k[0] - 5);
+        if (noc_gen_is(b, "complete"))
+            assert_int_equal(m.cycles, 7);
         noc_topo_destroy(t);
     }
+    /* 2 words: twice as long (a message is passed on once it is whole) */
     noc_gen_args_t a = args(0, 2);
     measured_t m = run_all("bsn:ring:6", noc_gen_bsn_prefix_sum, &a);
-    assert_int_equal(m.cycles, 2 * (2 * 5 + 2 * 3 + 3));
+    assert_int_equal(m.cycles, 2 * (3 + 2 * 5 + 2 * 3)); /* prefix 5, ecc_ring:6 = 3 */
     a.seed = 99;
     run_all("bsn:mesh:3x4", noc_gen_bsn_prefix_sum, &a);
 }
@@ -300,10 +337,11 @@ static void test_otis(void **state)
         }
         assert_int_equal(m.flits[0] + m.flits[1], t->n_nodes - 1);
         assert_int_equal(m.flits[1], n - 1);
-        noc_topo_destroy(t);
         m = run_all(cases[i].spec, noc_gen_otis_data_sum, &a);
         assert_int_equal(m.cycles, cases[i].sum);
+        assert_int_equal(m.cycles, 2 * diameter(t->basis) + 1); /* from any root */
         assert_int_equal(m.n_steps, 3);
+        noc_topo_destroy(t);
     }
     noc_gen_args_t a = args(3, 2);
     run_all("otis:torus:3x3", noc_gen_otis_broadcast, &a);

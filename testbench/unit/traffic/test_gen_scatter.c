@@ -158,6 +158,11 @@ static void test_torus8x8_corner(void **state)
         assert_true(o.other_max < o.root_min);
         uint64_t slow = unit_cycles(g, "torus:8x8", &naive);
         assert_true(slow > 16);
+        /* REGRESSION PIN: 36 and 32 are noctua's own counts of the naive
+         * variants (taken from its output, not derived): no paper gives
+         * their cost, and it depends on how the fragments of one root link
+         * queue. Only "slower than 16" is the claim; the pin catches a
+         * change in how they run. */
         assert_int_equal(slow, gi ? 32 : 36);
     }
 }
@@ -312,7 +317,7 @@ static void test_same_program_and_text(void **state)
             fail_msg("%s", err);
         outcome_t o = run_program(t, back, UNIT, 3, !gi);
         assert_true(o.ok);
-        assert_int_equal(o.cycles, 20);
+        assert_int_equal(o.cycles, 2 * 10); /* W = 2 words times ceil(40/4) */
         free(s1);
         free(s2);
         noc_prog_free(p1);
