@@ -5,7 +5,11 @@
 # runs (cycle counts, latencies, per-step and per-link tables, results) must
 # be equal but for the router's name; and the text report of
 # `noctua run bsn:mesh:4x4 --program broadcast` must differ only in the line
-# naming the router and the wall-clock time.
+# naming the router and the wall-clock time. Both runs must also end with
+# the exit status the case expects: 0 (done, every program's result right)
+# unless the case says otherwise with a first argument exit=N, so that two
+# runs failing alike (a generator expecting a wrong result: exit 1 from
+# both) are not "the same answers".
 #
 #   same_answers.sh NOCTUA
 set -u
@@ -15,14 +19,17 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
 
 same() {
+  local want=0
+  case ${1:-} in exit=*) want=${1#exit=}; shift ;; esac
   n=$((n + 1))
   "$noctua" run "$@" --router vc --quiet --json "$tmp/vc.json" >"$tmp/vc.out" 2>&1
   local ev=$?
   "$noctua" run "$@" --router rtl --quiet --json "$tmp/rtl.json" >"$tmp/rtl.out" 2>&1
   local er=$?
-  if [ "$ev" != "$er" ]; then
-    echo "DIFFERENT exit status (vc $ev, rtl $er): noctua run $*"
-    cat "$tmp/rtl.out"
+  if [ "$ev" != "$want" ] || [ "$er" != "$want" ]; then
+    # (a difference between the two is always one of these)
+    echo "WRONG exit status (vc $ev, rtl $er, expected $want): noctua run $*"
+    cat "$tmp/vc.out" "$tmp/rtl.out" | head -20
     fail=1
   elif [ ! -s "$tmp/vc.json" ]; then
     echo "NO REPORT (exit $ev): noctua run $*"
@@ -72,8 +79,13 @@ same complete:5 --program allgather
 
 # The text report of the issue's example.
 "$noctua" run bsn:mesh:4x4 --program broadcast --router vc >"$tmp/vc.txt" 2>&1
+ev=$?
 "$noctua" run bsn:mesh:4x4 --program broadcast --router rtl >"$tmp/rtl.txt" 2>&1
-if diff <(grep -v '^noctua .*router vc\|wall clock' "$tmp/vc.txt") \
+er=$?
+if [ $ev != 0 ] || [ $er != 0 ]; then
+  echo "WRONG exit status (vc $ev, rtl $er, expected 0): noctua run bsn:mesh:4x4 --program broadcast"
+  fail=1
+elif diff <(grep -v '^noctua .*router vc\|wall clock' "$tmp/vc.txt") \
         <(grep -v '^noctua .*router rtl\|wall clock' "$tmp/rtl.txt") >"$tmp/diff" &&
    [ "$(grep -c . "$tmp/vc.txt")" -gt 5 ]; then
   echo "same text report (but the router line and the wall clock): noctua run bsn:mesh:4x4 --program broadcast"
