@@ -3,7 +3,8 @@
 # and UBSan on, fabrics capped at 16384 nodes) into a build folder of their
 # own, and run each for SECONDS (docs/reliability.md, "Fuzzing").
 #
-#   tools/fuzz.sh SECONDS [BUILD_DIR]        (default BUILD_DIR: build-fuzz)
+#   tools/fuzz.sh SECONDS [BUILD_DIR [HARNESS...]]   (default BUILD_DIR: build-fuzz;
+#                                                    HARNESS: spec program goal graph config, all by default)
 #
 # Each harness reads its seeds from testbench/fuzz/corpus/NAME (never
 # written) and keeps what it finds in BUILD_DIR/corpus/NAME, so that a
@@ -14,7 +15,7 @@
 # clang missing. ctest fuzz.smoke runs it for a few seconds a harness.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
-if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then
+if [ $# -lt 1 ] || ! [[ $1 =~ ^[1-9][0-9]*$ ]]; then # (libFuzzer takes 0 for no limit)
   sed -n '2,15p' "$0" >&2
   exit 2
 fi
@@ -27,6 +28,9 @@ fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 harnesses=(spec program goal graph config)
+if [ $# -gt 2 ]; then
+  harnesses=("${@:3}")
+fi
 CC=clang cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCTUA_SANITIZE=ON -DNOCTUA_FUZZERS=ON -DNOCTUA_TESTS=OFF \
   -DNOCTUA_RTL=OFF -DNOCTUA_SYSTEMC=OFF -DNOCTUA_AREA=OFF -Wno-dev >/dev/null
 cmake --build "$build" -j "$(nproc)" --target "${harnesses[@]/#/fuzz_}" >/dev/null
