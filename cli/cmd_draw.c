@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/filter.h"
+#include "util/infile.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
 #include <errno.h>
@@ -483,7 +484,14 @@ int noc_cmd_draw(int argc, char **argv)
     json_t *run = NULL;
     if (load) {
         json_error_t jerr;
-        run = json_load_file(load, 0, &jerr);
+        noc_infile_t in; /* (a directory or a device is refused by name) */
+        char msg[600];
+        if (noc_in_open(&in, load, "run's JSON", msg, sizeof msg) != 0) {
+            fprintf(stderr, "noctua draw: %s\n", msg);
+            return NOC_EXIT_USAGE;
+        }
+        run = json_loadf(in.f, 0, &jerr);
+        noc_in_close(&in);
         if (!run) {
             fprintf(stderr, "noctua draw: %s:%d: %s\n", load, jerr.line, jerr.text);
             return NOC_EXIT_USAGE;

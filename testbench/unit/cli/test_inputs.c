@@ -47,6 +47,8 @@ static void test_not_files(void **state)
     refused("run mesh:2 --program-file /dev/zero", "/dev/zero: a character device, not a program");
     refused("run mesh:2 --program-file /", "/: a directory, not a program");
     refused("run --config /nonexistent.cfg", "/nonexistent.cfg: cannot read the config file");
+    refused("draw mesh:2x2 --load / -o d.svg", "/: a directory, not a run's JSON");
+    refused("draw mesh:2x2 --load /dev/zero -o d.svg", "/dev/zero: a character device, not a run's JSON");
 }
 
 static void test_nul_bytes(void **state)
