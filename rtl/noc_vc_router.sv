@@ -29,7 +29,16 @@
 // VC classes: class c of N_CLASS owns VCs [c*V/N_CLASS, (c+1)*V/N_CLASS)
 // (noc_vc_class_range of routers/router.h).
 //
-// Vectors are flat: input VC l = p*V + v; output VC o*V + v.
+// Vectors are flat: input VC l = p*V + v; output VC o*V + v. (Flat rather
+// than packed [P][V] arrays: yosys 0.23, which `noctua area` synthesizes
+// with, reads no multi-dimensional packed arrays.)
+//
+// The boxes of the block diagram are modules, as routers/vc's are headers:
+// a noc_vc_input_unit per input port (FIFOs, route stage, VC registers),
+// the VC allocators (a noc_sep_alloc_if per output port), the switch
+// allocator (noc_sep_alloc_if over ports) with a noc_arbiter per input port
+// over its VCs, the crossbar (here), and a noc_vc_output_unit per output
+// port (free output VCs, credits, output register).
 // Reset: asynchronous, active low.
 
 module noc_vc_router #(
@@ -73,97 +82,57 @@ module noc_vc_router #(
   output logic [P*V*$clog2(DEPTH+1)-1:0] obs_usage_o   // [l]: flits in input VC l's FIFO
 );
 
-  localparam int unsigned L      = P * V;                 // input VCs
-  localparam int unsigned CntW   = $clog2(DEPTH + 1);     // a credit count
-  localparam int unsigned EntryW = FLIT_W + 2 + PortW + ClsW;
-  localparam int unsigned UseW   = $clog2(DEPTH + 1);
-  localparam logic [CntW-1:0] FullCredits = CntW'(DEPTH);
-
-  // VC states (vc_ivc_t.state, with the stage the C timed sets add):
-  // Idle (empty, or a head in its route stage), Va (bidding for an output
-  // VC), Active (holding one, past the VA delay: bids for the switch).
-  localparam logic [1:0] StIdle   = 2'd0;
-  localparam logic [1:0] StVa     = 2'd1;
-  localparam logic [1:0] StActive = 2'd2;
+  localparam int unsigned L    = P * V;               // input VCs
+  localparam int unsigned CntW = $clog2(DEPTH + 1);   // a credit count, a FIFO fill
 
   // ---------------------------------------------------------------------
-  // Registers
-  logic [L*2-1:0]     state_d, state_q;     // vc_ivc_t.state
-  logic [L*PortW-1:0] rport_d, rport_q;     // vc_ivc_t.rport
-  logic [L*V-1:0]     rmask_d, rmask_q;     // class_mask[vc_ivc_t.rclass]
-  logic [L*VcW-1:0]   ovc_d, ovc_q;         // vc_ivc_t.out_vc
-  logic [P*V-1:0]     free_d, free_q;       // vc_port_t.ovc_free, per output port
-  logic [P*V*CntW-1:0] cred_d, cred_q;      // vc_node_t.credits
-  logic [P-1:0]       ovalid_d, ovalid_q;   // output registers (the ring slot)
-  logic [P*FLIT_W-1:0] odata_d, odata_q;
-  logic [P-1:0]       ohead_d, ohead_q, otail_d, otail_q;
-  logic [P*VcW-1:0]   ovcout_d, ovcout_q;
-
-  // ---------------------------------------------------------------------
-  // Input unit: a FIFO per input VC
-  logic [L-1:0]        push, pop, full, empty;
-  logic [L*EntryW-1:0] front;
-  logic [L*UseW-1:0]   usage;
-  logic [L-1:0]        f_head, f_tail;
-  logic [L*PortW-1:0]  f_port;
-  logic [L*ClsW-1:0]   f_class;
+  // Input units: per input port, its VCs' FIFOs and registers.
+  logic [L-1:0]        empty, f_head, f_tail, vc_va, vc_active, pop;
+  logic [L*CntW-1:0]   usage;
   logic [L*FLIT_W-1:0] f_data;
+  logic [L*PortW-1:0]  rport;      // the route of each input VC ...
+  logic [L*V-1:0]      rmask;      // ... the output VCs its class may take
+  logic [L*VcW-1:0]    ovc;        // ... the output VC it holds
+  logic [L-1:0]        va_won;     // input VC l got an output VC
+  logic [L*VcW-1:0]    va_ovc;     // which
 
   for (genvar p = 0; p < P; p++) begin : gen_in_port
-    logic [EntryW-1:0] entry;
-    assign entry = {in_class_i[p*ClsW +: ClsW], in_port_i[p*PortW +: PortW],
-                    in_tail_i[p], in_head_i[p], in_data_i[p*FLIT_W +: FLIT_W]};
-    for (genvar v = 0; v < V; v++) begin : gen_vc
-      localparam int unsigned Li = p * V + v;
-      assign push[Li] = in_valid_i[p] && (in_vc_i[p*VcW +: VcW] == VcW'(v));
-      noc_fifo #(
-        .DEPTH(DEPTH),
-        .WIDTH(EntryW)
-      ) u_fifo (
-        .clk_i  (clk_i),
-        .rst_ni (rst_ni),
-        .push_i (push[Li]),
-        .data_i (entry),
-        .full_o (full[Li]),
-        .pop_i  (pop[Li]),
-        .data_o (front[Li*EntryW +: EntryW]),
-        .empty_o(empty[Li]),
-        .usage_o(usage[Li*UseW +: UseW])
-      );
-      assign f_data[Li*FLIT_W +: FLIT_W] = front[Li*EntryW +: FLIT_W];
-      assign f_head[Li]                  = front[Li*EntryW + FLIT_W];
-      assign f_tail[Li]                  = front[Li*EntryW + FLIT_W + 1];
-      assign f_port[Li*PortW +: PortW]   = front[Li*EntryW + FLIT_W + 2 +: PortW];
-      assign f_class[Li*ClsW +: ClsW]    = front[Li*EntryW + FLIT_W + 2 + PortW +: ClsW];
-    end
+    noc_vc_input_unit #(
+      .P      (P),
+      .V      (V),
+      .DEPTH  (DEPTH),
+      .FLIT_W (FLIT_W),
+      .N_CLASS(N_CLASS),
+      .PORT   (p)
+    ) u_in (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .in_valid_i(in_valid_i[p]),
+      .in_data_i (in_data_i[p*FLIT_W +: FLIT_W]),
+      .in_head_i (in_head_i[p]),
+      .in_tail_i (in_tail_i[p]),
+      .in_vc_i   (in_vc_i[p*VcW +: VcW]),
+      .in_port_i (in_port_i[p*PortW +: PortW]),
+      .in_class_i(in_class_i[p*ClsW +: ClsW]),
+      .va_won_i  (va_won[p*V +: V]),
+      .va_ovc_i  (va_ovc[p*V*VcW +: V*VcW]),
+      .pop_i     (pop[p*V +: V]),
+      .empty_o   (empty[p*V +: V]),
+      .usage_o   (usage[p*V*CntW +: V*CntW]),
+      .f_head_o  (f_head[p*V +: V]),
+      .f_tail_o  (f_tail[p*V +: V]),
+      .f_data_o  (f_data[p*V*FLIT_W +: V*FLIT_W]),
+      .va_o      (vc_va[p*V +: V]),
+      .active_o  (vc_active[p*V +: V]),
+      .rport_o   (rport[p*V*PortW +: V*PortW]),
+      .rmask_o   (rmask[p*V*V +: V*V]),
+      .ovc_o     (ovc[p*V*VcW +: V*VcW])
+    );
   end
 
-  // The VCs of each class (noc_vc_class_range), and "any" for ejection.
-  logic [N_CLASS*V-1:0] class_mask;
-  for (genvar c = 0; c < N_CLASS; c++) begin : gen_class
-    for (genvar v = 0; v < V; v++) begin : gen_vc
-      assign class_mask[c*V + v] = (v >= c * V / N_CLASS) && (v < (c + 1) * V / N_CLASS);
-    end
-  end
-
-  // Route stage: the head at the front of an idle VC (vc_route); its mask
-  // of wanted output VCs is that of its class, all VCs for port 0.
-  logic [L-1:0]   route;
-  logic [L*V-1:0] route_mask;
-  for (genvar l = 0; l < L; l++) begin : gen_route
-    assign route[l] = (state_q[l*2 +: 2] == StIdle) && !empty[l];
-    always_comb begin
-      route_mask[l*V +: V] = {V{1'b1}};
-      if (f_port[l*PortW +: PortW] != '0) begin
-        route_mask[l*V +: V] = '0;
-        for (int unsigned c = 0; c < N_CLASS; c++) begin
-          if (f_class[l*ClsW +: ClsW] == ClsW'(c)) begin
-            route_mask[l*V +: V] = class_mask[c*V +: V];
-          end
-        end
-      end
-    end
-  end
+  // The output units' state (below), read by the allocators.
+  logic [P*V-1:0]    free, credit_ok;
+  logic [P*V*CntW-1:0] credits;
 
   // ---------------------------------------------------------------------
   // VC allocation: per output port o, (input VCs) x (o's output VCs),
@@ -171,8 +140,6 @@ module noc_vc_router #(
   logic [P*L*V-1:0]   va_req, va_gnt;
   logic [P*L-1:0]     va_gvalid;
   logic [P*L*VcW-1:0] va_gidx;
-  logic [L-1:0]       va_won;      // input VC l got an output VC
-  logic [L*VcW-1:0]   va_ovc;      // which
   logic [P*V-1:0]     va_taken;    // output VCs granted this cycle
   // the arbiters' state (for a lockstep bench to come; not used here)
   localparam int unsigned VaInW  = noc_pkg::arb_state_width(ARB_KIND, V);
@@ -188,8 +155,7 @@ module noc_vc_router #(
   for (genvar o = 0; o < P; o++) begin : gen_va
     for (genvar l = 0; l < L; l++) begin : gen_req
       assign va_req[(o*L + l)*V +: V] =
-          ((state_q[l*2 +: 2] == StVa) && (rport_q[l*PortW +: PortW] == PortW'(o)))
-          ? (rmask_q[l*V +: V] & free_q[o*V +: V]) : '0;
+          (vc_va[l] && (rport[l*PortW +: PortW] == PortW'(o))) ? (rmask[l*V +: V] & free[o*V +: V]) : '0;
     end
     noc_sep_alloc_if #(
       .N_IN    (L),
@@ -232,17 +198,10 @@ module noc_vc_router #(
   logic [P-1:0]       sa_gvalid;
   logic [P*PortW-1:0] sa_gidx;
   logic [L-1:0]       cand, xing;  // per input VC: candidate, crossing now
-  logic [P*V-1:0]     spend;        // per output VC: a credit spent now
 
   for (genvar l = 0; l < L; l++) begin : gen_ready
-    logic [PortW-1:0] o;
-    logic [VcW-1:0]   ov;
-    logic [CntW-1:0]  cnt;
-    assign o   = rport_q[l*PortW +: PortW];
-    assign ov  = ovc_q[l*VcW +: VcW];
-    assign cnt = cred_q[(32'(o) * V + 32'(ov)) * CntW +: CntW];
-    assign ready[l] = (state_q[l*2 +: 2] == StActive) && !empty[l]
-                      && ((o == '0) || (cnt != '0));
+    assign ready[l] = vc_active[l] && !empty[l]
+                      && credit_ok[32'(rport[l*PortW +: PortW]) * V + 32'(ovc[l*VcW +: VcW])];
   end
 
   always_comb begin
@@ -250,7 +209,7 @@ module noc_vc_router #(
     for (int unsigned p = 0; p < P; p++) begin
       for (int unsigned v = 0; v < V; v++) begin
         for (int unsigned o = 0; o < P; o++) begin
-          if (ready[p*V + v] && (rport_q[(p*V + v)*PortW +: PortW] == PortW'(o))) begin
+          if (ready[p*V + v] && (rport[(p*V + v)*PortW +: PortW] == PortW'(o))) begin
             sa_req[p*P + o] = 1'b1;
           end
         end
@@ -278,7 +237,7 @@ module noc_vc_router #(
   for (genvar p = 0; p < P; p++) begin : gen_vc_arb
     for (genvar v = 0; v < V; v++) begin : gen_cand
       assign cand[p*V + v] = sa_gvalid[p] && ready[p*V + v]
-                             && (rport_q[(p*V + v)*PortW +: PortW] == sa_gidx[p*PortW +: PortW]);
+                             && (rport[(p*V + v)*PortW +: PortW] == sa_gidx[p*PortW +: PortW]);
     end
     noc_arbiter #(
       .N       (V),
@@ -299,144 +258,74 @@ module noc_vc_router #(
   assign in_credit_o = xing;  // and its credit goes upstream
 
   // ---------------------------------------------------------------------
-  // Crossbar into the output registers (vc_traverse).
+  // Crossbar (vc_traverse): the flit crossing to each output port (at most
+  // one: the switch allocator grants an output port to one input port, and
+  // its VC arbiter one VC).
+  logic [P-1:0]        x_valid, x_head, x_tail;
+  logic [P*FLIT_W-1:0] x_data;
+  logic [P*VcW-1:0]    x_vc;
   always_comb begin
-    ovalid_d = '0;
-    odata_d  = '0;
-    ohead_d  = '0;
-    otail_d  = '0;
-    ovcout_d = '0;
+    x_valid = '0;
+    x_data  = '0;
+    x_head  = '0;
+    x_tail  = '0;
+    x_vc    = '0;
     for (int unsigned o = 0; o < P; o++) begin
       for (int unsigned l = 0; l < L; l++) begin
-        if (xing[l] && (rport_q[l*PortW +: PortW] == PortW'(o))) begin
-          ovalid_d[o]               = 1'b1;
-          odata_d[o*FLIT_W +: FLIT_W] = f_data[l*FLIT_W +: FLIT_W];
-          ohead_d[o]                = f_head[l];
-          otail_d[o]                = f_tail[l];
-          ovcout_d[o*VcW +: VcW]    = ovc_q[l*VcW +: VcW];
+        if (xing[l] && (rport[l*PortW +: PortW] == PortW'(o))) begin
+          x_valid[o]                = 1'b1;
+          x_data[o*FLIT_W +: FLIT_W] = f_data[l*FLIT_W +: FLIT_W];
+          x_head[o]                 = f_head[l];
+          x_tail[o]                 = f_tail[l];
+          x_vc[o*VcW +: VcW]        = ovc[l*VcW +: VcW];
         end
       end
     end
   end
 
   // ---------------------------------------------------------------------
-  // Next state of the input VCs, free masks and credits.
-  always_comb begin
-    state_d = state_q;
-    rport_d = rport_q;
-    rmask_d = rmask_q;
-    ovc_d   = ovc_q;
-    free_d  = free_q & ~va_taken;
-    cred_d  = cred_q;
-    for (int unsigned l = 0; l < L; l++) begin
-      if (route[l]) begin
-        state_d[l*2 +: 2]       = StVa;
-        rport_d[l*PortW +: PortW] = f_port[l*PortW +: PortW];
-        rmask_d[l*V +: V]       = route_mask[l*V +: V];
-      end
-      if (va_won[l]) begin
-        state_d[l*2 +: 2]   = StActive;
-        ovc_d[l*VcW +: VcW] = va_ovc[l*VcW +: VcW];
-      end
-      if (xing[l] && f_tail[l]) begin
-        state_d[l*2 +: 2] = StIdle;
-        free_d[32'(rport_q[l*PortW +: PortW]) * V + 32'(ovc_q[l*VcW +: VcW])] = 1'b1;
-      end
-    end
-    // credits: one spent per crossing (not at the ejection port), one back
-    // per out_credit_i
-    for (int unsigned k = V; k < P * V; k++) begin
-      cred_d[k*CntW +: CntW] = cred_q[k*CntW +: CntW] - CntW'(spend[k]) + CntW'(out_credit_i[k]);
-    end
+  // Output units: per output port, its output VCs and output register.
+  for (genvar o = 0; o < P; o++) begin : gen_out_port
+    noc_vc_output_unit #(
+      .V     (V),
+      .DEPTH (DEPTH),
+      .FLIT_W(FLIT_W),
+      .EJECT (o == 0),
+      .PORT  (o)
+    ) u_out (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .taken_i     (va_taken[o*V +: V]),
+      .xing_valid_i(x_valid[o]),
+      .xing_data_i (x_data[o*FLIT_W +: FLIT_W]),
+      .xing_head_i (x_head[o]),
+      .xing_tail_i (x_tail[o]),
+      .xing_vc_i   (x_vc[o*VcW +: VcW]),
+      .credit_i    (out_credit_i[o*V +: V]),
+      .free_o      (free[o*V +: V]),
+      .credit_ok_o (credit_ok[o*V +: V]),
+      .credits_o   (credits[o*V*CntW +: V*CntW]),
+      .out_valid_o (out_valid_o[o]),
+      .out_data_o  (out_data_o[o*FLIT_W +: FLIT_W]),
+      .out_head_o  (out_head_o[o]),
+      .out_tail_o  (out_tail_o[o]),
+      .out_vc_o    (out_vc_o[o*VcW +: VcW])
+    );
   end
 
-  // The output VCs a crossing flit spends a credit of (ejection port: none).
-  always_comb begin
-    spend = '0;
-    for (int unsigned l = 0; l < L; l++) begin
-      if (xing[l] && (rport_q[l*PortW +: PortW] != '0)) begin
-        spend[32'(rport_q[l*PortW +: PortW]) * V + 32'(ovc_q[l*VcW +: VcW])] = 1'b1;
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      state_q  <= '0;
-      rport_q  <= '0;
-      rmask_q  <= '0;
-      ovc_q    <= '0;
-      free_q   <= '1;
-      cred_q   <= {(P*V){FullCredits}};
-      ovalid_q <= '0;
-      odata_q  <= '0;
-      ohead_q  <= '0;
-      otail_q  <= '0;
-      ovcout_q <= '0;
-    end else begin
-      state_q  <= state_d;
-      rport_q  <= rport_d;
-      rmask_q  <= rmask_d;
-      ovc_q    <= ovc_d;
-      free_q   <= free_d;
-      cred_q   <= cred_d;
-      ovalid_q <= ovalid_d;
-      odata_q  <= odata_d;
-      ohead_q  <= ohead_d;
-      otail_q  <= otail_d;
-      ovcout_q <= ovcout_d;
-    end
-  end
-
-  assign out_valid_o = ovalid_q;
-  assign out_data_o  = odata_q;
-  assign out_head_o  = ohead_q;
-  assign out_tail_o  = otail_q;
-  assign out_vc_o    = ovcout_q;
-
-  for (genvar l = 0; l < L; l++) begin : gen_obs
-    assign obs_bid_o[l] = (state_q[l*2 +: 2] == StActive) && !empty[l];
-  end
+  // ---------------------------------------------------------------------
+  // Observation taps: a VC that holds an output VC and has a flit bids for
+  // the switch (obs_bid_o); with a credit too it is ready (obs_ready_o).
+  assign obs_bid_o    = vc_active & ~empty;
   assign obs_ready_o  = ready;
-  assign obs_port_o   = rport_q;
-  assign obs_credit_o = cred_q;
+  assign obs_port_o   = rport;
+  assign obs_credit_o = credits;
   assign obs_usage_o  = usage;
 
-  // (the VC arbiters' index and validity, the SA grant matrix, the
-  // arbiters' state and the ejection port's credit inputs are not needed)
+  // (the VC arbiters' index and validity, the SA grant matrix and the
+  // arbiters' state are not needed)
   logic unused_router;
-  assign unused_router = ^{full, vc_idx, vc_valid, sa_gnt, out_credit_i[V-1:0],
-                           va_in_state, va_out_state, sa_in_state, sa_out_state, vc_arb_state};
-
-`ifndef SYNTHESIS
-  // Handshake misuse (checked with Verilator's --assert).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (rst_ni) begin
-      for (int unsigned l = 0; l < L; l++) begin
-        assert (!(push[l] && full[l]))
-          else $error("noc_vc_router: flit into full input VC %0d of port %0d", l % V, l / V);
-        assert (!(route[l] && !f_head[l]))
-          else $error("noc_vc_router: body flit at the front of idle input VC %0d of port %0d",
-                      l % V, l / V);
-      end
-      for (int unsigned p = 0; p < P; p++) begin
-        assert (!in_valid_i[p] || (32'(in_vc_i[p*VcW +: VcW]) < V))
-          else $error("noc_vc_router: flit on port %0d names VC %0d", p, in_vc_i[p*VcW +: VcW]);
-        assert (!(in_valid_i[p] && in_head_i[p]) || (32'(in_port_i[p*PortW +: PortW]) < P))
-          else $error("noc_vc_router: head on port %0d routed to port %0d", p,
-                      in_port_i[p*PortW +: PortW]);
-        assert (!(in_valid_i[p] && in_head_i[p]) || (32'(in_class_i[p*ClsW +: ClsW]) < N_CLASS))
-          else $error("noc_vc_router: head on port %0d names VC class %0d", p,
-                      in_class_i[p*ClsW +: ClsW]);
-      end
-      assert (out_credit_i[V-1:0] == '0)
-        else $error("noc_vc_router: credit for the ejection port");
-      for (int unsigned k = V; k < P * V; k++) begin
-        assert (!(out_credit_i[k] && !spend[k] && (cred_q[k*CntW +: CntW] == FullCredits)))
-          else $error("noc_vc_router: credit overflow on output VC %0d of port %0d", k % V, k / V);
-      end
-    end
-  end
-`endif
+  assign unused_router = ^{vc_idx, vc_valid, sa_gnt, va_in_state, va_out_state, sa_in_state, sa_out_state,
+                           vc_arb_state};
 
 endmodule
