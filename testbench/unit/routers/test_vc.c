@@ -128,15 +128,16 @@ static void test_zero_load_paths(void **state)
  * over the link carries bursts of min(d, RT) flits every RT cycles, and in
  * a window of a multiple of RT cycles exactly W·min(d, RT)/RT flits.
  *
- * The NI feeds router 0 through its own credit loop of Lloc + c cycles: a
- * flit that leaves router 0 in cycle s is replaced, at the earliest, in
- * cycle s + Lloc + c. So in each period the VC holds a flit but no credit
+ * The NI feeds router 0 through its own credit loop of Lloc + c cycles
+ * (no longer than RT here: Lloc <= SA+ST+L): a flit that leaves router 0
+ * in cycle s is replaced, at the earliest, in cycle s + Lloc + c. So in a
+ * period whose burst starts in cycle s the VC holds a flit but no credit
  * from s + max(d, Lloc + c) to s + RT: RT − max(d, Lloc + c) credit stalls
  * a period (none when d >= RT). When d < RT, router 0's input buffer
  * holds before each burst the refills that arrived in cycles s + Lloc + c
- * .. s + RT: min(d, RT − (Lloc + c) + 1) flits, and router 1's never holds more than the flit arriving
- * (the link's rate is below one, so what queued behind the head at the
- * start has drained before the window). (When d >= RT both hold what the
+ * .. s + RT: min(d, RT − (Lloc + c) + 1) flits; router 1's never holds
+ * more than the flit arriving (the link's rate is below one, so what
+ * queued behind the head at the start has drained before the window). (When d >= RT both hold what the
  * start left in them, the flits that queued behind a head while it was
  * routed and allocated a VC: flits come in and go out one a cycle from
  * then on. No formula for that, so only "between 1 and d" is checked.) */
@@ -186,7 +187,8 @@ static void stream(int d, int c, int SA, int ST, int L, int both)
         assert_true(inj->peak_queue >= 1 && inj->peak_queue <= (uint32_t)d);
         assert_true(in1->peak_queue >= 1 && in1->peak_queue <= (uint32_t)d);
     }
-    /* the whole packet arrived, one flit per credit */
+    /* router 1 passes every flit on as it arrives: its ejection port sees
+     * the same periodic stream, shifted, so as many flits in the window */
     assert_int_equal(noc_sim_link_stats(s, script_ejection(s, 1))->flits, ls->flits);
     if (both) { /* the stream the other way: the same figures */
         const noc_link_stats_t *back = noc_sim_link_stats(s, script_link(s, 1, 0));
