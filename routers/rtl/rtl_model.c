@@ -36,7 +36,7 @@ static int source_hash(uint64_t *h, char *err, size_t errlen)
 {
     static const char *const files[] = {
         "routers/rtl/rtl_core_shim.cpp", "routers/rtl/rtl_core.h", "routers/rtl/build_model.sh",
-        "waves/fst_guard.c", "waves/fst_guard.h",
+        "routers/rtl/rtl_bits.h", "waves/fst_guard.c", "waves/fst_guard.h",
     };
     char path[1024];
     *h = NOC_FNV_SEED;
