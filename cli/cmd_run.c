@@ -34,6 +34,9 @@ static int simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **t
                  cfg->routing_function);
         return -1;
     }
+    noc_topo_shape_t shape; /* a grid too large is refused before it is built */
+    if (noc_topo_size(spec, flags, &shape) == 0 && noc_sim_check_shape(cfg, spec, &shape, err, errlen))
+        return -1;
     noc_topo_t *t = noc_topo_create(spec, flags, msg, sizeof msg);
     if (!t) {
         snprintf(err, errlen, "%s", msg);

@@ -236,9 +236,15 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t,
     s->srcq_cap = pow2_above(s->srcq_limit - 1);
     /* the pool holds every packet that can be in the network at once (a
      * flit in every buffer slot and channel slot) and one per NI lane */
-    size_t slots = (size_t)s->n_chan * s->cap;
-    s->pkt_cap = (uint32_t)((size_t)t->n_ports * (size_t)s->V * (size_t)cfg->vc_buf_size + slots +
-                            (size_t)t->n_nodes * (size_t)s->lanes + 16);
+    uint64_t pool = (uint64_t)t->n_ports * (uint64_t)s->V * (uint64_t)cfg->vc_buf_size +
+                    (uint64_t)s->n_chan * s->cap + (uint64_t)t->n_nodes * (uint64_t)s->lanes + 16;
+    if (pool >= UINT32_MAX) { /* packets are named by 32-bit pool slots */
+        snprintf(err, errlen, "%d ports with %d VCs of %lld flits hold %llu packets, more than the %u a run "
+                 "may have in flight; use fewer VCs (num_vcs) or shallower buffers (vc_buf_size)", t->n_ports,
+                 s->V, (long long)cfg->vc_buf_size, (unsigned long long)pool, UINT32_MAX - 1);
+        return -1;
+    }
+    s->pkt_cap = (uint32_t)pool;
     return 0;
 }
 
@@ -261,6 +267,82 @@ static uint64_t planned_bytes(const struct noc_sim *s)
     return b + (s->rops->bytes ? s->rops->bytes(s) : 0);
 }
 
+/* Does the plan on s fit in memory, with `extra` bytes besides? 0, or -1
+ * with the estimate and the limit in err. */
+static int check_fits(const struct noc_sim *s, uint64_t extra, char *err, size_t errlen)
+{
+    const noc_topo_t *t = s->topo;
+    char what[NOC_TOPO_SPEC_MAX + 160];
+    snprintf(what, sizeof what, "a simulation of %s (%d nodes, %d ports, %d VCs of %lld flits, %s router)",
+             t->spec, t->n_nodes, t->n_ports, s->V, (long long)s->cfg.vc_buf_size, s->rops->name);
+    return noc_mem_check(planned_bytes(s) + extra, what, "use a smaller fabric, fewer VCs (num_vcs), shallower "
+                         "buffers (vc_buf_size) or source queues (source_queue), or memory_check=0 to try anyway",
+                         err, errlen);
+}
+
+/* Packets count their hops in 16 bits (noc_flit_t, noc_packet_t; the ideal
+ * router's distances too): a grid whose diameter is longer is refused
+ * (the other fabrics noctua builds have diameters far below it). */
+static int check_hops(const noc_topo_t *t, char *err, size_t errlen)
+{
+    int64_t d = 0;
+    for (int i = 0; i < t->dims; i++)
+        d += t->wrap ? t->k[i] / 2 : t->k[i] - 1;
+    if (d <= UINT16_MAX)
+        return 0;
+    snprintf(err, errlen, "%s: a diameter of %lld hops, more than the %d a packet counts (16 bits); use a "
+             "smaller fabric", t->spec, (long long)d, UINT16_MAX);
+    return -1;
+}
+
+int noc_sim_check_shape(const noc_config_t *cfg, const char *spec, const noc_topo_shape_t *sh, char *err,
+                        size_t errlen)
+{
+    const noc_router_ops_t *rops = noc_router_find(cfg->router);
+    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES], rc = 0;
+    char why[8];
+    if (!cfg->memory_check || !rops)
+        return 0;
+    struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
+    noc_topo_t *t = noc_xcalloc(1, sizeof *t, "simulator");
+    t->spec = (char *)spec; /* borrowed, never freed */
+    t->n_nodes = sh->n_nodes;
+    t->n_ports = sh->n_ports;
+    t->max_degree = sh->max_degree;
+    t->n_classes = sh->n_classes;
+    memcpy(t->class_name, sh->class_name, sizeof t->class_name);
+    t->n_vclasses = sh->n_vclasses;
+    s->topo = t;
+    s->rops = rops;
+    /* a lower bound: the matrix arbiters' per-node heaps need the ports of
+     * every node, which the shape does not list */
+    noc_config_t c = *cfg;
+    snprintf(c.arb_type, sizeof c.arb_type, "round_robin");
+    if (check_config(&c, why, sizeof why) == 0 && class_timing(&c, t, lat, ser, why, sizeof why) == 0 &&
+        plan(s, &c, t, rops, lat, ser, why, sizeof why) == 0)
+        rc = check_fits(s, sh->bytes, err, errlen);
+    free(t);
+    free(s);
+    return rc;
+}
+
+int noc_sim_check_memory(const noc_config_t *cfg, const noc_topo_t *t, char *err, size_t errlen)
+{
+    const noc_router_ops_t *rops = noc_router_find(cfg->router);
+    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES], rc = 0;
+    char why[8];
+    if (!cfg->memory_check || !rops || check_config(cfg, why, sizeof why) ||
+        class_timing(cfg, t, lat, ser, why, sizeof why))
+        return 0;
+    struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
+    s->topo = t;
+    s->rops = rops;
+    if (plan(s, cfg, t, rops, lat, ser, why, sizeof why) == 0)
+        rc = check_fits(s, 0, err, errlen);
+    free(s);
+    return rc;
+}
+
 uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t)
 {
     const noc_router_ops_t *rops = noc_router_find(cfg->router);
@@ -278,7 +360,7 @@ uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t)
 noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
                           noc_traffic_t traffic, char *err, size_t errlen)
 {
-    if (check_config(cfg, err, errlen))
+    if (check_config(cfg, err, errlen) || check_hops(t, err, errlen))
         return NULL;
     const noc_router_ops_t *rops = noc_router_find(cfg->router);
     if (!rops) {
@@ -298,15 +380,9 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
         free(s);
         return NULL;
     }
-    if (s->cfg.memory_check) {
-        char what[NOC_TOPO_SPEC_MAX + 160];
-        snprintf(what, sizeof what, "a simulation of %s (%d nodes, %d ports, %d VCs of %lld flits, %s router)",
-                 t->spec, t->n_nodes, t->n_ports, s->V, (long long)cfg->vc_buf_size, rops->name);
-        if (noc_mem_check(planned_bytes(s), what, "use a smaller fabric, fewer VCs (num_vcs), shallower "
-                          "buffers (vc_buf_size) or source queues (source_queue)", err, errlen) != 0) {
-            free(s);
-            return NULL;
-        }
+    if (s->cfg.memory_check && check_fits(s, 0, err, errlen) != 0) {
+        free(s);
+        return NULL;
     }
 
     int nc = s->n_chan;

@@ -43,6 +43,20 @@ void noc_sim_destroy(noc_sim_t *s);
  * memory the run may take (util/meminfo.h) and refuses a run that does not
  * fit, unless cfg->memory_check is 0. */
 uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t);
+/* noc_sim_create's memory check alone, before anything is allocated (a
+ * program run makes its program first): 0 (also under memory_check=0, or
+ * for a configuration noc_sim_create refuses with its own message), or -1
+ * with the estimate and the limit in err. */
+int noc_sim_check_memory(const noc_config_t *cfg, const noc_topo_t *t, char *err, size_t errlen);
+/* The same check from a grid's shape (noc_topo_size) before its topology
+ * is built: does a simulation of SPEC with cfg fit in memory, the
+ * topology's own bytes included? A lower bound of noc_sim_create's
+ * estimate (matrix arbiters counted as round_robin). 0 (also under
+ * memory_check=0, or for a configuration noc_sim_create will refuse with
+ * its own message), or -1 with "a simulation of SPEC ... needs about X
+ * (noctua's estimate), more than ..." in err. */
+int noc_sim_check_shape(const noc_config_t *cfg, const char *spec, const noc_topo_shape_t *sh, char *err,
+                        size_t errlen);
 
 /* Synthetic run: warm-up, measurement window, drain. */
 noc_run_status_t noc_sim_run(noc_sim_t *s);

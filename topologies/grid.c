@@ -383,3 +383,46 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
         build(t, &mesh_ops, dims, k, 0, 0);
     return 0;
 }
+
+int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_topo_shape_t *sh)
+{
+    int k[NOC_TOPO_MAX_DIMS], dims, wrap = strcmp(kind, "torus") == 0 || strcmp(kind, "ring") == 0;
+    char why[8];
+    if ((dims = parse_sizes(arg, k, "", why, sizeof why)) < 0)
+        return -1;
+    if (strcmp(kind, "hypercube") == 0) {
+        if (dims != 1 || k[0] < 1 || k[0] > 20 || (1L << k[0]) > NOC_TOPO_MAX_NODES)
+            return -1;
+        dims = k[0];
+        for (int d = 0; d < dims; d++)
+            k[d] = 2;
+    } else if (strcmp(kind, "ring") == 0 && (dims != 1 || k[0] < 3)) {
+        return -1;
+    }
+    memset(sh, 0, sizeof *sh);
+    int64_t nodes = 1, ports = 0;
+    for (int d = 0; d < dims; d++) {
+        if (k[d] < (wrap ? 3 : 2))
+            return -1;
+        nodes *= k[d];
+    }
+    for (int d = 0; d < dims; d++) { /* each dimension's directed links */
+        ports += wrap ? 2 * nodes : 2 * (nodes / k[d]) * (k[d] - 1);
+        sh->max_degree += wrap || k[d] > 2 ? 2 : 1;
+        snprintf(sh->class_name[d], sizeof sh->class_name[d], "dim%d", d);
+    }
+    ports += nodes;
+    if (ports > INT32_MAX)
+        return -1;
+    sh->n_nodes = (int)nodes;
+    sh->n_ports = (int)ports;
+    sh->n_classes = dims;
+    sh->n_vclasses = wrap && !(flags & NOC_TOPO_F_NO_DATELINE) ? 2 : 1;
+    /* port_base, pos (x, y), peer and link_class, as build allocates them,
+     * and the route cache of topo.c for a small mesh or hypercube */
+    sh->bytes = sizeof(noc_topo_t) + (uint64_t)(nodes + 1) * sizeof(int) + (uint64_t)nodes * 2 * sizeof(float) +
+                (uint64_t)ports * (sizeof(int) + sizeof(uint8_t));
+    if (!wrap && nodes <= NOC_TOPO_ROUTE_CACHE_NODES)
+        sh->bytes += (uint64_t)(nodes * nodes) * sizeof(noc_route_t);
+    return 0;
+}

@@ -109,6 +109,31 @@ static void check_topo(const noc_topo_t *t)
 }
 #endif
 
+int noc_topo_size(const char *spec, unsigned flags, noc_topo_shape_t *sh)
+{
+    static const char *const grids[] = {"ring", "mesh", "torus", "hypercube"};
+    char s[160];
+    if (!spec)
+        return -1;
+    while (isspace((unsigned char)*spec))
+        spec++;
+    size_t len = strlen(spec);
+    while (len && isspace((unsigned char)spec[len - 1]))
+        len--;
+    if (len >= sizeof s) /* no grid SPEC that noctua builds is this long */
+        return -1;
+    memcpy(s, spec, len);
+    s[len] = '\0';
+    char *colon = strchr(s, ':');
+    if (!colon)
+        return -1;
+    *colon = '\0';
+    for (size_t i = 0; i < sizeof grids / sizeof grids[0]; i++)
+        if (strcmp(s, grids[i]) == 0)
+            return noc_topo_grid_shape(s, colon + 1, flags, sh);
+    return -1;
+}
+
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen)
 {
     char *s = NULL;

@@ -123,6 +123,22 @@ struct noc_topo {
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen);
 void noc_topo_destroy(noc_topo_t *t);
 
+/* The size of a SPEC's fabric, worked out without building it, so that a
+ * run too large for the memory can be refused before the topology itself
+ * is (a grid of 4M nodes takes 150 MB and a second to build). */
+typedef struct noc_topo_shape {
+    int n_nodes, n_ports;   /* ports: local ones included, as in noc_topo_t */
+    int max_degree;
+    int n_classes;          /* link classes, named as the built topology names them */
+    char class_name[NOC_TOPO_MAX_CLASSES][16];
+    int n_vclasses;
+    uint64_t bytes;         /* what the topology itself allocates */
+} noc_topo_shape_t;
+/* 0 with *sh filled for ring, mesh, torus and hypercube SPECs that
+ * noc_topo_create would build (with the same flags); -1 for other kinds
+ * and for bad SPECs (noc_topo_create then says what is wrong). */
+int noc_topo_size(const char *spec, unsigned flags, noc_topo_shape_t *sh);
+
 /* Conveniences over the fields above. */
 static inline int noc_topo_degree(const noc_topo_t *t, int n)
 { return t->port_base[n + 1] - t->port_base[n] - 1; }
@@ -167,6 +183,9 @@ void noc_topo_alloc_ports(noc_topo_t *t);
  * reason in why (noc_topo_create prefixes the quoted SPEC). */
 int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                         char *why, size_t whylen);
+/* grid.c: noc_topo_size of a grid (kind and arg as above) without building
+ * it; 0, or -1 when noc_topo_build_grid would refuse it. */
+int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_topo_shape_t *sh);
 
 #ifdef __cplusplus
 }
