@@ -84,9 +84,10 @@ void noc_prog_list(FILE *f);
 int noc_prog_help(FILE *f, const char *name);
 /* Build the program the options ask for (--program NAME with its options, or
  * --program-file), on t; a generator's facts go to facts (facts_len bytes).
- * NULL with a message in err. */
-noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, char *facts, size_t facts_len,
-                                 char *err, size_t errlen);
+ * memory_check: refuse a generator's program whose memory values do not
+ * fit before making it (noc_gen_check_memory). NULL with a message in err. */
+noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, int memory_check, char *facts,
+                                 size_t facts_len, char *err, size_t errlen);
 /* Run the program: build, run, check, report. Returns the exit status. */
 int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet);
 

@@ -134,8 +134,8 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, char *facts, size_t facts_len,
-                                 char *err, size_t errlen)
+noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, int memory_check, char *facts,
+                                 size_t facts_len, char *err, size_t errlen)
 {
     if (o->file)
         return noc_prog_read_file(o->file, err, errlen);
@@ -157,6 +157,8 @@ noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, 
             return NULL;
         }
     }
+    if (memory_check && noc_gen_check_memory(g, t, &args, err, errlen))
+        return NULL;
     noc_program_t *p = g->make(t, &args, err, errlen);
     if (p && g->facts)
         g->facts(t, &args, facts, facts_len);
@@ -194,14 +196,20 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }
-    noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
+    noc_topo_shape_t shape; /* a grid too large is refused before it is built */
+    noc_topo_t *t = noc_topo_size(spec, 0, &shape) == 0 && noc_sim_check_shape(cfg, spec, &shape, err, sizeof err)
+                        ? NULL : noc_topo_create(spec, 0, err, sizeof err);
+    if (t && !o->emit_only && noc_sim_check_memory(cfg, t, err, sizeof err)) { /* before the program is made */
+        noc_topo_destroy(t);
+        t = NULL;
+    }
     if (!t) {
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }
     static char facts[8192];
     facts[0] = '\0';
-    noc_program_t *p = noc_cli_prog_load(o, t, facts, sizeof facts, err, sizeof err);
+    noc_program_t *p = noc_cli_prog_load(o, t, (int)cfg->memory_check, facts, sizeof facts, err, sizeof err);
     if (!p) {
         fprintf(stderr, "noctua run: %s\n", err);
         noc_topo_destroy(t);

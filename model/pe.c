@@ -494,7 +494,7 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
         snprintf(what, sizeof what, "the program engine for %u operations of %d ranks on %s", p->n_ops,
                  p->n_ranks, s->topo->spec);
         if (noc_mem_check(pe_bytes(s, p), what, "make the messages or the ranks' memory smaller (their words are "
-                          "kept to check the result)", err, errlen) != 0)
+                          "kept to check the result), or memory_check=0 to try anyway", err, errlen) != 0)
             return -1;
     }
     noc_pe_t *pe = noc_xcalloc(1, sizeof *pe, "PE engine");

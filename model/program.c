@@ -47,6 +47,10 @@ typedef struct build {
     uint32_t n_slots;
     char *source;         /* file the ops' lines refer to, or NULL */
     char first_err[200];  /* first bad builder call */
+    /* memory: the bytes the growable arrays hold (their capacity), and the
+     * bytes noc_prog_finish will allocate besides for that capacity (the
+     * sorted copies of ops, dependencies and memory values) */
+    uint64_t held, to_finish;
 } build_t;
 
 /* ---- small helpers ---- */
@@ -64,23 +68,31 @@ static void *xrealloc(void *ptr, size_t n, size_t size, const char *what)
     return q;
 }
 
-/* Room for `need` elements in *arr of capacity *cap (doubling). */
-static void grow32(void **arr, uint32_t *cap, uint64_t need, size_t size, const char *what)
+/* Room for `need` elements in *arr of capacity *cap (doubling), of `size`
+ * bytes each, for which noc_prog_finish will allocate `final` bytes more
+ * each. A program that grows too large for the memory is refused here
+ * (exit 2), before it takes it: the growth and everything the finish will
+ * still allocate must fit (noc_mem_check_more). */
+static void grow32(build_t *b, void **arr, uint32_t *cap, uint64_t need, size_t size, size_t final,
+                   const char *what)
 {
     if (need <= *cap)
         return;
-    if (need > UINT32_MAX) {
+    if (need > UINT32_MAX) { /* the engine counts them in 32 bits: bad input, exit 2 */
         fprintf(stderr, "noctua: %s: more than %" PRIu32 " entries, the most a program may have\n", what,
                 UINT32_MAX);
-        exit(4);
+        exit(2);
     }
     uint64_t c = *cap ? *cap : 16;
     while (c < need)
         c *= 2;
     if (c > UINT32_MAX)
         c = UINT32_MAX;
-    noc_mem_check_growth(c * size, what); /* a program too large for this machine: refused, exit 2 */
+    uint64_t more = (c - *cap) * size, finish = b->to_finish + (c - *cap) * final;
+    noc_mem_check_more(more + finish, b->held + more + finish, what);
     *arr = xrealloc(*arr, (size_t)c, size, what);
+    b->held += more;
+    b->to_finish = finish;
     *cap = (uint32_t)c;
 }
 
@@ -159,9 +171,11 @@ uint32_t noc_prog_add(noc_program_t *p, int r, const noc_op_t *op)
     build_t *b = state(p);
     if (!rank_ok(p, r, "noc_prog_add"))
         return UINT32_MAX;
-    uint32_t cap = b->cap_ops; /* both arrays grow alike */
-    grow32((void **)&p->ops, &cap, (uint64_t)p->n_ops + 1, sizeof *p->ops, "program ops");
-    grow32((void **)&b->op_rank, &b->cap_ops, (uint64_t)p->n_ops + 1, sizeof *b->op_rank,
+    uint32_t cap = b->cap_ops; /* both arrays grow alike; the finish sorts the ops into a copy, with a
+                                  permutation of 4 bytes an op */
+    grow32(b, (void **)&p->ops, &cap, (uint64_t)p->n_ops + 1, sizeof *p->ops, sizeof *p->ops + 4,
+           "program ops");
+    grow32(b, (void **)&b->op_rank, &b->cap_ops, (uint64_t)p->n_ops + 1, sizeof *b->op_rank, 0,
            "program op ranks");
     noc_op_t *o = &p->ops[p->n_ops];
     *o = *op;
@@ -224,7 +238,7 @@ uint32_t noc_prog_calc(noc_program_t *p, int r, int64_t cycles)
 void noc_prog_dep(noc_program_t *p, uint32_t a, uint32_t b, int start)
 {
     build_t *s = state(p);
-    grow32((void **)&s->deps, &s->cap_deps, (uint64_t)s->n_deps + 1, sizeof *s->deps,
+    grow32(s, (void **)&s->deps, &s->cap_deps, (uint64_t)s->n_deps + 1, sizeof *s->deps, sizeof(noc_dep_t),
            "program dependencies");
     s->deps[s->n_deps++] = (raw_dep_t){a, b, (uint8_t)(start != 0)};
 }
@@ -281,7 +295,8 @@ static void add_val(noc_program_t *p, vals_t *v, int r, uint32_t addr, int64_t v
 {
     if (!rank_ok(p, r, call))
         return;
-    grow32((void **)&v->v, &v->cap, (uint64_t)v->n + 1, sizeof *v->v, "program memory values");
+    grow32(state(p), (void **)&v->v, &v->cap, (uint64_t)v->n + 1, sizeof *v->v, sizeof(noc_memval_t),
+           "program memory values");
     v->v[v->n++] = (raw_val_t){r, addr, value};
 }
 
@@ -747,6 +762,9 @@ static int finish_steps(finisher_t *f)
     if (size_memories(f))
         return -1;
     renumber_steps(f->p);
+    if (f->p->n_steps > NOC_PROG_MAX_STEPS)
+        return fail_at(f, -1, 0, "%d steps, more than the %d a program may have (a packet carries its "
+                       "step in 16 bits)", f->p->n_steps, NOC_PROG_MAX_STEPS);
     return 0;
 }
 

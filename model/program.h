@@ -24,6 +24,7 @@ extern "C" {
 #define NOC_PROG_DEFAULT_COST (-1) /* a combine op costs compute_cycles per word */
 #define NOC_PROG_WORD_BYTES 8
 #define NOC_PROG_MAX_MEM (1 << 24) /* words of local memory per rank, at most */
+#define NOC_PROG_MAX_STEPS 65535   /* steps (used by ops) per program, at most: a packet's step is 16 bits */
 
 typedef enum noc_op_kind {
     NOC_OP_SEND,    /* send `words` words from mem[addr..] to rank `peer` with `tag` */

@@ -1,5 +1,7 @@
-/* gen.c: the registry of program generators (gen.h). */
+/* gen.c: the registry of program generators (gen.h), and the memory check
+ * before one is run. */
 #include "traffic/gen.h"
+#include "util/meminfo.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -64,4 +66,20 @@ const char *noc_gen_variant(const noc_generator_t *g, const noc_gen_args_t *a, c
     }
     snprintf(err, errlen, "%s: unknown variant '%s' (variants: %s)", g->name, a->variant, list);
     return NULL;
+}
+
+int noc_gen_check_memory(const noc_generator_t *g, const noc_topo_t *t, const noc_gen_args_t *a, char *err,
+                         size_t errlen)
+{
+    uint64_t words = g->volume ? g->volume(t, a) : 0, have;
+    char why[96], need_s[32], have_s[32];
+    if (words == 0 || noc_mem_budget(&have, why, sizeof why) != 0 || words * 32 <= have)
+        return 0;
+    noc_mem_format(words * 32, need_s, sizeof need_s);
+    noc_mem_format(have, have_s, sizeof have_s);
+    snprintf(err, errlen, "%s on %s: the program's %llu memory values (init and expect, 32 bytes each while it "
+             "is made) need at least %s (noctua's estimate), more than the %s %s; use fewer words (--words) "
+             "or a smaller fabric, or memory_check=0 to try anyway", g->name, t->spec,
+             (unsigned long long)words, need_s, have_s, why);
+    return -1;
 }

@@ -43,6 +43,11 @@ typedef struct noc_generator {
      * paper's formula for the count), as "key = value" lines written into
      * buf; called after make succeeded, with the same arguments. */
     void (*facts)(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_t len);
+    /* Optional (may be NULL): a lower bound of the memory values (init
+     * and expect words, over all ranks) the program holds for these
+     * arguments, or 0 when they are bad (make then says why): the memory
+     * check before the program is made (noc_gen_check_memory). */
+    uint64_t (*volume)(const noc_topo_t *t, const noc_gen_args_t *a);
 } noc_generator_t;
 
 /* The registry, in help order; NULL-terminated. */
@@ -50,6 +55,14 @@ extern const noc_generator_t *const noc_generators[];
 const noc_generator_t *noc_gen_find(const char *name);
 /* Defaults: root 0, no variant, q 1, words 1, h 0, seed 1. */
 void noc_gen_args_default(noc_gen_args_t *a);
+/* Before g->make: do the program's memory values fit in memory? Each
+ * costs 32 bytes while the program is finished (16 bytes, held twice: as
+ * added and sorted by address), so g->volume words need at least 32 times
+ * as many bytes. 0 (also for a generator without volume), or -1 with
+ * "NAME on SPEC: ... needs at least X (noctua's estimate), more than ..."
+ * in err. The caller skips it under memory_check=0. */
+int noc_gen_check_memory(const noc_generator_t *g, const noc_topo_t *t, const noc_gen_args_t *a, char *err,
+                         size_t errlen);
 /* The variant a generator runs for args a: a->variant if it is one of
  * g's variants (else NULL with a message in err), or g's default. */
 const char *noc_gen_variant(const noc_generator_t *g, const noc_gen_args_t *a, char *err, size_t errlen);

@@ -148,4 +148,5 @@ const noc_generator_t noc_gen_broadcast = {
                  "            swap, group; others: BFS tree), tree (BFS tree anywhere)\n",
     .variants = variants,
     .make = make,
+    .volume = noc_gen_volume_each, /* every PE expects the W words */
 };

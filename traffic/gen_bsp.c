@@ -486,6 +486,14 @@ static void facts_hrel(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, 
     plan_free(&pl);
 }
 
+/* The BSP broadcasts: every PE expects the n-word vector, p n values (0
+ * for a length vector_length refuses). */
+static uint64_t volume_vector(const noc_topo_t *t, const noc_gen_args_t *a)
+{
+    uint64_t n = a->words > 0 ? (uint64_t)a->words : (uint64_t)t->n_nodes;
+    return a->words >= 0 && n <= NOC_PROG_MAX_MEM ? (uint64_t)t->n_nodes * n : 0;
+}
+
 const noc_generator_t noc_gen_broadcast_1phase = {
     .name = "broadcast-1phase",
     .summary = "BSP one-phase broadcast: the root puts the n-word vector into every PE",
@@ -496,6 +504,7 @@ const noc_generator_t noc_gen_broadcast_1phase = {
     .variants = NULL,
     .make = make_1phase,
     .facts = facts_1phase,
+    .volume = volume_vector,
 };
 
 const noc_generator_t noc_gen_broadcast_2phase = {
@@ -510,6 +519,7 @@ const noc_generator_t noc_gen_broadcast_2phase = {
     .variants = NULL,
     .make = make_2phase,
     .facts = facts_2phase,
+    .volume = volume_vector,
 };
 
 const noc_generator_t noc_gen_hrelation = {

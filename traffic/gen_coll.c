@@ -113,6 +113,19 @@ static noc_program_t *make_allreduce(const noc_topo_t *t, const noc_gen_args_t *
     return noc_gen_finish(p, err, errlen);
 }
 
+/* alltoall, allgather: every PE expects a block of W words from each
+ * other PE, p (p - 1) W values, and starts with its own block (allgather:
+ * p W values) or one for each other PE (alltoall: p (p - 1) W); 0 for
+ * sizes exchange refuses. */
+static uint64_t volume(int personal, const noc_topo_t *t, const noc_gen_args_t *a)
+{
+    uint64_t n = (uint64_t)t->n_nodes, w = a->words > 0 ? (uint64_t)a->words : 0;
+    return w && n * w <= NOC_PROG_MAX_MEM / 2 ? n * (n - 1) * w + (personal ? n * (n - 1) * w : n * w) : 0;
+}
+
+static uint64_t volume_alltoall(const noc_topo_t *t, const noc_gen_args_t *a) { return volume(1, t, a); }
+static uint64_t volume_allgather(const noc_topo_t *t, const noc_gen_args_t *a) { return volume(0, t, a); }
+
 const noc_generator_t noc_gen_alltoall = {
     .name = "alltoall",
     .summary = "every PE sends a distinct block to every other PE (personalised all-to-all)",
@@ -120,6 +133,7 @@ const noc_generator_t noc_gen_alltoall = {
                  "  --seed S       the data values\n"
                  "  any fabric: each PE sends straight to the others, PE i to i+1, i+2, ... in turn\n",
     .make = make_alltoall,
+    .volume = volume_alltoall,
 };
 
 const noc_generator_t noc_gen_allgather = {
@@ -129,6 +143,7 @@ const noc_generator_t noc_gen_allgather = {
                  "  --seed S       the data values\n"
                  "  any fabric: each PE sends its block straight to the others, to i+1, i+2, ... in turn\n",
     .make = make_allgather,
+    .volume = volume_allgather,
 };
 
 const noc_generator_t noc_gen_allreduce = {
@@ -140,4 +155,5 @@ const noc_generator_t noc_gen_allreduce = {
                  "  variants: add (default), min, max; any fabric: reduce up a BFS tree, broadcast down\n",
     .variants = reduce_ops,
     .make = make_allreduce,
+    .volume = noc_gen_volume_twice, /* every PE starts with W words and expects W */
 };

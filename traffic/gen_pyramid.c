@@ -512,6 +512,22 @@ static void bcast_facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf,
     "            NAME-cost adds the paper's cost model (load 2, setup 1, add 1) as ops: run\n"  \
     "            with --config examples/ziavras_cost.ini (transmit 2)\n"
 
+/* On a pyramid or multilevel fabric every node expects W words (its
+ * subtree's counts, or the apex's words): p W values, and for the sum the
+ * base's W flags a node besides. 0 for the embedding in a hypercube (whose
+ * ranks are not all the pyramid's) and for a W that resolve refuses for a
+ * pyramid (4 children a node). */
+static uint64_t volume(const noc_topo_t *t, const noc_gen_args_t *a, int sum)
+{
+    uint64_t w = a->words > 0 ? (uint64_t)a->words : 0, base = (uint64_t)t->level_side[0] * (uint64_t)t->level_side[0];
+    if (t->levels <= 0 || !w || w * 4 * (uint64_t)t->levels > NOC_PROG_MAX_MEM)
+        return 0;
+    return (uint64_t)t->n_nodes * w + (sum ? base * w : 0);
+}
+
+static uint64_t volume_sum(const noc_topo_t *t, const noc_gen_args_t *a) { return volume(t, a, 1); }
+static uint64_t volume_broadcast(const noc_topo_t *t, const noc_gen_args_t *a) { return volume(t, a, 0); }
+
 const noc_generator_t noc_gen_pyramid_sum = {
     .name = "pyramid-sum",
     .summary = "perimeter counting: the base's boundary-pixel flags summed up the pyramid",
@@ -520,6 +536,7 @@ const noc_generator_t noc_gen_pyramid_sum = {
     .variants = variants,
     .make = make_sum,
     .facts = sum_facts,
+    .volume = volume_sum,
 };
 
 const noc_generator_t noc_gen_pyramid_broadcast = {
@@ -529,4 +546,5 @@ const noc_generator_t noc_gen_pyramid_broadcast = {
     .variants = variants,
     .make = make_broadcast,
     .facts = bcast_facts,
+    .volume = volume_broadcast,
 };

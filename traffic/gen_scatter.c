@@ -570,6 +570,7 @@ const noc_generator_t noc_gen_scatter = {
     .variants = variants,
     .make = make_scatter,
     .facts = facts,
+    .volume = noc_gen_volume_twice, /* p fragments of W words, at their PE and at the root */
 };
 
 const noc_generator_t noc_gen_gather = {
@@ -583,4 +584,5 @@ const noc_generator_t noc_gen_gather = {
     .variants = variants,
     .make = make_gather,
     .facts = facts,
+    .volume = noc_gen_volume_twice, /* p fragments of W words, at their PE and at the root */
 };

@@ -375,4 +375,5 @@ const noc_generator_t noc_gen_shift = {
     .variants = variants,
     .make = make,
     .facts = facts,
+    .volume = noc_gen_volume_twice, /* every PE's block of W words, sent and expected */
 };

@@ -162,4 +162,5 @@ const noc_generator_t noc_gen_data_sum = {
                  "            sum charged one time unit, as the paper counts)\n",
     .variants = variants,
     .make = make,
+    .volume = noc_gen_volume_twice, /* every PE starts with W words and expects W */
 };

@@ -17,6 +17,16 @@ int64_t noc_gen_value(uint64_t seed, int node, int k)
     return (int64_t)(z % 1000) + 1;
 }
 
+uint64_t noc_gen_volume_each(const noc_topo_t *t, const noc_gen_args_t *a)
+{
+    return a->words >= 1 && a->words <= NOC_PROG_MAX_MEM ? (uint64_t)t->n_nodes * (uint64_t)a->words : 0;
+}
+
+uint64_t noc_gen_volume_twice(const noc_topo_t *t, const noc_gen_args_t *a)
+{
+    return 2 * noc_gen_volume_each(t, a);
+}
+
 int noc_gen_is(const noc_topo_t *t, const char *kind)
 {
     return strcmp(t->ops->kind, kind) == 0;

@@ -13,6 +13,12 @@ extern "C" {
  * small enough that sums over 2^22 PEs do not overflow). */
 int64_t noc_gen_value(uint64_t seed, int node, int k);
 
+/* A generator's volume (gen.h) when every PE holds --words W memory
+ * values (init or expect): p * W, or 0 unless 1 <= W <= NOC_PROG_MAX_MEM;
+ * and when every PE both starts with W words and expects W: 2 p W. */
+uint64_t noc_gen_volume_each(const noc_topo_t *t, const noc_gen_args_t *a);
+uint64_t noc_gen_volume_twice(const noc_topo_t *t, const noc_gen_args_t *a);
+
 /* Is t of kind `kind` ("mesh", "torus", "ring", "hypercube", "bsn", ...)? */
 int noc_gen_is(const noc_topo_t *t, const char *kind);
 

@@ -58,13 +58,23 @@ int noc_mem_budget(uint64_t *bytes, char *why, size_t whylen)
     return known ? 0 : -1;
 }
 
+void noc_mem_check_more(uint64_t more, uint64_t total, const char *what)
+{
+    uint64_t have;
+    char why[96], a[32], b[32], c[32];
+    if (total < ((uint64_t)64 << 20) || noc_mem_budget(&have, why, sizeof why) != 0 || more <= have)
+        return;
+    noc_mem_format(total, a, sizeof a);
+    noc_mem_format(more, b, sizeof b);
+    noc_mem_format(have, c, sizeof c);
+    fprintf(stderr, "noctua: %s: the program would take about %s, %s of it still to allocate, more than the %s "
+            "%s: it is too large for this machine; make it smaller\n", what, a, b, c, why);
+    exit(2);
+}
+
 void noc_mem_check_growth(uint64_t bytes, const char *what)
 {
-    char err[512];
-    if (bytes < ((uint64_t)64 << 20) || noc_mem_check(bytes, what, "make it smaller", err, sizeof err) == 0)
-        return;
-    fprintf(stderr, "noctua: %s\n", err);
-    exit(2);
+    noc_mem_check_more(bytes, bytes, what);
 }
 
 void noc_mem_format(uint64_t bytes, char *buf, size_t len)
@@ -88,7 +98,7 @@ int noc_mem_check(uint64_t need, const char *what, const char *advice, char *err
         return 0;
     noc_mem_format(need, a, sizeof a);
     noc_mem_format(have, b, sizeof b);
-    snprintf(err, errlen, "%s needs about %s (noctua's estimate), more than the %s %s; %s, or "
-             "memory_check=0 to try anyway", what, a, b, why, advice);
+    snprintf(err, errlen, "%s needs about %s (noctua's estimate), more than the %s %s; %s", what, a, b, why,
+             advice);
     return -1;
 }

@@ -261,7 +261,7 @@ int main(int argc, char **argv)
         return 2;
     }
     static char facts[8192];
-    noc_program_t *p = program ? noc_cli_prog_load(&po, t, facts, sizeof facts, err, sizeof err) : NULL;
+    noc_program_t *p = program ? noc_cli_prog_load(&po, t, 1, facts, sizeof facts, err, sizeof err) : NULL;
     if (program && !p) {
         fprintf(stderr, "lockstep: %s\n", err);
         noc_topo_destroy(t);

@@ -55,7 +55,7 @@ static int check(const char *spec, const char *program)
     noc_prog_opts_init(&po);
     po.name = program;
     static char facts[4096];
-    noc_program_t *p = t ? noc_cli_prog_load(&po, t, facts, sizeof facts, err, sizeof err) : NULL;
+    noc_program_t *p = t ? noc_cli_prog_load(&po, t, 1, facts, sizeof facts, err, sizeof err) : NULL;
     noc_traffic_t none = { NULL, NULL };
     noc_sim_t *s = p ? noc_sim_create(&cfg, t, none, err, sizeof err) : NULL;
     if (!s || noc_pe_attach(s, p, err, sizeof err)) {
