@@ -16,6 +16,7 @@
  * invariant violation, a crashed child), 2 on bad usage. */
 #include "cli/cli.h"
 #include "cli/version.h"
+#include "util/xalloc.h"
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -365,8 +366,16 @@ static void list_workloads(FILE *f)
     }
 }
 
+/* jansson allocates through noctua's allocator: out of memory is exit 4
+ * with a message, not a report silently missing its fields. */
+static void *json_alloc(size_t n)
+{
+    return noc_xmalloc(n, "building the JSON report");
+}
+
 int main(int argc, char **argv)
 {
+    json_set_alloc_funcs(json_alloc, free);
     int quick = 0, only = 0;
     const char *json_path = NULL;
     workload_t custom = {NULL, 1, 0.1, 1000, 10000, 200, 2000, 0, 0, 0, "vc"};

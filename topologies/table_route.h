@@ -31,7 +31,9 @@ extern "C" {
 #endif
 
 /* Largest graph routed by tables (2 * n^2 bytes: 32 MiB at the limit). */
+#ifndef NOC_TABLE_ROUTE_MAX_NODES /* (the fuzzers build with a smaller one: testbench/fuzz) */
 #define NOC_TABLE_ROUTE_MAX_NODES 4096
+#endif
 
 typedef struct noc_table_route noc_table_route_t;
 

@@ -15,6 +15,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
 
 #include "routers/rtl/rtl_bits.h"
 #include "routers/rtl/rtl_core.h"
@@ -51,8 +54,19 @@ struct Core {
     Vnoc_rtl_core m;
 };
 
+// Out of memory in the Verilated model (its constructors allocate with
+// new): exit 4 with a message, as noctua's own allocations do
+// (util/xalloc.h), not std::bad_alloc's abort; exit() runs the output
+// layer's cleanup.
+void out_of_memory()
+{
+    std::fputs("noctua: out of memory (an RTL core)\n", stderr);
+    std::exit(4);
+}
+
 void *create(const char *name)
 {
+    std::set_new_handler(out_of_memory);
 #if NOC_RTL_TRACE
     Verilated::traceEverOn(true);
 #endif

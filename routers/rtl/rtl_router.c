@@ -41,6 +41,7 @@
 #include "routers/rtl/rtl_model.h"
 #include "routers/rtl/rtl_router.h"
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,10 +164,49 @@ static void free_cores(const struct noc_sim *s, rtl_state_t *r)
             }
 }
 
-/* The C side's state (create's allocations); the Verilated cores, one per
- * node, are counted by the size of their model's state at P, V, DEPTH
- * (about the registers and FIFO slots: P*V*DEPTH flits of 128-bit payload
- * and their route, and the control registers), a rough figure. */
+static uint64_t heap_in_use(void)
+{
+    struct mallinfo2 m = mallinfo2();
+    return (uint64_t)m.uordblks + (uint64_t)m.hblkhd;
+}
+
+/* The bytes of n Verilated cores with P ports, V VCs and `depth` flits a
+ * VC, as the C library counts them (mallinfo2): the model is loaded (built
+ * first if need be: a run needs it anyway) and SAMPLE cores are made and
+ * freed. The first ones also pay what the model needs once (Verilator's
+ * context), and may reuse small blocks the C library keeps cached (which
+ * mallinfo2 counts as in use already), so a core's bytes are those of the
+ * last ones. Without a model or that count (a sanitizer's allocator), a
+ * lower bound: the cores' flit slots. */
+#define SAMPLE 10
+static uint64_t cores_bytes(const struct noc_sim *s, uint64_t n, uint64_t P, uint64_t V, uint64_t depth)
+{
+    noc_rtl_model_t m;
+    char err[8];
+    void *core[SAMPLE] = { NULL };
+    uint64_t slots = n * P * V * depth * 16, at[SAMPLE + 1];
+    at[0] = heap_in_use();
+    if (noc_rtl_model_load(&m, (int)P, (int)V, (int)depth, s->topo->n_vclasses,
+                           strcmp(s->cfg.arb_type, "matrix") == 0, 0, err, sizeof err) != 0)
+        return slots;
+    int made = 0;
+    char name[32];
+    /* names of their own: the model registers a core's scopes by name */
+    while (made < SAMPLE && snprintf(name, sizeof name, "router_12_34_%d", made) > 0 &&
+           (core[made] = m.api->create(name)) != NULL)
+        at[++made] = heap_in_use();
+    while (made > 0)
+        m.api->destroy(core[--made]);
+    noc_rtl_model_unload(&m);
+    if (!core[SAMPLE - 1] || at[SAMPLE] <= at[SAMPLE / 2])
+        return slots;
+    uint64_t per = (at[SAMPLE] - at[SAMPLE / 2]) / (SAMPLE - SAMPLE / 2);
+    uint64_t first = at[SAMPLE / 2] - at[0], once = first > per * (SAMPLE / 2) ? first - per * (SAMPLE / 2) : 0;
+    return once + n * per;
+}
+
+/* The C side's state (create's allocations), and the Verilated cores, one
+ * per node, measured (cores_bytes). */
 static uint64_t rtl_bytes(const struct noc_sim *s)
 {
     const noc_topo_t *t = s->topo;
@@ -178,7 +218,7 @@ static uint64_t rtl_bytes(const struct noc_sim *s)
     uint64_t N = (uint64_t)t->n_nodes, np = N * P, nv = np * V;
     uint64_t b = sizeof(rtl_state_t) + N * sizeof(rtl_node_t) + (uint64_t)t->n_ports * sizeof(int32_t);
     b += np * (4 + 4 + 1 + 4 + 4 + sizeof(noc_flit_t)) + nv * (2 + 2 + 2) + nv * qcap * sizeof(noc_flit_t);
-    return b + N * (1024 + P * V * depth * 24 + P * V * 16);
+    return b + cores_bytes(s, N, P, V, depth);
 }
 
 static int rtl_create(struct noc_sim *s, char *err, size_t errlen)

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "../cmd_test.h"
+#include "routers/rtl/rtl_model.h"
 
 /* `noctua ARGS` with the address space limited to kb kilobytes (0: none). */
 static int run_in(long kb, const char *args, char **out)
@@ -49,9 +50,17 @@ static void test_refused_before_allocating(void **state)
     expect(300000, "run mesh:256x256 --quiet", 2,
            "a simulation of mesh:256x256 (65536 nodes, 326656 ports, 2 VCs of 8 flits, vc router) needs about");
     expect(300000, "run mesh:256x256 --quiet", 2, "left under the address-space limit (ulimit -v)");
-    /* the sizes the issue found aborting: refused by the estimate, quickly */
-    expect(0, "run hypercube:20 --quiet", 2, "a simulation of hypercube:20 (1048576 nodes");
+    /* the sizes the issue found aborting: refused by the estimate from the
+     * SPEC, before the topology is built: in 60 MB, where building it
+     * (90 to 170 MB) would run out of memory (exit 4) */
+    expect(60000, "run hypercube:20 --quiet", 2, "a simulation of hypercube:20 (1048576 nodes, 22020096 ports");
+    expect(60000, "run mesh:2048x2048 --quiet", 2, "a simulation of mesh:2048x2048 (4194304 nodes");
+    expect(60000, "run torus:3x3x3x3x3x3x3x3x3x3x3x3x3 --quiet", 2, "(1594323 nodes, 43046721 ports");
+    expect(60000, "run mesh:2048x2048 --program broadcast --quiet", 2, "a simulation of mesh:2048x2048");
     expect(300000, "run mesh:1024x1024 --quiet", 2, "a simulation of mesh:1024x1024");
+    /* a fabric the SPEC does not size (BSN): refused once built, before the
+     * program is made */
+    expect(300000, "run bsn:mesh:16x16 --program broadcast --quiet", 2, "a simulation of bsn:mesh:16x16");
 }
 
 /* memory_check=0: the run tries and runs out: exit 4 with a message. */
@@ -69,9 +78,28 @@ static void test_program_too_large(void **state)
     char p[512];
     cmd_write("big.goal", "num_ranks 2\nrank 0 {\n  send 4294967295w to 1\n}\nrank 1 {\n  recv 4294967295w from 0\n}\n",
               p, sizeof p);
-    expect(0, "run mesh:2 --program-file big.goal", 2, "the program engine for 2 operations of 2 ranks on mesh:2 needs about");
+    expect(4000000, "run mesh:2 --program-file big.goal", 2,
+           "the program engine for 2 operations of 2 ranks on mesh:2 needs about 68.7 GB (noctua's estimate)");
     expect(300000, "run mesh:2 --program-file big.goal memory_check=0", 4, "noctua: out of memory (PE engine");
-    expect(0, "run mesh:2 --program-file big.goal --quiet", 2, "memory_check=0 to try anyway");
+    expect(4000000, "run mesh:2 --program-file big.goal --quiet", 2, "memory_check=0 to try anyway");
+}
+
+/* A generator's program is refused before it is made when its memory
+ * values alone do not fit (broadcast of 2^24 words to 64 PEs: 34 GB), and
+ * under memory_check=0 while it grows, before it takes the memory; the
+ * issue's `--words 1073741824` grew without bound. */
+static void test_generator_too_large(void **state)
+{
+    (void)state;
+    expect(4000000, "run mesh:8x8 --program broadcast --words 16777216", 2,
+           "broadcast on mesh:8x8: the program's 1073741824 memory values (init and expect, 32 bytes each while "
+           "it is made) need at least 34.4 GB (noctua's estimate)");
+    expect(4000000, "run mesh:8x8 --program alltoall --words 100000 --emit-only --emit x.goal", 2,
+           "alltoall on mesh:8x8: the program's 806400000 memory values");
+    expect(1000000, "run mesh:8x8 --program broadcast --words 16777216 memory_check=0", 2,
+           "it is too large for this machine; make it smaller");
+    expect(1000000, "run mesh:8x8 --program alltoall --words 20000 memory_check=0", 2,
+           "noctua: program memory values: the program would take about");
 }
 
 /* Options have the engine's limits. */
@@ -81,6 +109,40 @@ static void test_option_limits(void **state)
     expect(0, "run hypercube:4 --program broadcast --words 1073741824", 2,
            "--words 1073741824: from 1 to 16777216 (the words a rank's memory may hold)");
     expect(0, "run hypercube:4 --program broadcast --words 0", 2, "--words 0: from 1 to 16777216");
+    /* packets count their hops in 16 bits */
+    expect(0, "run ring:131072 --quiet", 2, "ring:131072: a diameter of 65536 hops, more than the 65535 a packet "
+           "counts (16 bits)");
+    expect(0, "run mesh:65537x2 --program broadcast --quiet", 2, "a diameter of 65537 hops");
+    /* and the packet pool its slots in 32 bits */
+    expect(0, "run mesh:256x256 num_vcs=64 vc_buf_size=4096 --quiet", 2,
+           "326656 ports with 64 VCs of 4096 flits hold");
+}
+
+/* Out of memory in a JSON report (jansson's allocations) and in the
+ * Verilated cores (C++'s new) is exit 4 with the message too: the address
+ * space is swept from where nothing runs to where everything does, and
+ * every run ends with 0 or with 4 and "noctua: out of memory (", never
+ * with a signal, nor with exit 2 and "cannot write" (what a failed
+ * allocation in jansson looked like), and some runs stop in the report. */
+static void test_out_of_memory_anywhere(void **state)
+{
+    (void)state;
+    int ok = 0, in_json = 0;
+    for (long kb = 12000; kb <= 40000; kb += 1000) {
+        char *out;
+        int rc = run_in(kb, "run mesh:32x32 sample_cycles=10 warmup_cycles=0 --quiet --json r.json memory_check=0",
+                        &out);
+        if (rc != 0 && !(rc == 4 && strstr(out, "noctua: out of memory (")))
+            fail_msg("ulimit -v %ld: exit %d:\n%s", kb, rc, out);
+        ok += rc == 0;
+        in_json += rc == 4 && strstr(out, "out of memory (building a JSON report") != NULL;
+        free(out);
+    }
+    if (!ok || !in_json)
+        fail_msg("%d runs finished, %d ran out of memory in the JSON report", ok, in_json);
+    if (noc_rtl_model_cache()) /* 16384 cores of 24 kB in 400 MB */
+        expect(400000, "run mesh:128x128 router=rtl memory_check=0 sample_cycles=10 warmup_cycles=0 --quiet", 4,
+               "noctua: out of memory (an RTL core)");
 }
 
 int main(void)
@@ -89,6 +151,8 @@ int main(void)
         cmocka_unit_test(test_refused_before_allocating),
         cmocka_unit_test(test_out_of_memory_is_exit_4),
         cmocka_unit_test(test_program_too_large),
+        cmocka_unit_test(test_generator_too_large),
+        cmocka_unit_test(test_out_of_memory_anywhere),
         cmocka_unit_test(test_option_limits),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);

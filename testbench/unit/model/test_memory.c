@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model/sim.h"
+#include "routers/rtl/rtl_model.h"
 
 static uint64_t heap_in_use(void)
 {
@@ -77,6 +78,23 @@ static void test_ideal(void **state)
     check("hypercube:8", (const char *const[]){ "router=ideal", NULL });
 }
 
+/* The rtl family: the C side by its allocations, the Verilated cores as
+ * measured when the model is loaded (routers/rtl/rtl_router.c). The cores
+ * are those the rtl tests build too; none without Verilator. */
+static void test_rtl(void **state)
+{
+    (void)state;
+    if (!noc_rtl_model_cache()) {
+        print_message("built without Verilator: no rtl router\n");
+        return;
+    }
+    check("mesh:8x8", (const char *const[]){ "router=rtl", NULL });
+    check("mesh:16x16", (const char *const[]){ "router=rtl", NULL });
+    check("hypercube:6", (const char *const[]){ "router=rtl", NULL });
+    check("torus:4x4", (const char *const[]){ "router=rtl", "arb_type=matrix", NULL });
+    check("mesh:8x8", (const char *const[]){ "router=rtl", "num_vcs=4", "vc_buf_size=2", NULL });
+}
+
 /* A run that does not fit is refused before it allocates, with the
  * estimate; memory_check=0 lets it try. */
 static void test_refused(void **state)
@@ -105,6 +123,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vc),
         cmocka_unit_test(test_ideal),
+        cmocka_unit_test(test_rtl),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
