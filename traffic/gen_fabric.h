@@ -47,7 +47,7 @@ noc_program_t *noc_gen_otis_broadcast(const noc_topo_t *t, const noc_gen_args_t 
 noc_program_t *noc_gen_otis_data_sum(const noc_topo_t *t, const noc_gen_args_t *a, char *err,
                                      size_t errlen);
 
-/* ---- building blocks shared by gen_bsn.c and gen_otis.c (in gen_bsn.c) ----
+/* ---- building blocks shared by gen_bsn.c and gen_otis.c (gen_flow.c, gen_group.c)
  *
  * A dataflow builder: every PE's memory is cut into slots of `words` words
  * (slot s at address s·words; slot 0 holds the data and the result, slot

@@ -4,7 +4,7 @@
  * across the transpose (optical) links, and within the groups again.
  *
  * Node (g,p) is rank g·n + p (n = |Ω|); its transpose link goes to (p,g),
- * and (g,g) has none. Built from the group steps of gen_bsn.c
+ * and (g,g) has none. Built from the group steps of gen_group.c
  * (gen_fabric.h); combine ops cost nothing. docs/algorithms/bsn.md has the
  * steps and the measured cycles. */
 #include "traffic/gen_fabric.h"
