@@ -1,0 +1,76 @@
+/* pe_internal.h: the state of the PE program engine (pe.h), shared by the
+ * files that make it up: pe_build.c builds it for a program, pe.c runs it
+ * cycle by cycle, pe_report.c reads it after the run. Private to
+ * model/pe*.c. */
+#ifndef NOC_PE_INTERNAL_H
+#define NOC_PE_INTERNAL_H
+#include "model/pe.h"
+#include "model/sim_internal.h"
+#include <stdint.h>
+
+enum { OP_WAIT, OP_READY, OP_STARTED, OP_DONE };
+
+/* A FIFO over a region of a shared array: an op enters it at most once. */
+typedef struct queue {
+    uint32_t head, tail; /* indices into the rank's region */
+} queue_t;
+
+typedef struct rank_state {
+    queue_t ready;        /* ops whose dependencies are met */
+    queue_t compute;      /* calc and combine ops waiting for the processor */
+    int32_t send_head, send_tail; /* send ops whose packets are not all handed to the NI, in
+                                     start order (linked through send_next) */
+    int32_t cpu_op;       /* op on the processor, -1 if none */
+    uint64_t cpu_end;     /* cycle it completes */
+    int32_t posted_head, posted_tail;   /* receives waiting for a message (by op) */
+    int32_t arrived_head, arrived_tail; /* messages arrived, not yet matched (by send op) */
+    uint32_t ops_left;
+    int32_t last_op;      /* the op it started last (waveforms), -1 none */
+    uint32_t sends_out, recvs_open;
+} rank_state_t;
+
+struct noc_pe {
+    const noc_program_t *p;
+    int n_ranks;
+    int64_t compute_cycles;
+    int packet_size;
+    int64_t *mem;
+    uint64_t *mem_off;     /* per rank */
+    uint32_t *pending;     /* per op: dependencies not yet met */
+    uint8_t *state;        /* per op: OP_* */
+    uint32_t *op_rank;     /* per op: its rank */
+    uint32_t *rdep_start;  /* per op + 1: its dependents in rdep[] */
+    noc_dep_t *rdep;       /* (dependent op, start flag) */
+    uint32_t *qslot;       /* two regions per rank (ready, compute): op ids */
+    int32_t *send_next;    /* per send op: the next in its rank's send list */
+    uint32_t *send_off;    /* per send op: words handed to the NI so far */
+    uint8_t *send_port;    /* per send op: the first hop's output port */
+    rank_state_t *rank;
+    /* messages, by send op */
+    uint64_t *msg_off;     /* first word in tx[] and rx[] */
+    int64_t *tx, *rx;
+    uint32_t *msg_sent;    /* words injected */
+    uint32_t *msg_got;     /* words arrived */
+    int32_t *msg_next;     /* link in the receiver's arrived list */
+    int32_t *recv_next;    /* per recv op: link in the posted list */
+    int32_t *recv_msg;     /* per recv op: the message it took */
+    uint64_t messages_left;
+    char error[256];       /* first program error (truncation ...) */
+    uint64_t last_event;   /* last cycle an op started or ended */
+    int stalled;           /* the run stopped: nothing moved or progressed */
+    /* sync_steps: a zero-cost barrier at every step: ops of step k start
+     * only when every op of the steps before k has completed */
+    int sync;
+    int cur_step;          /* lowest step with ops left */
+    uint32_t *step_left;   /* per step: ops not completed */
+    uint32_t *step_active; /* per step: ops ready or running (waveforms' current step) */
+    int32_t *park_head;    /* per step: ready ops waiting for the barrier */
+    int32_t *park_next;    /* per op */
+    noc_pe_stats_t st;
+};
+
+/* Every rank's state at cycle 0, its ops without dependencies ready, once
+ * s->pe is built (pe.c: the queues are the run's). */
+void noc_pe_start(struct noc_sim *s);
+
+#endif
