@@ -165,11 +165,10 @@ static int parse3(const char *s, int *a, int *b, int *c)
     return sscanf(s, "<%d,%d,%d>", a, b, c) == 3;
 }
 
-static void test_definitions(void **state)
+/* BSN over rings: labels are numbers; intra links stay in <g,.,c> and
+ * join ring neighbours; swap links join <g,p,c> and <p,g,1-c>. */
+static void check_bsn_links(void)
 {
-    (void)state;
-    /* BSN over rings: labels are numbers; intra links stay in <g,.,c> and
-     * join ring neighbours; swap links join <g,p,c> and <p,g,1-c>. */
     static const char *const bsn[] = {"bsn:ring:4", "bsn:ring:8", "bsn:complete:5"};
     for (size_t i = 0; i < sizeof bsn / sizeof bsn[0]; i++) {
         noc_topo_t *t = make(bsn[i]);
@@ -209,8 +208,11 @@ static void test_definitions(void **state)
         free(owner);
         noc_topo_destroy(t);
     }
+}
 
-    /* OTIS over a ring: optical links join (g,p) and (p,g), g != p */
+/* OTIS over a ring: optical links join (g,p) and (p,g), g != p */
+static void check_otis_links(void)
+{
     noc_topo_t *t = make("otis:ring:5");
     int *owner = owners(t), optical = 0;
     assert_string_equal(t->class_name[1], "optical");
@@ -236,11 +238,14 @@ static void test_definitions(void **state)
     assert_int_equal(optical / 2, 5 * 4 / 2);
     free(owner);
     noc_topo_destroy(t);
+}
 
-    /* pyramid: parent links join (k,r,c) and (k+1,r/2,c/2); lateral links
-     * stay in a level and join mesh neighbours */
-    t = make("pyramid:3");
-    owner = owners(t);
+/* pyramid: parent links join (k,r,c) and (k+1,r/2,c/2); lateral links
+ * stay in a level and join mesh neighbours */
+static void check_pyramid_links(void)
+{
+    noc_topo_t *t = make("pyramid:3");
+    int *owner = owners(t);
     assert_string_equal(t->class_name[0], "lateral");
     assert_string_equal(t->class_name[1], "parent");
     for (int v = 0; v < t->n_nodes; v++) {
@@ -270,10 +275,13 @@ static void test_definitions(void **state)
     }
     free(owner);
     noc_topo_destroy(t);
+}
 
-    /* circulant: class j joins i and i +- s_j */
-    t = make("circulant:10:5,1");
-    owner = owners(t);
+/* circulant: class j joins i and i +- s_j */
+static void check_circulant_links(void)
+{
+    noc_topo_t *t = make("circulant:10:5,1");
+    int *owner = owners(t);
     assert_int_equal(t->n_classes, 2);
     assert_string_equal(t->class_name[0], "s1");
     assert_string_equal(t->class_name[1], "s2");
@@ -284,6 +292,15 @@ static void test_definitions(void **state)
         }
     free(owner);
     noc_topo_destroy(t);
+}
+
+static void test_definitions(void **state)
+{
+    (void)state;
+    check_bsn_links();
+    check_otis_links();
+    check_pyramid_links();
+    check_circulant_links();
 }
 
 /* ---- labels, ports, positions --------------------------------------------- */

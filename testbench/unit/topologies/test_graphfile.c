@@ -30,12 +30,11 @@ static void write_graph(const char *name, const char *text, char *path, size_t l
     fclose(f);
 }
 
-static void test_graph_files(void **state)
+/* The Petersen graph: 10 nodes, 15 links, 3-regular, diameter 2, with
+ * classes and latencies; and as a BSN and an OTIS basis. */
+static void check_petersen(void)
 {
-    (void)state;
-    char path[512], spec[600], err[800];
-
-    /* the Petersen graph: 10 nodes, 15 links, 3-regular, diameter 2 */
+    char path[512], spec[600];
     write_graph("petersen.txt",
                 "# Petersen graph\nnodes 10\n0 1\n1 2\n2 3\n3 4\n4 0  # outer\n"
                 "0 5 spoke\n1 6 spoke\n2 7 spoke\n3 8 spoke\n4 9 spoke 3\n"
@@ -73,13 +72,17 @@ static void test_graph_files(void **state)
     expect(spec, measure(t), 100, 10 * 15 + 45, 3, 4, 5);
     assert_true(check_routes(spec, t));
     noc_topo_destroy(t);
+}
 
-    /* names: labels are the names, numbered in order of first appearance */
+/* Names: labels are the names, numbered in order of first appearance. */
+static void check_named_nodes(void)
+{
+    char path[512], spec[600];
     write_graph("names.txt",
                 "cpu0 cpu1 # a\ncpu1 mem\nmem cpu0\nmem io.0 slow 4\nio.0 io-1 12\n", path,
                 sizeof path);
     snprintf(spec, sizeof spec, "graph:%s", path);
-    t = make(spec);
+    noc_topo_t *t = make(spec);
     expect(spec, measure(t), 5, 5, 1, 3, 3);
     char l[64];
     noc_topo_label(t, 2, l, sizeof l);
@@ -88,8 +91,12 @@ static void test_graph_files(void **state)
     assert_int_equal(noc_topo_find_label(t, "cpu0"), 0);
     assert_true(check_routes(spec, t));
     noc_topo_destroy(t);
+}
 
-    /* errors, each with FILE:LINE */
+/* Errors, each with FILE:LINE. */
+static void check_bad_files(void)
+{
+    char path[512], spec[600], err[800];
     static const struct {
         const char *text;
         int line;
@@ -135,6 +142,14 @@ static void test_graph_files(void **state)
         assert_non_null(strstr(err, where));
         assert_non_null(strstr(err, bad[i].says));
     }
+}
+
+static void test_graph_files(void **state)
+{
+    (void)state;
+    check_petersen();
+    check_named_nodes();
+    check_bad_files();
 }
 
 /* The sample graph files of examples/graphs build and route. */
