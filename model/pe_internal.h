@@ -7,6 +7,9 @@
 #include "model/pe.h"
 #include "model/sim_internal.h"
 #include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum { OP_WAIT, OP_READY, OP_STARTED, OP_DONE };
 
@@ -73,4 +76,7 @@ struct noc_pe {
  * s->pe is built (pe.c: the queues are the run's). */
 void noc_pe_start(struct noc_sim *s);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

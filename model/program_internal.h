@@ -8,6 +8,9 @@
 #include "model/program.h"
 #include <assert.h>
 #include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct raw_dep {
     uint32_t a, b; /* a requires b, indices as returned by noc_prog_add */
@@ -48,10 +51,13 @@ typedef struct build {
 static inline build_t *state(noc_program_t *p)
 {
     assert(p->build && "builder call after noc_prog_finish");
-    return p->build;
+    return (build_t *)p->build;
 }
 
 /* Frees b (NULL: nothing). */
 void noc_prog_build_free(build_t *b);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static int node(int n, int c, int g, int p) { return c * n * n + g * n + p; }
 
 /* The swap partner of rank v: <g,p,c> - <p,g,1-c>. */

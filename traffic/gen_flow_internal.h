@@ -7,6 +7,9 @@
 #define NOC_GEN_FLOW_INTERNAL_H
 #include "traffic/gen_fabric.h"
 #include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* A read of a slot since its last write: the op, and whether a later
  * writer waits only for its start (a send). */
@@ -45,4 +48,7 @@ struct noc_gen_flow {
     noc_gen_tree_t centre; /* tree_sum(): Ω's BFS tree from a centre, built on first use */
 };
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define MAX_RANKS (1 << 20)
 #define MAX_BYTES ((uint64_t)UINT32_MAX * NOC_PROG_WORD_BYTES)
@@ -156,4 +159,7 @@ size_t noc_rd_keep_name(reader_t *r, const char *s);
 int noc_rd_block_item(reader_t *r, const char *label);
 int noc_rd_top_item(reader_t *r, const char *label);
 
+#ifdef __cplusplus
+}
+#endif
 #endif
