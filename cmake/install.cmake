@@ -39,7 +39,9 @@ set(rtl_installed ${CMAKE_BINARY_DIR}/install-src/rtl_model_installed.c)
 file(CONFIGURE OUTPUT ${rtl_installed} CONTENT
      "/* rtl_model.c as installed (cmake/install.cmake): no path of the build compiled in. */\n#include \"routers/rtl/rtl_model.c\"\n")
 set(lib_sources ${NOCTUA_CORE_SOURCES} ${NOCTUA_WAVES_SOURCES})
-list(REMOVE_ITEM lib_sources ${CMAKE_SOURCE_DIR}/routers/rtl/rtl_model.c)
+# (and prebuild_models.c, the build's tool with a main, is no part of it)
+list(REMOVE_ITEM lib_sources ${CMAKE_SOURCE_DIR}/routers/rtl/rtl_model.c
+     ${CMAKE_SOURCE_DIR}/routers/rtl/prebuild_models.c)
 list(APPEND lib_sources ${rtl_installed})
 if(TARGET rtl_models) # Verilator found: the installed core builds models too
   set_source_files_properties(${rtl_installed} PROPERTIES COMPILE_DEFINITIONS
@@ -74,6 +76,8 @@ set_target_properties(noctua_shared PROPERTIES OUTPUT_NAME noctua EXPORT_NAME no
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 target_include_directories(noctua_shared INTERFACE ${include_dirs})
 target_link_libraries(noctua_shared PRIVATE m ${METIS_LIBRARY} ${CMAKE_DL_LIBS} ZLIB::ZLIB)
+target_link_options(noctua_shared PRIVATE -Wl,--version-script=${CMAKE_SOURCE_DIR}/cmake/noctua.map)
+set_property(TARGET noctua_shared APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/noctua.map)
 add_library(noctua::noctua ALIAS noctua_shared)
 
 add_library(noctua_static STATIC ${objects})

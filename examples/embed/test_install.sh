@@ -24,6 +24,11 @@ libdir=$(dirname "$(find "$P" -name libnoctua.a | head -n 1)")
 soname=$(readelf -d "$libdir/libnoctua.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 if [ -z "$soname" ] || [ ! -e "$libdir/$soname" ]; then fail "libnoctua.so has no SONAME, or no file of that name"; fi
 
+# the libraries: the API's names only (libnoctua.so exports noc_* alone), no main
+others=$(nm -D --defined-only "$libdir/libnoctua.so" | awk '$3 !~ /^noc_/ { print $3 }')
+if [ -n "$others" ]; then fail "libnoctua.so exports names without noc_: $(head -5 <<<"$others" | tr '\n' ' ')"; fi
+if nm "$libdir/libnoctua.a" 2>/dev/null | grep -qw 'T main'; then fail "libnoctua.a defines main"; fi
+
 # nothing installed names the trees it was built from
 for tree in "$src" "$build"; do
   if grep -rl -- "$tree" "$P" >&2; then
