@@ -188,7 +188,7 @@ static int build(const char *out, const char *log, int P, int V, int depth, int 
         setenv("VERILATOR", NOCTUA_RTL_VERILATOR, 0);
         setenv("VERILATOR_ROOT", NOCTUA_RTL_VERILATOR_ROOT, 0);
         setenv("CXX", NOCTUA_RTL_CXX, 0);
-        execl("/bin/sh", "sh", script, out, a[0], a[1], a[2], a[3], a[4], a[5], (char *)NULL);
+        execl("/bin/bash", "bash", script, out, a[0], a[1], a[2], a[3], a[4], a[5], (char *)NULL);
         _exit(127);
     }
     int st;
