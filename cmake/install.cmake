@@ -22,7 +22,10 @@ set(NOCTUA_PUBLIC_HEADERS
     model/config.h model/params.def model/sim.h model/stats.h model/traffic_if.h model/rng.h
     model/program.h model/pe.h topologies/topo.h traffic/gen.h traffic/synthetic.h
     traffic/pattern.h waves/waves.h)
-set(NOCTUA_PREFIX_MAP -ffile-prefix-map=${CMAKE_SOURCE_DIR}/= -ffile-prefix-map=${CMAKE_BINARY_DIR}/=)
+# (the compilers' working folders, the debug information's comp_dir, are
+# the build tree's: mapped too, last, so it wins when the build is inside
+# the sources)
+set(NOCTUA_PREFIX_MAP -ffile-prefix-map=${CMAKE_SOURCE_DIR}=. -ffile-prefix-map=${CMAKE_BINARY_DIR}=.)
 
 # Relative paths from the installed lib/ and bin/ to share/noctua, for
 # rtl_model.c and the program's RPATH (GNUInstallDirs' dirs are relative).
