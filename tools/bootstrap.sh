@@ -33,8 +33,10 @@ done
 #   libsystemc-dev                 the SystemC wrapper of a fabric (systemc/) and its bench
 #   clang, libclang-rt-14-dev      the libFuzzer harnesses (testbench/fuzz/, tools/fuzz.sh,
 #                                  ctest fuzz.smoke): clang's libFuzzer and sanitizer runtimes
+#   (the linter) shellcheck        lints the shell scripts (ctest lint.shellcheck)
 pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox
-      libmetis-dev graphviz verilator yosys zlib1g-dev libsystemc-dev clang libclang-rt-14-dev)
+      libmetis-dev graphviz verilator yosys zlib1g-dev libsystemc-dev clang libclang-rt-14-dev
+      shellcheck)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

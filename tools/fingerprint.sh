@@ -1,12 +1,15 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # fingerprint.sh: run a fixed set of configurations and print a hash of each
 # JSON report. Two builds that simulate the same cycles print the same list;
 # use it to check that an optimisation changed no cycle:
 #   tools/fingerprint.sh build/noctua > before.txt; ...; tools/fingerprint.sh build/noctua | diff before.txt -
+set -euo pipefail
 B=${1:?usage: tools/fingerprint.sh NOCTUA_BINARY}
 while read -r line; do
-  [ -z "$line" ] && continue
-  out=$($B run $line sample_cycles=2000 warmup_cycles=300 --json - 2>/dev/null)
+  if [ -z "$line" ]; then continue; fi
+  # a run that fails prints no report: FAILED below, and the list goes on
+  # shellcheck disable=SC2086 # the line's words are separate arguments
+  out=$("$B" run $line sample_cycles=2000 warmup_cycles=300 --json - 2>/dev/null) || true
   # the "config" object is left out: a new parameter (at its default) adds
   # a key there without changing a cycle
   if [ -z "$out" ]; then h="FAILED      "

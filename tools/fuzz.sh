@@ -45,7 +45,7 @@ for h in "${harnesses[@]}"; do
        "$build/corpus/$h" "testbench/fuzz/corpus/$h" >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-    echo "fuzz_$h: ${runs:-?} runs in ${secs} s (${rate:-?}/s), corpus $(ls "$build/corpus/$h" | wc -l) inputs: clean"
+    echo "fuzz_$h: ${runs:-?} runs in ${secs} s (${rate:-?}/s), corpus $(find "$build/corpus/$h" -mindepth 1 -maxdepth 1 | wc -l) inputs: clean"
   else
     echo "fuzz_$h: FAILED (see $log; the input is in $build/crashes/):"
     grep -m 5 -E 'fuzz property failed|ERROR: |SUMMARY' "$log" || tail -5 "$log"

@@ -9,12 +9,13 @@
 #
 # The first run builds a core for each parameter set it meets (~15 s each,
 # cached in BUILD_DIR/rtl-models). Prints one line per run and the totals.
-set -uo pipefail
+set -euo pipefail
 cycles=${1:-20000}
 build=${2:-build}
 ls=$build/testbench/cosim/lockstep
 [ -x "$ls" ] || { echo "lockstep_all.sh: no $ls (build with Verilator first)" >&2; exit 2; }
 
+# shellcheck disable=SC2054 # the commas are circulant:N:a,b's
 fabrics=(ring:8 mesh:4x4 mesh:3x3x3 torus:4x4 torus:3x3x3 hypercube:5 bsn:ring:4 bsn:mesh:2x2
          otis:mesh:3x3 pyramid:3 multilevel:2:1 circulant:13:2,5 complete:6)
 configs=("num_vcs=0 vc_buf_size=8 arb_type=round_robin packet_size=1 injection_rate=0.3"
@@ -29,17 +30,21 @@ programs=("bsn:mesh:4x4 --program broadcast" "bsn:ring:8 --program data-sum" "bs
 
 runs=0 total_cycles=0 total_flits=0 total_credits=0 routers=0
 one() {
-  local out r c fl k
-  out=$("$ls" "$@" 2>&1)
-  case $? in
+  local out r c fl k rc=0
+  out=$("$ls" "$@" 2>&1) || rc=$?
+  case $rc in
     0) ;;
     1) echo "$out"; echo "lockstep_all.sh: DIFFERENCE in: lockstep $*"; exit 1 ;;
     *) echo "$out"; echo "lockstep_all.sh: could not run: lockstep $*"; exit 2 ;;
   esac
   echo "$out"
-  # "...: R routers, C cycles identical (F flit arrivals and K credits compared)..."
+  # "...: R routers, C cycles identical (F flit arrivals, K credits and ... compared)"
   read -r r c fl k < <(grep ' cycles identical' <<<"$out" |
-    sed -E 's/.*: ([0-9]+) routers, ([0-9]+) cycles identical \(([0-9]+) flit arrivals and ([0-9]+) credits.*/\1 \2 \3 \4/')
+    sed -E 's/.*: ([0-9]+) routers, ([0-9]+) cycles identical \(([0-9]+) flit arrivals(,| and) ([0-9]+) credits.*/\1 \2 \3 \5/') ||
+    true # no line: the check below says so
+  case "$r.$c.$fl.$k" in
+    *[!0-9.]*|*..*|.*|*.) echo "lockstep_all.sh: cannot read the counts in the output of: lockstep $*"; exit 2 ;;
+  esac
   runs=$((runs + 1)) routers=$((routers + r)) total_cycles=$((total_cycles + c))
   total_flits=$((total_flits + fl)) total_credits=$((total_credits + k))
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # the backquotes in printf formats are Markdown
 # mutate.sh: the mutation pass (docs/testing.md). Each mutation of a list
 # (tools/mutations.txt) changes one line of the sources in a small way that
 # makes the model wrong; for each, this builds the changed tree and runs the
@@ -38,7 +39,7 @@
 # (the first one first) or SURVIVED; then a summary. Exit status: 0 when
 # every mutation is caught or declared equivalent, 1 when one survived, 2
 # on a bad list, a mutation that does not apply or a build that fails.
-set -u
+set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 list=$top/tools/mutations.txt
 only="" from=head rev=HEAD all=0 exclude='^(sanitize|fuzz)\.' work="" keep=0 timeout=300 jobs=2
@@ -54,7 +55,7 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --timeout) timeout=$2; shift 2 ;;
     -j) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '3,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutate.sh: unknown option '$1' (--help)" >&2; exit 2 ;;
   esac
 done

@@ -31,9 +31,11 @@ done
 # The weights: "#define NOC_AREA_W_NAND 1.0" and so on, from cli/area.h.
 weight() { sed -n "s/^#define NOC_AREA_W_$1 \([0-9.][0-9.]*\).*/\1/p" cli/area.h; }
 w_nand=$(weight NAND) w_not=$(weight NOT) w_ff=$(weight FF)
-[ -n "$w_nand" ] && [ -n "$w_not" ] && [ -n "$w_ff" ] ||
-  { echo "rtl_area.sh: no NOC_AREA_W_NAND, _NOT, _FF in cli/area.h" >&2; exit 1; }
-sources="rtl/noc_pkg.sv $(ls rtl/*.sv | grep -v noc_pkg.sv | tr '\n' ' ')"
+if [ -z "$w_nand" ] || [ -z "$w_not" ] || [ -z "$w_ff" ]; then
+  echo "rtl_area.sh: no NOC_AREA_W_NAND, _NOT, _FF in cli/area.h" >&2; exit 1
+fi
+sources="rtl/noc_pkg.sv"
+for f in rtl/*.sv; do [ "$f" = rtl/noc_pkg.sv ] || sources="$sources $f"; done
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 script="read_verilog -sv $sources; "

@@ -15,7 +15,7 @@
 set -euo pipefail
 
 usage() { echo "usage: tools/wave_screenshot.sh FILE.fst FILE.gtkw OUT.png [WIDTHxHEIGHT]" >&2; exit 2; }
-[ $# -ge 3 ] && [ $# -le 4 ] || usage
+if [ $# -lt 3 ] || [ $# -gt 4 ]; then usage; fi
 wave=$1 save=$2 out=$3 size=${4:-}
 [ -r "$wave" ] || { echo "wave_screenshot: cannot read $wave" >&2; exit 1; }
 [ -r "$save" ] || { echo "wave_screenshot: cannot read $save" >&2; exit 1; }
@@ -31,7 +31,7 @@ w=${BASH_REMATCH[1]} h=${BASH_REMATCH[2]}
 timeout_s=${WAVE_SHOT_TIMEOUT:-60}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wave_shot.XXXXXX")
-xvfb_pid= gtk_pid=
+xvfb_pid='' gtk_pid=
 cleanup() {
   local rc=$?
   set +e
@@ -58,7 +58,8 @@ while ! grep -q '[0-9]' "$tmp/display" 2>/dev/null; do
   kill -0 "$xvfb_pid" 2>/dev/null || { cat "$tmp/xvfb.log" >&2; echo "wave_screenshot: Xvfb did not start" >&2; exit 1; }
   waited "Xvfb"; sleep 0.1
 done
-export DISPLAY=":$(tr -dc 0-9 < "$tmp/display")"
+DISPLAY=":$(tr -dc 0-9 < "$tmp/display")"
+export DISPLAY
 
 # A private HOME: no user ~/.gtkwaverc or GTK settings change the picture.
 mkdir -p "$tmp/home"
@@ -66,7 +67,7 @@ HOME="$tmp/home" NO_AT_BRIDGE=1 gtkwave --rcvar 'splash_disable on' \
   "$wave" "$save" >"$tmp/gtkwave.log" 2>&1 &
 gtk_pid=$!
 
-win=
+win=''
 while [ -z "$win" ]; do
   kill -0 "$gtk_pid" 2>/dev/null || { sed 's/^/gtkwave: /' "$tmp/gtkwave.log" >&2; echo "wave_screenshot: GTKWave exited early" >&2; gtk_pid=; exit 1; }
   waited "GTKWave's window"
@@ -78,7 +79,7 @@ xdotool windowmove "$win" 0 0 windowsize "$win" "$w" "$h" 2>/dev/null || true
 # Drawn: two grabs half a second apart give the same pixels (three in a row
 # to be safe), at least a second after the window was mapped.
 sleep 1
-prev= same=0
+prev='' same=0
 while [ $same -lt 2 ]; do
   waited "GTKWave's window to settle"
   sum=$(import -window "$win" -depth 8 rgb:- 2>/dev/null | md5sum | cut -c1-32)

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # build_model.sh: build one Verilated router core as a shared object for
 # routers/rtl (docs/rtl.md, "The RTL datapath"). Called by noctua itself
 # (rtl_model.c) when a run needs a parameter set not built yet, and by CMake
@@ -12,10 +12,11 @@
 #   VERILATOR       the verilator program      (default: verilator)
 #   VERILATOR_ROOT  its include tree           (default: /usr/share/verilator)
 #   CXX             the C++ compiler           (default: c++)
+#   NOCTUA_RTL_CXXFLAGS  its optimisation flags, words split (default: -O2)
 # The object appears under OUT.so only when complete (built in a temporary
 # directory beside it, then renamed), so concurrent runs never load half a
 # file.
-set -eu
+set -euo pipefail
 if [ $# -ne 6 ] && [ $# -ne 7 ]; then
   echo "usage: build_model.sh OUT.so P V DEPTH NCLASS ARB [TRACE]" >&2
   exit 2
@@ -24,14 +25,15 @@ out=$1 P=$2 V=$3 DEPTH=$4 NCLASS=$5 ARB=$6 TRACE=${7:-0}
 src=${NOCTUA_SOURCE:?NOCTUA_SOURCE: the noctua source tree}
 verilator=${VERILATOR:-verilator}
 vroot=${VERILATOR_ROOT:-/usr/share/verilator}
-trace_args="" trace_src="" trace_lib=""
+trace_args=() trace_src=() trace_lib=()
 if [ "$TRACE" = 1 ]; then
   # fstapi's fclose and mmap go through waves/fst_guard.c, so a failed
   # write of the trace is seen and never faults (docs/reliability.md)
-  trace_args="--trace-fst"
-  trace_src="$vroot/include/verilated_fst_c.cpp $src/waves/fst_guard.c"
-  trace_lib="-lz -Wl,--wrap=fclose -Wl,--wrap=mmap -DNOC_FST_GUARD_WRAP=1"
+  trace_args=(--trace-fst)
+  trace_src=("$vroot/include/verilated_fst_c.cpp" "$src/waves/fst_guard.c")
+  trace_lib=(-lz "-Wl,--wrap=fclose" "-Wl,--wrap=mmap" -DNOC_FST_GUARD_WRAP=1)
 fi
+read -r -a cxxflags <<<"${NOCTUA_RTL_CXXFLAGS:--O2}"
 cxx=${CXX:-c++}
 dir=$(dirname "$out")
 mkdir -p "$dir"
@@ -52,13 +54,13 @@ set -- "$src/rtl/noc_pkg.sv"
 for f in "$src"/rtl/*.sv; do
   case $f in *_pkg.sv) ;; *) set -- "$@" "$f" ;; esac
 done
-"$verilator" --cc -O3 --assert --x-assign fast --x-initial fast -Wno-fatal --Mdir "$tmp" $trace_args \
+"$verilator" --cc -O3 --assert --x-assign fast --x-initial fast -Wno-fatal --Mdir "$tmp" "${trace_args[@]}" \
   --top-module noc_vc_router --prefix Vnoc_rtl_core \
   -GP="$P" -GV="$V" -GDEPTH="$DEPTH" -GFLIT_W=128 -GN_CLASS="$NCLASS" -GARB_KIND="$ARB" "$@" >"$tmp/verilator.log" 2>&1 ||
   { cat "$tmp/verilator.log" >&2; exit 1; }
-"$cxx" -std=c++17 ${NOCTUA_RTL_CXXFLAGS:--O2} -fPIC -shared -fvisibility=hidden -fvisibility-inlines-hidden -Wl,-Bsymbolic \
+"$cxx" -std=c++17 "${cxxflags[@]}" -fPIC -shared -fvisibility=hidden -fvisibility-inlines-hidden -Wl,-Bsymbolic \
   -w -I"$tmp" -I"$vroot/include" -I"$vroot/include/vltstd" -I"$src" \
   -DNOC_RTL_P="$P" -DNOC_RTL_V="$V" -DNOC_RTL_DEPTH="$DEPTH" -DNOC_RTL_NCLASS="$NCLASS" -DNOC_RTL_ARB="$ARB" -DNOC_RTL_TRACE="$TRACE" \
-  "$tmp"/Vnoc_rtl_core*.cpp "$vroot/include/verilated.cpp" "$vroot/include/verilated_threads.cpp" "$src/routers/rtl/rtl_core_shim.cpp" $trace_src \
-  $trace_lib -o "$tmp/model.so"
+  "$tmp"/Vnoc_rtl_core*.cpp "$vroot/include/verilated.cpp" "$vroot/include/verilated_threads.cpp" "$src/routers/rtl/rtl_core_shim.cpp" "${trace_src[@]}" \
+  "${trace_lib[@]}" -o "$tmp/model.so"
 mv -f "$tmp/model.so" "$out"

@@ -5,6 +5,9 @@
  * is rebuilt, never loaded stale: <cache>/core-p5-v2-d8-c1-rr-<hash>.so. The
  * build runs once, under a lock (concurrent runs that need the same model
  * wait for it), with its output in a .log beside the object. */
+#ifdef NOCTUA_RTL_INSTALLED
+#define _GNU_SOURCE /* dladdr: where the installed library (or program) is */
+#endif
 #include "routers/rtl/rtl_model.h"
 #include "util/fsutil.h"
 
@@ -20,7 +23,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifdef NOCTUA_RTL_SOURCE
+/* Where the RTL sources and the model cache are. The build tree's noctua
+ * (NOCTUA_RTL_SOURCE) has both paths compiled in: the source tree and
+ * build/rtl-models. The installed library and program (NOCTUA_RTL_INSTALLED,
+ * cmake/install.cmake) carry no absolute path: the sources are
+ * $NOCTUA_RTL_SOURCE, else PREFIX/share/noctua found from where the library
+ * (or the program) was loaded, through the relative paths NOCTUA_RTL_FROM_LIB
+ * and NOCTUA_RTL_FROM_BIN; the cache is $NOCTUA_RTL_CACHE, else
+ * $XDG_CACHE_HOME/noctua/rtl-models, else ~/.cache/noctua/rtl-models. */
+#if defined(NOCTUA_RTL_SOURCE)
 const char *noc_rtl_model_cache(void)
 {
     const char *env = getenv("NOCTUA_RTL_CACHE");
@@ -31,6 +42,89 @@ const char *noc_rtl_source_dir(void)
 {
     return NOCTUA_RTL_SOURCE;
 }
+#elif defined(NOCTUA_RTL_INSTALLED)
+#include <limits.h>
+#include <pthread.h>
+
+static pthread_once_t paths_once = PTHREAD_ONCE_INIT;
+/* set once (paths_once), then only read: the same for every simulator */
+static char source_dir[PATH_MAX], cache_dir[PATH_MAX];
+
+/* dir holds the RTL sources? */
+static int has_sources(const char *dir)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/rtl/noc_pkg.sv", dir);
+    return access(path, R_OK) == 0;
+}
+
+/* The directory of file into buf (its last '/' cut off); -1 if none. */
+static int dir_of(const char *file, char *buf, size_t len)
+{
+    const char *slash = strrchr(file, '/');
+    if (!slash || (size_t)(slash - file) >= len)
+        return -1;
+    memcpy(buf, file, (size_t)(slash - file));
+    buf[slash - file] = '\0';
+    return 0;
+}
+
+/* source_dir = dir/rel, if that holds the sources; else 0 and -1. */
+static int try_source(const char *dir, const char *rel)
+{
+    char path[2 * PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    if (realpath(path, source_dir) && has_sources(source_dir))
+        return 0;
+    source_dir[0] = '\0';
+    return -1;
+}
+
+static void find_paths(void)
+{
+    static const char anchor = 0; /* an object of this library, to find it */
+    const char *env = getenv("NOCTUA_RTL_SOURCE");
+    char dir[PATH_MAX], exe[PATH_MAX];
+    Dl_info info;
+    if (env && *env)
+        snprintf(source_dir, sizeof source_dir, "%s", env);
+    else if (dladdr(&anchor, &info) && info.dli_fname && info.dli_fname[0] == '/' &&
+             dir_of(info.dli_fname, dir, sizeof dir) == 0 &&
+             (try_source(dir, NOCTUA_RTL_FROM_LIB) == 0 || try_source(dir, NOCTUA_RTL_FROM_BIN) == 0))
+        ; /* libnoctua.so, or a program that links it */
+    else {  /* a program with the static library */
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n > 0) {
+            exe[n] = '\0';
+            if (dir_of(exe, dir, sizeof dir) == 0)
+                try_source(dir, NOCTUA_RTL_FROM_BIN);
+        }
+    }
+    const char *cache = getenv("NOCTUA_RTL_CACHE");
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    if (cache && *cache)
+        snprintf(cache_dir, sizeof cache_dir, "%s", cache);
+    else if (xdg && xdg[0] == '/')
+        snprintf(cache_dir, sizeof cache_dir, "%s/noctua/rtl-models", xdg);
+    else if (home && *home)
+        snprintf(cache_dir, sizeof cache_dir, "%s/.cache/noctua/rtl-models", home);
+}
+
+const char *noc_rtl_model_cache(void)
+{
+    pthread_once(&paths_once, find_paths);
+    return cache_dir[0] ? cache_dir : NULL;
+}
+
+const char *noc_rtl_source_dir(void)
+{
+    pthread_once(&paths_once, find_paths);
+    return source_dir[0] ? source_dir : NULL;
+}
+#endif
+
+#if defined(NOCTUA_RTL_SOURCE) || defined(NOCTUA_RTL_INSTALLED)
 
 static int source_hash(uint64_t *h, char *err, size_t errlen)
 {
@@ -41,10 +135,16 @@ static int source_hash(uint64_t *h, char *err, size_t errlen)
     char path[1024];
     *h = NOC_FNV_SEED;
     glob_t g;
-    snprintf(path, sizeof path, "%s/rtl/*.sv", NOCTUA_RTL_SOURCE);
+    const char *src = noc_rtl_source_dir();
+    if (!src) {
+        snprintf(err, errlen, "--router rtl: the RTL sources (PREFIX/share/noctua) are not beside this noctua "
+                              "library; set NOCTUA_RTL_SOURCE to that folder");
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/rtl/*.sv", src);
     if (glob(path, 0, NULL, &g) != 0) {
         snprintf(err, errlen, "--router rtl: no RTL sources under %s/rtl (the source tree this noctua was built from)",
-                 NOCTUA_RTL_SOURCE);
+                 src);
         return -1;
     }
     int rc = 0;
@@ -52,11 +152,11 @@ static int source_hash(uint64_t *h, char *err, size_t errlen)
         rc = noc_fnv_file(h, g.gl_pathv[i]);
     globfree(&g);
     for (size_t i = 0; i < sizeof files / sizeof files[0] && rc == 0; i++) {
-        snprintf(path, sizeof path, "%s/%s", NOCTUA_RTL_SOURCE, files[i]);
+        snprintf(path, sizeof path, "%s/%s", src, files[i]);
         rc = noc_fnv_file(h, path);
     }
     if (rc != 0)
-        snprintf(err, errlen, "--router rtl: cannot read the RTL sources under %s", NOCTUA_RTL_SOURCE);
+        snprintf(err, errlen, "--router rtl: cannot read the RTL sources under %s", src);
     return rc;
 }
 
@@ -71,7 +171,8 @@ static int build(const char *out, const char *log, int P, int V, int depth, int 
     snprintf(a[4], sizeof a[4], "%d", arb);
     snprintf(a[5], sizeof a[5], "%d", trace);
     char script[1024];
-    snprintf(script, sizeof script, "%s/routers/rtl/build_model.sh", NOCTUA_RTL_SOURCE);
+    const char *src = noc_rtl_source_dir(); /* not NULL: source_hash ran first */
+    snprintf(script, sizeof script, "%s/routers/rtl/build_model.sh", src);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -83,11 +184,11 @@ static int build(const char *out, const char *log, int P, int V, int depth, int 
             dup2(fd, 2);
             close(fd);
         }
-        setenv("NOCTUA_SOURCE", NOCTUA_RTL_SOURCE, 1);
+        setenv("NOCTUA_SOURCE", src, 1);
         setenv("VERILATOR", NOCTUA_RTL_VERILATOR, 0);
         setenv("VERILATOR_ROOT", NOCTUA_RTL_VERILATOR_ROOT, 0);
         setenv("CXX", NOCTUA_RTL_CXX, 0);
-        execl("/bin/sh", "sh", script, out, a[0], a[1], a[2], a[3], a[4], a[5], (char *)NULL);
+        execl("/bin/bash", "bash", script, out, a[0], a[1], a[2], a[3], a[4], a[5], (char *)NULL);
         _exit(127);
     }
     int st;
@@ -105,6 +206,10 @@ int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class,
     if (source_hash(&h, err, errlen) != 0)
         return -1;
     const char *dir = noc_rtl_model_cache();
+    if (!dir) {
+        snprintf(err, errlen, "--router rtl: no folder for the model cache (set NOCTUA_RTL_CACHE or HOME)");
+        return -1;
+    }
     if (noc_mkdir_p(dir) != 0) {
         snprintf(err, errlen, "--router rtl: cannot create the model cache %s: %s (set NOCTUA_RTL_CACHE)",
                  dir, strerror(errno));

@@ -39,6 +39,6 @@ wait "$pid" || rc=$?
 [ "$rc" = 130 ] || { cat "$tmp/out"; fail "exit $rc after Ctrl-C, not 130"; }
 sleep 0.5 # the build's own shell removes its folder as it ends
 # (the cache's lock and the build's log stay: they are the cache's own)
-left=$(ls -A "$cache2" | grep -v -e '\.lock$' -e '\.log$' || true)
+left=$(find "$cache2" -mindepth 1 -maxdepth 1 ! -name '*.lock' ! -name '*.log' -printf '%f\n')
 [ -z "$left" ] || fail "left in the cache after Ctrl-C: $left"
 echo "ok: Ctrl-C during a build leaves nothing behind, exit 130"

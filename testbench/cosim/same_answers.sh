@@ -12,7 +12,7 @@
 # both) are not "the same answers".
 #
 #   same_answers.sh NOCTUA
-set -u
+set -euo pipefail
 noctua=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,10 +22,9 @@ same() {
   local want=0
   case ${1:-} in exit=*) want=${1#exit=}; shift ;; esac
   n=$((n + 1))
-  "$noctua" run "$@" --router vc --quiet --json "$tmp/vc.json" >"$tmp/vc.out" 2>&1
-  local ev=$?
-  "$noctua" run "$@" --router rtl --quiet --json "$tmp/rtl.json" >"$tmp/rtl.out" 2>&1
-  local er=$?
+  local ev=0 er=0
+  "$noctua" run "$@" --router vc --quiet --json "$tmp/vc.json" >"$tmp/vc.out" 2>&1 || ev=$?
+  "$noctua" run "$@" --router rtl --quiet --json "$tmp/rtl.json" >"$tmp/rtl.out" 2>&1 || er=$?
   if [ "$ev" != "$want" ] || [ "$er" != "$want" ]; then
     # (a difference between the two is always one of these)
     echo "WRONG exit status (vc $ev, rtl $er, expected $want): noctua run $*"
@@ -46,21 +45,21 @@ same() {
 }
 
 # Synthetic traffic on every kind of fabric (the short windows keep it quick).
-syn="warmup_cycles=300 sample_cycles=1500"
-same ring:6 $syn injection_rate=0.3 packet_size=3
-same mesh:3x4 $syn injection_rate=0.3
-same mesh:2x2x2 $syn injection_rate=0.4 traffic=bitcomp
-same torus:3x4 $syn injection_rate=0.4 packet_size=4
-same torus:4x4 $syn injection_rate=0.5 arb_type=matrix
-same mesh:4x4 $syn injection_rate=0.6 num_vcs=4 vc_buf_size=2 traffic=transpose
-same hypercube:3 $syn injection_rate=0.3 packet_size=2
-same bsn:ring:4 $syn injection_rate=0.2
-same otis:mesh:2x2 $syn injection_rate=0.2
-same pyramid:3 $syn injection_rate=0.2
-same circulant:13:2,5 $syn injection_rate=0.3
-same complete:5 $syn injection_rate=0.3
-same multilevel:2:1 $syn injection_rate=0.2
-same mesh:3x3 $syn injection_rate=0.5 ni_ports=0 packet_size=2
+syn=(warmup_cycles=300 sample_cycles=1500)
+same ring:6 "${syn[@]}" injection_rate=0.3 packet_size=3
+same mesh:3x4 "${syn[@]}" injection_rate=0.3
+same mesh:2x2x2 "${syn[@]}" injection_rate=0.4 traffic=bitcomp
+same torus:3x4 "${syn[@]}" injection_rate=0.4 packet_size=4
+same torus:4x4 "${syn[@]}" injection_rate=0.5 arb_type=matrix
+same mesh:4x4 "${syn[@]}" injection_rate=0.6 num_vcs=4 vc_buf_size=2 traffic=transpose
+same hypercube:3 "${syn[@]}" injection_rate=0.3 packet_size=2
+same bsn:ring:4 "${syn[@]}" injection_rate=0.2
+same otis:mesh:2x2 "${syn[@]}" injection_rate=0.2
+same pyramid:3 "${syn[@]}" injection_rate=0.2
+same circulant:13:2,5 "${syn[@]}" injection_rate=0.3
+same complete:5 "${syn[@]}" injection_rate=0.3
+same multilevel:2:1 "${syn[@]}" injection_rate=0.2
+same mesh:3x3 "${syn[@]}" injection_rate=0.5 ni_ports=0 packet_size=2
 # Programs, with real data (each checks its result).
 same bsn:mesh:4x4 --program broadcast
 same bsn:ring:4 --program data-sum
@@ -78,11 +77,10 @@ same ring:6 --program allreduce
 same complete:5 --program allgather
 
 # The text report of the example.
-"$noctua" run bsn:mesh:4x4 --program broadcast --router vc >"$tmp/vc.txt" 2>&1
-ev=$?
-"$noctua" run bsn:mesh:4x4 --program broadcast --router rtl >"$tmp/rtl.txt" 2>&1
-er=$?
-if [ $ev != 0 ] || [ $er != 0 ]; then
+ev=0 er=0
+"$noctua" run bsn:mesh:4x4 --program broadcast --router vc >"$tmp/vc.txt" 2>&1 || ev=$?
+"$noctua" run bsn:mesh:4x4 --program broadcast --router rtl >"$tmp/rtl.txt" 2>&1 || er=$?
+if [ "$ev" != 0 ] || [ "$er" != 0 ]; then
   echo "WRONG exit status (vc $ev, rtl $er, expected 0): noctua run bsn:mesh:4x4 --program broadcast"
   fail=1
 elif diff <(grep -v '^noctua .*router vc\|wall clock' "$tmp/vc.txt") \
@@ -94,5 +92,7 @@ else
   cat "$tmp/diff"
   fail=1
 fi
-[ $fail = 0 ] && echo "same_answers: all $n runs give the same answers with --router rtl and --router vc"
-exit $fail
+if [ "$fail" = 0 ]; then
+  echo "same_answers: all $n runs give the same answers with --router rtl and --router vc"
+fi
+exit "$fail"
