@@ -1,6 +1,6 @@
 /* program_test.h: what the tests of traffic programs share (the builder's
  * in testbench/unit/model/test_program_builder.c, the text form's in
- * testbench/unit/traffic/test_program.c): finishing a program that must
+ * testbench/unit/traffic/test_program_*.c): finishing a program that must
  * (or must not) pass noc_prog_finish, and reading its ops and dependencies
  * by rank. Header-only; include it after cmocka.h. */
 #ifndef NOC_PROGRAM_TEST_H

@@ -3,7 +3,7 @@
  * rank, dependency cycles, addresses, memory), the final layout when ranks
  * are filled in any order, scale (10^6 ops, a 10^6-op cycle found without
  * recursion), and the op kinds' names. The text form's tests are
- * testbench/unit/traffic/test_program.c. */
+ * testbench/unit/traffic/test_program_{read,errors,write,examples}.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
