@@ -20,7 +20,7 @@ fabrics=(ring:8 mesh:4x4 mesh:3x3x3 torus:4x4 torus:3x3x3 hypercube:5 bsn:ring:4
          otis:mesh:3x3 pyramid:3 multilevel:2:1 circulant:13:2,5 complete:6)
 configs=("num_vcs=0 vc_buf_size=8 arb_type=round_robin packet_size=1 injection_rate=0.3"
          "num_vcs=4 vc_buf_size=2 arb_type=matrix packet_size=2 injection_rate=0.4"
-         "num_vcs=3 vc_buf_size=4 arb_type=round_robin packet_size=4 injection_rate=0.25")
+         "num_vcs=6 vc_buf_size=4 arb_type=round_robin packet_size=4 injection_rate=0.25")
 programs=("bsn:mesh:4x4 --program broadcast" "bsn:ring:8 --program data-sum" "bsn:ring:4 --program prefix-sum --sync steps"
           "hypercube:5 --program prefix-sum" "torus:8x8 --program scatter" "torus:8x8 --program gather"
           "hypercube:5 --program shift --q 11" "torus:4x4 --program shift --variant rowcol --q 5"
