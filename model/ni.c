@@ -185,10 +185,9 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
         noc_pe_arrivals(s, n);
 }
 
-static inline __attribute__((always_inline)) void ni_send(struct noc_sim *s, int n)
+/* Injection: the flits of node n's NI this cycle (after its PE's turn). */
+static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *s, int n)
 {
-    if (s->pe)
-        noc_pe_eval(s, n);
     noc_ni_t *ni = &s->ni[n];
     if (noc_ni_idle(ni))
         return;
@@ -209,8 +208,16 @@ static inline __attribute__((always_inline)) void ni_send(struct noc_sim *s, int
         inject(s, n, ni, &x[k], k + 1, direct, by_port ? k + 2 : 0);
 }
 
+static inline __attribute__((always_inline)) void ni_send(struct noc_sim *s, int n)
+{
+    if (s->pe)
+        noc_pe_eval(s, n);
+    ni_send_flits(s, n);
+}
+
 void noc_ni_receive(struct noc_sim *s, int n) { ni_receive(s, n); }
 void noc_ni_send(struct noc_sim *s, int n) { ni_send(s, n); }
+void noc_ni_send_flits(struct noc_sim *s, int n) { ni_send_flits(s, n); }
 
 void noc_ni_eval(struct noc_sim *s, int n)
 {

@@ -17,6 +17,9 @@ void noc_ni_eval(struct noc_sim *s, int n);
  * the PE's evaluation and injection. */
 void noc_ni_receive(struct noc_sim *s, int n);
 void noc_ni_send(struct noc_sim *s, int n);
+/* noc_ni_send without the PE's evaluation (the cycle in parts,
+ * noc_sim_cycle_*: the PEs have had their turn). */
+void noc_ni_send_flits(struct noc_sim *s, int n);
 /* Hand flit f, which arrived at node n this cycle, to n's NI (for routers
  * that eject straight from their links, as the ideal router does). */
 void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f);

@@ -427,6 +427,59 @@ void noc_pe_barrier(struct noc_sim *s)
     }
 }
 
+/* ---- a program that grows while it runs (pe_extend.c) ---- */
+
+void noc_pe_make_ready(struct noc_sim *s, uint32_t op)
+{
+    make_ready(s, op);
+}
+
+int noc_pe_can_prestart(const noc_pe_t *pe, uint32_t op, uint64_t at, uint64_t now, char *err, size_t errlen)
+{
+    const noc_program_t *p = pe->p;
+    if (op >= p->n_ops || p->ops[op].kind != NOC_OP_CALC || pe->state[op] != OP_WAIT || pe->pending[op] != 0 ||
+        at > now) {
+        snprintf(err, errlen, "op %u cannot have started in cycle %llu: that needs a calc whose dependencies "
+                 "are met, not started, and a cycle already reached", op, (unsigned long long)at);
+        return -1;
+    }
+    int r = rank_of(pe, op);
+    const rank_state_t *rs = &pe->rank[r];
+    int busy = rs->cpu_op >= 0 || rs->compute.head != rs->compute.tail;
+    for (uint32_t i = p->ranks[r].op_start; !busy && i < p->ranks[r].op_start + p->ranks[r].n_ops; i++)
+        busy = p->ops[i].kind != NOC_OP_SEND && p->ops[i].kind != NOC_OP_RECV && pe->state[i] == OP_DONE &&
+               pe->st.op_end[i] > at;
+    int k = p->ops[op].step;
+    if (busy || (pe->sync && k > pe->cur_step)) {
+        snprintf(err, errlen, "rank %d: a calc from cycle %llu would %s", r, (unsigned long long)at,
+                 busy ? "share the processor with another computation" : "start before its step's barrier");
+        return -1;
+    }
+    return 0;
+}
+
+void noc_pe_prestart(struct noc_sim *s, uint32_t op, uint64_t at)
+{
+    noc_pe_t *pe = s->pe;
+    const noc_program_t *p = pe->p;
+    int r = rank_of(pe, op), k = p->ops[op].step;
+    rank_state_t *rs = &pe->rank[r];
+    pe->state[op] = OP_STARTED;
+    pe->st.op_start[op] = at;
+    rs->last_op = (int32_t)op;
+    if (k >= 0)
+        pe->step_active[k]++;
+    noc_pe_step_stats_t *ks = step_of(pe, op);
+    if (ks->first_start == NOC_NEVER || ks->first_start > at)
+        ks->first_start = at;
+    ks->ops++;
+    rs->cpu_op = (int32_t)op;
+    rs->cpu_end = at + (uint64_t)p->ops[op].cost;
+    pe->last_event = s->now;
+    release(s, op, 1);
+    update_busy(s, r);
+}
+
 /* ---- the run ---- */
 
 /* Some PE computes: time passes usefully even with nothing moving. */
@@ -442,10 +495,7 @@ noc_run_status_t noc_pe_run(struct noc_sim *s)
 {
     noc_pe_t *pe = s->pe;
     noc_run_status_t status = NOC_RUN_OK;
-    s->phase = NOC_PHASE_SAMPLE;
-    s->measuring = 1;
-    s->win_start = s->now;
-    s->win_end = NOC_NEVER;
+    noc_sim_measure_all(s);
     uint64_t quiet_limit = (uint64_t)s->cfg.deadlock_cycles;
     while (pe->st.ops_done < pe->st.ops || s->in_network > 0) {
         if (noc_sim_step_checked(s, &status) != 0)

@@ -53,6 +53,25 @@ typedef struct noc_pe_stats {
 int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen);
 void noc_pe_destroy(noc_pe_t *pe);
 
+/* A program that grows while it runs (a SystemC platform issues its
+ * operations as it goes): the engine of s goes on with program np (borrowed,
+ * as in noc_pe_attach; the old one may be freed after), which holds every op
+ * of the running program (old op i is op map[i] of np, with the same fields,
+ * rank and dependencies, renumbered) and new ones, whose dependencies may
+ * name old ops. Everything the run has done is kept: the new ops start from
+ * the cycle reached (a dependency on an op that has started or completed is
+ * met), and the network is not simulated again. Refused (-1 with a message):
+ * another number of ranks, old steps renamed, less memory, an old op missing
+ * or changed, and under sync_steps a new op of a step whose barrier has
+ * passed.
+ * start_at (NULL: none) gives per op of np a cycle <= now in which a new
+ * calc op is to have started (NOC_NEVER: not), so that it ends at that
+ * cycle plus its cost: for a SystemC thread busy elsewhere since its last
+ * op, the recorded program holds a calc of the gap, which a run from cycle
+ * 0 starts then. Refused when its dependencies are not met, or its PE's
+ * processor has been busy since (or under sync_steps, before its step). */
+int noc_pe_extend(struct noc_sim *s, const noc_program_t *np, const uint32_t *map, const uint64_t *start_at,
+                  char *err, size_t errlen);
 /* The kernel's calls (model/ni.c, model/sim.c). */
 void noc_pe_arrivals(struct noc_sim *s, int n);      /* computations that end now (before any PE starts ops) */
 void noc_pe_eval(struct noc_sim *s, int n);          /* start ready ops, finish computations */

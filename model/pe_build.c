@@ -188,10 +188,10 @@ static void build_step_links(struct noc_sim *s, const noc_program_t *p)
     }
 }
 
-int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen)
+noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen)
 {
     if (check_attach(s, p, err, errlen) != 0)
-        return -1;
+        return NULL;
     noc_pe_t *pe = noc_xcalloc(1, sizeof *pe, "PE engine");
     pe->p = p;
     pe->n_ranks = p->n_ranks;
@@ -201,6 +201,14 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
     build_dependents(pe, p);
     build_queues_and_messages(pe, p);
     build_steps(pe, p, s->cfg.sync_steps != 0);
+    return pe;
+}
+
+int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen)
+{
+    noc_pe_t *pe = noc_pe_build(s, p, err, errlen);
+    if (!pe)
+        return -1;
     build_step_links(s, p);
     s->pe = pe;
     noc_pe_start(s);

@@ -72,6 +72,21 @@ struct noc_pe {
     noc_pe_stats_t st;
 };
 
+/* The engine's tables for program p on s, every op waiting (pe_build.c:
+ * what noc_pe_attach builds before it starts the run); NULL with a message
+ * when s cannot run p (the refusals of noc_pe_attach). */
+noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen);
+
+/* Op op's dependencies are met: into its rank's ready queue (pe.c's
+ * make_ready, for pe_extend.c). */
+void noc_pe_make_ready(struct noc_sim *s, uint32_t op);
+
+/* Can calc op op be put on its PE's processor as if started in cycle at
+ * (its dependencies met, the processor free since at)? 0, or -1 with a
+ * message. noc_pe_prestart does it (pe.c, for pe_extend.c). */
+int noc_pe_can_prestart(const noc_pe_t *pe, uint32_t op, uint64_t at, uint64_t now, char *err, size_t errlen);
+void noc_pe_prestart(struct noc_sim *s, uint32_t op, uint64_t at);
+
 /* Every rank's state at cycle 0, its ops without dependencies ready, once
  * s->pe is built (pe.c: the queues are the run's). */
 void noc_pe_start(struct noc_sim *s);

@@ -742,9 +742,10 @@ void noc_sim_set_stop(noc_sim_t *s, const volatile sig_atomic_t *flag)
     s->stop = flag;
 }
 
-int noc_sim_step_checked(struct noc_sim *s, noc_run_status_t *status)
+/* After a cycle: the stop flag, the invariant checker (check=1), the
+ * deadlock detector. */
+static int checks(struct noc_sim *s, noc_run_status_t *status)
 {
-    noc_sim_step(s);
     if (s->stop && *s->stop) {
         *status = NOC_RUN_INTERRUPTED;
         return -1;
@@ -764,6 +765,60 @@ int noc_sim_step_checked(struct noc_sim *s, noc_run_status_t *status)
         return -1;
     }
     return 0;
+}
+
+int noc_sim_step_checked(struct noc_sim *s, noc_run_status_t *status)
+{
+    noc_sim_step(s);
+    return checks(s, status);
+}
+
+/* ---- a program run's cycle in parts (sim.h: a SystemC platform adds ops
+ * between them). Together they do what step_program does, but every PE
+ * before every NI's injection and router. ---- */
+
+void noc_sim_cycle_arrivals(noc_sim_t *s)
+{
+    if (s->observer)
+        s->observer(s, s->observer_ctx);
+    merge_woken(s);
+    void (*pre_eval)(struct noc_sim *, int) = s->rops->pre_eval;
+    for (int i = 0; i < s->n_active; i++) {
+        int n = s->active[i];
+        if (pre_eval)
+            pre_eval(s, n);
+        noc_ni_receive(s, n);
+    }
+}
+
+void noc_sim_cycle_pes(noc_sim_t *s, int barrier)
+{
+    if (barrier)
+        noc_pe_barrier(s);
+    merge_woken(s);
+    for (int i = 0; i < s->n_active; i++)
+        noc_pe_eval(s, s->active[i]);
+}
+
+int noc_sim_cycle_finish(noc_sim_t *s, noc_run_status_t *status)
+{
+    merge_woken(s);
+    int n_act = s->n_active;
+    for (int i = 0; i < n_act; i++) {
+        int n = s->active[i];
+        noc_ni_send_flits(s, n);
+        s->rops->eval(s, n);
+    }
+    end_cycle(s, n_act);
+    return checks(s, status);
+}
+
+void noc_sim_measure_all(noc_sim_t *s)
+{
+    s->phase = NOC_PHASE_SAMPLE;
+    s->measuring = 1;
+    s->win_start = s->now;
+    s->win_end = NOC_NEVER;
 }
 
 noc_run_status_t noc_sim_run(noc_sim_t *s)

@@ -68,6 +68,25 @@ noc_run_status_t noc_sim_run(noc_sim_t *s);
 void noc_sim_set_stop(noc_sim_t *s, const volatile sig_atomic_t *flag);
 /* Simulate one cycle (both phases). */
 void noc_sim_step(noc_sim_t *s);
+/* A program run's cycle in three parts, for a caller that adds ops to
+ * the program while it runs (noc_pe_extend; the SystemC wrapper): the
+ * arrivals of every active node (ejections, credits, computations that end
+ * now); then the step barrier (barrier = 1, once a cycle) and every PE's
+ * evaluation, which may be called again after the program grew, starting
+ * the new ops in this cycle; then every NI's injection and every router,
+ * the end of the cycle and noc_sim_step_checked's checks (0, or -1 with
+ * the status). The cycles are noc_sim_step's: the nodes' evaluations are
+ * independent within a phase, so their order does not matter. */
+void noc_sim_cycle_arrivals(noc_sim_t *s);
+void noc_sim_cycle_pes(noc_sim_t *s, int barrier);
+int noc_sim_cycle_finish(noc_sim_t *s, noc_run_status_t *status);
+/* Simulate one cycle and check it: 0, or -1 with *status set when the
+ * stop flag is up, the invariant checker (check=1) fails or the network
+ * deadlocks. */
+int noc_sim_step_checked(noc_sim_t *s, noc_run_status_t *status);
+/* Measure from now on, with no end (what noc_pe_run sets up, for a caller
+ * that steps a program run itself). */
+void noc_sim_measure_all(noc_sim_t *s);
 /* Stop generating synthetic traffic (the network then drains). */
 void noc_sim_stop_injection(noc_sim_t *s);
 /* Flits inside the network (channels, router buffers) right now. */

@@ -162,10 +162,6 @@ static inline int noc_ni_idle(const noc_ni_t *ni)
     return ni->lane0.pkt < 0 && !ni->xbusy && ni->q_head == ni->q_tail && !ni->pe_busy;
 }
 
-/* One cycle, then the invariant checker (check=1) and the deadlock test:
- * returns -1 with *status set when the run must stop. */
-int noc_sim_step_checked(struct noc_sim *s, noc_run_status_t *status);
-
 /* For tests: from now on visit the active nodes in a new random order every
  * cycle. Results must not change (the two-phase contract). */
 void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed);
