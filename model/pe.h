@@ -60,10 +60,11 @@ void noc_pe_destroy(noc_pe_t *pe);
  * rank and dependencies, renumbered) and new ones, whose dependencies may
  * name old ops. Everything the run has done is kept: the new ops start from
  * the cycle reached (a dependency on an op that has started or completed is
- * met), and the network is not simulated again. Refused (-1 with a message):
- * another number of ranks, old steps renamed, less memory, an old op missing
- * or changed, and under sync_steps a new op of a step whose barrier has
- * passed.
+ * met), and the network is not simulated again. np's steps are the old
+ * ones, in the same order, with new ones anywhere among them. Refused (-1
+ * with a message): another number of ranks, an old step missing or moved,
+ * less memory, an old op missing or changed, and under sync_steps a new op
+ * of a step whose barrier has passed.
  * start_at (NULL: none) gives per op of np a cycle <= now in which a new
  * calc op is to have started (NOC_NEVER: not), so that it ends at that
  * cycle plus its cost: for a SystemC thread busy elsewhere since its last

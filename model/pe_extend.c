@@ -16,11 +16,12 @@
 
 /* Old op i and new op j are the same op: fields, rank and dependencies. */
 static int same_op(const noc_program_t *op, uint32_t i, const noc_pe_t *o, const noc_program_t *np,
-                   uint32_t j, const noc_pe_t *n, const uint32_t *map)
+                   uint32_t j, const noc_pe_t *n, const uint32_t *map, const int32_t *smap)
 {
     const noc_op_t *a = &op->ops[i], *b = &np->ops[j];
     if (a->kind != b->kind || a->peer != b->peer || a->tag != b->tag || a->words != b->words ||
-        a->addr != b->addr || a->src != b->src || a->cost != b->cost || a->step != b->step ||
+        a->addr != b->addr || a->src != b->src || a->cost != b->cost ||
+        (a->step < 0 ? -1 : smap[a->step]) != b->step ||
         a->n_deps != b->n_deps || o->op_rank[i] != n->op_rank[j])
         return 0;
     for (uint32_t k = 0; k < a->n_deps; k++) {
@@ -31,24 +32,47 @@ static int same_op(const noc_program_t *op, uint32_t i, const noc_pe_t *o, const
     return 1;
 }
 
+/* Where the running program's steps are in np (found by name, in the same
+ * order: new steps may come between them): smap[k] for old step k. */
+static int map_steps(const noc_program_t *op, const noc_program_t *np, int32_t *smap, char *err, size_t errlen)
+{
+    int next = 0;
+    for (int k = 0; k < op->n_steps; k++) {
+        int j = next;
+        while (j < np->n_steps && strcmp(np->steps[j], op->steps[k]) != 0)
+            j++;
+        if (j == np->n_steps) {
+            snprintf(err, errlen, "step '%s' of the running program is not a step of the new one after '%s'",
+                     op->steps[k], k ? op->steps[k - 1] : "the start");
+            return -1;
+        }
+        smap[k] = j;
+        next = j + 1;
+    }
+    return 0;
+}
+
+/* The step the run is in, in np's numbers: old steps before it have
+ * passed their barrier, and so have new steps before it. */
+static int mapped_cur_step(const noc_pe_t *o, const int32_t *smap)
+{
+    int n_old = o->p->n_steps;
+    if (o->cur_step < n_old)
+        return smap[o->cur_step];
+    return n_old ? smap[n_old - 1] + 1 : 0;
+}
+
 /* The refusals: another shape of program, an old op missing or changed,
  * a new op in a step whose barrier has passed, less memory. inv gets the
  * old index of every new op that was in the old program (NONE else). */
 static int check_extend(const noc_pe_t *o, const noc_program_t *np, const noc_pe_t *n, const uint32_t *map,
-                        uint32_t *inv, char *err, size_t errlen)
+                        const int32_t *smap, uint32_t *inv, char *err, size_t errlen)
 {
     const noc_program_t *op = o->p;
-    if (np->n_ranks != op->n_ranks || np->n_steps < op->n_steps) {
-        snprintf(err, errlen, "the new program has %d ranks and %d steps, the running one %d and %d",
-                 np->n_ranks, np->n_steps, op->n_ranks, op->n_steps);
+    if (np->n_ranks != op->n_ranks) {
+        snprintf(err, errlen, "the new program has %d ranks, the running one %d", np->n_ranks, op->n_ranks);
         return -1;
     }
-    for (int k = 0; k < op->n_steps; k++)
-        if (strcmp(op->steps[k], np->steps[k]) != 0) {
-            snprintf(err, errlen, "step %d is '%s' in the running program, '%s' in the new one", k,
-                     op->steps[k], np->steps[k]);
-            return -1;
-        }
     for (int r = 0; r < np->n_ranks; r++)
         if (np->ranks[r].mem_words < op->ranks[r].mem_words) {
             snprintf(err, errlen, "rank %d: the new program has less memory (%u words) than the running one (%u)",
@@ -59,15 +83,16 @@ static int check_extend(const noc_pe_t *o, const noc_program_t *np, const noc_pe
         inv[j] = NONE;
     for (uint32_t i = 0; i < op->n_ops; i++) {
         uint32_t j = map[i];
-        if (j >= np->n_ops || inv[j] != NONE || !same_op(op, i, o, np, j, n, map)) {
+        if (j >= np->n_ops || inv[j] != NONE || !same_op(op, i, o, np, j, n, map, smap)) {
             snprintf(err, errlen, "op %u of the running program is not op %u of the new one", i, j);
             return -1;
         }
         inv[j] = i;
     }
+    int cur = mapped_cur_step(o, smap);
     if (o->sync)
         for (uint32_t j = 0; j < np->n_ops; j++)
-            if (inv[j] == NONE && np->ops[j].step >= 0 && np->ops[j].step < o->cur_step) {
+            if (inv[j] == NONE && np->ops[j].step >= 0 && np->ops[j].step < cur) {
                 snprintf(err, errlen, "rank %u: a new op of step '%s', whose barrier the run has passed",
                          n->op_rank[j], np->steps[np->ops[j].step]);
                 return -1;
@@ -122,7 +147,8 @@ static void move_ops(const noc_pe_t *o, noc_pe_t *n, const uint32_t *map)
 }
 
 /* The ranks' queues and lists, the counts, the steps. */
-static void move_ranks_and_steps(const noc_pe_t *o, noc_pe_t *n, const uint32_t *map, const uint32_t *inv)
+static void move_ranks_and_steps(const noc_pe_t *o, noc_pe_t *n, const uint32_t *map, const int32_t *smap,
+                                 const uint32_t *inv)
 {
     const noc_program_t *op = o->p, *np = n->p;
     for (int r = 0; r < op->n_ranks; r++) {
@@ -149,24 +175,24 @@ static void move_ranks_and_steps(const noc_pe_t *o, noc_pe_t *n, const uint32_t 
     n->stalled = o->stalled;
     n->st.ops_done = o->st.ops_done;
     n->st.cycles = o->st.cycles;
-    /* steps: the old ones keep their index, "no step" moves to the end */
+    /* steps: the old ones at their new index, "no step" stays the last */
     for (int k = 0; k <= op->n_steps; k++) {
-        int kn = k < op->n_steps ? k : np->n_steps;
+        int kn = k < op->n_steps ? smap[k] : np->n_steps;
         const char *name = n->st.steps[kn].name;
         n->st.steps[kn] = o->st.steps[k];
         n->st.steps[kn].name = name;
     }
-    for (int k = 0; k < op->n_steps; k++) {
-        n->step_active[k] = o->step_active[k];
-        n->park_head[k] = tr(map, o->park_head[k]);
-        n->step_left[k] = o->step_left[k];
-    }
-    for (int k = op->n_steps; k <= np->n_steps; k++)
+    for (int k = 0; k <= np->n_steps; k++)
         n->step_left[k] = 0;
+    for (int k = 0; k < op->n_steps; k++) {
+        n->step_active[smap[k]] = o->step_active[k];
+        n->park_head[smap[k]] = tr(map, o->park_head[k]);
+        n->step_left[smap[k]] = o->step_left[k];
+    }
     for (uint32_t j = 0; j < np->n_ops; j++)
         if (inv[j] == NONE && np->ops[j].step >= 0)
             n->step_left[np->ops[j].step]++;
-    n->cur_step = o->cur_step;
+    n->cur_step = mapped_cur_step(o, smap);
 }
 
 /* A new op's dependencies on old ops that have already started or
@@ -189,13 +215,16 @@ static void count_pending(noc_pe_t *n, const noc_pe_t *o, const uint32_t *inv)
 /* The simulator's side: packets in flight name their message by its send
  * op and their step by its index; the per-step link tables get rows for
  * the new steps, "no step" staying the last. */
-static void move_sim(struct noc_sim *s, const noc_program_t *op, const noc_program_t *np, const uint32_t *map)
+static void move_sim(struct noc_sim *s, const noc_program_t *op, const noc_program_t *np, const uint32_t *map,
+                     const int32_t *smap)
 {
-    for (uint32_t k = 0; k < s->pkt_cap; k++) {
+    for (uint32_t k = 0; k < s->pkt_cap; k++) { /* free slots too: harmless */
         noc_packet_t *p = &s->pkts[k];
         if (p->msg < op->n_ops)
             p->msg = map[p->msg];
-        if (p->step == (uint16_t)op->n_steps)
+        if (p->step < (uint16_t)op->n_steps)
+            p->step = (uint16_t)smap[p->step];
+        else if (p->step == (uint16_t)op->n_steps)
             p->step = (uint16_t)np->n_steps;
     }
     if (np->n_steps == op->n_steps || !s->step_flits)
@@ -206,10 +235,9 @@ static void move_sim(struct noc_sim *s, const noc_program_t *op, const noc_progr
         uint32_t *old = *tab[t];
         uint32_t *nw = cells <= ((size_t)1 << 24) ? noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables")
                                                  : NULL;
-        if (nw) {
-            memcpy(nw, old, (size_t)op->n_steps * C * sizeof(uint32_t));
-            memcpy(nw + (size_t)np->n_steps * C, old + (size_t)op->n_steps * C, C * sizeof(uint32_t));
-        }
+        for (int k = 0; nw && k <= op->n_steps; k++)
+            memcpy(nw + (size_t)(k < op->n_steps ? smap[k] : np->n_steps) * C, old + (size_t)k * C,
+                   C * sizeof(uint32_t));
         free(old);
         *tab[t] = nw;
     }
@@ -249,20 +277,16 @@ int noc_pe_extend(struct noc_sim *s, const noc_program_t *np, const uint32_t *ma
     if (!n)
         return -1;
     uint32_t *inv = noc_xcalloc((size_t)np->n_ops + 1, sizeof(uint32_t), "PE engine");
-    if (check_extend(o, np, n, map, inv, err, errlen) != 0) {
-        free(inv);
-        noc_pe_destroy(n);
-        return -1;
-    }
+    int32_t *smap = noc_xcalloc((size_t)o->p->n_steps + 1, sizeof(int32_t), "PE engine");
+    if (map_steps(o->p, np, smap, err, errlen) != 0 || check_extend(o, np, n, map, smap, inv, err, errlen) != 0)
+        goto refused;
     move_ops(o, n, map);
-    move_ranks_and_steps(o, n, map, inv);
+    move_ranks_and_steps(o, n, map, smap, inv);
     count_pending(n, o, inv);
-    if (start_at && check_prestarts(n, inv, start_at, s->now, err, errlen) != 0) {
-        free(inv);
-        noc_pe_destroy(n);
-        return -1;
-    }
-    move_sim(s, o->p, np, map);
+    if (start_at && check_prestarts(n, inv, start_at, s->now, err, errlen) != 0)
+        goto refused;
+    move_sim(s, o->p, np, map, smap);
+    free(smap);
     s->pe = n;
     noc_pe_destroy(o);
     /* the calcs that started in the past; the other new ops whose
@@ -275,4 +299,9 @@ int noc_pe_extend(struct noc_sim *s, const noc_program_t *np, const uint32_t *ma
             noc_pe_make_ready(s, j);
     free(inv);
     return 0;
+refused:
+    free(smap);
+    free(inv);
+    noc_pe_destroy(n);
+    return -1;
 }

@@ -298,6 +298,38 @@ static void test_refusals(void **state)
     stop(&x);
     noc_prog_free(a);
     noc_prog_free(b);
+
+    /* a new step before the running one's (no barriers): the old step
+     * moves to index 1 with its figures */
+    a = noc_prog_new(2, "steps");
+    noc_prog_declare_step(a, "one");
+    noc_prog_step(a, 0, "two");
+    noc_prog_calc(a, 0, 2);
+    assert_int_equal(noc_prog_finish(a, err, sizeof err), 0);
+    assert_int_equal(a->n_steps, 1);
+    b = noc_prog_new(2, "steps");
+    noc_prog_declare_step(b, "one");
+    noc_prog_step(b, 0, "two");
+    noc_prog_calc(b, 0, 2);
+    noc_prog_step(b, 1, "one");
+    noc_prog_calc(b, 1, 1);
+    assert_int_equal(noc_prog_finish(b, err, sizeof err), 0);
+    start(&x, a, NULL, NULL);
+    assert_int_equal(noc_sim_step_checked(x.sim, &st), 0);
+    const uint32_t mab1[] = { 0 };
+    if (noc_pe_extend(x.sim, b, mab1, NULL, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(noc_pe_run(x.sim), NOC_RUN_OK);
+    const noc_pe_stats_t *ps = stats(&x);
+    assert_int_equal(ps->n_steps, 2);
+    assert_string_equal(ps->steps[1].name, "two");
+    assert_int_equal(ps->steps[1].first_start, 0);
+    assert_int_equal(ps->steps[1].ops, 1);
+    assert_int_equal(ps->steps[0].first_start, 1);
+    assert_int_equal(ps->cycles, 2);
+    stop(&x);
+    noc_prog_free(a);
+    noc_prog_free(b);
 }
 
 int main(void)
