@@ -1,15 +1,12 @@
 /* noc_sc_fabric.cpp: the SystemC wrapper (noc_sc_fabric.h): recording the
- * processes' calls as program ops, rebuilding and replaying the engine
- * when new ops appear, stepping it on every rising clock edge, and waking
- * the processes whose receives and computations completed. */
+ * processes' calls as program ops, growing the running engine's program by
+ * them (noc_pe_extend), stepping it a cycle on every rising clock edge in
+ * parts, and waking the processes whose receives and computations
+ * completed. */
 #include "systemc/noc_sc_fabric.h"
 
 #include <cstring>
 #include <sstream>
-
-extern "C" {
-#include "model/sim_internal.h"
-}
 
 using namespace sc_core;
 
@@ -128,14 +125,16 @@ void noc_sc_fabric::init(const std::string &spec)
         SC_REPORT_ERROR("noc_sc_fabric", err);
         return;
     }
-    /* check the configuration now, not at the first op */
+    /* the simulator, running an empty program that grows as the
+     * processes issue ops (which also checks the configuration now) */
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg_, topo_, none, err, sizeof err);
-    if (!s) {
+    sim_ = noc_sim_create(&cfg_, topo_, none, err, sizeof err);
+    prog_ = noc_prog_new(topo_->n_nodes, "systemc");
+    if (!sim_ || noc_prog_finish(prog_, err, sizeof err) != 0 || noc_pe_attach(sim_, prog_, err, sizeof err) != 0) {
         SC_REPORT_ERROR("noc_sc_fabric", err);
         return;
     }
-    noc_sim_destroy(s);
+    noc_sim_measure_all(sim_); /* what noc_pe_run sets up: the whole run is measured */
     int n = topo_->n_nodes;
     rank_ops_.resize((size_t)n);
     mem_top_.assign((size_t)n, 0);
@@ -200,7 +199,7 @@ bool noc_sc_fabric::quiet() const
 
 int noc_sc_fabric::write_program(std::FILE *f) const
 {
-    return prog_ ? noc_prog_write(prog_, f) : -1;
+    return prog_ && built_ ? noc_prog_write(prog_, f) : -1;
 }
 
 uint64_t noc_sc_fabric::op_start(int r, size_t n) const
@@ -221,19 +220,19 @@ uint64_t noc_sc_fabric::op_end(int r, size_t n) const
                                                      : NOC_NEVER;
 }
 
-/* Record op o of rank r, issued by the calling process now. The cycle it
- * is issued in: the cycle its process's last blocking op completed, if the
- * fabric released the process in this very time step (it reacts to that
- * completion, as a dependent op of a program starts in the cycle its
- * dependency completed); otherwise the last cycle simulated (0 before the
- * first edge). If that is later than the op's chain would start it, a calc
- * op fills the gap, so the engine starts it in the cycle it was issued. */
+/* Record op o of rank r, issued by the calling process now. It counts as
+ * issued in cycle stepped_: the cycle the fabric is simulating at this
+ * time step (from the rising edge until it has finished the cycle: the
+ * threads it woke run meanwhile), or else the next one. If that is later
+ * than the op's chain would start it (the process waited on other SystemC
+ * events), a calc op fills the gap: in the recorded program it starts
+ * where the chain could have gone on, and the engine is told it started
+ * then (noc_pe_extend's start_at), so the op starts in the cycle it was
+ * issued. */
 long noc_sc_fabric::issue(int r, rec_op &&o)
 {
     proc_state &ps = proc();
-    uint64_t now = stepped_ ? stepped_ - 1 : 0;
-    if (ps.has_woke && ps.woke == sc_time_stamp())
-        now = ps.woke_cycle;
+    uint64_t now = stepped_;
     long last = ps.last;
     /* a process drives one PE at a time: its chain restarts on another */
     if (last >= 0 && ops_[(size_t)last].rank != r)
@@ -241,7 +240,7 @@ long noc_sc_fabric::issue(int r, rec_op &&o)
     uint64_t ready = 0;
     if (last >= 0) {
         const rec_op &l = ops_[(size_t)last];
-        ready = l.blocking ? l.end : l.issued + (uint64_t)(l.kind == NOC_OP_CALC ? l.cost : 0);
+        ready = l.blocking ? l.end : l.issued; /* after a send: from its start (irequires) */
     }
     if (now > ready) {
         rec_op gap{};
@@ -252,6 +251,7 @@ long noc_sc_fabric::issue(int r, rec_op &&o)
         gap.dep = last;
         gap.dep_start = last >= 0 && ops_[(size_t)last].kind == NOC_OP_SEND;
         gap.issued = ready;
+        gap.gap_from = ready;
         gap.prog_op = 0;
         gap.proc = current_process();
         gap.done.reset(new sc_event());
@@ -291,12 +291,15 @@ void noc_sc_fabric::wait_for(long k)
         sc_core::wait(*ops_[(size_t)k].done);
 }
 
-/* Build the program of every op recorded so far, a fresh simulator for it,
- * and replay the cycles simulated so far; check that the replay repeats
- * what the processes were told. */
-void noc_sc_fabric::rebuild()
+/* Build the program of every op recorded so far and let the running
+ * engine go on with it (noc_pe_extend): what has run stays, the new ops
+ * join in the cycle being simulated, nothing is simulated again. */
+void noc_sc_fabric::grow()
 {
     char err[512];
+    std::vector<uint32_t> old_op(built_);
+    for (size_t k = 0; k < built_; k++)
+        old_op[k] = ops_[k].prog_op;
     noc_program_t *p = noc_prog_new(n_pes(), "systemc");
     for (const std::string &s : steps_)
         noc_prog_declare_step(p, s.c_str());
@@ -329,66 +332,38 @@ void noc_sc_fabric::rebuild()
         fail(std::string("the recorded program: ") + err);
         return;
     }
-    noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg_, topo_, none, err, sizeof err);
-    if (!s || noc_pe_attach(s, p, err, sizeof err) != 0) {
-        noc_sim_destroy(s);
+    std::vector<uint32_t> map(built_ + 1);
+    for (size_t k = 0; k < built_; k++)
+        map[old_op[k]] = ops_[k].prog_op;
+    std::vector<uint64_t> start_at(p->n_ops + 1, NOC_NEVER);
+    for (size_t k = built_; k < ops_.size(); k++)
+        start_at[ops_[k].prog_op] = ops_[k].gap_from;
+    if (noc_pe_extend(sim_, p, map.data(), start_at.data(), err, sizeof err) != 0) {
         noc_prog_free(p);
-        fail(err);
+        fail(std::string("cycle ") + std::to_string(stepped_) + ": the ops issued change what earlier cycles "
+             "did (" + err + ")");
         return;
     }
-    /* what noc_pe_run sets up: the whole run is measured */
-    s->phase = NOC_PHASE_SAMPLE;
-    s->measuring = 1;
-    s->win_start = s->now;
-    s->win_end = NOC_NEVER;
-    for (uint64_t c = 0; c < stepped_; c++) {
-        noc_run_status_t st = NOC_RUN_OK;
-        if (noc_sim_step_checked(s, &st) != 0) {
-            fail("the replay stopped at cycle " + std::to_string(c) + " (status " +
-                 std::to_string((int)st) + ")");
-            break;
-        }
-    }
-    noc_sim_destroy(sim_);
     noc_prog_free(prog_);
-    sim_ = s;
     prog_ = p;
-    size_t old = built_;
+    for (size_t k = built_; k < ops_.size(); k++)
+        if (ops_[k].blocking)
+            waiting_.push_back((long)k);
     built_ = ops_.size();
-    /* the past must not change */
-    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(sim_));
-    for (size_t k = 0; k < ops_.size(); k++) {
-        const rec_op &o = ops_[k];
-        uint64_t end = st->op_end[o.prog_op];
-        bool bad = false;
-        if (o.blocking && o.notified)
-            bad = end != o.end;
-        else if (o.blocking && k < old)
-            bad = end != NOC_NEVER;
-        if (k >= old && st->op_start[o.prog_op] != NOC_NEVER && st->op_start[o.prog_op] < o.issued)
-            bad = true;
-        if (bad) {
-            fail("replay diverged at op " + std::to_string(k) + " of PE " + std::to_string(o.rank) +
-                 ": the ops issued at cycle " + std::to_string(stepped_ ? stepped_ - 1 : 0) +
-                 " change what earlier cycles did (a step barrier or a processor they share?)");
-            return;
-        }
-    }
 }
 
-/* Wake the processes whose blocking ops have completed. */
-void noc_sc_fabric::notify_completions(bool after_replay)
+/* Wake the processes whose blocking ops have completed; how many. */
+size_t noc_sc_fabric::notify_completions()
 {
-    (void)after_replay;
-    if (!sim_)
-        return;
     const noc_pe_t *pe = noc_sim_pe(sim_);
     const noc_pe_stats_t *st = noc_pe_stats(pe);
-    for (size_t k = 0; k < built_; k++) {
-        rec_op &o = ops_[k];
-        if (!o.blocking || o.notified || st->op_end[o.prog_op] == NOC_NEVER)
+    size_t woke = 0, keep = 0;
+    for (long k : waiting_) {
+        rec_op &o = ops_[(size_t)k];
+        if (st->op_end[o.prog_op] == NOC_NEVER) {
+            waiting_[keep++] = k;
             continue;
+        }
         o.notified = true;
         o.end = st->op_end[o.prog_op];
         if (o.kind == NOC_OP_RECV && o.addr != NOC_PROG_NO_ADDR) {
@@ -398,43 +373,47 @@ void noc_sc_fabric::notify_completions(bool after_replay)
             if (msg >= 0 && prog_->ops[msg].words < o.words)
                 o.data.resize(prog_->ops[msg].words);
         }
-        proc_state &ps = procs_[o.proc];
-        ps.has_woke = true;
-        ps.woke = sc_time_stamp();
-        ps.woke_cycle = o.end;
         o.done->notify();
+        woke++;
     }
+    waiting_.resize(keep);
+    return woke;
 }
 
+/* One cycle a rising edge, in three parts (noc_sim_cycle_*): the arrivals;
+ * then, until the threads stop issuing, the threads whose receives and
+ * computations completed run (a delta cycle), the program grows by what
+ * they issued, and the PEs start what is ready (completing the receives of
+ * messages that have arrived already); then injection, routers, the end of
+ * the cycle. */
 void noc_sc_fabric::engine_thread()
 {
     for (;;) {
-        /* settle: take in the ops issued since the last edge (replaying),
-         * wake whoever that completes (they issue more in this cycle) */
-        for (;;) {
-            if (ops_.size() > built_ && error_.empty())
-                rebuild();
-            size_t before = 0;
-            for (size_t k = 0; k < built_; k++)
-                before += ops_[k].notified;
-            notify_completions(true);
-            size_t after = 0;
-            for (size_t k = 0; k < built_; k++)
-                after += ops_[k].notified;
-            if (after == before && ops_.size() == built_)
-                break;
-            if (!error_.empty())
-                break;
-            sc_core::wait(SC_ZERO_TIME);
+        sc_core::wait(SC_ZERO_TIME); /* the threads this edge triggers issue first */
+        if (error_.empty()) {
+            noc_sim_cycle_arrivals(sim_);
+            for (bool first = true;; first = false) {
+                size_t woke = notify_completions();
+                if (woke)
+                    sc_core::wait(SC_ZERO_TIME);
+                bool grew = ops_.size() > built_;
+                if (grew)
+                    grow();
+                if (!error_.empty() || (!first && !woke && !grew))
+                    break;
+                noc_sim_cycle_pes(sim_, first);
+            }
         }
-        if (sim_ && error_.empty()) {
+        if (error_.empty()) {
             noc_run_status_t st = NOC_RUN_OK;
-            if (noc_sim_step_checked(sim_, &st) != 0)
+            if (noc_sim_cycle_finish(sim_, &st) != 0)
                 fail("cycle " + std::to_string(stepped_) + ": the fabric stopped (status " +
                      std::to_string((int)st) + ")");
         }
         stepped_++;
-        notify_completions(false);
+        if (error_.empty() && notify_completions())
+            fail("cycle " + std::to_string(stepped_ - 1) + ": a receive or computation completed after "
+                 "the PEs' turn (an engine the wrapper does not know)");
         sc_core::wait();
     }
 }

@@ -15,14 +15,14 @@
  * How the cycle counts stay noctua's: every call becomes an op of a traffic
  * program (model/program.h) that the wrapper records as the processes issue
  * it, chained to the calling process's previous op ("requires" after a
- * blocking op, "irequires" after a send). The C engine needs its program
- * up front, so whenever new ops have been issued the wrapper rebuilds the
- * program, re-creates the simulator and replays it from cycle 0 to the
- * current cycle (the engine is deterministic, so the replay repeats the
- * past exactly; the wrapper checks that it does), then steps on. The
- * recorded program, run by noctua alone, gives the same cycle for every op.
- * Limits (docs/systemc.md): replays cost O(cycles) each; a process that
- * waits on SystemC time between its calls gets a calc op for the gap.
+ * blocking op, "irequires" after a send). The program grows while it runs
+ * (noc_pe_extend): each cycle is simulated in parts (noc_sim_cycle_*), and
+ * between the arrivals and the PEs' turn the threads that a completion woke
+ * issue their next ops, which start in that same cycle, as a program's op
+ * starts in the cycle its dependency completed. Nothing is simulated twice;
+ * the recorded program, run by noctua alone, gives the same cycle for every
+ * op. A process that waits on SystemC time between its calls gets a calc op
+ * for the gap (docs/systemc.md).
  *
  * C++17 (SystemC 2.3.4 is built for it). */
 #ifndef NOC_SC_FABRIC_H
@@ -140,6 +140,7 @@ private:
         long dep;             /* recorded index of the op it waits for, -1 */
         int dep_start;        /* 1: irequires (a send before it) */
         uint64_t issued;      /* the cycle it was issued in */
+        uint64_t gap_from = NOC_NEVER; /* a calc of a gap: the cycle it started in */
         bool blocking;        /* RECV and CALC: its process waits */
         bool notified;
         uint64_t end;         /* blocking, once notified */
@@ -151,17 +152,14 @@ private:
     struct proc_state {
         long last = -1;          /* its last op (recorded index) */
         int step = -1;
-        sc_core::sc_time woke;   /* when the fabric last released it */
-        bool has_woke = false;
-        uint64_t woke_cycle = 0; /* ... for the op that completed then */
     };
 
     void init(const std::string &spec);
     void engine_thread();
     long issue(int rank, rec_op &&op);
     void wait_for(long k);
-    void rebuild();
-    void notify_completions(bool after_replay);
+    void grow();
+    size_t notify_completions();
     void fail(const std::string &msg);
     int step_index(const char *name);
     proc_state &proc();
@@ -176,6 +174,7 @@ private:
     std::vector<std::string> steps_;
     std::map<const sc_core::sc_object *, proc_state> procs_;
     size_t built_ = 0;       /* ops_ in the current program */
+    std::vector<long> waiting_; /* blocking ops in the program, not yet completed */
     noc_program_t *prog_ = nullptr;
     noc_sim_t *sim_ = nullptr;
     uint64_t stepped_ = 0;
