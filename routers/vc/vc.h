@@ -26,7 +26,7 @@
 #define NOC_VC_H
 #include "model/alloc.h"
 #include "model/fifo.h"
-#include "model/sim_internal.h"
+#include "model/channel.h"
 
 enum { VC_IDLE, VC_VA, VC_ACTIVE };
 
@@ -86,7 +86,6 @@ typedef struct vc_state {
     int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */
     uint64_t class_mask[NOC_TOPO_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
-    uint64_t credit_bytes;     /* V <= 8: the low V bytes of a word */
     uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
 
     /* per input VC */

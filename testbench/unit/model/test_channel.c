@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "model/sim_internal.h"
+#include "model/channel.h"
 
 static noc_sim_t *make(noc_topo_t **t, const char *spec, const char *class_latency)
 {
@@ -45,23 +45,23 @@ static void test_flit_delay(void **state)
     for (uint32_t d = 1; d < s->cap; d++) {
         s->now = 100 + d * 10;
         noc_flit_t f = { .data = (int64_t)d, .vc = 1 };
-        noc_chan_put_flit(s, c, d, &f);
-        assert_int_equal(s->work[to], 1);
+        noc_chan_send_flit(s, c, d, &f);
+        assert_int_equal(noc_work_of(s, to), 1);
         assert_true(s->listed[to]);
         noc_flit_t got;
         for (uint32_t k = 0; k < d; k++) {
             s->now = 100 + d * 10 + k;
-            assert_int_equal(noc_chan_take_flit(s, c, &got), 0);
+            assert_int_equal(noc_chan_recv_flit(s, c, &got), 0);
         }
         s->now = 100 + d * 10 + d;
-        uint64_t mask = s->arr_flit[(uint32_t)to * s->cap + (uint32_t)(s->now & s->mask)];
-        assert_true(mask & (UINT64_C(1) << in_port));
-        s->arr_flit[(uint32_t)to * s->cap + (uint32_t)(s->now & s->mask)] = 0;
-        assert_int_equal(noc_chan_take_flit(s, c, &got), 1);
+        uint32_t at = noc_chan_at(s, to, noc_chan_slot(s, s->now));
+        assert_int_equal(noc_chan_flits_in(s, at), UINT64_C(1) << in_port);
+        noc_chan_flits_seen(s, at, UINT64_C(1) << in_port);
+        assert_int_equal(noc_chan_recv_flit(s, c, &got), 1);
         assert_int_equal(got.data, (int64_t)d);
         assert_int_equal(got.vc, 1);
-        assert_int_equal(noc_chan_take_flit(s, c, &got), 0); /* taken once */
-        s->work[to]--; /* what the router's buffer write would account */
+        assert_int_equal(noc_chan_recv_flit(s, c, &got), 0); /* taken once */
+        noc_work_sub(s, to, 1); /* what the flit's leaving the router would account */
     }
     noc_sim_destroy(s);
     noc_topo_destroy(t);
@@ -74,21 +74,21 @@ static void test_credits(void **state)
     noc_sim_t *s = make(&t, "mesh:2x2", NULL);
     int c = noc_topo_gport(t, 0, 1); /* credits return to node 0 */
     s->now = 7;
-    noc_chan_put_credit(s, c, 0);
-    noc_chan_put_credit(s, c, 1);
-    noc_chan_put_credit(s, c, 1); /* several in one cycle, even on one VC */
-    assert_int_equal(s->work[0], 3);
+    noc_chan_send_credit(s, c, 0);
+    noc_chan_send_credit(s, c, 1);
+    noc_chan_send_credit(s, c, 1); /* several in one cycle, even on one VC */
+    assert_int_equal(noc_work_of(s, 0), 3);
     int16_t counts[2] = { 0, 0 };
     s->now = 7 + s->credit_delay - 1;
-    assert_int_equal(noc_chan_take_credits(s, c, counts), 0);
+    assert_int_equal(noc_chan_recv_credits(s, c, counts), 0);
     s->now = 7 + s->credit_delay;
-    uint64_t m = s->arr_credit[(uint32_t)0 * s->cap + (uint32_t)(s->now & s->mask)];
-    assert_true(m & (UINT64_C(1) << 1)); /* port 1 of node 0 */
-    assert_int_equal(noc_chan_take_credits(s, c, counts), 3);
+    uint64_t m = noc_chan_credits_in(s, noc_chan_at(s, 0, noc_chan_slot(s, s->now)));
+    assert_int_equal(m, UINT64_C(1) << 1); /* port 1 of node 0 */
+    assert_int_equal(noc_chan_recv_credits(s, c, counts), 3);
     assert_int_equal(counts[0], 1);
     assert_int_equal(counts[1], 2);
-    assert_int_equal(s->work[0], 0);
-    assert_int_equal(noc_chan_take_credits(s, c, counts), 0);
+    assert_int_equal(noc_work_of(s, 0), 0);
+    assert_int_equal(noc_chan_recv_credits(s, c, counts), 0);
     noc_sim_destroy(s);
     noc_topo_destroy(t);
 }
