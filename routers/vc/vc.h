@@ -195,11 +195,14 @@ static inline void vc_at(const vc_ctx_t *x, int which, int l, int delay)
 }
 
 /* The boxes (docs/router.md), one header each, included by vc_router.c:
- *   vc_input.h   vc_input(x, fl, cr): the credits (ports in cr) and flits
- *                (ports in fl) that arrive this cycle; vc_route_head(x, l,
- *                delay): route the head at the front of idle VC l and let it
- *                bid for an output VC `delay` cycles from now;
+ *   vc_input.h   vc_input(x, fl): the flits (ports in fl) that arrive this
+ *                cycle; vc_route_head(x, l, delay): route the head at the
+ *                front of idle VC l and let it bid for an output VC `delay`
+ *                cycles from now;
+ *   vc_output.h  vc_credits_in(x, cr): the credits (ports in cr) that arrive
+ *                this cycle; vc_traverse(x, l, p, v, o): a flit crosses the
+ *                switch and enters its output link;
  *   vc_vcalloc.h vc_vc_alloc(x): VC allocation;
- *   vc_switch.h  vc_switch(x): switch allocation, crossbar, output. */
+ *   vc_switch.h  vc_switch(x): switch allocation. */
 
 #endif

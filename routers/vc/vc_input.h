@@ -1,5 +1,5 @@
-/* vc_input.h: the input unit of the vc router: credits and flits arriving on
- * the node's channels, buffer write, and route computation. The route is a
+/* vc_input.h: the input unit of the vc router: flits arriving on the node's
+ * channels, buffer write, and route computation. The route is a
  * pure function of where the packet is going, so a head is routed as soon as
  * it is at the front of an idle VC, and held back until the R cycles of the
  * route stage are over: it bids for an output VC from then on.
@@ -42,35 +42,16 @@ VC_INLINE void vc_route_head(vc_ctx_t *x, int l, int delay)
     vc_route(x, q, vc_slot(x->nd->buf, x->r, l, q->head), l, delay);
 }
 
-/* Credits for the output VCs of port p come back on the channel that leaves
- * p (global port base + p); each one stood for a unit of this node's work. */
-VC_INLINE void vc_credits_in(vc_ctx_t *x, uint64_t cr, uint32_t slot)
-{
-    struct noc_sim *s = x->s;
-    vc_node_t *nd = x->nd;
-    int V = x->V, total = 0;
-    for (; cr; cr &= cr - 1) {
-        int p = __builtin_ctzll(cr);
-        total += noc_chan_pop_credits(s, nd->base + p, slot, nd->credits + p * V);
-    }
-    assert(total > 0);
-    noc_work_sub(s, x->n, total);
-}
-
-/* The input unit: the credits (ports in cr) and flits (ports in fl) that
- * arrive this cycle. Flits go straight from the channel slot into their
- * VC's FIFO; the node's work count stays (the flit is still its work). */
-VC_INLINE void vc_input(vc_ctx_t *x, uint64_t fl, uint64_t cr)
+/* The input unit: the flits that arrive this cycle (at the ports in fl, at
+ * least one). Flits go straight from the channel slot into their VC's FIFO;
+ * the node's work count stays (the flit is still its work). */
+VC_INLINE void vc_input(vc_ctx_t *x, uint64_t fl)
 {
     struct noc_sim *s = x->s;
     vc_state_t *r = x->r;
     vc_node_t *nd = x->nd;
     int V = x->V, arrived = 0;
     uint32_t slot = noc_chan_slot(s, x->now);
-    if (cr)
-        vc_credits_in(x, cr, slot);
-    if (!fl)
-        return;
     vc_port_t *port = nd->port;
     vc_ivc_t *ivc = nd->ivc;
     for (; fl; fl &= fl - 1) {

@@ -1,13 +1,15 @@
 /* vc_router.c: the vc router family: building its state for a fabric and the
- * per-cycle evaluation that runs the stages of vc_input.h, vc_vcalloc.h and
- * vc_switch.h in pipeline order, inlined into one function per node (and a
- * second instance specialised for nodes with at most 64 input VCs). A
- * router's registers are read and written only by its own evaluation, and
- * everything it sends goes into channel slots of later cycles, so the commit
- * phase has nothing to do for this family. */
+ * per-cycle evaluation that runs the stages of vc_output.h (credits in),
+ * vc_input.h, vc_vcalloc.h and vc_switch.h (with vc_output.h's traversal) in
+ * pipeline order, inlined into one function per node (and a second instance
+ * specialised for nodes with at most 64 input VCs). A router's registers are
+ * read and written only by its own evaluation, and everything it sends goes
+ * into channel slots of later cycles (model/channel.h), so the commit phase
+ * has nothing to do for this family. */
 #include "util/xalloc.h"
 #include "routers/vc/vc.h"
 #include "routers/vc/vc_input.h"
+#include "routers/vc/vc_output.h"
 #include "routers/vc/vc_vcalloc.h"
 #include "routers/vc/vc_switch.h"
 #include "routers/families.h"
@@ -255,7 +257,10 @@ VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int ser
         /* the NI bits are the NI's, which evaluated first */
         noc_chan_flits_seen(s, at, ~NOC_NI_MASK);
         noc_chan_credits_seen(s, at, ~NOC_NI_MASK);
-        vc_input(&x, fl & ~NOC_NI_MASK, cr & ~NOC_NI_MASK);
+        if (cr & ~NOC_NI_MASK)
+            vc_credits_in(&x, cr & ~NOC_NI_MASK);
+        if (fl & ~NOC_NI_MASK)
+            vc_input(&x, fl & ~NOC_NI_MASK);
         if (r->buffered[n] == 0)
             return;
     }
