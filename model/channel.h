@@ -144,6 +144,28 @@ NOC_CHAN_INLINE void noc_chan_send_flit_to(struct noc_sim *s, int c, uint32_t sl
     noc_work_add(s, to, 1);
 }
 
+/* A router forwards flit *f (from its buffer) down channel c, to arrive in
+ * ring slot `slot` at node `to`, arrival bit `bit` (see noc_chan_place_flit):
+ * the copy in the channel travels on VC vc, has `hop` more hops and the
+ * lookahead route (la_port, la_class; f's own if the router computes none),
+ * and becomes work of `to`. The slot must be free. (The copy is made in
+ * place: the flit is copied once per hop.) */
+NOC_CHAN_INLINE void noc_chan_forward_flit(struct noc_sim *s, int c, uint32_t slot, int to, int bit,
+                                           const noc_flit_t *f, int vc, int hop, int la_port, int la_class)
+{
+    uint32_t i = (uint32_t)c * s->cap + slot;
+    noc_flit_t *d = &s->ring_flit[i];
+    assert(!s->ring_valid[i]);
+    *d = *f;
+    d->hops = (uint16_t)(d->hops + hop);
+    d->vc = (uint8_t)vc;
+    d->la_port = (uint8_t)la_port;
+    d->la_class = (uint8_t)la_class;
+    s->ring_valid[i] = 1;
+    s->arr_flit[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
+    noc_work_add(s, to, 1);
+}
+
 /* Send flit f down channel c, to arrive `delay` cycles from now. */
 NOC_CHAN_INLINE void noc_chan_send_flit(struct noc_sim *s, int c, uint32_t delay, const noc_flit_t *f)
 {

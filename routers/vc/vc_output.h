@@ -46,26 +46,27 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     uint32_t ser = x->ser && o != 0 ? noc_chan_ser_start(s, og) : 0; /* extra cycles of a narrow link */
     uint16_t head = q->head;
     assert(head != q->tail);
-    noc_flit_t f = *vc_slot(nd->buf, r, l, head);
+    const noc_flit_t *f = vc_slot(nd->buf, r, l, head);
     q->head = ++head;
     in->occ--;
     /* The ejection port's sink always accepts and returns no credits: its
      * counters stay at the buffer depth, and its link is no hop. */
     int hop = o != 0;
     nd->credits[o * x->V + ov] = (int16_t)(nd->credits[o * x->V + ov] - hop);
-    f.hops = (uint16_t)(f.hops + hop);
-    f.vc = (uint8_t)ov;
     int to = out->to;
-    if ((f.flags & NOC_FLIT_HEAD) && o != 0 && r->lookahead) {
+    uint8_t flags = f->flags, la_port = f->la_port, la_class = f->la_class;
+    uint32_t pkt = f->pkt;
+    if ((flags & NOC_FLIT_HEAD) && o != 0 && r->lookahead) {
         const noc_topo_t *t = s->topo;
         noc_route_t rt;
-        noc_topo_route(t, to, t->route_needs_src ? s->pkts[f.pkt].src : -1, f.dst, &rt);
-        f.la_port = rt.port;
-        f.la_class = rt.vclass;
+        noc_topo_route(t, to, t->route_needs_src ? s->pkts[pkt].src : -1, f->dst, &rt);
+        la_port = rt.port;
+        la_class = rt.vclass;
     }
     /* the flit becomes work of `to` (the caller takes it off this node),
      * then its credit work of the upstream node */
-    noc_chan_send_flit_to(s, og, noc_chan_slot(s, x->now + out->delay + ser), to, out->to_bit, &f);
+    noc_chan_forward_flit(s, og, noc_chan_slot(s, x->now + out->delay + ser), to, out->to_bit, f, ov, hop,
+                          la_port, la_class);
     noc_chan_send_credit_to(s, in->up_chan, v, noc_chan_slot(s, x->now + s->credit_delay), in->up_node,
                             in->up_bit);
     if (s->measuring) {
@@ -73,10 +74,10 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
         ls->flits++;
         ls->busy += 1 + ser;
         if (s->step_flits)
-            s->step_flits[(size_t)s->pkts[f.pkt].step * (size_t)s->n_chan + (size_t)og]++;
+            s->step_flits[(size_t)s->pkts[pkt].step * (size_t)s->n_chan + (size_t)og]++;
         s->st.flit_hops += o != 0;
     }
-    if (f.flags & NOC_FLIT_TAIL) {
+    if (flags & NOC_FLIT_TAIL) {
         out->ovc_free |= UINT64_C(1) << ov;
         q->state = VC_IDLE;
         vc_clr(vc_sw(x), l, x->W);
