@@ -146,12 +146,11 @@ NOC_CHAN_INLINE void noc_chan_send_flit_to(struct noc_sim *s, int c, uint32_t sl
 
 /* A router forwards flit *f (from its buffer) down channel c, to arrive in
  * ring slot `slot` at node `to`, arrival bit `bit` (see noc_chan_place_flit):
- * the copy in the channel travels on VC vc, has `hop` more hops and the
- * lookahead route (la_port, la_class; f's own if the router computes none),
- * and becomes work of `to`. The slot must be free. (The copy is made in
- * place: the flit is copied once per hop.) */
+ * the copy in the channel travels on VC vc with `hop` more hops, and becomes
+ * work of `to`. The slot must be free. (The copy is made in place: the flit
+ * is copied once per hop.) */
 NOC_CHAN_INLINE void noc_chan_forward_flit(struct noc_sim *s, int c, uint32_t slot, int to, int bit,
-                                           const noc_flit_t *f, int vc, int hop, int la_port, int la_class)
+                                           const noc_flit_t *f, int vc, int hop)
 {
     uint32_t i = (uint32_t)c * s->cap + slot;
     noc_flit_t *d = &s->ring_flit[i];
@@ -159,11 +158,19 @@ NOC_CHAN_INLINE void noc_chan_forward_flit(struct noc_sim *s, int c, uint32_t sl
     *d = *f;
     d->hops = (uint16_t)(d->hops + hop);
     d->vc = (uint8_t)vc;
-    d->la_port = (uint8_t)la_port;
-    d->la_class = (uint8_t)la_class;
     s->ring_valid[i] = 1;
     s->arr_flit[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
     noc_work_add(s, to, 1);
+}
+
+/* Lookahead routing: the flit just sent into channel c's slot `slot` carries
+ * its route at the next router (output port, VC class). */
+NOC_CHAN_INLINE void noc_chan_set_lookahead(struct noc_sim *s, int c, uint32_t slot, int port, int cls)
+{
+    noc_flit_t *d = &s->ring_flit[(uint32_t)c * s->cap + slot];
+    assert(s->ring_valid[(uint32_t)c * s->cap + slot]);
+    d->la_port = (uint8_t)port;
+    d->la_class = (uint8_t)cls;
 }
 
 /* Send flit f down channel c, to arrive `delay` cycles from now. */
@@ -220,20 +227,18 @@ NOC_CHAN_INLINE void noc_chan_send_credit(struct noc_sim *s, int c, int vc)
                             s->chan_out_port[c]);
 }
 
-/* Add the credits arriving on channel c in ring slot `slot` (this cycle's)
- * to counts[v] (one counter per VC) and take them; returns how many. The
- * caller takes that much work off the node with noc_work_sub (a router does
- * it once for all its ports). */
-NOC_CHAN_INLINE int noc_chan_pop_credits(struct noc_sim *s, int c, uint32_t slot, int16_t *counts)
+/* Move the credit counters k[0..V) of one slot into counts[0..V), clearing
+ * them; returns how many there were. bytes: credit_bytes. (A helper of the
+ * two below.) */
+NOC_CHAN_INLINE int noc_chan_row_take(uint8_t *k, int16_t *counts, int V, uint64_t bytes)
 {
-    int V = s->V, total = 0;
-    uint8_t *k = &s->ring_credit[((size_t)c * s->cap + slot) * (size_t)V];
+    int total = 0;
     if (V <= 8) {
         /* the slot's counters as one word (the ring has spare bytes at its
          * end); usually a single one is set */
         uint64_t word;
         memcpy(&word, k, sizeof word);
-        for (word &= s->credit_bytes; word;) {
+        for (word &= bytes; word;) {
             int v = __builtin_ctzll(word) >> 3;
             counts[v] = (int16_t)(counts[v] + k[v]);
             total += k[v];
@@ -248,6 +253,32 @@ NOC_CHAN_INLINE int noc_chan_pop_credits(struct noc_sim *s, int c, uint32_t slot
             total += k[v];
             k[v] = 0;
         }
+    }
+    return total;
+}
+
+/* Add the credits arriving on channel c in ring slot `slot` (this cycle's)
+ * to counts[v] (one counter per VC) and take them; returns how many. The
+ * caller takes that much work off the node with noc_work_sub. */
+NOC_CHAN_INLINE int noc_chan_pop_credits(struct noc_sim *s, int c, uint32_t slot, int16_t *counts)
+{
+    return noc_chan_row_take(&s->ring_credit[((size_t)c * s->cap + slot) * (size_t)s->V], counts, s->V,
+                             s->credit_bytes);
+}
+
+/* The same for a router's output channels c0 + p, p the ports in `ports`:
+ * their credits go to counts[p * V + v]; returns how many in all (the router
+ * takes them off its work at once). */
+NOC_CHAN_INLINE int noc_chan_pop_port_credits(struct noc_sim *s, int c0, uint64_t ports, uint32_t slot,
+                                              int16_t *counts)
+{
+    int V = s->V, total = 0;
+    size_t stride = (size_t)s->cap * (size_t)V;
+    uint8_t *ring = &s->ring_credit[((size_t)c0 * s->cap + slot) * (size_t)V];
+    uint64_t bytes = s->credit_bytes;
+    for (; ports; ports &= ports - 1) {
+        int p = __builtin_ctzll(ports);
+        total += noc_chan_row_take(ring + (size_t)p * stride, counts + (size_t)p * (size_t)V, V, bytes);
     }
     return total;
 }

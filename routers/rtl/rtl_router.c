@@ -408,11 +408,7 @@ static void arrivals(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
     /* the NI bits are the NI's, which evaluated first */
     noc_chan_flits_seen(s, a, ~NOC_NI_MASK);
     noc_chan_credits_seen(s, a, ~NOC_NI_MASK);
-    int total = 0;
-    for (uint64_t b = cr; b; b &= b - 1) {
-        int o = __builtin_ctzll(b);
-        total += noc_chan_pop_credits(s, nd->base + o, slot, &r->credits[ivc_index(r, n, o, 0)]);
-    }
+    int total = noc_chan_pop_port_credits(s, nd->base, cr, slot, &r->credits[ivc_index(r, n, 0, 0)]);
     if (total)
         noc_work_sub(s, n, total);
     for (uint64_t b = fl; b; b &= b - 1) {

@@ -22,11 +22,7 @@ VC_INLINE void vc_credits_in(vc_ctx_t *x, uint64_t cr)
     struct noc_sim *s = x->s;
     uint32_t slot = noc_chan_slot(s, x->now);
     vc_node_t *nd = x->nd;
-    int V = x->V, total = 0;
-    for (; cr; cr &= cr - 1) {
-        int p = __builtin_ctzll(cr);
-        total += noc_chan_pop_credits(s, nd->base + p, slot, nd->credits + p * V);
-    }
+    int total = noc_chan_pop_port_credits(s, nd->base, cr, slot, nd->credits);
     assert(total > 0);
     noc_work_sub(s, x->n, total);
 }
@@ -54,19 +50,18 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     int hop = o != 0;
     nd->credits[o * x->V + ov] = (int16_t)(nd->credits[o * x->V + ov] - hop);
     int to = out->to;
-    uint8_t flags = f->flags, la_port = f->la_port, la_class = f->la_class;
+    uint8_t flags = f->flags;
     uint32_t pkt = f->pkt;
+    /* the flit becomes work of `to` (the caller takes it off this node),
+     * then its credit work of the upstream node */
+    uint32_t fslot = noc_chan_slot(s, x->now + out->delay + ser);
+    noc_chan_forward_flit(s, og, fslot, to, out->to_bit, f, ov, hop);
     if ((flags & NOC_FLIT_HEAD) && o != 0 && r->lookahead) {
         const noc_topo_t *t = s->topo;
         noc_route_t rt;
         noc_topo_route(t, to, t->route_needs_src ? s->pkts[pkt].src : -1, f->dst, &rt);
-        la_port = rt.port;
-        la_class = rt.vclass;
+        noc_chan_set_lookahead(s, og, fslot, rt.port, rt.vclass);
     }
-    /* the flit becomes work of `to` (the caller takes it off this node),
-     * then its credit work of the upstream node */
-    noc_chan_forward_flit(s, og, noc_chan_slot(s, x->now + out->delay + ser), to, out->to_bit, f, ov, hop,
-                          la_port, la_class);
     noc_chan_send_credit_to(s, in->up_chan, v, noc_chan_slot(s, x->now + s->credit_delay), in->up_node,
                             in->up_bit);
     if (s->measuring) {

@@ -109,7 +109,8 @@ static void test_router_forms(void **state)
     uint32_t fs = noc_chan_slot(s, s->now + 2), cs = noc_chan_slot(s, s->now + s->credit_delay);
     noc_flit_t f = { .data = 77, .pkt = 3, .dst = 1, .seq = 2, .hops = 4, .flags = NOC_FLIT_HEAD, .vc = 0,
                      .la_port = 9, .la_class = 9 };
-    noc_chan_forward_flit(s, c, fs, to, bit, &f, 1, 1, 2, 3);
+    noc_chan_forward_flit(s, c, fs, to, bit, &f, 1, 1);
+    noc_chan_set_lookahead(s, c, fs, 2, 3);
     assert_int_equal(f.hops, 4); /* the router's copy is left alone */
     assert_int_equal(noc_work_of(s, to), 1);
     assert_int_equal(noc_chan_flits_in(s, noc_chan_at(s, to, fs)), UINT64_C(1) << bit);
@@ -197,6 +198,28 @@ static void test_credits_many_vcs(void **state)
             assert_int_equal(left[v], 0);
         assert_int_equal(noc_chan_credits_at(s, c2, noc_chan_slot(s, s->now))[V - 1], 1);
         assert_int_equal(noc_chan_credits_at(s, c, noc_chan_slot(s, s->now + 1))[0], 1);
+
+        /* a router's read of all its ports at once: each port's credits to
+         * its own counters, the ports not asked for left in place */
+        int base = t->port_base[1], P = t->port_base[2] - base;
+        assert_true(P >= 3 && P * V <= 64);
+        for (int p = 0; p < P; p++)
+            for (int v = 0; v < V; v++)
+                for (int k = 0; k < p + v; k++) /* p+v credits for VC v of port p */
+                    noc_chan_send_credit_to(s, base + p, v, noc_chan_slot(s, s->now), 1, p);
+        int16_t all[64] = { 0 };
+        uint64_t ports = (UINT64_C(1) << P) - 2; /* all but port 0 */
+        int sum = 0;
+        for (int p = 1; p < P; p++)
+            for (int v = 0; v < V; v++)
+                sum += p + v;
+        assert_int_equal(noc_chan_pop_port_credits(s, base, ports, noc_chan_slot(s, s->now), all), sum);
+        for (int p = 0; p < P; p++)
+            for (int v = 0; v < V; v++)
+                assert_int_equal(all[p * V + v], p ? p + v : 0);
+        const uint8_t *kept = noc_chan_credits_at(s, base, noc_chan_slot(s, s->now));
+        for (int v = 0; v < V; v++)
+            assert_int_equal(kept[v], v);
         noc_sim_destroy(s);
         noc_topo_destroy(t);
     }
