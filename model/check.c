@@ -7,7 +7,7 @@
  * flight + flits buffered downstream + credits in flight = buffer depth; no
  * buffer holds more than its depth; every node's work count matches what it
  * holds. */
-#include "model/sim_internal.h"
+#include "model/channel.h"
 #include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,13 +72,14 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
      * consumed, so every slot in the ring is a future arrival. */
     for (int ch = 0; ch < s->n_chan; ch++) {
         for (uint32_t k = 0; k < s->cap; k++) {
-            uint32_t i = (uint32_t)ch * s->cap + k;
-            if (s->ring_valid[i]) {
-                add_ref(&c, &s->ring_flit[i], s->chan_to[ch]);
+            const noc_flit_t *f = noc_chan_flit_at(s, ch, k);
+            if (f) {
+                add_ref(&c, f, s->chan_to[ch]);
                 c.expect_work[s->chan_to[ch]]++;
             }
+            const uint8_t *back = noc_chan_credits_at(s, ch, k);
             for (int v = 0; v < s->V; v++)
-                c.expect_work[s->chan_from[ch]] += s->ring_credit[(size_t)i * (size_t)s->V + (size_t)v];
+                c.expect_work[s->chan_from[ch]] += back[v];
         }
     }
     for (int n = 0; n < s->n_nodes; n++) {
@@ -122,10 +123,10 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
                                        : noc_lane_credits(s, s->chan_from[ch], lane)[v];
             int fly = 0, back = 0;
             for (uint32_t k = 0; k < s->cap; k++) {
-                uint32_t i = (uint32_t)ch * s->cap + k;
-                if (s->ring_valid[i] && s->ring_flit[i].vc == v)
+                const noc_flit_t *f = noc_chan_flit_at(s, ch, k);
+                if (f && f->vc == v)
                     fly++;
-                back += s->ring_credit[(size_t)i * (size_t)s->V + (size_t)v];
+                back += noc_chan_credits_at(s, ch, k)[v];
             }
             int occ = lane ? s->rops->lane_occupancy(s, s->chan_from[ch], lane, v)
                            : s->rops->occupancy(s, in_g, v);
@@ -147,12 +148,12 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
     for (int n = 0; n < s->n_nodes; n++) {
         const noc_ni_t *ni = &s->ni[n];
         c.expect_work[n] += (int32_t)(ni->q_tail - ni->q_head) + (ni->lane0.pkt >= 0) + ni->xbusy + ni->pe_busy;
-        if (c.expect_work[n] != s->work[n]) {
-            snprintf(err, errlen, "node %d: work count %d, but it holds %d items", n, s->work[n],
+        if (c.expect_work[n] != noc_work_of(s, n)) {
+            snprintf(err, errlen, "node %d: work count %d, but it holds %d items", n, noc_work_of(s, n),
                      c.expect_work[n]);
             goto out;
         }
-        if (s->work[n] > 0 && !s->listed[n]) {
+        if (noc_work_of(s, n) > 0 && !s->listed[n]) {
             snprintf(err, errlen, "node %d has work but is not on the active list", n);
             goto out;
         }

@@ -47,11 +47,9 @@ void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f)
  * read in place. */
 static void eject(struct noc_sim *s, int n)
 {
-    uint32_t i = (uint32_t)s->topo->port_base[n] * s->cap + (uint32_t)(s->now & s->mask);
-    if (!s->ring_valid[i])
-        return;
-    s->ring_valid[i] = 0;
-    noc_ni_deliver(s, n, &s->ring_flit[i]);
+    const noc_flit_t *f = noc_chan_pop_flit(s, s->topo->port_base[n], noc_chan_slot(s, s->now));
+    if (f)
+        noc_ni_deliver(s, n, f);
 }
 
 /* Start the next packet on lane ln: the head of the source queue, or the
@@ -150,7 +148,7 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
         s->rops->inject(s, n, &f);
     } else {
         int c = noc_lane_chan(s, n, lane);
-        noc_chan_put_flit(s, c, s->chan_delay[c], &f);
+        noc_chan_send_flit(s, c, s->chan_delay[c], &f);
     }
     s->in_network++;
     s->last_move = s->now;
@@ -168,18 +166,18 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
 
 static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, int n)
 {
-    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
-    uint64_t fl = s->arr_flit[at], cr = s->arr_credit[at];
+    uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
+    uint64_t fl = noc_chan_flits_in(s, at), cr = noc_chan_credits_in(s, at);
     if (fl & NOC_NI_MASK) {
-        s->arr_flit[at] = fl & ~NOC_NI_MASK;
+        noc_chan_flits_seen(s, at, NOC_NI_MASK);
         eject(s, n);
     }
     if (cr & NOC_NI_MASK) {
-        s->arr_credit[at] = cr & ~NOC_NI_MASK;
-        noc_chan_take_credits(s, s->n_ports + n, s->ni_credits + (size_t)n * (size_t)s->V *
+        noc_chan_credits_seen(s, at, NOC_NI_MASK);
+        noc_chan_recv_credits(s, s->n_ports + n, s->ni_credits + (size_t)n * (size_t)s->V *
                                                      (size_t)(s->lane_chans ? s->lanes : 1));
         for (int k = 1; s->lane_chans && k < s->lanes; k++) /* the other lanes' channels */
-            noc_chan_take_credits(s, noc_lane_chan(s, n, k), noc_lane_credits(s, n, k));
+            noc_chan_recv_credits(s, noc_lane_chan(s, n, k), noc_lane_credits(s, n, k));
     }
     if (s->pe)
         noc_pe_arrivals(s, n);

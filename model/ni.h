@@ -4,7 +4,7 @@
  * the ejection channel into packets, recording their statistics. */
 #ifndef NOC_NI_H
 #define NOC_NI_H
-#include "model/sim_internal.h"
+#include "model/channel.h"
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -5,7 +5,7 @@
 #ifndef NOC_PE_INTERNAL_H
 #define NOC_PE_INTERNAL_H
 #include "model/pe.h"
-#include "model/sim_internal.h"
+#include "model/channel.h"
 #include <stdint.h>
 #ifdef __cplusplus
 extern "C" {

@@ -3,7 +3,7 @@
  * (warm-up, measurement window, drain). */
 #include "util/meminfo.h"
 #include "util/xalloc.h"
-#include "model/sim_internal.h"
+#include "model/channel.h"
 #include "model/ni.h"
 #include "model/pe.h"
 #include <stdio.h>
@@ -446,6 +446,7 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
     s->ring_valid = noc_xcalloc(slots, 1, "simulator");
     /* 8 spare bytes: a reader may load a slot's counters as one word */
     s->ring_credit = noc_xcalloc(slots * (size_t)s->V + 8, 1, "simulator");
+    s->credit_bytes = s->V >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * s->V)) - 1;
     s->arr_flit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
     s->arr_credit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
 
@@ -608,13 +609,6 @@ static void shuffle_active(struct noc_sim *s)
     }
 }
 
-static void merge_woken(struct noc_sim *s)
-{
-    for (int i = 0; i < s->n_woken; i++)
-        s->active[s->n_active++] = s->woken[i];
-    s->n_woken = 0;
-}
-
 /* Phase 2 of a cycle for the n_act nodes evaluated: commit; then drop the
  * nodes that ran out of work from the active list, and advance the clock. */
 static inline __attribute__((always_inline)) void end_cycle(struct noc_sim *s, int n_act)
@@ -622,15 +616,7 @@ static inline __attribute__((always_inline)) void end_cycle(struct noc_sim *s, i
     if (s->rops->commit)
         for (int i = 0; i < n_act; i++)
             s->rops->commit(s, s->active[i]);
-    int k = 0;
-    for (int i = 0; i < n_act; i++) {
-        int n = s->active[i];
-        if (s->work[n] > 0)
-            s->active[k++] = n;
-        else
-            s->listed[n] = 0;
-    }
-    s->n_active = k;
+    noc_work_prune(s, n_act);
     s->now++;
     s->st.cycles = s->now;
 }
@@ -642,7 +628,7 @@ static inline __attribute__((always_inline)) void end_cycle(struct noc_sim *s, i
  * nodes still cannot change a result. */
 static void step_program(struct noc_sim *s)
 {
-    merge_woken(s);
+    noc_work_merge(s);
     if (s->shuffle)
         shuffle_active(s);
     void (*pre_eval)(struct noc_sim *, int) = s->rops->pre_eval;
@@ -653,7 +639,7 @@ static void step_program(struct noc_sim *s)
         noc_ni_receive(s, n);
     }
     noc_pe_barrier(s);
-    merge_woken(s);
+    noc_work_merge(s);
     if (s->shuffle)
         shuffle_active(s);
     int n_act = s->n_active;
@@ -675,7 +661,7 @@ void noc_sim_step(noc_sim_t *s)
     }
     if (s->injecting)
         generate(s);
-    merge_woken(s);
+    noc_work_merge(s);
 
     /* phase 1: evaluate */
     int n_act = s->n_active;

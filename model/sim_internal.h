@@ -17,7 +17,10 @@
  *
  * Activity. work[n] counts what could make node n do something: flits in its
  * router, flits and credits in flight toward it, packets its NI holds. Nodes
- * with work are on the active list; the others are skipped. */
+ * with work are on the active list; the others are skipped.
+ *
+ * The channel slots, arrival masks, serialisation state and work counts are
+ * written only through model/channel.h. */
 #ifndef NOC_SIM_INTERNAL_H
 #define NOC_SIM_INTERNAL_H
 #include <assert.h>
@@ -85,6 +88,7 @@ struct noc_sim {
     uint8_t *ring_valid;
     uint8_t *ring_credit;  /* n_chan * cap * V (+ 8 spare bytes): credits returning per VC */
     uint32_t credit_delay;
+    uint64_t credit_bytes; /* V <= 8: the bytes of a slot's V credit counters, as a word mask */
     /* Arrival masks, per node and ring slot: bit p set when a flit (a credit)
      * arrives at router port p in that cycle. Written with the channel slot,
      * so routers poll only the ports that have something. */
@@ -186,101 +190,6 @@ static inline int16_t *noc_lane_credits(const struct noc_sim *s, int n, int k)
 {
     int per = s->lane_chans ? s->lanes : 1;
     return &s->ni_credits[((size_t)n * (size_t)per + (size_t)(s->lane_chans ? k : 0)) * (size_t)s->V];
-}
-
-/* Give node n more work (d > 0), putting it on the active list. */
-static inline void noc_work_add(struct noc_sim *s, int n, int d)
-{
-    s->work[n] += d;
-    if (!s->listed[n]) {
-        s->listed[n] = 1;
-        s->woken[s->n_woken++] = n;
-    }
-}
-
-static inline void noc_work_sub(struct noc_sim *s, int n, int d)
-{
-    s->work[n] -= d;
-    assert(s->work[n] >= 0);
-}
-
-/* Write flit f into channel c, to arrive `delay` cycles from now. */
-static inline void noc_chan_put_flit(struct noc_sim *s, int c, uint32_t delay, const noc_flit_t *f)
-{
-    uint32_t i = (uint32_t)c * s->cap + (uint32_t)((s->now + delay) & s->mask);
-    assert(delay < s->cap && (delay >= 1 || s->chan_local[c]));
-    assert(!s->ring_valid[i]);
-    s->ring_flit[i] = *f;
-    s->ring_valid[i] = 1;
-    int to = s->chan_to[c];
-    s->arr_flit[(uint32_t)to * s->cap + (uint32_t)((s->now + delay) & s->mask)] |=
-        UINT64_C(1) << s->chan_in_port[c];
-    noc_work_add(s, to, 1);
-}
-
-/* Output ports of node n whose links still serialise an earlier flit (bit p:
- * port p of the node); 0 unless the run serialises. */
-static inline uint64_t noc_ser_held(const struct noc_sim *s, int n)
-{
-    uint64_t m = 0;
-    if (!s->serialise)
-        return 0;
-    int base = s->topo->port_base[n], P = s->topo->port_base[n + 1] - base;
-    for (int p = 1; p < P; p++)
-        if (s->chan_free_at[base + p] > s->now)
-            m |= UINT64_C(1) << p;
-    return m;
-}
-
-/* A flit starts across channel c now: hold the link for its phits; returns
- * the cycles its last phit adds to the channel's delay. */
-static inline uint32_t noc_ser_start(struct noc_sim *s, int c)
-{
-    uint32_t k = s->chan_ser[c];
-    s->chan_free_at[c] = s->now + k;
-    return k - 1;
-}
-
-/* Take the flit arriving on channel c this cycle; returns 0 if none. The
- * reader's work count stays: the flit moves into its buffer. */
-static inline int noc_chan_take_flit(struct noc_sim *s, int c, noc_flit_t *f)
-{
-    uint32_t i = (uint32_t)c * s->cap + (uint32_t)(s->now & s->mask);
-    if (!s->ring_valid[i])
-        return 0;
-    *f = s->ring_flit[i];
-    s->ring_valid[i] = 0;
-    return 1;
-}
-
-/* Send a credit for VC vc back up channel c (several may share a cycle). */
-static inline void noc_chan_put_credit(struct noc_sim *s, int c, int vc)
-{
-    uint32_t slot = (uint32_t)((s->now + s->credit_delay) & s->mask);
-    uint32_t i = ((uint32_t)c * s->cap + slot) * (uint32_t)s->V + (uint32_t)vc;
-    assert(s->ring_credit[i] < UINT8_MAX);
-    s->ring_credit[i]++;
-    int from = s->chan_from[c];
-    s->arr_credit[(uint32_t)from * s->cap + slot] |= UINT64_C(1) << s->chan_out_port[c];
-    noc_work_add(s, from, 1);
-}
-
-/* Add the credits arriving upstream on channel c this cycle to counts[v]
- * (one counter per VC); returns how many arrived. */
-static inline int noc_chan_take_credits(struct noc_sim *s, int c, int16_t *counts)
-{
-    uint8_t *k = &s->ring_credit[((uint32_t)c * s->cap + (uint32_t)(s->now & s->mask)) * (uint32_t)s->V];
-    int total = 0;
-    for (int v = 0; v < s->V; v++) {
-        if (k[v]) {
-            counts[v] = (int16_t)(counts[v] + k[v]);
-            total += k[v];
-            k[v] = 0;
-        }
-    }
-    if (total)
-        noc_work_sub(s, s->chan_from[c], total);
-    return total;
 }
 
 /* Count statistics now? (inside the measurement window) */

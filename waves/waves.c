@@ -11,6 +11,7 @@
  * wave_vcd.c) get the same calls, so both formats carry the same changes. */
 #include "util/xalloc.h"
 #include "waves/waves_internal.h"
+#include "model/channel.h"
 #include "model/pe.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -232,15 +233,13 @@ static void sample_links(noc_waves_t *w, uint64_t t)
     if (!in_window(w, t))
         return;
     const noc_sim_t *s = w->s;
-    uint32_t slot = (uint32_t)(t & s->mask);
+    uint32_t slot = noc_chan_slot(s, t);
     w->now = t;
     for (int i = 0; i < w->n_links; i++) {
         noc_wv_link_t *l = &w->links[i];
-        uint32_t at = (uint32_t)l->c * s->cap + slot;
-        int valid = s->ring_valid[at] != 0;
-        put(w, l->sig + NOC_WV_VALID, valid);
-        if (valid) {
-            const noc_flit_t *f = &s->ring_flit[at];
+        const noc_flit_t *f = noc_chan_flit_at(s, l->c, slot);
+        put(w, l->sig + NOC_WV_VALID, f != NULL);
+        if (f) {
             const noc_packet_t *pk = &s->pkts[f->pkt];
             put(w, l->sig + NOC_WV_PKT, (int64_t)pk->id);
             put(w, l->sig + NOC_WV_SRC, pk->src);
@@ -305,7 +304,7 @@ static void sample_state(noc_waves_t *w, uint64_t t)
             changed |= put(w, nd->pe_sig + NOC_WV_RECVS, v.recvs_open);
             changed |= put(w, nd->pe_sig + NOC_WV_LEFT, v.ops_left);
         }
-        int busy = s->work[n] > 0;
+        int busy = noc_work_of(s, n) > 0;
         int look = w->full || w->o.all_routers || busy || nd->was_busy || nd->gen_due || changed;
         nd->was_busy = (uint8_t)busy;
         if (!look)

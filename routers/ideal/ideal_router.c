@@ -21,7 +21,7 @@
  * downstream does not hold up the others (docs/router.md). */
 #include "util/xalloc.h"
 #include "model/ni.h"
-#include "model/sim_internal.h"
+#include "model/channel.h"
 #include "routers/families.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,14 +136,14 @@ static void ideal_pre_eval(struct noc_sim *s, int n)
     ideal_state_t *r = s->rstate;
     const noc_topo_t *t = s->topo;
     int base = t->port_base[n];
-    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
-    uint64_t fl = s->arr_flit[at] & ~(UINT64_C(1) | NOC_NI_MASK);
+    uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
+    uint64_t fl = noc_chan_flits_in(s, at) & ~(UINT64_C(1) | NOC_NI_MASK);
     /* port 0 is read in eval, after the NI; the NI bit is the NI's */
-    s->arr_flit[at] &= UINT64_C(1) | NOC_NI_MASK;
+    noc_chan_flits_seen(s, at, ~(UINT64_C(1) | NOC_NI_MASK));
     for (; fl; fl &= fl - 1) {
         int p = __builtin_ctzll(fl), g = base + p;
         noc_flit_t f;
-        int got = noc_chan_take_flit(s, s->in_chan[g], &f);
+        int got = noc_chan_recv_flit(s, s->in_chan[g], &f);
         assert(got);
         (void)got;
         if (s->lst && noc_measuring(s)) {
@@ -154,7 +154,7 @@ static void ideal_pre_eval(struct noc_sim *s, int n)
                 s->lst[s->in_chan[g]].peak_queue = (uint32_t)occ + 1;
         }
         if (f.dst == n) {
-            noc_chan_put_credit(s, s->in_chan[g], f.vc);
+            noc_chan_send_credit(s, s->in_chan[g], f.vc);
             noc_ni_deliver(s, n, &f);
         } else {
             store(s, r, n, g, &f);
@@ -214,28 +214,28 @@ static void ideal_eval(struct noc_sim *s, int n)
     ideal_state_t *r = s->rstate;
     const noc_topo_t *t = s->topo;
     int base = t->port_base[n], P = t->port_base[n + 1] - base, V = r->V;
-    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
-    for (uint64_t cr = s->arr_credit[at] & ~NOC_NI_MASK; cr; cr &= cr - 1) {
+    uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
+    for (uint64_t cr = noc_chan_credits_in(s, at) & ~NOC_NI_MASK; cr; cr &= cr - 1) {
         int p = __builtin_ctzll(cr);
-        int got = noc_chan_take_credits(s, base + p, &r->credits[(base + p) * V]);
+        int got = noc_chan_recv_credits(s, base + p, &r->credits[(base + p) * V]);
         assert(got > 0);
         (void)got;
     }
-    s->arr_credit[at] = 0;
-    if (s->arr_flit[at] & 1u) {
+    noc_chan_credits_seen(s, at, ~UINT64_C(0)); /* (the NI has taken its bit) */
+    if (noc_chan_flits_in(s, at) & 1u) {
         noc_flit_t f;
-        int got = noc_chan_take_flit(s, s->in_chan[base], &f);
+        int got = noc_chan_recv_flit(s, s->in_chan[base], &f);
         assert(got);
         (void)got;
         store(s, r, n, base, &f);
     }
-    s->arr_flit[at] = 0;
+    noc_chan_flits_seen(s, at, ~UINT64_C(0));
     if (r->buffered[n] == 0)
         return;
 
     /* every output link sends the waiting flit farthest from home */
     int meas = noc_measuring(s);
-    uint64_t held = noc_ser_held(s, n); /* links still sending a flit (class_width) */
+    uint64_t held = noc_chan_ser_held(s, n); /* links still sending a flit (class_width) */
     for (int o = 1; o < P; o++) {
         if ((held >> o) & 1)
             continue;
@@ -276,13 +276,13 @@ static void ideal_eval(struct noc_sim *s, int n)
         r->used[(size_t)ig * (size_t)r->per_words + (size_t)(bk >> 6)] &= ~(UINT64_C(1) << (bk & 63));
         r->occ[ig * V + best->vc]--;
         r->buffered[n]--;
-        noc_chan_put_credit(s, s->in_chan[ig], best->vc);
+        noc_chan_send_credit(s, s->in_chan[ig], best->vc);
         if (f.flags & NOC_FLIT_HEAD)
             f.hops++;
         f.vc = (uint8_t)ov;
         r->credits[og * V + ov]--;
-        uint32_t ser = s->serialise ? noc_ser_start(s, og) : 0;
-        noc_chan_put_flit(s, og, s->chan_delay[og] + ser, &f);
+        uint32_t ser = s->serialise ? noc_chan_ser_start(s, og) : 0;
+        noc_chan_send_flit(s, og, s->chan_delay[og] + ser, &f);
         noc_work_sub(s, n, 1);
         if (s->step_flits)
             s->step_flits[(size_t)s->pkts[f.pkt].step * (size_t)s->n_chan + (size_t)og]++;

@@ -35,7 +35,7 @@
  * input-first allocators, round-robin or matrix arbiters, links as wide as a
  * flit. A node with fewer ports than the core has them tied off (they never
  * request, so the arbiters' choices are those of a core of its own size). */
-#include "model/sim_internal.h"
+#include "model/channel.h"
 #include "util/xalloc.h"
 #include "routers/families.h"
 #include "routers/rtl/rtl_model.h"
@@ -325,14 +325,15 @@ static int gather(struct noc_sim *s, rtl_state_t *r, int n, const rtl_node_t *nd
 {
     noc_rtl_in_t *in = &r->in;
     const noc_topo_t *t = s->topo;
-    uint32_t cap = s->cap, slot = (uint32_t)(at & s->mask), a = (uint32_t)n * cap + slot;
-    uint64_t fl = s->arr_flit[a] & ~NOC_NI_MASK, cr = s->arr_credit[a] & ~NOC_NI_MASK;
+    uint32_t slot = noc_chan_slot(s, at), a = noc_chan_at(s, n, slot);
+    uint64_t fl = noc_chan_flits_in(s, a) & ~NOC_NI_MASK, cr = noc_chan_credits_in(s, a) & ~NOC_NI_MASK;
     in->valid = in->head = in->tail = 0;
     memset(in->credit, 0, sizeof in->credit);
     for (uint64_t b = fl; b; b &= b - 1) {
         int p = __builtin_ctzll(b);
         int c = r->up_chan[(size_t)n * (size_t)r->max_ports + (size_t)p];
-        const noc_flit_t *f = &s->ring_flit[(uint32_t)c * cap + slot];
+        const noc_flit_t *f = noc_chan_flit_at(s, c, slot);
+        assert(f != NULL);
         uint64_t pb = UINT64_C(1) << p;
         in->valid |= pb;
         in->vc[p] = f->vc;
@@ -353,7 +354,7 @@ static int gather(struct noc_sim *s, rtl_state_t *r, int n, const rtl_node_t *nd
     int V = r->V;
     for (uint64_t b = cr; b; b &= b - 1) {
         int o = __builtin_ctzll(b);
-        const uint8_t *k = &s->ring_credit[((size_t)(nd->base + o) * cap + slot) * (size_t)V];
+        const uint8_t *k = noc_chan_credits_at(s, nd->base + o, slot);
         for (int v = 0; v < V; v++)
             if (k[v]) {
                 if (k[v] > 1)
@@ -376,7 +377,6 @@ static void clock_core(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
         diverged(s, n, __builtin_ctzll(out->valid ^ nd->pend),
                  out->valid & ~nd->pend ? "a flit out of no input VC" : "a crossing without a flit out");
     nd->pend = 0;
-    uint32_t cap = s->cap;
     for (uint64_t b = out->valid; b; b &= b - 1) {
         int o = __builtin_ctzll(b), og = nd->base + o;
         noc_flit_t *f = &r->pend_flit[(size_t)n * (size_t)r->max_ports + (size_t)o];
@@ -390,15 +390,10 @@ static void clock_core(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
         f->hops = (uint16_t)(f->hops + hop);
         /* the ejection port's sink always accepts: no credits there */
         r->credits[ivc_index(r, n, o, ov)] = (int16_t)(r->credits[ivc_index(r, n, o, ov)] - hop);
-        uint32_t fslot = (uint32_t)((s->now + (uint64_t)r->out_delay + s->chan_delay[og]) & s->mask);
-        uint32_t ri = (uint32_t)og * cap + fslot;
-        if (s->ring_valid[ri])
-            diverged(s, n, o, "two flits on one link in one cycle");
-        s->ring_flit[ri] = *f;
-        s->ring_valid[ri] = 1;
-        int to = s->chan_to[og];
-        s->arr_flit[(uint32_t)to * cap + fslot] |= UINT64_C(1) << s->chan_in_port[og];
+        uint32_t fslot = noc_chan_slot(s, s->now + (uint64_t)r->out_delay + s->chan_delay[og]);
         /* (the flit became work of `to` at the crossing) */
+        if (!noc_chan_place_flit(s, og, fslot, s->chan_to[og], s->chan_in_port[og], f))
+            diverged(s, n, o, "two flits on one link in one cycle");
     }
 }
 
@@ -406,36 +401,25 @@ static void clock_core(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
  * the credit counts (the core took them when it was clocked last cycle). */
 static void arrivals(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
 {
-    uint32_t cap = s->cap, slot = (uint32_t)(s->now & s->mask), a = (uint32_t)n * cap + slot;
-    uint64_t fl = s->arr_flit[a] & ~NOC_NI_MASK, cr = s->arr_credit[a] & ~NOC_NI_MASK;
+    uint32_t slot = noc_chan_slot(s, s->now), a = noc_chan_at(s, n, slot);
+    uint64_t fl = noc_chan_flits_in(s, a) & ~NOC_NI_MASK, cr = noc_chan_credits_in(s, a) & ~NOC_NI_MASK;
     if (!(fl | cr))
         return;
     /* the NI bits are the NI's, which evaluated first */
-    s->arr_flit[a] &= NOC_NI_MASK;
-    s->arr_credit[a] &= NOC_NI_MASK;
-    int V = r->V, total = 0;
-    for (uint64_t b = cr; b; b &= b - 1) {
-        int o = __builtin_ctzll(b);
-        uint8_t *k = &s->ring_credit[((size_t)(nd->base + o) * cap + slot) * (size_t)V];
-        int16_t *cnt = &r->credits[ivc_index(r, n, o, 0)];
-        for (int v = 0; v < V; v++) {
-            cnt[v] = (int16_t)(cnt[v] + k[v]);
-            total += k[v];
-            k[v] = 0;
-        }
-    }
+    noc_chan_flits_seen(s, a, ~NOC_NI_MASK);
+    noc_chan_credits_seen(s, a, ~NOC_NI_MASK);
+    int total = noc_chan_pop_port_credits(s, nd->base, cr, slot, &r->credits[ivc_index(r, n, 0, 0)]);
     if (total)
         noc_work_sub(s, n, total);
     for (uint64_t b = fl; b; b &= b - 1) {
         int p = __builtin_ctzll(b);
         size_t pi = (size_t)n * (size_t)r->max_ports + (size_t)p;
         int c = r->up_chan[pi];
-        uint32_t ri = (uint32_t)c * cap + slot;
-        const noc_flit_t *f = &s->ring_flit[ri];
+        const noc_flit_t *f = noc_chan_pop_flit(s, c, slot);
+        assert(f != NULL);
         size_t i = ivc_index(r, n, p, f->vc);
         *ivc_slot(r, i, r->tail[i]) = *f;
         r->tail[i]++;
-        s->ring_valid[ri] = 0;
         nd->buffered++;
         int occ = ++r->occ[pi];
         if (s->measuring && occ > r->peak[pi]) {
@@ -465,7 +449,7 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
         return;
     uint64_t used = 0, stalled = 0, wanted = 0, wanted2 = 0;
     int n_cross = 0;
-    uint32_t cap = s->cap, cslot = (uint32_t)((s->now + s->credit_delay) & s->mask);
+    uint32_t cslot = noc_chan_slot(s, s->now + s->credit_delay);
     size_t rows = (size_t)s->n_chan;
     for (int w = 0; w < W; w++) {
         for (uint64_t b = tp->bid[w]; b; b &= b - 1) {
@@ -497,11 +481,7 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
              * active list, and all that follows its order, is the same) */
             noc_work_add(s, s->chan_to[base + o], 1);
             /* the credit goes back up the channel that feeds p */
-            int up = r->up_node[pi];
-            uint8_t *credit = &s->ring_credit[((size_t)r->up_chan[pi] * cap + cslot) * (size_t)V + (size_t)v];
-            (*credit)++;
-            s->arr_credit[(uint32_t)up * cap + cslot] |= UINT64_C(1) << r->up_bit[pi];
-            noc_work_add(s, up, 1);
+            noc_chan_send_credit_to(s, r->up_chan[pi], v, cslot, r->up_node[pi], r->up_bit[pi]);
             if (s->measuring) {
                 noc_link_stats_t *ls = &s->lst[base + o];
                 ls->flits++;

@@ -26,7 +26,7 @@
 #define NOC_VC_H
 #include "model/alloc.h"
 #include "model/fifo.h"
-#include "model/sim_internal.h"
+#include "model/channel.h"
 
 enum { VC_IDLE, VC_VA, VC_ACTIVE };
 
@@ -86,7 +86,6 @@ typedef struct vc_state {
     int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */
     uint64_t class_mask[NOC_TOPO_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
-    uint64_t credit_bytes;     /* V <= 8: the low V bytes of a word */
     uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
 
     /* per input VC */
@@ -196,11 +195,14 @@ static inline void vc_at(const vc_ctx_t *x, int which, int l, int delay)
 }
 
 /* The boxes (docs/router.md), one header each, included by vc_router.c:
- *   vc_input.h   vc_input(x, fl, cr): the credits (ports in cr) and flits
- *                (ports in fl) that arrive this cycle; vc_route_head(x, l,
- *                delay): route the head at the front of idle VC l and let it
- *                bid for an output VC `delay` cycles from now;
+ *   vc_input.h   vc_input(x, fl): the flits (ports in fl) that arrive this
+ *                cycle; vc_route_head(x, l, delay): route the head at the
+ *                front of idle VC l and let it bid for an output VC `delay`
+ *                cycles from now;
+ *   vc_output.h  vc_credits_in(x, cr): the credits (ports in cr) that arrive
+ *                this cycle; vc_traverse(x, l, p, v, o): a flit crosses the
+ *                switch and enters its output link;
  *   vc_vcalloc.h vc_vc_alloc(x): VC allocation;
- *   vc_switch.h  vc_switch(x): switch allocation, crossbar, output. */
+ *   vc_switch.h  vc_switch(x): switch allocation. */
 
 #endif

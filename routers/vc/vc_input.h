@@ -1,5 +1,5 @@
-/* vc_input.h: the input unit of the vc router: credits and flits arriving on
- * the node's channels, buffer write, and route computation. The route is a
+/* vc_input.h: the input unit of the vc router: flits arriving on the node's
+ * channels, buffer write, and route computation. The route is a
  * pure function of where the packet is going, so a head is routed as soon as
  * it is at the front of an idle VC, and held back until the R cycles of the
  * route stage are over: it bids for an output VC from then on.
@@ -9,7 +9,6 @@
 #ifndef NOC_VC_INPUT_H
 #define NOC_VC_INPUT_H
 #include "routers/vc/vc.h"
-#include <string.h>
 
 /* Route head flit f, at the front of idle VC l (registers q), and let it bid
  * for an output VC `delay` cycles from now. */
@@ -43,76 +42,30 @@ VC_INLINE void vc_route_head(vc_ctx_t *x, int l, int delay)
     vc_route(x, q, vc_slot(x->nd->buf, x->r, l, q->head), l, delay);
 }
 
-/* Credits for the output VCs of port p come back on the channel that leaves
- * p (global port base + p); each one stood for a unit of this node's work. */
-VC_INLINE void vc_credits_in(vc_ctx_t *x, uint64_t cr, uint32_t slot)
-{
-    struct noc_sim *s = x->s;
-    const vc_state_t *r = x->r;
-    vc_node_t *nd = x->nd;
-    int V = x->V, total = 0;
-    size_t stride = (size_t)s->cap * (size_t)V;
-    uint8_t *ring = &s->ring_credit[((size_t)nd->base * s->cap + slot) * (size_t)V];
-    int16_t *credits = nd->credits;
-    for (; cr; cr &= cr - 1) {
-        int p = __builtin_ctzll(cr);
-        uint8_t *k = ring + (size_t)p * stride;
-        int16_t *cnt = credits + p * V;
-        if (V <= 8) {
-            /* the slot's counters as one word (the ring has spare bytes at
-             * its end); usually a single one is set */
-            uint64_t word;
-            memcpy(&word, k, sizeof word);
-            for (word &= r->credit_bytes; word;) {
-                int v = __builtin_ctzll(word) >> 3;
-                cnt[v] = (int16_t)(cnt[v] + k[v]);
-                total += k[v];
-                k[v] = 0;
-                word &= ~(UINT64_C(0xff) << (8 * v));
-            }
-            continue;
-        }
-        for (int v = 0; v < V; v++) {
-            if (k[v]) {
-                cnt[v] = (int16_t)(cnt[v] + k[v]);
-                total += k[v];
-                k[v] = 0;
-            }
-        }
-    }
-    assert(total > 0);
-    noc_work_sub(s, x->n, total);
-}
-
-/* The input unit: the credits (ports in cr) and flits (ports in fl) that
- * arrive this cycle. Flits go straight from the channel slot into their
- * VC's FIFO; the node's work count stays (the flit is still its work). */
-VC_INLINE void vc_input(vc_ctx_t *x, uint64_t fl, uint64_t cr)
+/* The input unit: the flits that arrive this cycle (at the ports in fl, at
+ * least one). Flits go straight from the channel slot into their VC's FIFO;
+ * the node's work count stays (the flit is still its work). */
+VC_INLINE void vc_input(vc_ctx_t *x, uint64_t fl)
 {
     struct noc_sim *s = x->s;
     vc_state_t *r = x->r;
     vc_node_t *nd = x->nd;
     int V = x->V, arrived = 0;
-    uint32_t cap = s->cap, slot = (uint32_t)(x->now & s->mask);
-    if (cr)
-        vc_credits_in(x, cr, slot);
-    if (!fl)
-        return;
+    uint32_t slot = noc_chan_slot(s, x->now);
     vc_port_t *port = nd->port;
     vc_ivc_t *ivc = nd->ivc;
     for (; fl; fl &= fl - 1) {
         int p = __builtin_ctzll(fl);
         int c = port[p].up_chan; /* (lane ports of an all-port NI too) */
-        uint32_t ri = (uint32_t)c * cap + slot;
-        const noc_flit_t *f = &s->ring_flit[ri];
+        const noc_flit_t *f = noc_chan_pop_flit(s, c, slot);
+        assert(f != NULL);
         int l = p * V + f->vc;
         vc_ivc_t *q = &ivc[l];
         uint16_t tail = q->tail;
         int was_empty = q->head == tail;
-        assert(s->ring_valid[ri] && noc_fifo_count(q->head, tail) < (uint32_t)r->depth);
+        assert(noc_fifo_count(q->head, tail) < (uint32_t)r->depth);
         *vc_slot(nd->buf, r, l, tail) = *f;
         q->tail = (uint16_t)(tail + 1);
-        s->ring_valid[ri] = 0;
         if (was_empty) {
             vc_set(vc_ne(x), l, x->W);
             /* an idle VC is empty: this is a head, routed at once */

@@ -1,13 +1,15 @@
 /* vc_router.c: the vc router family: building its state for a fabric and the
- * per-cycle evaluation that runs the stages of vc_input.h, vc_vcalloc.h and
- * vc_switch.h in pipeline order, inlined into one function per node (and a
- * second instance specialised for nodes with at most 64 input VCs). A
- * router's registers are read and written only by its own evaluation, and
- * everything it sends goes into channel slots of later cycles, so the commit
- * phase has nothing to do for this family. */
+ * per-cycle evaluation that runs the stages of vc_output.h (credits in),
+ * vc_input.h, vc_vcalloc.h and vc_switch.h (with vc_output.h's traversal) in
+ * pipeline order, inlined into one function per node (and a second instance
+ * specialised for nodes with at most 64 input VCs). A router's registers are
+ * read and written only by its own evaluation, and everything it sends goes
+ * into channel slots of later cycles (model/channel.h), so the commit phase
+ * has nothing to do for this family. */
 #include "util/xalloc.h"
 #include "routers/vc/vc.h"
 #include "routers/vc/vc_input.h"
+#include "routers/vc/vc_output.h"
 #include "routers/vc/vc_vcalloc.h"
 #include "routers/vc/vc_switch.h"
 #include "routers/families.h"
@@ -126,7 +128,6 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     r->buf = noc_xcalloc(nv * r->qcap, sizeof(noc_flit_t), "vc router");
     uint64_t all_vcs = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
     r->class_mask[VC_ANY_CLASS] = all_vcs;
-    r->credit_bytes = r->V >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * r->V)) - 1u;
     for (int cl = 0; cl < t->n_vclasses && cl < NOC_TOPO_MAX_CLASSES; cl++) {
         int lo, hi;
         noc_vc_class_range(r->V, t->n_vclasses, cl, &lo, &hi);
@@ -245,8 +246,8 @@ static void vc_destroy(struct noc_sim *s)
  * link serialises (1 and 0, constants, in the common instance). */
 VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int ser)
 {
-    uint32_t at = (uint32_t)n * s->cap + (uint32_t)(s->now & s->mask);
-    uint64_t fl = s->arr_flit[at], cr = s->arr_credit[at];
+    uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
+    uint64_t fl = noc_chan_flits_in(s, at), cr = noc_chan_credits_in(s, at);
     uint64_t arrivals = (fl | cr) & ~NOC_NI_MASK;
     if (!arrivals && r->buffered[n] == 0)
         return;
@@ -254,9 +255,12 @@ VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int ser
     vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .ser = ser };
     if (arrivals) {
         /* the NI bits are the NI's, which evaluated first */
-        s->arr_flit[at] = fl & NOC_NI_MASK;
-        s->arr_credit[at] = cr & NOC_NI_MASK;
-        vc_input(&x, fl & ~NOC_NI_MASK, cr & ~NOC_NI_MASK);
+        noc_chan_flits_seen(s, at, ~NOC_NI_MASK);
+        noc_chan_credits_seen(s, at, ~NOC_NI_MASK);
+        if (cr & ~NOC_NI_MASK)
+            vc_credits_in(&x, cr & ~NOC_NI_MASK);
+        if (fl & ~NOC_NI_MASK)
+            vc_input(&x, fl & ~NOC_NI_MASK);
         if (r->buffered[n] == 0)
             return;
     }

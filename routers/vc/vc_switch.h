@@ -1,92 +1,17 @@
-/* vc_switch.h: switch allocation, crossbar and output of the vc router. An
- * input port bids for the output ports wanted by its VCs that hold an output
- * VC, are past their VA delay, have a flit at the front and a credit
- * downstream; the switch allocator matches input to output ports; each
- * matched input port's VC arbiter picks which of its VCs crosses. The
- * crossing flit leaves the buffer now, returns a credit upstream, and enters
- * the output channel to arrive sw_alloc_delay + st_final_delay + link latency
- * cycles later. A link narrower than a flit (class_width) takes the flit
- * over several cycles: its output port bids again only when it is done.
+/* vc_switch.h: switch allocation of the vc router. An input port bids for
+ * the output ports wanted by its VCs that hold an output VC, are past their
+ * VA delay, have a flit at the front and a credit downstream; the switch
+ * allocator matches input to output ports; each matched input port's VC
+ * arbiter picks which of its VCs crosses, and the output unit (vc_output.h)
+ * moves it across. An output port whose narrow link (class_width) still
+ * sends an earlier flit takes no bid until it is done. The link statistics
+ * of a contest (contention, credit stalls, programs' waits) are counted here.
  *
  * One box of the block diagram; included by vc_router.c only, whose node
  * evaluation inlines it (see vc.h). */
 #ifndef NOC_VC_SWITCH_H
 #define NOC_VC_SWITCH_H
-#include "routers/vc/vc_input.h"
-
-/* Move the flit at the front of input VC l (VC v of input port p) through
- * output port o: straight from the buffer slot into the output channel's
- * slot; its credit goes back up the channel that feeds p. The node's
- * `buffered` and work count are the caller's to lower. */
-VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
-{
-    struct noc_sim *s = x->s;
-    const vc_state_t *r = x->r;
-    vc_node_t *nd = x->nd;
-    vc_ivc_t *q = &nd->ivc[l];
-    vc_port_t *out = &nd->port[o], *in = &nd->port[p];
-    uint32_t cap = s->cap;
-    int og = nd->base + o, ov = q->out_vc;
-    uint32_t ser = x->ser && o != 0 ? noc_ser_start(s, og) : 0; /* extra cycles of a narrow link */
-    uint32_t fslot = (uint32_t)((x->now + out->delay + ser) & s->mask);
-    uint32_t ri = (uint32_t)og * cap + fslot;
-    uint16_t head = q->head;
-    noc_flit_t *f = &s->ring_flit[ri];
-    assert(!s->ring_valid[ri] && head != q->tail);
-    *f = *vc_slot(nd->buf, r, l, head);
-    q->head = ++head;
-    in->occ--;
-    /* The ejection port's sink always accepts and returns no credits: its
-     * counters stay at the buffer depth, and its link is no hop. */
-    int hop = o != 0;
-    nd->credits[o * x->V + ov] = (int16_t)(nd->credits[o * x->V + ov] - hop);
-    f->hops = (uint16_t)(f->hops + hop);
-    int to = out->to;
-    s->arr_flit[(uint32_t)to * cap + fslot] |= UINT64_C(1) << out->to_bit;
-    /* the flit becomes work of `to` (noc_work_add; the caller takes it off
-     * this node), then its credit work of the upstream node */
-    s->work[to]++;
-    if (!s->listed[to])
-        noc_work_add(s, to, 0);
-    int up = in->up_node;
-    uint32_t cslot = (uint32_t)((x->now + s->credit_delay) & s->mask);
-    uint8_t *credit = &s->ring_credit[((size_t)in->up_chan * cap + cslot) * (size_t)x->V + (size_t)v];
-    assert(*credit < UINT8_MAX);
-    (*credit)++;
-    s->arr_credit[(uint32_t)up * cap + cslot] |= UINT64_C(1) << in->up_bit;
-    s->work[up]++;
-    if (!s->listed[up])
-        noc_work_add(s, up, 0);
-    if (s->measuring) {
-        noc_link_stats_t *ls = &s->lst[og];
-        ls->flits++;
-        ls->busy += 1 + ser;
-        if (s->step_flits)
-            s->step_flits[(size_t)s->pkts[f->pkt].step * (size_t)s->n_chan + (size_t)og]++;
-        s->st.flit_hops += o != 0;
-    }
-    uint8_t flags = f->flags;
-    f->vc = (uint8_t)ov;
-    s->ring_valid[ri] = 1;
-    if ((flags & NOC_FLIT_HEAD) && o != 0 && r->lookahead) {
-        const noc_topo_t *t = s->topo;
-        noc_route_t rt;
-        noc_topo_route(t, to, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
-        f->la_port = rt.port;
-        f->la_class = rt.vclass;
-    }
-    if (flags & NOC_FLIT_TAIL) {
-        out->ovc_free |= UINT64_C(1) << ov;
-        q->state = VC_IDLE;
-        vc_clr(vc_sw(x), l, x->W);
-        if (head != q->tail) /* the next head is at the front from the next cycle */
-            vc_route_head(x, l, 1 + r->R);
-    }
-    if (head == q->tail) {
-        vc_clr(vc_ne(x), l, x->W);
-        noc_fifo_rewind(&q->head, &q->tail);
-    }
-}
+#include "routers/vc/vc_output.h"
 
 /* Input VC v of input port p won its VC arbiter. */
 VC_INLINE void vc_arb_update(vc_ctx_t *x, int p, int v)
@@ -203,7 +128,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
     int16_t ready_1[64], *ready = W == 1 ? ready_1 : r->lvc;
     uint64_t stalled = 0, wanted = 0, wanted2 = 0; /* output ports wanted by one, by several VCs */
     uint64_t in_ports = 0, out_ports = 0, shared = 0; /* of the ready VCs; ports used twice */
-    uint64_t held = x->ser ? noc_ser_held(s, x->n) : 0; /* output links still sending a flit */
+    uint64_t held = x->ser ? noc_chan_ser_held(s, x->n) : 0; /* output links still sending a flit */
 
     if (W == 1) {
         uint64_t bits = sw[0] & ne[0];
