@@ -767,7 +767,7 @@ void noc_sim_cycle_arrivals(noc_sim_t *s)
 {
     if (s->observer)
         s->observer(s, s->observer_ctx);
-    merge_woken(s);
+    noc_work_merge(s);
     void (*pre_eval)(struct noc_sim *, int) = s->rops->pre_eval;
     for (int i = 0; i < s->n_active; i++) {
         int n = s->active[i];
@@ -781,14 +781,14 @@ void noc_sim_cycle_pes(noc_sim_t *s, int barrier)
 {
     if (barrier)
         noc_pe_barrier(s);
-    merge_woken(s);
+    noc_work_merge(s);
     for (int i = 0; i < s->n_active; i++)
         noc_pe_eval(s, s->active[i]);
 }
 
 int noc_sim_cycle_finish(noc_sim_t *s, noc_run_status_t *status)
 {
-    merge_woken(s);
+    noc_work_merge(s);
     int n_act = s->n_active;
     for (int i = 0; i < n_act; i++) {
         int n = s->active[i];
