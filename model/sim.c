@@ -901,14 +901,20 @@ const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c) { return &
 
 void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is_local, int *link_class)
 {
-    *from = s->chan_from[c];
-    *to = s->chan_to[c];
-    *is_local = s->chan_local[c];
-    *link_class = (c < s->n_ports && !s->chan_local[c]) ? s->topo->link_class[c] : -1;
+    if (from)
+        *from = s->chan_from[c];
+    if (to)
+        *to = s->chan_to[c];
+    if (is_local)
+        *is_local = s->chan_local[c];
+    if (link_class)
+        *link_class = (c < s->n_ports && !s->chan_local[c]) ? s->topo->link_class[c] : -1;
 }
 
 void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit)
 {
-    *latency = s->chan_delay[c];
-    *cycles_per_flit = s->chan_ser[c];
+    if (latency)
+        *latency = s->chan_delay[c];
+    if (cycles_per_flit)
+        *cycles_per_flit = s->chan_ser[c];
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "model/config.h"
+#include "model/flit.h"
 #include "model/stats.h"
 #include "model/traffic_if.h"
 #include "topologies/topo.h"
@@ -102,7 +103,8 @@ const noc_config_t *noc_sim_config(const noc_sim_t *s);
  * injection channels follow. */
 int noc_sim_n_channels(const noc_sim_t *s);
 /* Endpoints of channel c: source and destination node, -1 for the NI side of
- * a local channel is reported as the node itself with is_local set. */
+ * a local channel is reported as the node itself with is_local set. Any
+ * of the out-pointers may be NULL (here and in noc_sim_channel_timing). */
 void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is_local,
                           int *link_class);
 const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c);
@@ -127,6 +129,38 @@ struct noc_pe *noc_sim_pe(const noc_sim_t *s);
  * any node evaluates: the channel slots of this cycle hold what arrives
  * now, the routers' and PEs' state is as the last cycle left it. It must
  * only read. NULL removes it. */
+/* ---- reading a running simulator (sim_view.c): the wave recorder, the
+ * SystemC wrapper and embedders use these, not the kernel's layout ---- */
+/* The flit channel c delivers in cycle t (1, copied to *f) or none (0); t
+ * within the channel's delay of now (the ring holds no more). */
+int noc_sim_channel_flit(const noc_sim_t *s, int c, uint64_t t, noc_flit_t *f);
+/* The packet in pool slot pkt (a flit's pkt), NULL outside the pool. */
+const noc_packet_t *noc_sim_packet(const noc_sim_t *s, uint32_t pkt);
+/* The global input port channel c feeds at its far end (-1: ejection);
+ * the channel feeding global input port gport (-1: none). */
+int noc_sim_channel_in_port(const noc_sim_t *s, int c);
+int noc_sim_port_in_channel(const noc_sim_t *s, int gport);
+/* Node n has work (the kernel evaluates it this cycle); its NI makes a
+ * synthetic packet now. */
+int noc_sim_node_busy(const noc_sim_t *s, int n);
+int noc_sim_gen_due(const noc_sim_t *s, int n);
+/* Flits buffered at input VC vc of global port gport; credits held for
+ * output VC vc of network port gport (the router family's figures). */
+int noc_sim_router_occupancy(const noc_sim_t *s, int gport, int vc);
+int noc_sim_router_credits(const noc_sim_t *s, int gport, int vc);
+/* Injection lanes with input ports of their own at the router (1: none
+ * beyond the local port), and the flits buffered at lane's port, VC vc. */
+int noc_sim_lane_ports(const noc_sim_t *s);
+int noc_sim_lane_occupancy(const noc_sim_t *s, int n, int lane, int vc);
+/* The router family records signals of its own (rtl: the cores' insides):
+ * trace_open records them into the FST file at path for the nodes with
+ * in_scope[node] set and cycles from .. to (0, or -1 with a message);
+ * trace_close ends it (0, or -1 when a write failed). */
+int noc_sim_has_trace(const noc_sim_t *s);
+int noc_sim_trace_open(noc_sim_t *s, const char *path, const uint8_t *in_scope, uint64_t from, uint64_t to,
+                       char *err, size_t errlen);
+int noc_sim_trace_close(noc_sim_t *s);
+
 typedef void (*noc_sim_observer_fn)(const noc_sim_t *s, void *ctx);
 void noc_sim_set_observer(noc_sim_t *s, noc_sim_observer_fn fn, void *ctx);
 

@@ -90,8 +90,8 @@ static const noc_wv_link_t *find_link(const noc_waves_t *w, int c)
 static void link_name(const noc_waves_t *w, const noc_wv_link_t *l, char *buf, size_t len)
 {
     char a[96], b[96];
-    noc_topo_label(w->s->topo, l->from, a, sizeof a);
-    noc_topo_label(w->s->topo, l->to, b, sizeof b);
+    noc_topo_label(noc_sim_topo(w->s), l->from, a, sizeof a);
+    noc_topo_label(noc_sim_topo(w->s), l->to, b, sizeof b);
     snprintf(buf, len, "%s->%s", a, b);
 }
 
@@ -100,7 +100,7 @@ static void link_traces(out_t *o, const noc_waves_t *w, const noc_wv_link_t *l, 
     char alias[200], path[600];
     link_name(w, l, alias, sizeof alias);
     snprintf(path, sizeof path, "%s.link_p%d", w->nodes[l->node].path,
-             l->c - w->s->topo->port_base[l->from]);
+             l->c - noc_sim_topo(w->s)->port_base[l->from]);
     trace(o, F_BIN, alias, path, "valid");
     trace(o, F_DEC, alias, path, "pkt");
     trace(o, F_BIN, alias, path, "src");
@@ -155,7 +155,7 @@ static int critical_links(const noc_sim_t *s, int *chan, int max)
 {
     const noc_pe_t *pe = noc_sim_pe(s);
     const noc_program_t *p = noc_pe_program(pe);
-    const noc_topo_t *t = s->topo;
+    const noc_topo_t *t = noc_sim_topo(s);
     uint32_t *path = noc_xmalloc(4096 * sizeof *path, "waves: save file");
     int n = noc_pe_critical_path(pe, path, 4096), k = 0;
     for (int i = n - 1; i >= 0 && k < max; i--) {
@@ -172,7 +172,7 @@ static int critical_links(const noc_sim_t *s, int *chan, int max)
             int c = t->port_base[cur] + r.port;
             if (k == 0 || chan[k - 1] != c)
                 chan[k++] = c;
-            cur = s->chan_to[c];
+            noc_sim_channel_ends(s, c, NULL, &cur, NULL, NULL);
         }
     }
     free(path);
@@ -290,7 +290,7 @@ static void hot_section(out_t *o, const noc_waves_t *w, ranked_t *rk)
  * op and the links' valid (the rest is a click away in GTKWave's tree). */
 static void fabric_section(out_t *o, const noc_waves_t *w, ranked_t *rk)
 {
-    const noc_topo_t *t = w->s->topo;
+    const noc_topo_t *t = noc_sim_topo(w->s);
     int brief = w->n_nodes > BRIEF_NODES;
     for (int i = 0; i < w->n_nodes;) {
         const char *g = w->nodes[i].group;
@@ -348,7 +348,7 @@ void noc_wv_write_gtkw(const noc_waves_t *w, FILE *f, const char *gtkw_path, con
     const noc_pe_t *pe = noc_sim_pe(s);
     out_t o = { f, -1, 0 };
     ranked_t *rk = noc_xmalloc(((size_t)w->n_links + 1) * sizeof *rk, "waves: save file");
-    fprintf(f, "[*]\n[*] noctua: %s, %s; open with gtkwave %s %s\n", s->topo->spec,
+    fprintf(f, "[*]\n[*] noctua: %s, %s; open with gtkwave %s %s\n", noc_sim_topo(s)->spec,
             pe ? "program run" : "synthetic traffic", dump_path, gtkw_path);
     fprintf(f, "[*] one time unit (1 ns) is one cycle; markers A, B, ... at the first cycle of each step\n[*]\n");
     fprintf(f, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n[size] 1600 900\n", dump_path, gtkw_path);

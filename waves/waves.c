@@ -114,7 +114,7 @@ static void op_text(const noc_waves_t *w, int64_t op, char *buf, size_t len)
     const noc_op_t *o = &noc_pe_program(pe)->ops[op];
     char peer[96] = "any", tag[24] = "any", words[24] = "";
     if (o->peer >= 0)
-        noc_topo_label(w->s->topo, o->peer, peer, sizeof peer);
+        noc_topo_label(noc_sim_topo(w->s), o->peer, peer, sizeof peer);
     if (o->tag >= 0)
         snprintf(tag, sizeof tag, "%d", o->tag);
     if (o->words > 1)
@@ -145,7 +145,7 @@ static void render(const noc_waves_t *w, int how, int64_t v, char *buf, size_t l
         if (w->label_at)
             snprintf(buf, len, "%s", w->label_text + w->label_at[v]);
         else
-            noc_topo_label(w->s->topo, (int)v, buf, len);
+            noc_topo_label(noc_sim_topo(w->s), (int)v, buf, len);
     } else {
         const noc_pe_t *pe = noc_sim_pe(w->s);
         snprintf(buf, len, "%s", pe ? noc_pe_program(pe)->steps[v] : "-");
@@ -197,7 +197,7 @@ static int grant_of(noc_waves_t *w, noc_wv_link_t *l, const noc_flit_t *f, const
     if (l->grant_pkt == f->pkt && l->grant_id == pk->id)
         return l->grant;
     const noc_sim_t *s = w->s;
-    const noc_topo_t *t = s->topo;
+    const noc_topo_t *t = noc_sim_topo(s);
     int g = 255;
     if (pk->src == l->from) {
         g = 0;
@@ -208,9 +208,10 @@ static int grant_of(noc_waves_t *w, noc_wv_link_t *l, const noc_flit_t *f, const
             noc_topo_route(t, cur, pk->src, pk->dst, &r);
             if (r.port == 0)
                 break;
-            int out = t->port_base[cur] + r.port, nx = s->chan_to[out];
+            int out = t->port_base[cur] + r.port, nx;
+            noc_sim_channel_ends(s, out, NULL, &nx, NULL, NULL);
             if (nx == l->from) {
-                g = s->chan_in_gport[out] - t->port_base[nx];
+                g = noc_sim_channel_in_port(s, out) - t->port_base[nx];
                 break;
             }
             cur = nx;
@@ -233,14 +234,14 @@ static void sample_links(noc_waves_t *w, uint64_t t)
     if (!in_window(w, t))
         return;
     const noc_sim_t *s = w->s;
-    uint32_t slot = noc_chan_slot(s, t);
     w->now = t;
     for (int i = 0; i < w->n_links; i++) {
         noc_wv_link_t *l = &w->links[i];
-        const noc_flit_t *f = noc_chan_flit_at(s, l->c, slot);
+        noc_flit_t fl;
+        const noc_flit_t *f = noc_sim_channel_flit(s, l->c, t, &fl) ? &fl : NULL;
         put(w, l->sig + NOC_WV_VALID, f != NULL);
         if (f) {
-            const noc_packet_t *pk = &s->pkts[f->pkt];
+            const noc_packet_t *pk = noc_sim_packet(s, f->pkt);
             put(w, l->sig + NOC_WV_PKT, (int64_t)pk->id);
             put(w, l->sig + NOC_WV_SRC, pk->src);
             put(w, l->sig + NOC_WV_DST, pk->dst);
@@ -279,11 +280,9 @@ static void sample_state(noc_waves_t *w, uint64_t t)
     if (!in_window(w, t))
         return;
     const noc_sim_t *s = w->s;
-    const noc_topo_t *tp = s->topo;
+    const noc_topo_t *tp = noc_sim_topo(s);
     const noc_pe_t *pe = noc_sim_pe(s);
     int V = w->V;
-    int (*occupancy)(const struct noc_sim *, int, int) = s->rops->occupancy;
-    int (*credits)(const struct noc_sim *, int, int) = s->rops->credits;
     w->now = t;
     if (pe && w->step_sig != UINT32_MAX)
         put(w, w->step_sig, noc_pe_current_step(pe));
@@ -304,7 +303,7 @@ static void sample_state(noc_waves_t *w, uint64_t t)
             changed |= put(w, nd->pe_sig + NOC_WV_RECVS, v.recvs_open);
             changed |= put(w, nd->pe_sig + NOC_WV_LEFT, v.ops_left);
         }
-        int busy = noc_work_of(s, n) > 0;
+        int busy = noc_sim_node_busy(s, n);
         int look = w->full || w->o.all_routers || busy || nd->was_busy || nd->gen_due || changed;
         nd->was_busy = (uint8_t)busy;
         if (!look)
@@ -312,14 +311,14 @@ static void sample_state(noc_waves_t *w, uint64_t t)
         int base = tp->port_base[n], P = tp->port_base[n + 1] - base;
         for (int p = 0; p < P; p++)
             for (int v = 0; v < V; v++)
-                put(w, nd->occ_sig + (uint32_t)(p * V + v), occupancy(s, base + p, v));
+                put(w, nd->occ_sig + (uint32_t)(p * V + v), noc_sim_router_occupancy(s, base + p, v));
         for (int p = 1; p < P; p++)
             for (int v = 0; v < V; v++)
-                put(w, nd->cred_sig + (uint32_t)((p - 1) * V + v), credits(s, base + p, v));
+                put(w, nd->cred_sig + (uint32_t)((p - 1) * V + v), noc_sim_router_credits(s, base + p, v));
         if (nd->lane_sig != UINT32_MAX)
-            for (int k = 1; k < s->lanes; k++)
+            for (int k = 1; k < noc_sim_lane_ports(s); k++)
                 for (int v = 0; v < V; v++)
-                    put(w, nd->lane_sig + (uint32_t)((k - 1) * V + v), s->rops->lane_occupancy(s, n, k, v));
+                    put(w, nd->lane_sig + (uint32_t)((k - 1) * V + v), noc_sim_lane_occupancy(s, n, k, v));
     }
     w->full = 0;
 }
@@ -327,13 +326,13 @@ static void sample_state(noc_waves_t *w, uint64_t t)
 static void observe(const noc_sim_t *s, void *ctx)
 {
     noc_waves_t *w = ctx;
-    if (s->now > 0)
-        sample_state(w, s->now - 1);
-    sample_links(w, s->now);
+    uint64_t now = noc_sim_now(s);
+    if (now > 0)
+        sample_state(w, now - 1);
+    sample_links(w, now);
     /* synthetic traffic: the NIs whose next packet is made in this cycle */
-    if (!s->pe)
-        for (int i = 0; i < w->n_nodes; i++)
-            w->nodes[i].gen_due = s->ni[w->nodes[i].n].next_gen <= s->now;
+    for (int i = 0; i < w->n_nodes; i++)
+        w->nodes[i].gen_due = (uint8_t)noc_sim_gen_due(s, w->nodes[i].n);
 }
 
 /* ---- declarations ---- */
@@ -367,7 +366,7 @@ static uint32_t vc_signals(noc_waves_t *w, const char *scope, const char *prefix
 static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
 {
     noc_sim_t *s = w->s;
-    const noc_topo_t *t = s->topo;
+    const noc_topo_t *t = noc_sim_topo(s);
     int n = nd->n, base = t->port_base[n], P = t->port_base[n + 1] - base, V = w->V;
     char name[64], a[96], b[96], text[256];
     noc_topo_label(t, n, a, sizeof a);
@@ -379,12 +378,14 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
         noc_wv_link_t *l = &w->links[w->n_links++];
         l->c = c;
         l->from = n;
-        l->to = s->chan_to[c];
+        noc_sim_channel_ends(s, c, NULL, &l->to, NULL, NULL);
+        int latency;
+        noc_sim_channel_timing(s, c, &latency, NULL);
         l->node = (int32_t)(nd - w->nodes);
         l->grant_pkt = UINT32_MAX;
         noc_topo_label(t, l->to, b, sizeof b);
         snprintf(text, sizeof text, "link %s -> %s (class %s, latency %d)", a, b,
-                 t->class_name[t->link_class[c]], s->chan_delay[c]);
+                 t->class_name[t->link_class[c]], latency);
         w->ops->comment(w->ctx, text);
         snprintf(name, sizeof name, "link_p%d", p);
         w->ops->scope(w->ctx, name, NULL);
@@ -401,8 +402,10 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
     for (int p = 0; p < P; p++) {
         if (p == 0) {
             snprintf(text, sizeof text, "input port 0 of %s: from its PE's NI", a);
-        } else if (s->in_chan[base + p] >= 0) {
-            noc_topo_label(t, s->chan_from[s->in_chan[base + p]], b, sizeof b);
+        } else if (noc_sim_port_in_channel(s, base + p) >= 0) {
+            int from;
+            noc_sim_channel_ends(s, noc_sim_port_in_channel(s, base + p), &from, NULL, NULL, NULL);
+            noc_topo_label(t, from, b, sizeof b);
             snprintf(text, sizeof text, "input port %d of %s: from %s", p, a, b);
         } else {
             snprintf(text, sizeof text, "input port %d of %s: not connected", p, a);
@@ -420,8 +423,7 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
             nd->cred_sig = k;
     }
     nd->lane_sig = UINT32_MAX;
-    if (s->rops->lane_ports && s->rops->lane_occupancy)
-        for (int k = 1; k < s->lanes; k++) {
+    for (int k = 1; k < noc_sim_lane_ports(s); k++) {
             snprintf(text, sizeof text, "input port of %s for its NI's injection lane %d", a, k);
             w->ops->comment(w->ctx, text);
             snprintf(name, sizeof name, "in_lane%d", k);
@@ -444,12 +446,12 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
 static void declare_all(noc_waves_t *w)
 {
     noc_sim_t *s = w->s;
-    const noc_topo_t *t = s->topo;
+    const noc_topo_t *t = noc_sim_topo(s);
     const noc_pe_t *pe = noc_sim_pe(s);
     int ranks = pe ? noc_pe_program(pe)->n_ranks : 0;
     char text[NOC_TOPO_SPEC_MAX + 512], open[2][32] = { "", "" };
     int n_open = 0;
-    snprintf(text, sizeof text, "noctua: %s, router %s%s%s", t->spec, s->cfg.router,
+    snprintf(text, sizeof text, "noctua: %s, router %s%s%s", t->spec, noc_sim_config(s)->router,
              pe ? ", program " : ", synthetic traffic",
              pe ? (noc_pe_program(pe)->name ? noc_pe_program(pe)->name : "(unnamed)") : "");
     w->ops->comment(w->ctx, text);
@@ -511,7 +513,7 @@ static void free_waves(noc_waves_t *w)
 #define LABEL_CACHE_NODES (1 << 16)
 static void cache_labels(noc_waves_t *w)
 {
-    const noc_topo_t *t = w->s->topo;
+    const noc_topo_t *t = noc_sim_topo(w->s);
     size_t used = 0, cap = 16 * (size_t)t->n_nodes + 64;
     if (t->n_nodes > LABEL_CACHE_NODES)
         return;
@@ -536,7 +538,7 @@ static void cache_labels(noc_waves_t *w)
 noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts_t *o, char *err,
                             size_t errlen)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_topo_t *t = noc_sim_topo(s);
     noc_waves_t *w = noc_xcalloc(1, sizeof *w, "waves");
     if (o)
         w->o = *o;
@@ -589,7 +591,7 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
     }
     cache_labels(w);
     declare_all(w);
-    if (s->rops->trace_open) {
+    if (noc_sim_has_trace(s)) {
         /* the router family's own signals (rtl: inside the Verilated cores)
          * of the same nodes and cycles, into a second file */
         uint8_t *in_scope = calloc((size_t)t->n_nodes, 1);
@@ -601,7 +603,7 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
         noc_waves_inner_path(path, inner, sizeof inner);
         int rc = noc_out_reserve(&w->out_inner, inner, ".hier", err, errlen);
         if (rc == 0) {
-            rc = s->rops->trace_open(s, w->out_inner.tmp, in_scope, w->o.from, w->o.to, msg, sizeof msg);
+            rc = noc_sim_trace_open(s, w->out_inner.tmp, in_scope, w->o.from, w->o.to, msg, sizeof msg);
             if (rc != 0) {
                 snprintf(err, errlen, "%s: %s", inner, msg);
                 noc_out_abort(&w->out_inner);
@@ -638,7 +640,7 @@ int noc_waves_close(noc_waves_t *w, char *err, size_t errlen)
         return 0;
     noc_sim_t *s = w->s;
     noc_sim_set_observer(s, NULL, NULL);
-    uint64_t now = s->now;
+    uint64_t now = noc_sim_now(s);
     if (now > 0 && !w->any_emitted && w->o.from >= now) {
         /* the window starts after the run: record its final state instead,
          * for a file that viewers open (fstapi's reader refuses an FST
@@ -660,7 +662,7 @@ int noc_waves_close(noc_waves_t *w, char *err, size_t errlen)
      * that order. A failure removes what is not in place yet. */
     char msg[400];
     int rc = 0;
-    if (w->inner && s->rops->trace_close(s) != 0) {
+    if (w->inner && noc_sim_trace_close(s) != 0) {
         char inner[1100];
         noc_waves_inner_path(w->path, inner, sizeof inner);
         snprintf(err, errlen, "%s: a write of the cores' trace failed (disk full?); nothing written", inner);

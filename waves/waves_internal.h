@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include "waves/waves.h"
 #include "util/outfile.h"
-#include "model/sim_internal.h"
+#include "model/pe.h"
+#include "model/sim.h"
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -212,7 +212,7 @@ static void test_link_carries_packet(void **state)
                 assert_string_equal(value_at(wv, "top.n_1.link_p1.pkt", 2), "0");
                 assert_string_equal(value_at(wv, "top.n_1.link_p1.src", 2), "(0)");
                 /* (1)'s port 2 (its - port) is fed by (0)'s + link */
-                assert_int_equal(r.sim->in_chan[noc_topo_gport(r.topo, 1, 2)], noc_topo_gport(r.topo, 0, 1));
+                assert_int_equal(noc_sim_port_in_channel(r.sim, noc_topo_gport(r.topo, 1, 2)), noc_topo_gport(r.topo, 0, 1));
                 assert_string_equal(value_at(wv, "top.n_1.link_p1.grant", 2), "2");
             }
             free_wave(wv);

@@ -1,0 +1,83 @@
+/* sim_view.c: what the layers above the kernel read of a running
+ * simulator (sim.h), for the wave recorder, the SystemC wrapper, benches
+ * and embedders: the flit a channel delivers in a cycle, packets, the
+ * channels' far ends, the routers' buffers and credits through the
+ * family's interface, whether a node has work, and the family's own wave
+ * recording. Reads only; none of them is on the cycle loop's path. */
+#include "model/channel.h"
+#include "model/sim_internal.h"
+#include <stdio.h>
+
+int noc_sim_channel_flit(const noc_sim_t *s, int c, uint64_t t, noc_flit_t *f)
+{
+    const noc_flit_t *x = noc_chan_flit_at(s, c, noc_chan_slot(s, t));
+    if (!x)
+        return 0;
+    *f = *x;
+    return 1;
+}
+
+const noc_packet_t *noc_sim_packet(const noc_sim_t *s, uint32_t pkt)
+{
+    return pkt < s->pkt_cap ? &s->pkts[pkt] : NULL;
+}
+
+int noc_sim_channel_in_port(const noc_sim_t *s, int c)
+{
+    return s->chan_in_gport[c];
+}
+
+int noc_sim_port_in_channel(const noc_sim_t *s, int gport)
+{
+    return s->in_chan[gport];
+}
+
+int noc_sim_node_busy(const noc_sim_t *s, int n)
+{
+    return noc_work_of(s, n) > 0;
+}
+
+int noc_sim_gen_due(const noc_sim_t *s, int n)
+{
+    return !s->pe && s->ni[n].next_gen <= s->now;
+}
+
+int noc_sim_router_occupancy(const noc_sim_t *s, int gport, int vc)
+{
+    return s->rops->occupancy(s, gport, vc);
+}
+
+int noc_sim_router_credits(const noc_sim_t *s, int gport, int vc)
+{
+    return s->rops->credits(s, gport, vc);
+}
+
+int noc_sim_lane_ports(const noc_sim_t *s)
+{
+    return s->rops->lane_ports && s->rops->lane_occupancy ? s->lanes : 1;
+}
+
+int noc_sim_lane_occupancy(const noc_sim_t *s, int n, int lane, int vc)
+{
+    return s->rops->lane_occupancy(s, n, lane, vc);
+}
+
+int noc_sim_has_trace(const noc_sim_t *s)
+{
+    return s->rops->trace_open != NULL;
+}
+
+int noc_sim_trace_open(noc_sim_t *s, const char *path, const uint8_t *in_scope, uint64_t from, uint64_t to,
+                       char *err, size_t errlen)
+{
+    if (!s->rops->trace_open) {
+        snprintf(err, errlen, "router %s records no signals of its own", s->cfg.router);
+        return -1;
+    }
+    return s->rops->trace_open(s, path, in_scope, from, to, err, errlen);
+}
+
+int noc_sim_trace_close(noc_sim_t *s)
+{
+    return s->rops->trace_close ? s->rops->trace_close(s) : 0;
+}
