@@ -11,7 +11,6 @@
  * wave_vcd.c) get the same calls, so both formats carry the same changes. */
 #include "util/xalloc.h"
 #include "waves/waves_internal.h"
-#include "model/channel.h"
 #include "model/pe.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -267,7 +266,7 @@ static void sample_links(noc_waves_t *w, uint64_t t)
 /* The state the end of cycle t left: routers, PEs, the step.
  *
  * A router's state changes only in a cycle in which the kernel evaluates
- * it, and the kernel evaluates only nodes with work (sim_internal.h): those
+ * it, and the kernel evaluates only nodes with work (noc_sim_node_busy): those
  * that had work at the start of the cycle, and those woken during it before
  * the routers run, which is their own NI or PE getting something to do: a
  * synthetic packet generated (its NI's next_gen was due), or a PE starting
