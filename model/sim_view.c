@@ -22,6 +22,11 @@ const noc_packet_t *noc_sim_packet(const noc_sim_t *s, uint32_t pkt)
     return pkt < s->pkt_cap ? &s->pkts[pkt] : NULL;
 }
 
+int noc_sim_vcs(const noc_sim_t *s)
+{
+    return (int)s->V;
+}
+
 int noc_sim_channel_in_port(const noc_sim_t *s, int c)
 {
     return s->chan_in_gport[c];

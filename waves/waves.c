@@ -556,7 +556,7 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
     }
     snprintf(w->path, sizeof w->path, "%s", path);
     w->s = s;
-    w->V = (int)s->V;
+    w->V = noc_sim_vcs(s);
     w->scope_pat = w->o.scope ? dup(w->o.scope) : NULL;
     w->o.scope = w->scope_pat;
     w->nodes = calloc((size_t)t->n_nodes, sizeof *w->nodes);
