@@ -136,7 +136,7 @@ struct noc_pe *noc_sim_pe(const noc_sim_t *s);
 int noc_sim_channel_flit(const noc_sim_t *s, int c, uint64_t t, noc_flit_t *f);
 /* The packet in pool slot pkt (a flit's pkt), NULL outside the pool. */
 const noc_packet_t *noc_sim_packet(const noc_sim_t *s, uint32_t pkt);
-/* Virtual channels per port (num_vcs, or 1 for a wormhole router). */
+/* Virtual channels per port (num_vcs, or what num_vcs=0 chose). */
 int noc_sim_vcs(const noc_sim_t *s);
 /* The global input port channel c feeds at its far end (-1: ejection);
  * the channel feeding global input port gport (-1: none). */
