@@ -4,6 +4,7 @@
  * the papers' model, `--sync steps` for barriers at the step markers; the
  * run, its result check and its report. */
 #include "cli/cli.h"
+#include "routers/registry.h"
 #include "util/interrupt.h"
 #include "util/outfile.h"
 #include "cli/cli_waves.h"

@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 #include "cli/cli_waves.h"
 #include "cli/version.h"
-#include "routers/router.h"
+#include "routers/registry.h"
 #include "traffic/synthetic.h"
 #include "util/interrupt.h"
 #include <stdlib.h>

@@ -5,6 +5,7 @@
  * the table that docs/validation.md holds. Exit status 1 if a case that
  * must agree does not. */
 #include "cli/cli.h"
+#include "routers/registry.h"
 #include "model/pe.h"
 #include "traffic/gen.h"
 #include <stdlib.h>

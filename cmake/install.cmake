@@ -21,7 +21,7 @@ include(CMakePackageConfigHelpers)
 set(NOCTUA_PUBLIC_HEADERS
     model/config.h model/params.def model/sim.h model/stats.h model/traffic_if.h model/rng.h model/flit.h
     model/program.h model/pe.h topologies/topo.h traffic/gen.h traffic/synthetic.h
-    traffic/pattern.h waves/waves.h)
+    traffic/pattern.h waves/waves.h routers/registry.h)
 # (the compilers' working folders, the debug information's comp_dir, are
 # the build tree's: mapped too, last, so it wins when the build is inside
 # the sources)

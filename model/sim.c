@@ -295,10 +295,9 @@ static int check_hops(const noc_topo_t *t, char *err, size_t errlen)
     return -1;
 }
 
-int noc_sim_check_shape(const noc_config_t *cfg, const char *spec, const noc_topo_shape_t *sh, char *err,
-                        size_t errlen)
+int noc_sim_check_shape_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const char *spec,
+                               const noc_topo_shape_t *sh, char *err, size_t errlen)
 {
-    const noc_router_ops_t *rops = noc_router_find(cfg->router);
     int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES], rc = 0;
     char why[8];
     if (!cfg->memory_check || !rops)
@@ -326,9 +325,9 @@ int noc_sim_check_shape(const noc_config_t *cfg, const char *spec, const noc_top
     return rc;
 }
 
-int noc_sim_check_memory(const noc_config_t *cfg, const noc_topo_t *t, char *err, size_t errlen)
+int noc_sim_check_memory_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_topo_t *t,
+                                char *err, size_t errlen)
 {
-    const noc_router_ops_t *rops = noc_router_find(cfg->router);
     int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES], rc = 0;
     char why[8];
     if (!cfg->memory_check || !rops || check_config(cfg, why, sizeof why) ||
@@ -343,9 +342,8 @@ int noc_sim_check_memory(const noc_config_t *cfg, const noc_topo_t *t, char *err
     return rc;
 }
 
-uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t)
+uint64_t noc_sim_estimate_bytes_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_topo_t *t)
 {
-    const noc_router_ops_t *rops = noc_router_find(cfg->router);
     int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];
     char err[8];
     struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
@@ -357,15 +355,13 @@ uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t)
     return b;
 }
 
-noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *t,
-                          noc_traffic_t traffic, char *err, size_t errlen)
+noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_topo_t *t,
+                                 noc_traffic_t traffic, char *err, size_t errlen)
 {
     if (check_config(cfg, err, errlen) || check_hops(t, err, errlen))
         return NULL;
-    const noc_router_ops_t *rops = noc_router_find(cfg->router);
-    if (!rops) {
-        snprintf(err, errlen, "parameter 'router': unknown router '%s' (known: %s)", cfg->router,
-                 noc_router_list());
+    if (!rops) { /* (routers/registry.c adds the names it knows) */
+        snprintf(err, errlen, "parameter 'router': unknown router '%s'", cfg->router);
         return NULL;
     }
     int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];

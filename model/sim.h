@@ -32,32 +32,41 @@ typedef enum noc_run_status {
     NOC_RUN_INTERRUPTED = 130, /* the stop flag was raised (noc_sim_set_stop) */
 } noc_run_status_t;
 
+/* A router family (model/router_if.h; routers/registry.h finds one by
+ * name, and gives these functions for cfg->router's family: noc_sim_create,
+ * noc_sim_estimate_bytes, noc_sim_check_memory, noc_sim_check_shape). */
+struct noc_router_ops;
+
 /* Build a simulator for cfg (copied) on topology topo (borrowed: it must
- * outlive the simulator), fed by traffic (may be NULL: no packets). Returns
- * NULL with a message in err that names the parameter at fault on bad input. */
-noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *topo,
-                          noc_traffic_t traffic, char *err, size_t errlen);
+ * outlive the simulator) with router family `family` (cfg->router is only
+ * its name in reports; NULL: refused as an unknown router), fed by traffic
+ * (may be NULL: no packets). Returns NULL with a message in err that names
+ * the parameter at fault on bad input. */
+noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const struct noc_router_ops *family,
+                                 const noc_topo_t *topo, noc_traffic_t traffic, char *err, size_t errlen);
 void noc_sim_destroy(noc_sim_t *s);
-/* The bytes noc_sim_create would allocate for cfg on t (its router family's
- * state included; not the topology, which exists already), 0 for a
- * configuration it would refuse. noc_sim_create compares this with the
- * memory the run may take (util/meminfo.h) and refuses a run that does not
- * fit, unless cfg->memory_check is 0. */
-uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t);
-/* noc_sim_create's memory check alone, before anything is allocated (a
- * program run makes its program first): 0 (also under memory_check=0, or
- * for a configuration noc_sim_create refuses with its own message), or -1
+/* The bytes noc_sim_create_family would allocate for cfg on t (its router
+ * family's state included; not the topology, which exists already), 0 for
+ * a configuration it would refuse. noc_sim_create_family compares this with
+ * the memory the run may take (util/meminfo.h) and refuses a run that does
+ * not fit, unless cfg->memory_check is 0. */
+uint64_t noc_sim_estimate_bytes_family(const noc_config_t *cfg, const struct noc_router_ops *family,
+                                       const noc_topo_t *t);
+/* The memory check alone, before anything is allocated (a program run
+ * makes its program first): 0 (also under memory_check=0, or for a
+ * configuration noc_sim_create_family refuses with its own message), or -1
  * with the estimate and the limit in err. */
-int noc_sim_check_memory(const noc_config_t *cfg, const noc_topo_t *t, char *err, size_t errlen);
+int noc_sim_check_memory_family(const noc_config_t *cfg, const struct noc_router_ops *family,
+                                const noc_topo_t *t, char *err, size_t errlen);
 /* The same check from a grid's shape (noc_topo_size) before its topology
  * is built: does a simulation of SPEC with cfg fit in memory, the
- * topology's own bytes included? A lower bound of noc_sim_create's
- * estimate (matrix arbiters counted as round_robin). 0 (also under
- * memory_check=0, or for a configuration noc_sim_create will refuse with
- * its own message), or -1 with "a simulation of SPEC ... needs about X
- * (noctua's estimate), more than ..." in err. */
-int noc_sim_check_shape(const noc_config_t *cfg, const char *spec, const noc_topo_shape_t *sh, char *err,
-                        size_t errlen);
+ * topology's own bytes included? A lower bound of the estimate (matrix
+ * arbiters counted as round_robin). 0 (also under memory_check=0, or for a
+ * configuration that will be refused with its own message), or -1 with "a
+ * simulation of SPEC ... needs about X (noctua's estimate), more than ..."
+ * in err. */
+int noc_sim_check_shape_family(const noc_config_t *cfg, const struct noc_router_ops *family, const char *spec,
+                               const noc_topo_shape_t *sh, char *err, size_t errlen);
 
 /* Synthetic run: warm-up, measurement window, drain. */
 noc_run_status_t noc_sim_run(noc_sim_t *s);

@@ -27,7 +27,7 @@
 #include "model/flit.h"
 #include "model/rng.h"
 #include "model/sim.h"
-#include "routers/router.h"
+#include "model/router_if.h"
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -1,5 +1,7 @@
-/* registry.c: the static name table of router families. */
-#include "routers/router.h"
+/* registry.c: the static name table of router families, and the by-name
+ * entry points of the simulator (registry.h). */
+#include "routers/registry.h"
+#include <stdio.h>
 #include <string.h>
 
 #include "routers/families.h"
@@ -9,10 +11,11 @@ static const noc_router_ops_t *const routers[] = {
     &noc_router_ideal,
     &noc_router_rtl,
 };
+enum { N_ROUTERS = sizeof routers / sizeof routers[0] };
 
 const noc_router_ops_t *noc_router_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof routers / sizeof routers[0]; i++)
+    for (size_t i = 0; i < N_ROUTERS; i++)
         if (strcmp(routers[i]->name, name) == 0)
             return routers[i];
     return NULL;
@@ -20,5 +23,41 @@ const noc_router_ops_t *noc_router_find(const char *name)
 
 const char *noc_router_list(void)
 {
-    return "vc ideal rtl";
+    static char list[128];
+    if (!list[0])
+        for (size_t i = 0, len = 0; i < N_ROUTERS; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? " " : "", routers[i]->name);
+    return list;
+}
+
+noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *topo, noc_traffic_t traffic, char *err,
+                          size_t errlen)
+{
+    const noc_router_ops_t *family = noc_router_find(cfg->router);
+    noc_sim_t *s = noc_sim_create_family(cfg, family, topo, traffic, err, errlen);
+    if (!family && !s) {
+        size_t n = strlen(err);
+        if (n < errlen)
+            snprintf(err + n, errlen - n, " (known: %s)", noc_router_list());
+    }
+    return s;
+}
+
+uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t)
+{
+    const noc_router_ops_t *family = noc_router_find(cfg->router);
+    return family ? noc_sim_estimate_bytes_family(cfg, family, t) : 0;
+}
+
+int noc_sim_check_memory(const noc_config_t *cfg, const noc_topo_t *t, char *err, size_t errlen)
+{
+    const noc_router_ops_t *family = noc_router_find(cfg->router);
+    return family ? noc_sim_check_memory_family(cfg, family, t, err, errlen) : 0;
+}
+
+int noc_sim_check_shape(const noc_config_t *cfg, const char *spec, const noc_topo_shape_t *sh, char *err,
+                        size_t errlen)
+{
+    const noc_router_ops_t *family = noc_router_find(cfg->router);
+    return family ? noc_sim_check_shape_family(cfg, family, spec, sh, err, errlen) : 0;
 }

@@ -27,7 +27,7 @@
 // no credit count and takes no credits (out_credit_i for port 0 is misuse).
 //
 // VC classes: class c of N_CLASS owns VCs [c*V/N_CLASS, (c+1)*V/N_CLASS)
-// (noc_vc_class_range of routers/router.h).
+// (noc_vc_class_range of model/router_if.h).
 //
 // Vectors are flat: input VC l = p*V + v; output VC o*V + v. (Flat rather
 // than packed [P][V] arrays: yosys 0.23, which `noctua area` synthesizes

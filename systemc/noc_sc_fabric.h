@@ -41,6 +41,7 @@
 #include "model/pe.h"
 #include "model/program.h"
 #include "model/sim.h"
+#include "routers/registry.h"
 #include "topologies/topo.h"
 
 class noc_sc_fabric;

@@ -40,6 +40,7 @@
 
 extern "C" {
 #include "model/sim_internal.h"
+#include "routers/registry.h"
 #include "traffic/synthetic.h"
 }
 

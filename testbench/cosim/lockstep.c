@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "model/pe.h"
 #include "model/sim_internal.h"
+#include "routers/registry.h"
 #include "routers/rtl/rtl_core.h"
 #include "routers/rtl/rtl_router.h"
 #include "traffic/synthetic.h"

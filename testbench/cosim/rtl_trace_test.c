@@ -24,6 +24,7 @@
 #include "cli/cli.h"
 #include "model/pe.h"
 #include "model/sim_internal.h"
+#include "routers/registry.h"
 #include "waves/waves.h"
 #include "waves/waves_internal.h"
 #include "testbench/unit/waves/wave_read.h"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "model/pe.h"
 #include "model/sim.h"
+#include "routers/registry.h"
 #include "topologies/topo.h"
 
 #define FUZZ_FAIL(...)                                                                                   \

@@ -5,6 +5,7 @@
  * on after every cycle, without a deadlock (its routing's VC classes make it
  * deadlock-free by construction, docs/fabrics/graph.md). */
 #include "testbench/fuzz/fuzz_common.h"
+#include "routers/registry.h"
 #include "traffic/synthetic.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "model/sim.h"
+#include "routers/registry.h"
 
 #define SCRIPT_MAX 256       /* entries */
 #define SCRIPT_MAX_NODES 256 /* nodes of the fabric it drives */

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model/channel.h"
+#include "routers/registry.h"
 
 static noc_sim_t *make(noc_topo_t **t, const char *spec, const char *class_latency)
 {

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "model/sim.h"
+#include "routers/registry.h"
 #include "routers/rtl/rtl_model.h"
 
 static uint64_t heap_in_use(void)

@@ -16,6 +16,7 @@
 
 #include "model/pe.h"
 #include "model/sim_internal.h"
+#include "routers/registry.h"
 
 typedef struct run {
     noc_topo_t *topo;

@@ -19,6 +19,7 @@
 
 #include "model/pe.h"
 #include "model/sim.h"
+#include "routers/registry.h"
 
 enum { W = 8, LONG = 64 };
 

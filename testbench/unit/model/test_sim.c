@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "model/sim_internal.h"
+#include "routers/registry.h"
 #include "traffic/synthetic.h"
 
 typedef struct run {

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "model/sim_internal.h"
+#include "routers/registry.h"
 #include "testbench/unit/script_traffic.h"
 #include "traffic/synthetic.h"
 

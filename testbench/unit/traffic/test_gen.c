@@ -18,6 +18,7 @@
 
 #include "model/pe.h"
 #include "model/sim.h"
+#include "routers/registry.h"
 #include "traffic/gen.h"
 
 typedef struct outcome {

@@ -24,6 +24,7 @@
 #include "model/config.h"
 #include "model/pe.h"
 #include "model/sim.h"
+#include "routers/registry.h"
 #include "traffic/gen_fabric.h"
 
 typedef noc_program_t *(*make_fn)(const noc_topo_t *, const noc_gen_args_t *, char *, size_t);

@@ -18,6 +18,7 @@
 
 #include "model/pe.h"
 #include "model/sim.h"
+#include "routers/registry.h"
 #include "traffic/gen.h"
 
 extern const noc_generator_t noc_gen_broadcast_1phase, noc_gen_broadcast_2phase, noc_gen_hrelation;

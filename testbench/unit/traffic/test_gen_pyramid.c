@@ -26,6 +26,7 @@
 
 #include "model/pe.h"
 #include "model/sim.h"
+#include "routers/registry.h"
 #include "traffic/embed.h"
 #include "traffic/gen.h"
 #include "traffic/gen_util.h"

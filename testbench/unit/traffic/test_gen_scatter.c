@@ -20,6 +20,7 @@
 
 #include "model/pe.h"
 #include "model/sim.h"
+#include "routers/registry.h"
 #include "traffic/gen_util.h"
 
 extern const noc_generator_t noc_gen_scatter, noc_gen_gather;

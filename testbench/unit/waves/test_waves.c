@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "testbench/unit/cmd_test.h"
+#include "routers/registry.h"
 #include "model/pe.h"
 #include "traffic/gen.h"
 #include "traffic/synthetic.h"

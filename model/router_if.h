@@ -1,5 +1,5 @@
-/* router.h: the small interface behind which router microarchitectures
- * (vc, ideal, later rtl) plug into the kernel, in the manner of SQLite's
+/* router_if.h: the small interface behind which router microarchitectures
+ * (routers/: vc, ideal, rtl) plug into the kernel, in the manner of SQLite's
  * sqlite3_io_methods: a const table of functions, one per family, that works
  * on the state of all routers of a fabric at once (flat arrays, owned by the
  * family and hung on noc_sim_t.rstate).
@@ -7,9 +7,12 @@
  * Contract of eval(sim, node): read the node's input channels at slot `now`
  * (flits and credits that arrive this cycle), update the node's own router
  * state, and write flits and credits into channel slots of later cycles with
- * the sim_internal.h helpers. Never read or write another node's state. */
-#ifndef NOC_ROUTER_H
-#define NOC_ROUTER_H
+ * the channel module (channel.h). Never read or write another node's state.
+ *
+ * The kernel knows no family by name: the caller hands it the one it chose
+ * (noc_sim_create_family); routers/registry.h finds a family by name. */
+#ifndef NOC_ROUTER_IF_H
+#define NOC_ROUTER_IF_H
 #include <stddef.h>
 #include <stdint.h>
 #include "model/flit.h"
@@ -79,11 +82,6 @@ static inline void noc_vc_class_range(int V, int C, int c, int *lo, int *hi)
     *lo = c * V / C;
     *hi = (c + 1) * V / C;
 }
-
-/* The registry: a static name table. NULL for an unknown name. */
-const noc_router_ops_t *noc_router_find(const char *name);
-/* Space-separated names, for help texts. */
-const char *noc_router_list(void);
 
 #ifdef __cplusplus
 }
