@@ -14,6 +14,7 @@
  * Exit status: 0 when every workload ran (a missed target is a measurement,
  * not an error), 1 when a workload failed (bad configuration, deadlock,
  * invariant violation, a crashed child), 2 on bad usage. */
+#include "app/run.h"
 #include "cli/cli.h"
 #include "cli/version.h"
 #include "util/xalloc.h"
@@ -128,7 +129,7 @@ static void run_child(const workload_t *w, int quick, figures_t *f)
     noc_sim_t *s;
     noc_topo_t *t;
     noc_run_result_t res;
-    if (noc_cli_simulate(&cfg, &s, &t, &res, f->err, sizeof f->err))
+    if (noc_app_simulate(&cfg, NULL, NULL, &s, &t, &res, f->err, sizeof f->err))
         return;
     const noc_stats_t *st = noc_sim_stats(s);
     f->ok = 1;

@@ -1,11 +1,13 @@
 /* cli.h: the parts of the command-line front end: reading parameters from
- * config files and key=value arguments, building a run, and reporting it. */
+ * config files and key=value arguments, and reporting a run (building it is
+ * app/'s). */
 #ifndef NOC_CLI_H
 #define NOC_CLI_H
 #include <stdio.h>
 #include <jansson.h>
 #include "model/config.h"
 #include "model/sim.h"
+#include "app/run.h"
 
 /* Exit statuses of the CLI. */
 enum {
@@ -22,27 +24,10 @@ enum {
 int noc_cli_load_file(noc_config_t *cfg, const char *path, char *err, size_t errlen);
 /* Apply one "key=value" argument. Returns 0, or -1 with a message in err. */
 int noc_cli_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen);
-/* The SPEC a run uses: topology_spec, or BookSim2's topology/k/n when
- * topology is set. Returns 0, or -1 with a message in err. */
-int noc_cli_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, size_t errlen);
 /* Write the parameter table (name, default, help) as help text. */
 void noc_cli_print_params(FILE *f);
 /* The same as a Markdown table (docs/parameters.md). */
 void noc_cli_print_params_md(FILE *f);
-
-/* One finished synthetic run. */
-typedef struct noc_run_result {
-    noc_run_status_t status;
-    double offered;       /* flits per node per cycle asked for */
-    double accepted;      /* flits per node per cycle delivered in the window */
-    double seconds;       /* wall-clock time of the simulation */
-} noc_run_result_t;
-
-/* Build topology, traffic and simulator from cfg and run it. On success
- * returns 0, hands the simulator (and its topology) to the caller through
- * *sim_out / *topo_out, and fills res. On bad input returns -1 with err. */
-int noc_cli_simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **topo_out,
-                     noc_run_result_t *res, char *err, size_t errlen);
 
 /* Reports. */
 void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res);
@@ -83,9 +68,8 @@ int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char 
 void noc_prog_list(FILE *f);
 int noc_prog_help(FILE *f, const char *name);
 /* Build the program the options ask for (--program NAME with its options, or
- * --program-file), on t; a generator's facts go to facts (facts_len bytes).
- * memory_check: refuse a generator's program whose memory values do not
- * fit before making it (noc_gen_check_memory). NULL with a message in err. */
+ * --program-file), on t: noc_app_prog_load (app/program.h) with the
+ * options' fields. NULL with a message in err. */
 noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, int memory_check, char *facts,
                                  size_t facts_len, char *err, size_t errlen);
 /* Run the program: build, run, check, report. Returns the exit status. */

@@ -4,6 +4,7 @@
  * the papers' model, `--sync steps` for barriers at the step markers; the
  * run, its result check and its report. */
 #include "cli/cli.h"
+#include "app/program.h"
 #include "routers/registry.h"
 #include "util/interrupt.h"
 #include "util/outfile.h"
@@ -138,32 +139,7 @@ static double wall(void)
 noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, int memory_check, char *facts,
                                  size_t facts_len, char *err, size_t errlen)
 {
-    if (o->file)
-        return noc_prog_read_file(o->file, err, errlen);
-    const noc_generator_t *g = noc_gen_find(o->name);
-    if (!g) {
-        char list[512] = "";
-        for (int i = 0; noc_generators[i]; i++) {
-            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-            strncat(list, noc_generators[i]->name, sizeof list - strlen(list) - 1);
-        }
-        snprintf(err, errlen, "unknown program '%s' (programs: %s)", o->name, list);
-        return NULL;
-    }
-    noc_gen_args_t args = o->args;
-    if (o->root) {
-        args.root = noc_topo_find_label(t, o->root);
-        if (args.root < 0) {
-            snprintf(err, errlen, "--root %s names no node of %s", o->root, t->spec);
-            return NULL;
-        }
-    }
-    if (memory_check && noc_gen_check_memory(g, t, &args, err, errlen))
-        return NULL;
-    noc_program_t *p = g->make(t, &args, err, errlen);
-    if (p && g->facts)
-        g->facts(t, &args, facts, facts_len);
-    return p;
+    return noc_app_prog_load(o->name, o->file, o->root, &o->args, t, memory_check, facts, facts_len, err, errlen);
 }
 
 static int emit(const noc_program_t *p, const char *path, char *err, size_t errlen)
@@ -193,7 +169,7 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     int both = o->sync && strcmp(o->sync, "both") == 0;
     if (o->sync)
         cfg->sync_steps = strcmp(o->sync, "steps") == 0;
-    if (noc_cli_spec(cfg, spec, sizeof spec, err, sizeof err)) {
+    if (noc_app_spec(cfg, spec, sizeof spec, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }

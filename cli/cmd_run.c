@@ -2,6 +2,7 @@
  * one synthetic run with its summary, JSON, and the deadlock report. */
 #include "util/xalloc.h"
 #include "cli/cli.h"
+#include "app/run.h"
 #include "cli/cli_waves.h"
 #include "cli/version.h"
 #include "routers/registry.h"
@@ -10,85 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* noc_cli_simulate, recording the run into wv->path when wv and wv->path
- * are set (--waves). */
-static int simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **topo_out, noc_run_result_t *res,
-                    const noc_cli_waves_t *wv, char *err, size_t errlen)
-{
-    char spec[NOC_CONFIG_STR_MAX], msg[400];
-    if (noc_cli_spec(cfg, spec, sizeof spec, err, errlen))
-        return -1;
-    unsigned flags = 0;
-    if (strcmp(cfg->routing_function, "dor_no_dateline") == 0)
-        flags |= NOC_TOPO_F_NO_DATELINE;
-    else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
-        snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_no_dateline)",
-                 cfg->routing_function);
-        return -1;
-    }
-    noc_topo_shape_t shape; /* a grid too large is refused before it is built */
-    if (noc_topo_size(spec, flags, &shape) == 0 && noc_sim_check_shape(cfg, spec, &shape, err, errlen))
-        return -1;
-    noc_topo_t *t = noc_topo_create(spec, flags, msg, sizeof msg);
-    if (!t) {
-        snprintf(err, errlen, "%s", msg);
-        return -1;
-    }
-    noc_synthetic_t *syn = noc_xmalloc(sizeof *syn, "synthetic traffic");
-    if (noc_synthetic_init(syn, cfg, t, err, errlen)) {
-        free(syn);
-        noc_topo_destroy(t);
-        return -1;
-    }
-    noc_sim_t *s = noc_sim_create(cfg, t, noc_synthetic_traffic(syn), err, errlen);
-    if (!s) {
-        free(syn);
-        noc_topo_destroy(t);
-        return -1;
-    }
-    noc_waves_t *waves = NULL;
-    if (wv && wv->path && !(waves = noc_waves_open(wv->path, s, &wv->opts, err, errlen))) {
-        noc_sim_destroy(s);
-        free(syn);
-        noc_topo_destroy(t);
-        return -1;
-    }
-    noc_sim_set_stop(s, noc_interrupt_flag());
-    double t0 = wall();
-    int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
-    res->status = noc_sim_run(s);
-    noc_interrupt_cooperate(was);
-    res->seconds = wall() - t0;
-    if (waves && noc_waves_close(waves, err, errlen) != 0) {
-        noc_sim_destroy(s);
-        free(syn);
-        noc_topo_destroy(t);
-        return -1;
-    }
-    const noc_stats_t *st = noc_sim_stats(s);
-    res->offered = syn->p * syn->size;
-    res->accepted = st->sample ? (double)st->window_flits_out / ((double)t->n_nodes * (double)st->sample) : 0.0;
-    /* the synthetic source is only read while the simulation runs */
-    noc_sim_stop_injection(s);
-    free(syn);
-    *sim_out = s;
-    *topo_out = t;
-    return 0;
-}
-
-int noc_cli_simulate(const noc_config_t *cfg, noc_sim_t **sim_out, noc_topo_t **topo_out,
-                     noc_run_result_t *res, char *err, size_t errlen)
-{
-    return simulate(cfg, sim_out, topo_out, res, NULL, err, errlen);
-}
 
 /* ---- --waves, --waves-scope, --waves-window (cli_waves.h) ---- */
 
@@ -276,7 +198,7 @@ int noc_cmd_run(int argc, char **argv)
     noc_sim_t *s;
     noc_topo_t *t;
     noc_run_result_t res;
-    if (simulate(&cfg, &s, &t, &res, &wv, err, sizeof err)) {
+    if (noc_app_simulate(&cfg, wv.path, &wv.opts, &s, &t, &res, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }

@@ -326,7 +326,7 @@ static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FIL
         noc_topo_t *t;
         noc_run_result_t res;
         cfg->injection_rate = r->v[i];
-        if (noc_cli_simulate(cfg, &s, &t, &res, err, sizeof err)) {
+        if (noc_app_simulate(cfg, NULL, NULL, &s, &t, &res, err, sizeof err)) {
             fprintf(stderr, "noctua sweep: rate %.*f: %s\n", d, r->v[i], err);
             return NOC_EXIT_USAGE;
         }
@@ -489,7 +489,7 @@ int noc_cmd_sweep(int argc, char **argv)
     outcome_t o = { 0 };
     char spec[NOC_CONFIG_STR_MAX], prefix[PATH_LEN], csv_path[PATH_LEN + 8];
     char title[NOC_CONFIG_STR_MAX * 3 + 64];
-    if (parse_rates(rates_arg, rates, err, sizeof err) || noc_cli_spec(&cfg, spec, sizeof spec, err, sizeof err)) {
+    if (parse_rates(rates_arg, rates, err, sizeof err) || noc_app_spec(&cfg, spec, sizeof spec, err, sizeof err)) {
         fprintf(stderr, "noctua sweep: %s\n", err);
         rc = NOC_EXIT_USAGE;
         goto done;

@@ -182,28 +182,6 @@ int noc_cli_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen
     return 0;
 }
 
-int noc_cli_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, size_t errlen)
-{
-    if (cfg->topology[0] == '\0') {
-        snprintf(spec, len, "%s", cfg->topology_spec);
-        return 0;
-    }
-    if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
-        snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
-                 "(mesh, torus); give a SPEC instead", cfg->topology);
-        return -1;
-    }
-    if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {
-        snprintf(err, errlen, "parameter '%s': topology %s needs k >= 2 and 1 <= n <= 8",
-                 cfg->k < 2 ? "k" : "n", cfg->topology);
-        return -1;
-    }
-    int w = snprintf(spec, len, "%s:", cfg->topology);
-    for (int i = 0; i < cfg->n && (size_t)w < len; i++)
-        w += snprintf(spec + w, len - (size_t)w, i ? "x%lld" : "%lld", (long long)cfg->k);
-    return 0;
-}
-
 static const char *param_type(noc_param_type_t t)
 {
     return t == NOC_PARAM_INT ? "int" : t == NOC_PARAM_BOOL ? "0/1" : t == NOC_PARAM_DBL ? "real" : "text";

@@ -21,7 +21,7 @@ include(CMakePackageConfigHelpers)
 set(NOCTUA_PUBLIC_HEADERS
     model/config.h model/params.def model/sim.h model/stats.h model/traffic_if.h model/rng.h model/flit.h
     model/program.h model/pe.h topologies/topo.h traffic/gen.h traffic/synthetic.h
-    traffic/pattern.h waves/waves.h routers/registry.h)
+    traffic/pattern.h waves/waves.h routers/registry.h app/run.h app/program.h)
 # (the compilers' working folders, the debug information's comp_dir, are
 # the build tree's: mapped too, last, so it wins when the build is inside
 # the sources)
@@ -41,7 +41,7 @@ string(REGEX REPLACE "/$" "" NOCTUA_PC_UP "${NOCTUA_PC_UP}")
 set(rtl_installed ${CMAKE_BINARY_DIR}/install-src/rtl_model_installed.c)
 file(CONFIGURE OUTPUT ${rtl_installed} CONTENT
      "/* rtl_model.c as installed (cmake/install.cmake): no path of the build compiled in. */\n#include \"routers/rtl/rtl_model.c\"\n")
-set(lib_sources ${NOCTUA_CORE_SOURCES} ${NOCTUA_WAVES_SOURCES})
+set(lib_sources ${NOCTUA_CORE_SOURCES} ${NOCTUA_WAVES_SOURCES} ${NOCTUA_APP_SOURCES})
 # (and prebuild_models.c, the build's tool with a main, is no part of it)
 list(REMOVE_ITEM lib_sources ${CMAKE_SOURCE_DIR}/routers/rtl/rtl_model.c
      ${CMAKE_SOURCE_DIR}/routers/rtl/prebuild_models.c)

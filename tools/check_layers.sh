@@ -20,7 +20,8 @@ declare -A below=(
   [routers]="model topologies util"
   [traffic]="model topologies util"
   [waves]="model topologies util fstapi"
-  [cli]="waves traffic routers model topologies util fstapi"
+  [app]="waves traffic routers model topologies util fstapi"
+  [cli]="app waves traffic routers model topologies util fstapi"
 )
 lib() { echo "$build/libnoctua_$1.a"; }
 defined() { nm --defined-only -g "$(lib "$1")" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep '^noc_' || true; }

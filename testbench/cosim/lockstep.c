@@ -252,7 +252,7 @@ int main(int argc, char **argv)
         cfg.sync_steps = strcmp(po.sync, "steps") == 0;
     if (!program && cycles == 0)
         cycles = 2000;
-    if (noc_cli_spec(&cfg, spec, sizeof spec, err, sizeof err)) {
+    if (noc_app_spec(&cfg, spec, sizeof spec, err, sizeof err)) {
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;
     }

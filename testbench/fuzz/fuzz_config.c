@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     err[0] = '\0';
-    if (noc_cli_spec(&cfg, spec, sizeof spec, err, sizeof err) != 0)
+    if (noc_app_spec(&cfg, spec, sizeof spec, err, sizeof err) != 0)
         fuzz_refused(err);
     static noc_config_t def;
     noc_config_defaults(&def);

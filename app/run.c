@@ -1,0 +1,107 @@
+/* run.c: a synthetic run built from parameters (app/run.h): the SPEC from
+ * noctua's or BookSim2's keys, the topology (refused before it is built
+ * when it cannot fit), the synthetic source, the simulator with the router
+ * family cfg->router names, optional waveforms, the run with Ctrl-C ending
+ * it at a cycle's end. What the CLI, the benchmark and embedders share. */
+#include "app/run.h"
+#include "routers/registry.h"
+#include "traffic/synthetic.h"
+#include "util/interrupt.h"
+#include "util/xalloc.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, size_t errlen)
+{
+    if (cfg->topology[0] == '\0') {
+        snprintf(spec, len, "%s", cfg->topology_spec);
+        return 0;
+    }
+    if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
+        snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
+                 "(mesh, torus); give a SPEC instead", cfg->topology);
+        return -1;
+    }
+    if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {
+        snprintf(err, errlen, "parameter '%s': topology %s needs k >= 2 and 1 <= n <= 8",
+                 cfg->k < 2 ? "k" : "n", cfg->topology);
+        return -1;
+    }
+    int w = snprintf(spec, len, "%s:", cfg->topology);
+    for (int i = 0; i < cfg->n && (size_t)w < len; i++)
+        w += snprintf(spec + w, len - (size_t)w, i ? "x%lld" : "%lld", (long long)cfg->k);
+    return 0;
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int noc_app_simulate(const noc_config_t *cfg, const char *waves_path, const noc_waves_opts_t *waves_opts,
+                     noc_sim_t **sim_out, noc_topo_t **topo_out, noc_run_result_t *res, char *err, size_t errlen)
+{
+    char spec[NOC_CONFIG_STR_MAX], msg[400];
+    if (noc_app_spec(cfg, spec, sizeof spec, err, errlen))
+        return -1;
+    unsigned flags = 0;
+    if (strcmp(cfg->routing_function, "dor_no_dateline") == 0)
+        flags |= NOC_TOPO_F_NO_DATELINE;
+    else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
+        snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_no_dateline)",
+                 cfg->routing_function);
+        return -1;
+    }
+    noc_topo_shape_t shape; /* a grid too large is refused before it is built */
+    if (noc_topo_size(spec, flags, &shape) == 0 && noc_sim_check_shape(cfg, spec, &shape, err, errlen))
+        return -1;
+    noc_topo_t *t = noc_topo_create(spec, flags, msg, sizeof msg);
+    if (!t) {
+        snprintf(err, errlen, "%s", msg);
+        return -1;
+    }
+    noc_synthetic_t *syn = noc_xmalloc(sizeof *syn, "synthetic traffic");
+    if (noc_synthetic_init(syn, cfg, t, err, errlen)) {
+        free(syn);
+        noc_topo_destroy(t);
+        return -1;
+    }
+    noc_sim_t *s = noc_sim_create(cfg, t, noc_synthetic_traffic(syn), err, errlen);
+    if (!s) {
+        free(syn);
+        noc_topo_destroy(t);
+        return -1;
+    }
+    noc_waves_t *waves = NULL;
+    if (waves_path && !(waves = noc_waves_open(waves_path, s, waves_opts, err, errlen))) {
+        noc_sim_destroy(s);
+        free(syn);
+        noc_topo_destroy(t);
+        return -1;
+    }
+    noc_sim_set_stop(s, noc_interrupt_flag());
+    double t0 = wall();
+    int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
+    res->status = noc_sim_run(s);
+    noc_interrupt_cooperate(was);
+    res->seconds = wall() - t0;
+    if (waves && noc_waves_close(waves, err, errlen) != 0) {
+        noc_sim_destroy(s);
+        free(syn);
+        noc_topo_destroy(t);
+        return -1;
+    }
+    const noc_stats_t *st = noc_sim_stats(s);
+    res->offered = syn->p * syn->size;
+    res->accepted = st->sample ? (double)st->window_flits_out / ((double)t->n_nodes * (double)st->sample) : 0.0;
+    /* the synthetic source is only read while the simulation runs */
+    noc_sim_stop_injection(s);
+    free(syn);
+    *sim_out = s;
+    *topo_out = t;
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* run.h: building and running a synthetic run from parameters (run.c):
+ * what the CLI, the benchmark and embedders share (DESIGN.md, app/). */
+#ifndef NOC_APP_RUN_H
+#define NOC_APP_RUN_H
+#include <stddef.h>
+#include "model/config.h"
+#include "model/sim.h"
+#include "topologies/topo.h"
+#include "waves/waves.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One finished synthetic run. */
+typedef struct noc_run_result {
+    noc_run_status_t status;
+    double offered;       /* flits per node per cycle asked for */
+    double accepted;      /* flits per node per cycle delivered in the window */
+    double seconds;       /* wall-clock time of the simulation */
+} noc_run_result_t;
+
+/* The SPEC a run uses: topology_spec, or BookSim2's topology/k/n when
+ * topology is set. Returns 0, or -1 with a message in err. */
+int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, size_t errlen);
+/* Build topology, synthetic traffic and simulator from cfg and run it,
+ * recording waveforms into waves_path (NULL: none) with waves_opts. On
+ * success returns 0, hands the simulator (and its topology) to the caller
+ * through *sim_out / *topo_out, and fills res. On bad input returns -1
+ * with a message in err. */
+int noc_app_simulate(const noc_config_t *cfg, const char *waves_path, const noc_waves_opts_t *waves_opts,
+                     noc_sim_t **sim_out, noc_topo_t **topo_out, noc_run_result_t *res, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
