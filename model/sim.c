@@ -355,32 +355,11 @@ uint64_t noc_sim_estimate_bytes_family(const noc_config_t *cfg, const noc_router
     return b;
 }
 
-noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_topo_t *t,
-                                 noc_traffic_t traffic, char *err, size_t errlen)
+/* The channels' wiring from the topology: ends, ports, delays, flit
+ * cycles; the ejection, injection and extra lanes' channels of every node. */
+static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t, const int *lat,
+                          const int *ser)
 {
-    if (check_config(cfg, err, errlen) || check_hops(t, err, errlen))
-        return NULL;
-    if (!rops) { /* (routers/registry.c adds the names it knows) */
-        snprintf(err, errlen, "parameter 'router': unknown router '%s'", cfg->router);
-        return NULL;
-    }
-    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];
-    if (class_timing(cfg, t, lat, ser, err, errlen))
-        return NULL;
-
-    struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
-    s->topo = t;
-    s->rops = rops;
-    s->traffic = traffic;
-    if (plan(s, cfg, t, rops, lat, ser, err, errlen) != 0) {
-        free(s);
-        return NULL;
-    }
-    if (s->cfg.memory_check && check_fits(s, 0, err, errlen) != 0) {
-        free(s);
-        return NULL;
-    }
-
     int nc = s->n_chan;
     s->chan_delay = noc_xcalloc((size_t)nc, 1, "simulator");
     s->chan_from = noc_xcalloc((size_t)nc, sizeof(int32_t), "simulator");
@@ -423,7 +402,7 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
         s->chan_in_port[ic] = 0;
         s->chan_out_port[ic] = NOC_NI_BIT;
         s->chan_local[ic] = 1;
-        s->chan_delay[ic] = rops->direct_ni ? 0 : (uint8_t)cfg->local_latency;
+        s->chan_delay[ic] = s->rops->direct_ni ? 0 : (uint8_t)cfg->local_latency;
         /* the extra lanes' injection channels: into router input ports
          * after the node's own (the router's lane ports) */
         for (int k = 1; s->lane_chans && k < s->lanes; k++) {
@@ -445,14 +424,14 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
     s->credit_bytes = s->V >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * s->V)) - 1;
     s->arr_flit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
     s->arr_credit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
+}
 
-    if (rops->create(s, err, errlen) != 0) {
-        s->rops = NULL;
-        noc_sim_destroy(s);
-        return NULL;
-    }
-    int depth = rops->depth(s);
-
+/* The NIs (their lanes, source queues, credits for the router's local
+ * input, whose depth the family gives), the packet pool, the active lists,
+ * the synthetic generation calendar, the statistics. */
+static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t, noc_traffic_t traffic,
+                        int depth)
+{
     s->ni = noc_xcalloc((size_t)t->n_nodes, sizeof(noc_ni_t), "simulator");
     s->xlane = noc_xcalloc((size_t)t->n_nodes * (size_t)(s->lanes - 1) + 1, sizeof(noc_ni_lane_t), "simulator");
     for (size_t i = 0; i < (size_t)t->n_nodes * (size_t)(s->lanes - 1); i++)
@@ -492,7 +471,41 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
     }
 
     s->st.lat_hist = noc_xcalloc(NOC_LAT_HIST + 1, sizeof(uint32_t), "simulator");
-    s->lst = noc_xcalloc((size_t)nc, sizeof(noc_link_stats_t), "simulator");
+    s->lst = noc_xcalloc((size_t)s->n_chan, sizeof(noc_link_stats_t), "simulator");
+}
+
+noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_topo_t *t,
+                                 noc_traffic_t traffic, char *err, size_t errlen)
+{
+    if (check_config(cfg, err, errlen) || check_hops(t, err, errlen))
+        return NULL;
+    if (!rops) { /* (routers/registry.c adds the names it knows) */
+        snprintf(err, errlen, "parameter 'router': unknown router '%s'", cfg->router);
+        return NULL;
+    }
+    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];
+    if (class_timing(cfg, t, lat, ser, err, errlen))
+        return NULL;
+
+    struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
+    s->topo = t;
+    s->rops = rops;
+    s->traffic = traffic;
+    if (plan(s, cfg, t, rops, lat, ser, err, errlen) != 0) {
+        free(s);
+        return NULL;
+    }
+    if (s->cfg.memory_check && check_fits(s, 0, err, errlen) != 0) {
+        free(s);
+        return NULL;
+    }
+    wire_channels(s, cfg, t, lat, ser);
+    if (rops->create(s, err, errlen) != 0) {
+        s->rops = NULL;
+        noc_sim_destroy(s);
+        return NULL;
+    }
+    build_nodes(s, cfg, t, traffic, rops->depth(s));
     return s;
 }
 
@@ -860,57 +873,4 @@ void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed)
 {
     s->shuffle = 1;
     noc_rng_seed(&s->shuffle_rng, seed, 0x5eedULL);
-}
-
-/* ---- accessors ---- */
-
-uint64_t noc_sim_now(const noc_sim_t *s) { return s->now; }
-struct noc_pe *noc_sim_pe(const noc_sim_t *s) { return s->pe; }
-
-void noc_sim_set_observer(noc_sim_t *s, noc_sim_observer_fn fn, void *ctx)
-{
-    s->observer = fn;
-    s->observer_ctx = ctx;
-}
-int noc_sim_has_step_tables(const noc_sim_t *s) { return s->step_flits != NULL; }
-
-uint32_t noc_sim_step_flits(const noc_sim_t *s, int k, int c)
-{
-    return s->step_flits && k < s->n_step_rows ? s->step_flits[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
-}
-
-uint32_t noc_sim_step_waits(const noc_sim_t *s, int k, int c)
-{
-    return s->step_waits && k < s->n_step_rows ? s->step_waits[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
-}
-
-uint32_t noc_sim_step_stalls(const noc_sim_t *s, int k, int c)
-{
-    return s->step_stalls && k < s->n_step_rows ? s->step_stalls[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
-}
-const noc_stats_t *noc_sim_stats(const noc_sim_t *s) { return &s->st; }
-const noc_topo_t *noc_sim_topo(const noc_sim_t *s) { return s->topo; }
-const noc_config_t *noc_sim_config(const noc_sim_t *s) { return &s->cfg; }
-uint64_t noc_sim_flits_in_network(const noc_sim_t *s) { return s->in_network; }
-int noc_sim_n_channels(const noc_sim_t *s) { return s->n_chan; }
-const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c) { return &s->lst[c]; }
-
-void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is_local, int *link_class)
-{
-    if (from)
-        *from = s->chan_from[c];
-    if (to)
-        *to = s->chan_to[c];
-    if (is_local)
-        *is_local = s->chan_local[c];
-    if (link_class)
-        *link_class = (c < s->n_ports && !s->chan_local[c]) ? s->topo->link_class[c] : -1;
-}
-
-void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit)
-{
-    if (latency)
-        *latency = s->chan_delay[c];
-    if (cycles_per_flit)
-        *cycles_per_flit = s->chan_ser[c];
 }

@@ -3,7 +3,9 @@
  * and embedders: the flit a channel delivers in a cycle, packets, the
  * channels' far ends, the routers' buffers and credits through the
  * family's interface, whether a node has work, and the family's own wave
- * recording. Reads only; none of them is on the cycle loop's path. */
+ * recording; and the figures and wiring every report reads (statistics,
+ * per-channel ends and timing, per-step link tables). Reads only; none of
+ * them is on the cycle loop's path. */
 #include "model/channel.h"
 #include "model/sim_internal.h"
 #include <stdio.h>
@@ -85,4 +87,57 @@ int noc_sim_trace_open(noc_sim_t *s, const char *path, const uint8_t *in_scope, 
 int noc_sim_trace_close(noc_sim_t *s)
 {
     return s->rops->trace_close ? s->rops->trace_close(s) : 0;
+}
+
+/* ---- the simulator's figures and wiring ---- */
+
+uint64_t noc_sim_now(const noc_sim_t *s) { return s->now; }
+struct noc_pe *noc_sim_pe(const noc_sim_t *s) { return s->pe; }
+
+void noc_sim_set_observer(noc_sim_t *s, noc_sim_observer_fn fn, void *ctx)
+{
+    s->observer = fn;
+    s->observer_ctx = ctx;
+}
+int noc_sim_has_step_tables(const noc_sim_t *s) { return s->step_flits != NULL; }
+
+uint32_t noc_sim_step_flits(const noc_sim_t *s, int k, int c)
+{
+    return s->step_flits && k < s->n_step_rows ? s->step_flits[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
+}
+
+uint32_t noc_sim_step_waits(const noc_sim_t *s, int k, int c)
+{
+    return s->step_waits && k < s->n_step_rows ? s->step_waits[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
+}
+
+uint32_t noc_sim_step_stalls(const noc_sim_t *s, int k, int c)
+{
+    return s->step_stalls && k < s->n_step_rows ? s->step_stalls[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
+}
+const noc_stats_t *noc_sim_stats(const noc_sim_t *s) { return &s->st; }
+const noc_topo_t *noc_sim_topo(const noc_sim_t *s) { return s->topo; }
+const noc_config_t *noc_sim_config(const noc_sim_t *s) { return &s->cfg; }
+uint64_t noc_sim_flits_in_network(const noc_sim_t *s) { return s->in_network; }
+int noc_sim_n_channels(const noc_sim_t *s) { return s->n_chan; }
+const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c) { return &s->lst[c]; }
+
+void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is_local, int *link_class)
+{
+    if (from)
+        *from = s->chan_from[c];
+    if (to)
+        *to = s->chan_to[c];
+    if (is_local)
+        *is_local = s->chan_local[c];
+    if (link_class)
+        *link_class = (c < s->n_ports && !s->chan_local[c]) ? s->topo->link_class[c] : -1;
+}
+
+void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit)
+{
+    if (latency)
+        *latency = s->chan_delay[c];
+    if (cycles_per_flit)
+        *cycles_per_flit = s->chan_ser[c];
 }
