@@ -3,7 +3,8 @@
 // port, the flit at the front of the input VC that crosses to it (xing_i,
 // at most one per output port: the switch allocator grants an output port
 // to one input port, and that port's VC arbiter one VC), on the output VC
-// that input VC holds. Combinational.
+// that input VC holds. The flits (flit_t of noc_pkg's NOC_TYPEDEF_FLIT)
+// cross whole: the crossbar never looks inside. Combinational.
 //
 // Vectors are flat: input VC l = p*V + v.
 
@@ -13,21 +14,18 @@ module noc_vc_crossbar #(
   parameter int unsigned FLIT_W = 32,  // payload bits
   // derived, do not set
   localparam int unsigned PortW = noc_pkg::idx_width(P),
-  localparam int unsigned VcW   = noc_pkg::idx_width(V)
+  localparam int unsigned VcW   = noc_pkg::idx_width(V),
+  localparam int unsigned FlitW = noc_pkg::flit_width(FLIT_W)
 ) (
   // per input VC l: crossing now, its route's output port and output VC,
-  // and the flit at the front of its FIFO
+  // and the flit at the front of its FIFO (a flit_t)
   input  logic [P*V-1:0]        xing_i,
   input  logic [P*V*PortW-1:0]  rport_i,
   input  logic [P*V*VcW-1:0]    ovc_i,
-  input  logic [P*V*FLIT_W-1:0] data_i,
-  input  logic [P*V-1:0]        head_i,
-  input  logic [P*V-1:0]        tail_i,
-  // per output port o: the flit crossing to it
+  input  logic [P*V*FlitW-1:0]  flit_i,
+  // per output port o: the flit crossing to it, and its output VC
   output logic [P-1:0]          valid_o,
-  output logic [P*FLIT_W-1:0]   data_o,
-  output logic [P-1:0]          head_o,
-  output logic [P-1:0]          tail_o,
+  output logic [P*FlitW-1:0]    flit_o,
   output logic [P*VcW-1:0]      vc_o
 );
 
@@ -35,18 +33,14 @@ module noc_vc_crossbar #(
 
   always_comb begin
     valid_o = '0;
-    data_o  = '0;
-    head_o  = '0;
-    tail_o  = '0;
+    flit_o  = '0;
     vc_o    = '0;
     for (int unsigned o = 0; o < P; o++) begin
       for (int unsigned l = 0; l < L; l++) begin
         if (xing_i[l] && (rport_i[l*PortW +: PortW] == PortW'(o))) begin
-          valid_o[o]                 = 1'b1;
-          data_o[o*FLIT_W +: FLIT_W] = data_i[l*FLIT_W +: FLIT_W];
-          head_o[o]                  = head_i[l];
-          tail_o[o]                  = tail_i[l];
-          vc_o[o*VcW +: VcW]         = ovc_i[l*VcW +: VcW];
+          valid_o[o]               = 1'b1;
+          flit_o[o*FlitW +: FlitW] = flit_i[l*FlitW +: FlitW];
+          vc_o[o*VcW +: VcW]       = ovc_i[l*VcW +: VcW];
         end
       end
     end

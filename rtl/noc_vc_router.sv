@@ -29,13 +29,15 @@
 // VC classes: class c of N_CLASS owns VCs [c*V/N_CLASS, (c+1)*V/N_CLASS)
 // (noc_vc_class_range of routers/router.h).
 //
-// Vectors are flat: input VC l = p*V + v; output VC o*V + v. (Flat rather
-// than packed [P][V] arrays: yosys 0.23, which `noctua area` synthesizes
-// with, reads no multi-dimensional packed arrays.)
+// Vectors are flat: input VC l = p*V + v; output VC o*V + v; flits between
+// the boxes are flit_t (noc_pkg's NOC_TYPEDEF_FLIT) as flat words. (Flat
+// rather than packed [P][V] arrays of FlooNoC's kind: yosys 0.23, which
+// `noctua area` synthesizes with, reads no multi-dimensional packed arrays
+// and misreads indexed arrays of typedefs and structs; see noc_pkg.)
 //
 // The boxes of the block diagram are modules, as routers/vc's are headers;
-// this top only wires them: a noc_vc_input_unit per input port (FIFOs,
-// route stage, VC registers; vc_input.h), the VC allocation
+// this top only wires them: a noc_vc_input_unit per input port (a
+// noc_vc_input_vc per VC: FIFO, route stage, registers; vc_input.h), the VC allocation
 // (noc_vc_vcalloc; vc_vcalloc.h), the switch allocation (noc_vc_switch;
 // vc_switch.h), the crossbar (noc_vc_crossbar) and a noc_vc_output_unit per
 // output port (free output VCs, credits, output register; vc_output.h).
@@ -82,14 +84,15 @@ module noc_vc_router #(
   output logic [P*V*$clog2(DEPTH+1)-1:0] obs_usage_o   // [l]: flits in input VC l's FIFO
 );
 
-  localparam int unsigned L    = P * V;               // input VCs
-  localparam int unsigned CntW = $clog2(DEPTH + 1);   // a credit count, a FIFO fill
+  localparam int unsigned L     = P * V;                        // input VCs
+  localparam int unsigned CntW  = $clog2(DEPTH + 1);            // a credit count, a FIFO fill
+  localparam int unsigned FlitW = noc_pkg::flit_width(FLIT_W);  // a flit_t
 
   // ---------------------------------------------------------------------
   // Input units: per input port, its VCs' FIFOs and registers.
-  logic [L-1:0]        empty, f_head, f_tail, vc_va, vc_active, pop;
+  logic [L-1:0]        empty, vc_va, vc_active, pop;
   logic [L*CntW-1:0]   usage;
-  logic [L*FLIT_W-1:0] f_data;
+  logic [L*FlitW-1:0]  f_flit;     // the flit at the front of each input VC
   logic [L*PortW-1:0]  rport;      // the route of each input VC ...
   logic [L*V-1:0]      rmask;      // ... the output VCs its class may take
   logic [L*VcW-1:0]    ovc;        // ... the output VC it holds
@@ -119,9 +122,7 @@ module noc_vc_router #(
       .pop_i     (pop[p*V +: V]),
       .empty_o   (empty[p*V +: V]),
       .usage_o   (usage[p*V*CntW +: V*CntW]),
-      .f_head_o  (f_head[p*V +: V]),
-      .f_tail_o  (f_tail[p*V +: V]),
-      .f_data_o  (f_data[p*V*FLIT_W +: V*FLIT_W]),
+      .flit_o    (f_flit[p*V*FlitW +: V*FlitW]),
       .va_o      (vc_va[p*V +: V]),
       .active_o  (vc_active[p*V +: V]),
       .rport_o   (rport[p*V*PortW +: V*PortW]),
@@ -182,9 +183,9 @@ module noc_vc_router #(
   // ---------------------------------------------------------------------
   // Crossbar (the traversal of vc_output.h): the flit crossing to each
   // output port.
-  logic [P-1:0]        x_valid, x_head, x_tail;
-  logic [P*FLIT_W-1:0] x_data;
-  logic [P*VcW-1:0]    x_vc;
+  logic [P-1:0]       x_valid;
+  logic [P*FlitW-1:0] x_flit;
+  logic [P*VcW-1:0]   x_vc;
 
   noc_vc_crossbar #(
     .P     (P),
@@ -194,13 +195,9 @@ module noc_vc_router #(
     .xing_i (xing),
     .rport_i(rport),
     .ovc_i  (ovc),
-    .data_i (f_data),
-    .head_i (f_head),
-    .tail_i (f_tail),
+    .flit_i (f_flit),
     .valid_o(x_valid),
-    .data_o (x_data),
-    .head_o (x_head),
-    .tail_o (x_tail),
+    .flit_o (x_flit),
     .vc_o   (x_vc)
   );
 
@@ -218,9 +215,7 @@ module noc_vc_router #(
       .rst_ni      (rst_ni),
       .taken_i     (va_taken[o*V +: V]),
       .xing_valid_i(x_valid[o]),
-      .xing_data_i (x_data[o*FLIT_W +: FLIT_W]),
-      .xing_head_i (x_head[o]),
-      .xing_tail_i (x_tail[o]),
+      .xing_flit_i (x_flit[o*FlitW +: FlitW]),
       .xing_vc_i   (x_vc[o*VcW +: VcW]),
       .credit_i    (out_credit_i[o*V +: V]),
       .free_o      (free[o*V +: V]),
