@@ -4,7 +4,8 @@
 // vc_output.h, vc_port_t.ovc_free and vc_node_t.credits, register for
 // register; docs/rtl.md, "The router core").
 //
-// An output VC is taken when the VC allocator grants it (taken_i) and free
+// The crossing flit and the output register are flit_t (noc_pkg's
+// NOC_TYPEDEF_FLIT). An output VC is taken when the VC allocator grants it (taken_i) and free
 // again when a tail crosses on it; a crossing spends a credit of its output
 // VC and a credit_i returns one, both counted from the next cycle. The
 // crossing flit (xing_*_i) is on out_*_o from the next cycle (the output
@@ -21,16 +22,15 @@ module noc_vc_output_unit #(
   parameter int unsigned PORT   = 0,   // this port's number (for messages only)
   // derived, do not set
   localparam int unsigned VcW  = noc_pkg::idx_width(V),
-  localparam int unsigned CntW = $clog2(DEPTH + 1)
+  localparam int unsigned CntW  = $clog2(DEPTH + 1),
+  localparam int unsigned FlitW = noc_pkg::flit_width(FLIT_W)
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,
   // this cycle
   input  logic [V-1:0]      taken_i,      // output VCs the VC allocator grants
   input  logic              xing_valid_i, // a flit crosses the switch to this port ...
-  input  logic [FLIT_W-1:0] xing_data_i,
-  input  logic              xing_head_i,
-  input  logic              xing_tail_i,
+  input  logic [FlitW-1:0]  xing_flit_i,  // ... this flit_t ...
   input  logic [VcW-1:0]    xing_vc_i,    // ... on this output VC
   input  logic [V-1:0]      credit_i,     // a credit for output VC v comes back
   // the output VCs' state
@@ -47,12 +47,17 @@ module noc_vc_output_unit #(
 
   localparam logic [CntW-1:0] FullCredits = CntW'(DEPTH);
 
+  typedef `NOC_TYPEDEF_FLIT(FLIT_W) flit_t;
+
   // Registers
   logic [V-1:0]      free_d, free_q;   // vc_port_t.ovc_free
   logic [V*CntW-1:0] cred_d, cred_q;   // vc_node_t.credits of this port
-  logic              ovalid_q, ohead_q, otail_q;
-  logic [FLIT_W-1:0] odata_q;
-  logic [VcW-1:0]    ovc_q;
+  logic              ovalid_q;         // the output register: valid,
+  flit_t             oflit_q;          // the flit (all 0 when not valid),
+  logic [VcW-1:0]    ovc_q;            // its output VC
+
+  flit_t xing_flit;
+  assign xing_flit = xing_flit_i;
 
   // The output VC of the crossing flit, one-hot.
   logic [V-1:0] xing_ovc;
@@ -62,7 +67,7 @@ module noc_vc_output_unit #(
 
   always_comb begin
     free_d = free_q & ~taken_i;
-    if (xing_valid_i && xing_tail_i) begin
+    if (xing_valid_i && xing_flit.tail) begin
       free_d = free_d | xing_ovc;
     end
     cred_d = cred_q;
@@ -79,17 +84,13 @@ module noc_vc_output_unit #(
       free_q   <= '1;
       cred_q   <= {V{FullCredits}};
       ovalid_q <= 1'b0;
-      odata_q  <= '0;
-      ohead_q  <= 1'b0;
-      otail_q  <= 1'b0;
+      oflit_q  <= '0;
       ovc_q    <= '0;
     end else begin
       free_q   <= free_d;
       cred_q   <= cred_d;
       ovalid_q <= xing_valid_i;
-      odata_q  <= xing_valid_i ? xing_data_i : '0;
-      ohead_q  <= xing_valid_i && xing_head_i;
-      otail_q  <= xing_valid_i && xing_tail_i;
+      oflit_q  <= xing_valid_i ? xing_flit : '0;
       ovc_q    <= xing_valid_i ? xing_vc_i : '0;
     end
   end
@@ -100,9 +101,9 @@ module noc_vc_output_unit #(
   assign free_o      = free_q;
   assign credits_o   = cred_q;
   assign out_valid_o = ovalid_q;
-  assign out_data_o  = odata_q;
-  assign out_head_o  = ohead_q;
-  assign out_tail_o  = otail_q;
+  assign out_data_o  = oflit_q.data;
+  assign out_head_o  = oflit_q.head;
+  assign out_tail_o  = oflit_q.tail;
   assign out_vc_o    = ovc_q;
 
 `ifndef SYNTHESIS

@@ -29,16 +29,18 @@
 // VC classes: class c of N_CLASS owns VCs [c*V/N_CLASS, (c+1)*V/N_CLASS)
 // (noc_vc_class_range of model/router_if.h).
 //
-// Vectors are flat: input VC l = p*V + v; output VC o*V + v. (Flat rather
-// than packed [P][V] arrays: yosys 0.23, which `noctua area` synthesizes
-// with, reads no multi-dimensional packed arrays.)
+// Vectors are flat: input VC l = p*V + v; output VC o*V + v; flits between
+// the boxes are flit_t (noc_pkg's NOC_TYPEDEF_FLIT) as flat words. (Flat
+// rather than packed [P][V] arrays of FlooNoC's kind: yosys 0.23, which
+// `noctua area` synthesizes with, reads no multi-dimensional packed arrays
+// and misreads indexed arrays of typedefs and structs; see noc_pkg.)
 //
-// The boxes of the block diagram are modules, as routers/vc's are headers:
-// a noc_vc_input_unit per input port (FIFOs, route stage, VC registers),
-// the VC allocators (a noc_sep_alloc_if per output port), the switch
-// allocator (noc_sep_alloc_if over ports) with a noc_arbiter per input port
-// over its VCs, the crossbar (here), and a noc_vc_output_unit per output
-// port (free output VCs, credits, output register).
+// The boxes of the block diagram are modules, as routers/vc's are headers;
+// this top only wires them: a noc_vc_input_unit per input port (a
+// noc_vc_input_vc per VC: FIFO, route stage, registers; vc_input.h), the VC allocation
+// (noc_vc_vcalloc; vc_vcalloc.h), the switch allocation (noc_vc_switch;
+// vc_switch.h), the crossbar (noc_vc_crossbar) and a noc_vc_output_unit per
+// output port (free output VCs, credits, output register; vc_output.h).
 // Reset: asynchronous, active low.
 
 module noc_vc_router #(
@@ -82,14 +84,15 @@ module noc_vc_router #(
   output logic [P*V*$clog2(DEPTH+1)-1:0] obs_usage_o   // [l]: flits in input VC l's FIFO
 );
 
-  localparam int unsigned L    = P * V;               // input VCs
-  localparam int unsigned CntW = $clog2(DEPTH + 1);   // a credit count, a FIFO fill
+  localparam int unsigned L     = P * V;                        // input VCs
+  localparam int unsigned CntW  = $clog2(DEPTH + 1);            // a credit count, a FIFO fill
+  localparam int unsigned FlitW = noc_pkg::flit_width(FLIT_W);  // a flit_t
 
   // ---------------------------------------------------------------------
   // Input units: per input port, its VCs' FIFOs and registers.
-  logic [L-1:0]        empty, f_head, f_tail, vc_va, vc_active, pop;
+  logic [L-1:0]        empty, vc_va, vc_active, pop;
   logic [L*CntW-1:0]   usage;
-  logic [L*FLIT_W-1:0] f_data;
+  logic [L*FlitW-1:0]  f_flit;     // the flit at the front of each input VC
   logic [L*PortW-1:0]  rport;      // the route of each input VC ...
   logic [L*V-1:0]      rmask;      // ... the output VCs its class may take
   logic [L*VcW-1:0]    ovc;        // ... the output VC it holds
@@ -119,9 +122,7 @@ module noc_vc_router #(
       .pop_i     (pop[p*V +: V]),
       .empty_o   (empty[p*V +: V]),
       .usage_o   (usage[p*V*CntW +: V*CntW]),
-      .f_head_o  (f_head[p*V +: V]),
-      .f_tail_o  (f_tail[p*V +: V]),
-      .f_data_o  (f_data[p*V*FLIT_W +: V*FLIT_W]),
+      .flit_o    (f_flit[p*V*FlitW +: V*FlitW]),
       .va_o      (vc_va[p*V +: V]),
       .active_o  (vc_active[p*V +: V]),
       .rport_o   (rport[p*V*PortW +: V*PortW]),
@@ -131,157 +132,74 @@ module noc_vc_router #(
   end
 
   // The output units' state (below), read by the allocators.
-  logic [P*V-1:0]    free, credit_ok;
+  logic [P*V-1:0]      free, credit_ok;
   logic [P*V*CntW-1:0] credits;
 
   // ---------------------------------------------------------------------
-  // VC allocation: per output port o, (input VCs) x (o's output VCs),
-  // requests masked by the free VCs of the route's class (vc_vc_alloc).
-  logic [P*L*V-1:0]   va_req, va_gnt;
-  logic [P*L-1:0]     va_gvalid;
-  logic [P*L*VcW-1:0] va_gidx;
-  logic [P*V-1:0]     va_taken;    // output VCs granted this cycle
-  // the arbiters' state (for a lockstep bench to come; not used here)
-  localparam int unsigned VaInW  = noc_pkg::arb_state_width(ARB_KIND, V);
-  localparam int unsigned VaOutW = noc_pkg::arb_state_width(ARB_KIND, L);
-  localparam int unsigned SaW    = noc_pkg::arb_state_width(ARB_KIND, P);
-  localparam int unsigned VcArbW = noc_pkg::arb_state_width(ARB_KIND, V);
-  logic [P*L*VaInW-1:0]  va_in_state;
-  logic [P*V*VaOutW-1:0] va_out_state;
-  logic [P*SaW-1:0]      sa_in_state, sa_out_state;
-  logic [P*VcArbW-1:0]   vc_arb_state;
-  logic [P-1:0]          vc_valid;
+  // VC allocation (vc_vcalloc.h): per output port, (input VCs) x (its
+  // output VCs), requests masked by the free VCs of the route's class.
+  logic [P*V-1:0] va_taken;    // output VCs granted this cycle
 
-  for (genvar o = 0; o < P; o++) begin : gen_va
-    for (genvar l = 0; l < L; l++) begin : gen_req
-      assign va_req[(o*L + l)*V +: V] =
-          (vc_va[l] && (rport[l*PortW +: PortW] == PortW'(o))) ? (rmask[l*V +: V] & free[o*V +: V]) : '0;
-    end
-    noc_sep_alloc_if #(
-      .N_IN    (L),
-      .N_OUT   (V),
-      .ARB_KIND(ARB_KIND)
-    ) u_va (
-      .clk_i      (clk_i),
-      .rst_ni     (rst_ni),
-      .req_i      (va_req[o*L*V +: L*V]),
-      .gnt_o      (va_gnt[o*L*V +: L*V]),
-      .gnt_valid_o(va_gvalid[o*L +: L]),
-      .gnt_idx_o  (va_gidx[o*L*VcW +: L*VcW]),
-      .in_state_o (va_in_state[o*L*VaInW +: L*VaInW]),
-      .out_state_o(va_out_state[o*V*VaOutW +: V*VaOutW])
-    );
-  end
-
-  always_comb begin
-    va_won   = '0;
-    va_ovc   = '0;
-    va_taken = '0;
-    for (int unsigned o = 0; o < P; o++) begin
-      for (int unsigned l = 0; l < L; l++) begin
-        va_won[l]             = va_won[l] | va_gvalid[o*L + l];
-        va_ovc[l*VcW +: VcW]  = va_ovc[l*VcW +: VcW] | va_gidx[(o*L + l)*VcW +: VcW];
-        va_taken[o*V +: V]    = va_taken[o*V +: V] | va_gnt[(o*L + l)*V +: V];
-      end
-    end
-  end
-
-  // ---------------------------------------------------------------------
-  // Switch allocation (vc_switch): a VC is ready when it holds an output
-  // VC (past the VA delay), has a flit at the front and a credit for its
-  // output VC (none needed at the ejection port). Input port p requests
-  // the output ports of its ready VCs; a ports x ports allocator matches;
-  // each matched input port's VC arbiter picks among its ready VCs for the
-  // matched output port.
-  logic [L-1:0]       ready;
-  logic [P*P-1:0]     sa_req, sa_gnt;
-  logic [P-1:0]       sa_gvalid;
-  logic [P*PortW-1:0] sa_gidx;
-  logic [L-1:0]       cand, xing;  // per input VC: candidate, crossing now
-
-  for (genvar l = 0; l < L; l++) begin : gen_ready
-    assign ready[l] = vc_active[l] && !empty[l]
-                      && credit_ok[32'(rport[l*PortW +: PortW]) * V + 32'(ovc[l*VcW +: VcW])];
-  end
-
-  always_comb begin
-    sa_req = '0;
-    for (int unsigned p = 0; p < P; p++) begin
-      for (int unsigned v = 0; v < V; v++) begin
-        for (int unsigned o = 0; o < P; o++) begin
-          if (ready[p*V + v] && (rport[(p*V + v)*PortW +: PortW] == PortW'(o))) begin
-            sa_req[p*P + o] = 1'b1;
-          end
-        end
-      end
-    end
-  end
-
-  noc_sep_alloc_if #(
-    .N_IN    (P),
-    .N_OUT   (P),
+  noc_vc_vcalloc #(
+    .P       (P),
+    .V       (V),
     .ARB_KIND(ARB_KIND)
-  ) u_sa (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .req_i      (sa_req),
-    .gnt_o      (sa_gnt),
-    .gnt_valid_o(sa_gvalid),
-    .gnt_idx_o  (sa_gidx),
-    .in_state_o (sa_in_state),
-    .out_state_o(sa_out_state)
+  ) u_vcalloc (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .va_i   (vc_va),
+    .rport_i(rport),
+    .rmask_i(rmask),
+    .free_i (free),
+    .won_o  (va_won),
+    .ovc_o  (va_ovc),
+    .taken_o(va_taken)
   );
 
-  // Per input port: the VC arbiter (vc_port_t.vc_ptr, or sa_vc for matrix).
-  logic [P*VcW-1:0] vc_idx;
-  for (genvar p = 0; p < P; p++) begin : gen_vc_arb
-    for (genvar v = 0; v < V; v++) begin : gen_cand
-      assign cand[p*V + v] = sa_gvalid[p] && ready[p*V + v]
-                             && (rport[(p*V + v)*PortW +: PortW] == sa_gidx[p*PortW +: PortW]);
-    end
-    noc_arbiter #(
-      .N       (V),
-      .ARB_KIND(ARB_KIND)
-    ) u_vc_arb (
-      .clk_i   (clk_i),
-      .rst_ni  (rst_ni),
-      .req_i   (cand[p*V +: V]),
-      .update_i(sa_gvalid[p]),
-      .gnt_o   (xing[p*V +: V]),
-      .idx_o   (vc_idx[p*VcW +: VcW]),
-      .valid_o (vc_valid[p]),
-      .state_o (vc_arb_state[p*VcArbW +: VcArbW])
-    );
-  end
+  // ---------------------------------------------------------------------
+  // Switch allocation (vc_switch.h): the ready VCs bid, ports are matched,
+  // each matched input port's VC arbiter picks the VC that crosses.
+  logic [L-1:0] ready, xing;   // per input VC: ready, crossing now
+
+  noc_vc_switch #(
+    .P       (P),
+    .V       (V),
+    .ARB_KIND(ARB_KIND)
+  ) u_switch (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .active_i   (vc_active),
+    .empty_i    (empty),
+    .rport_i    (rport),
+    .ovc_i      (ovc),
+    .credit_ok_i(credit_ok),
+    .ready_o    (ready),
+    .xing_o     (xing)
+  );
 
   assign pop         = xing;  // the crossing flit leaves its FIFO now
   assign in_credit_o = xing;  // and its credit goes upstream
 
   // ---------------------------------------------------------------------
-  // Crossbar (vc_traverse): the flit crossing to each output port (at most
-  // one: the switch allocator grants an output port to one input port, and
-  // its VC arbiter one VC).
-  logic [P-1:0]        x_valid, x_head, x_tail;
-  logic [P*FLIT_W-1:0] x_data;
-  logic [P*VcW-1:0]    x_vc;
-  always_comb begin
-    x_valid = '0;
-    x_data  = '0;
-    x_head  = '0;
-    x_tail  = '0;
-    x_vc    = '0;
-    for (int unsigned o = 0; o < P; o++) begin
-      for (int unsigned l = 0; l < L; l++) begin
-        if (xing[l] && (rport[l*PortW +: PortW] == PortW'(o))) begin
-          x_valid[o]                = 1'b1;
-          x_data[o*FLIT_W +: FLIT_W] = f_data[l*FLIT_W +: FLIT_W];
-          x_head[o]                 = f_head[l];
-          x_tail[o]                 = f_tail[l];
-          x_vc[o*VcW +: VcW]        = ovc[l*VcW +: VcW];
-        end
-      end
-    end
-  end
+  // Crossbar (the traversal of vc_output.h): the flit crossing to each
+  // output port.
+  logic [P-1:0]       x_valid;
+  logic [P*FlitW-1:0] x_flit;
+  logic [P*VcW-1:0]   x_vc;
+
+  noc_vc_crossbar #(
+    .P     (P),
+    .V     (V),
+    .FLIT_W(FLIT_W)
+  ) u_xbar (
+    .xing_i (xing),
+    .rport_i(rport),
+    .ovc_i  (ovc),
+    .flit_i (f_flit),
+    .valid_o(x_valid),
+    .flit_o (x_flit),
+    .vc_o   (x_vc)
+  );
 
   // ---------------------------------------------------------------------
   // Output units: per output port, its output VCs and output register.
@@ -297,9 +215,7 @@ module noc_vc_router #(
       .rst_ni      (rst_ni),
       .taken_i     (va_taken[o*V +: V]),
       .xing_valid_i(x_valid[o]),
-      .xing_data_i (x_data[o*FLIT_W +: FLIT_W]),
-      .xing_head_i (x_head[o]),
-      .xing_tail_i (x_tail[o]),
+      .xing_flit_i (x_flit[o*FlitW +: FlitW]),
       .xing_vc_i   (x_vc[o*VcW +: VcW]),
       .credit_i    (out_credit_i[o*V +: V]),
       .free_o      (free[o*V +: V]),
@@ -321,11 +237,5 @@ module noc_vc_router #(
   assign obs_port_o   = rport;
   assign obs_credit_o = credits;
   assign obs_usage_o  = usage;
-
-  // (the VC arbiters' index and validity, the SA grant matrix and the
-  // arbiters' state are not needed)
-  logic unused_router;
-  assign unused_router = ^{vc_idx, vc_valid, sa_gnt, va_in_state, va_out_state, sa_in_state, sa_out_state,
-                           vc_arb_state};
 
 endmodule

@@ -46,6 +46,14 @@ if ! yosys -q -p "$script" -l "$log" >/dev/null 2>&1; then
   tail -20 "$log" >&2
   exit 1
 fi
+# yosys 0.23 reads a field select of an element of an array of structs, or
+# of a struct declared in a generate or procedural block, as a wire of its
+# own, with only a warning, and synthesizes a wrong circuit (noc_pkg.sv):
+# stop on those warnings instead of counting it.
+if grep -E "is implicitly declared|Range select out of bounds|Setting result bit to undef" "$log" >&2; then
+  echo "rtl_area.sh: yosys misread the sources (the warnings above)" >&2
+  exit 1
+fi
 awk -v m="$module" -v wn="$w_nand" -v wi="$w_not" -v wf="$w_ff" '
   /Number of wires:/ { cells = ""; nand = inv = ff = 0; kinds = "" } # keep the last statistics only
   /Number of cells:/ { cells = $4 }
