@@ -630,12 +630,9 @@ static inline __attribute__((always_inline)) void end_cycle(struct noc_sim *s, i
     s->st.cycles = s->now;
 }
 
-/* A cycle of a program run: every active node's arrivals first (the
- * router's direct ejection, the NI's ejection and credits), then the step
- * barrier, then every node's PE, injection and router. Both passes read
- * only this cycle's channel slots and node-local state, so the order of
- * nodes still cannot change a result. */
-static void step_program(struct noc_sim *s)
+/* The first part of a program run's cycle: every active node's arrivals
+ * (the router's direct ejection, the NI's ejection and credits). */
+static inline __attribute__((always_inline)) void program_arrivals(struct noc_sim *s)
 {
     noc_work_merge(s);
     if (s->shuffle)
@@ -647,6 +644,16 @@ static void step_program(struct noc_sim *s)
             pre_eval(s, n);
         noc_ni_receive(s, n);
     }
+}
+
+/* A cycle of a program run: every active node's arrivals first (the
+ * router's direct ejection, the NI's ejection and credits), then the step
+ * barrier, then every node's PE, injection and router. Both passes read
+ * only this cycle's channel slots and node-local state, so the order of
+ * nodes still cannot change a result. */
+static void step_program(struct noc_sim *s)
+{
+    program_arrivals(s);
     noc_pe_barrier(s);
     noc_work_merge(s);
     if (s->shuffle)
@@ -776,14 +783,7 @@ void noc_sim_cycle_arrivals(noc_sim_t *s)
 {
     if (s->observer)
         s->observer(s, s->observer_ctx);
-    noc_work_merge(s);
-    void (*pre_eval)(struct noc_sim *, int) = s->rops->pre_eval;
-    for (int i = 0; i < s->n_active; i++) {
-        int n = s->active[i];
-        if (pre_eval)
-            pre_eval(s, n);
-        noc_ni_receive(s, n);
-    }
+    program_arrivals(s);
 }
 
 void noc_sim_cycle_pes(noc_sim_t *s, int barrier)
