@@ -19,6 +19,19 @@ typedef struct noc_run_result {
     double seconds;       /* wall-clock time of the simulation */
 } noc_run_result_t;
 
+struct noc_pe_stats;
+
+/* One finished program run. */
+typedef struct noc_prog_result {
+    const char *name;       /* the program's name or file */
+    noc_run_status_t status;
+    const char *verdict;    /* "ok", "wrong", "error", "deadlock" */
+    char error[512];        /* why, when not ok */
+    double seconds;
+    const struct noc_pe_stats *synced; /* --sync both: the run with step barriers, or NULL */
+    const char *facts;      /* the generator's facts, "key = value" lines ("" for none) */
+} noc_prog_result_t;
+
 /* The SPEC a run uses: topology_spec, or BookSim2's topology/k/n when
  * topology is set. Returns 0, or -1 with a message in err. */
 int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, size_t errlen);

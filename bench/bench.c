@@ -16,8 +16,9 @@
  * invariant violation, a crashed child), 2 on bad usage. */
 #include "app/run.h"
 #include "cli/cli.h"
-#include "cli/version.h"
-#include "util/xalloc.h"
+#include "report/bench_report.h"
+#include "report/report.h"
+#include "util/version.h"
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -286,44 +287,19 @@ static void target_text(const workload_t *w, char *buf, size_t len)
         snprintf(buf + n, len - (size_t)n, "%s<= %.0f MB", n ? ", " : "", w->max_mb);
 }
 
-static json_t *json_row(int id, const workload_t *w, const figures_t *f, const derived_t *d)
+/* One workload's row of the JSON report. */
+static noc_bench_row_t bench_row(int id, const workload_t *w, const figures_t *f, const derived_t *d)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "id", json_integer(id));
-    json_object_set_new(o, "spec", json_string(w->spec));
-    json_object_set_new(o, "router", json_string(w->router ? w->router : "vc"));
-    json_object_set_new(o, "packet_size", json_integer(w->packet_size));
-    json_object_set_new(o, "injection_rate", json_real(w->rate));
-    json_object_set_new(o, "status", json_string(status_name(f)));
-    if (!f->ok) {
-        json_object_set_new(o, "error", json_string(f->err));
-        return o;
-    }
-    json_object_set_new(o, "nodes", json_integer(f->nodes));
-    json_object_set_new(o, "cycles", json_integer((json_int_t)f->cycles));
-    json_object_set_new(o, "warmup_cycles", json_integer((json_int_t)f->warmup));
-    json_object_set_new(o, "sample_cycles", json_integer((json_int_t)f->sample));
-    json_object_set_new(o, "drain_cycles", json_integer((json_int_t)f->drain));
-    json_object_set_new(o, "seconds", json_real(f->seconds));
-    json_object_set_new(o, "cycles_per_sec", json_real(d->cps));
-    json_object_set_new(o, "window_flit_hops", json_integer((json_int_t)f->flit_hops));
-    json_object_set_new(o, "flit_hops_per_sec", json_real(d->hops_ps));
-    json_object_set_new(o, "ns_per_node_cycle", json_real(d->ns_node_cycle));
-    json_object_set_new(o, "peak_rss_mb", json_real(d->peak_mb));
-    json_object_set_new(o, "start_rss_mb", json_real(d->base_mb));
-    json_object_set_new(o, "offered", json_real(f->offered));
-    json_object_set_new(o, "accepted", json_real(f->accepted));
-    json_object_set_new(o, "saturated", json_boolean(f->saturated));
-    if (d->has_target) {
-        json_t *t = json_object();
-        if (w->min_cps > 0)
-            json_object_set_new(t, "min_cycles_per_sec", json_real(w->min_cps));
-        if (w->max_mb > 0)
-            json_object_set_new(t, "max_peak_rss_mb", json_real(w->max_mb));
-        json_object_set_new(t, "pass", json_boolean(d->pass));
-        json_object_set_new(o, "target", t);
-    }
-    return o;
+    noc_bench_row_t r = {
+        .id = id, .spec = w->spec, .router = w->router ? w->router : "vc", .packet_size = w->packet_size,
+        .rate = w->rate, .status = status_name(f), .error = f->ok ? NULL : f->err, .nodes = f->nodes,
+        .cycles = f->cycles, .warmup = f->warmup, .sample = f->sample, .drain = f->drain,
+        .flit_hops = f->flit_hops, .seconds = f->seconds, .cps = d->cps, .hops_ps = d->hops_ps,
+        .ns_node_cycle = d->ns_node_cycle, .peak_mb = d->peak_mb, .base_mb = d->base_mb,
+        .offered = f->offered, .accepted = f->accepted, .saturated = f->saturated,
+        .has_target = d->has_target, .pass = d->pass, .min_cps = w->min_cps, .max_mb = w->max_mb,
+    };
+    return r;
 }
 
 static void usage(FILE *f)
@@ -367,16 +343,9 @@ static void list_workloads(FILE *f)
     }
 }
 
-/* jansson allocates through noctua's allocator: out of memory is exit 4
- * with a message, not a report silently missing its fields. */
-static void *json_alloc(size_t n)
-{
-    return noc_xmalloc(n, "building the JSON report");
-}
-
 int main(int argc, char **argv)
 {
-    json_set_alloc_funcs(json_alloc, free);
+    noc_report_init(); /* out of memory in the JSON report: exit 4 with a message */
     int quick = 0, only = 0;
     const char *json_path = NULL;
     workload_t custom = {NULL, 1, 0.1, 1000, 10000, 200, 2000, 0, 0, 0, "vc"};
@@ -481,26 +450,19 @@ int main(int argc, char **argv)
         fprintf(out, "  %d of %d met\n", n_pass, n_targets);
 
     if (json_path) {
-        json_t *root = json_object();
-        json_object_set_new(root, "version", json_string(noc_version()));
-        json_object_set_new(root, "quick", json_boolean(quick));
-        json_object_set_new(root, "seed", json_integer(BENCH_SEED));
-        json_t *cfg = json_object();
-        json_object_set_new(cfg, "traffic", json_string("uniform"));
-        json_object_set_new(cfg, "num_vcs", json_integer(2));
-        json_object_set_new(cfg, "vc_buf_size", json_integer(8));
-        json_object_set_new(cfg, "routing_function", json_string("dor"));
-        json_object_set_new(root, "config", cfg);
-        json_t *rows = json_array();
+        noc_bench_summary_t sum = {
+            .version = noc_version(), .quick = quick, .seed = BENCH_SEED, .num_vcs = 2, .vc_buf_size = 8,
+            .traffic = "uniform", .routing_function = "dor", .targets = n_targets, .targets_met = n_pass,
+        };
+        noc_bench_row_t rows[N_WORKLOADS];
+        int n_rows = 0;
         for (int i = 0; i < n_table; i++)
-            if (ran[i])
-                json_array_append_new(rows, json_row(i + 1, &table[i], &fig[i], &der[i]));
-        json_object_set_new(root, "workloads", rows);
-        json_object_set_new(root, "targets", json_integer(n_targets));
-        json_object_set_new(root, "targets_met", json_integer(n_pass));
+            if (ran[i]) {
+                rows[n_rows] = bench_row(i + 1, &table[i], &fig[i], &der[i]);
+                n_rows++;
+            }
         char err[300];
-        int rc = noc_report_write_json(root, json_path, err, sizeof err);
-        json_decref(root);
+        int rc = noc_report_bench_json(&sum, rows, n_rows, json_path, err, sizeof err);
         if (rc) {
             fprintf(stderr, "noctua_bench: %s\n", err);
             return 2;

@@ -4,7 +4,6 @@
 #ifndef NOC_CLI_H
 #define NOC_CLI_H
 #include <stdio.h>
-#include <jansson.h>
 #include "model/config.h"
 #include "model/sim.h"
 #include "app/run.h"
@@ -28,19 +27,6 @@ int noc_cli_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen
 void noc_cli_print_params(FILE *f);
 /* The same as a Markdown table (docs/parameters.md). */
 void noc_cli_print_params_md(FILE *f);
-
-/* Reports. */
-void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res);
-json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res);
-/* Parts shared by the synthetic and the program reports: the link classes
- * and hottest links as text; the parameters, per-link table and per-class
- * loads as JSON. */
-void noc_report_links_text(FILE *f, const noc_sim_t *s);
-json_t *noc_report_config_json(const noc_sim_t *s);
-json_t *noc_report_links_json(const noc_sim_t *s);
-json_t *noc_report_classes_json(const noc_sim_t *s);
-/* Write JSON to path ("-" is stdout). Returns 0 or -1 with err. */
-int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen);
 
 /* ---- program runs (cmd_program.c, report_program.c) ---- */
 #include "model/program.h"
@@ -75,25 +61,12 @@ noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, 
 /* Run the program: build, run, check, report. Returns the exit status. */
 int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet);
 
-typedef struct noc_prog_result {
-    const char *name;       /* the program's name or file */
-    noc_run_status_t status;
-    const char *verdict;    /* "ok", "wrong", "error", "deadlock" */
-    char error[512];        /* why, when not ok */
-    double seconds;
-    const struct noc_pe_stats *synced; /* --sync both: the run with step barriers, or NULL */
-    const char *facts;      /* the generator's facts, "key = value" lines ("" for none) */
-} noc_prog_result_t;
-
-void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p,
-                             const noc_prog_result_t *res);
-json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res);
-
 /* Subcommands; argv[0] is the subcommand's name. Return an exit status. */
 int noc_cmd_run(int argc, char **argv);
 int noc_cmd_sweep(int argc, char **argv);
 int noc_cmd_topo(int argc, char **argv);  /* cmd_topo.c: graph facts */
 int noc_cmd_draw(int argc, char **argv);  /* cmd_draw.c: pictures */
 int noc_cmd_validate(int argc, char **argv); /* cmd_validate.c: programs against the papers */
+int noc_cmd_area(int argc, char **argv);  /* cmd_area.c: gate count of the router core */
 
 #endif

@@ -1,7 +1,8 @@
 /* cmd_area.c: `noctua area [NAME=VALUE ...] [--json FILE|-]`: the gate count
  * of the router core rtl/noc_vc_router.sv for one parameter set, synthesized
  * with yosys once and then read from the cache (area.c, docs/area.md). */
-#include "cli/area.h"
+#include "routers/rtl/area.h"
+#include "report/report.h"
 #include "cli/cli.h"
 #include <string.h>
 
@@ -102,9 +103,7 @@ int noc_cmd_area(int argc, char **argv)
     if (!(json_path && strcmp(json_path, "-") == 0))
         print_text(stdout, &a);
     if (json_path) {
-        json_t *j = noc_area_json(&a);
-        rc = noc_report_write_json(j, json_path, err, sizeof err);
-        json_decref(j);
+        rc = noc_report_area_json(&a, json_path, err, sizeof err);
         if (rc != 0) {
             fprintf(stderr, "noctua area: %s\n", err);
             return NOC_EXIT_USAGE;

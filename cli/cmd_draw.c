@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/filter.h"
+#include "report/run_load.h"
 #include "util/infile.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
@@ -261,11 +262,10 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
 
 /* Read the run's per-link utilisation into the links. Returns 0 or -1 with a
  * message naming the file and the entry. */
-static int load_run(drawing_t *dw, json_t *run, const char *path, char *err, size_t errlen)
+static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, char *err, size_t errlen)
 {
     const noc_topo_t *t = dw->t;
-    json_t *arr = json_object_get(run, "links");
-    if (!json_is_array(arr)) {
+    if (!run->has_links) {
         snprintf(err, errlen, "%s: no \"links\" array (is it the JSON of `noctua run --json`?)", path);
         return -1;
     }
@@ -278,16 +278,12 @@ static int load_run(drawing_t *dw, json_t *run, const char *path, char *err, siz
         link_of[t->peer[dw->links[i].g]] = i;
     }
     unsigned char *taken = noc_xcalloc((size_t)t->n_ports, 1, "draw: load");
-    size_t idx;
-    json_t *e;
     int rc = 0, missing = 0;
     dw->umax = 0.0;
-    json_array_foreach(arr, idx, e) {
-        const char *from = json_string_value(json_object_get(e, "from"));
-        const char *to = json_string_value(json_object_get(e, "to"));
-        const char *cls = json_string_value(json_object_get(e, "class"));
-        json_t *ju = json_object_get(e, "utilisation");
-        if (!from || !to || !json_is_number(ju)) {
+    for (size_t idx = 0; idx < run->n_links; idx++) {
+        const noc_run_link_t *e = &run->links[idx];
+        const char *from = e->from, *to = e->to, *cls = e->cls;
+        if (!from || !to || !e->has_util) {
             snprintf(err, errlen, "%s: links[%zu]: needs \"from\", \"to\" and a numeric \"utilisation\"",
                      path, idx);
             rc = -1;
@@ -320,8 +316,8 @@ static int load_run(drawing_t *dw, json_t *run, const char *path, char *err, siz
         taken[found] = 1;
         link_t *l = &dw->links[link_of[found]];
         int dir = found != l->g;
-        l->util[dir] = json_number_value(ju);
-        l->flits[dir] = json_integer_value(json_object_get(e, "flits"));
+        l->util[dir] = e->util;
+        l->flits[dir] = e->flits;
         if (l->util[dir] > dw->umax)
             dw->umax = l->util[dir];
     }
@@ -481,32 +477,25 @@ int noc_cmd_draw(int argc, char **argv)
         return NOC_EXIT_USAGE;
     }
 
-    json_t *run = NULL;
+    noc_run_load_t run_doc = {0}, *run = NULL;
     if (load) {
-        json_error_t jerr;
-        noc_infile_t in; /* (a directory or a device is refused by name) */
         char msg[600];
-        if (noc_in_open(&in, load, "run's JSON", msg, sizeof msg) != 0) {
+        if (noc_run_load(&run_doc, load, msg, sizeof msg) != 0) {
             fprintf(stderr, "noctua draw: %s\n", msg);
             return NOC_EXIT_USAGE;
         }
-        run = json_loadf(in.f, 0, &jerr);
-        noc_in_close(&in);
-        if (!run) {
-            fprintf(stderr, "noctua draw: %s:%d: %s\n", load, jerr.line, jerr.text);
-            return NOC_EXIT_USAGE;
-        }
-        const char *topo = json_string_value(json_object_get(run, "topology"));
+        run = &run_doc;
+        const char *topo = run->topology;
         if (!topo) {
             fprintf(stderr, "noctua draw: %s: no \"topology\" (is it the JSON of `noctua run --json`?)\n", load);
-            json_decref(run);
+            noc_run_load_free(run);
             return NOC_EXIT_USAGE;
         }
         if (!spec) {
             spec = topo;
         } else if (strcmp(spec, topo) != 0) {
             fprintf(stderr, "noctua draw: %s is a run on %s, not on %s\n", load, topo, spec);
-            json_decref(run);
+            noc_run_load_free(run);
             return NOC_EXIT_USAGE;
         }
     }
@@ -520,7 +509,7 @@ int noc_cmd_draw(int argc, char **argv)
     dw.t = noc_topo_create(spec, 0, err, sizeof err);
     if (!dw.t) {
         fprintf(stderr, "noctua draw: %s\n", err);
-        json_decref(run);
+        noc_run_load_free(&run_doc);
         return NOC_EXIT_USAGE;
     }
     dw.n = dw.t->n_nodes;
@@ -586,6 +575,6 @@ done:
     free(dw.p);
     free(dw.links);
     noc_topo_destroy(dw.t);
-    json_decref(run);
+    noc_run_load_free(&run_doc);
     return rc;
 }

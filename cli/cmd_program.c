@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "app/program.h"
 #include "routers/registry.h"
+#include "report/report.h"
 #include "util/interrupt.h"
 #include "util/outfile.h"
 #include "cli/cli_waves.h"
@@ -273,12 +274,10 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
         noc_report_program_text(stdout, s, p, &res);
     if (json_path) {
-        json_t *j = noc_report_program_json(s, p, &res);
-        if (noc_report_write_json(j, json_path, err, sizeof err)) {
+        if (noc_report_program_json(s, p, &res, json_path, err, sizeof err)) {
             fprintf(stderr, "noctua run: %s\n", err);
             rc = NOC_EXIT_USAGE;
         }
-        json_decref(j);
     }
     if (res.status == NOC_RUN_INTERRUPTED) {
         fprintf(stderr, "noctua run: %s\n", res.error);

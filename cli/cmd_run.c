@@ -3,8 +3,9 @@
 #include "util/xalloc.h"
 #include "cli/cli.h"
 #include "app/run.h"
+#include "report/report.h"
 #include "cli/cli_waves.h"
-#include "cli/version.h"
+#include "util/version.h"
 #include "routers/registry.h"
 #include "traffic/synthetic.h"
 #include "util/interrupt.h"
@@ -215,12 +216,10 @@ int noc_cmd_run(int argc, char **argv)
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
         noc_report_text(stdout, s, &res);
     if (json_path) {
-        json_t *j = noc_report_json(s, &res);
-        if (noc_report_write_json(j, json_path, err, sizeof err)) {
+        if (noc_report_json(s, &res, json_path, err, sizeof err)) {
             fprintf(stderr, "noctua run: %s\n", err);
             rc = NOC_EXIT_USAGE;
         }
-        json_decref(j);
     }
     const noc_stats_t *st = noc_sim_stats(s);
     if (res.status == NOC_RUN_DEADLOCK) {

@@ -8,6 +8,7 @@
  * CSV is still the result. */
 #include "util/xalloc.h"
 #include "cli/cli.h"
+#include "report/report.h"
 #include "cli/filter.h"
 #include "util/interrupt.h"
 #include "util/outfile.h"
@@ -35,10 +36,6 @@ typedef struct outcome {
     double zero_load;    /* average latency at the lowest rate */
 } outcome_t;
 
-static const char csv_header[] =
-    "offered,accepted,latency_avg,latency_p50,latency_p99,network_latency_avg,"
-    "queueing_latency_avg,hops_avg,packets,saturated,cycles";
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -65,7 +62,7 @@ static void usage(FILE *f)
         "130 interrupted (Ctrl-C: the CSV holds the points finished, and a last line\n"
         "'# ... the sweep is partial' says so, as after a deadlock).\n"
         "`noctua run --help` lists every parameter.\n",
-        noc_topo_spec_help(), MAX_POINTS, csv_header);
+        noc_topo_spec_help(), MAX_POINTS, noc_report_sweep_header());
 }
 
 /* A finite number filling all of s[0..len). */
@@ -305,16 +302,6 @@ static int plot(const char *prefix, const char *csv, const char *title, int sat)
     return rc == 0 ? plot_one(prefix, "svg", csv, title, sat) : rc;
 }
 
-static void write_row(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
-{
-    const noc_stats_t *st = noc_sim_stats(s);
-    fprintf(f, "%.6g,%.6g,%.6g,%llu,%llu,%.6g,%.6g,%.6g,%llu,%d,%llu\n", res->offered, res->accepted,
-            noc_lat_avg(&st->latency), (unsigned long long)noc_stats_percentile(st, 0.50),
-            (unsigned long long)noc_stats_percentile(st, 0.99), noc_lat_avg(&st->net_latency),
-            noc_lat_avg(&st->queue_latency), noc_lat_avg(&st->hops), (unsigned long long)st->packets,
-            st->saturated ? 1 : 0, (unsigned long long)st->cycles);
-}
-
 /* Run every rate into csv (open, header written) until the first saturated
  * point, a deadlock or an error. Returns an exit status; fills out. */
 static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FILE *csv, outcome_t *out)
@@ -361,7 +348,7 @@ static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FIL
             noc_topo_destroy(t);
             return rc;
         }
-        write_row(csv, s, &res);
+        noc_report_sweep_row(csv, s, &res);
         double lat = noc_lat_avg(&st->latency);
         fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", spec, d, r->v[i],
                 lat, d, res.accepted, i + 1, r->n, st->saturated ? "  saturated" : "");
@@ -510,7 +497,7 @@ int noc_cmd_sweep(int argc, char **argv)
         rc = NOC_EXIT_USAGE;
         goto done;
     }
-    fprintf(csv.f, "%s\n", csv_header);
+    fprintf(csv.f, "%s\n", noc_report_sweep_header());
 
     noc_interrupt_cooperate(1);
     rc = run_points(&cfg, rates, spec, csv.f, &o);

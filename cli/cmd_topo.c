@@ -5,12 +5,13 @@
  * the command (exit 2) before any output. docs/facts.md documents the
  * figures and the JSON keys.
  *
- * With --area, also the routers' gate count (cli/area.h, docs/area.md): the
+ * With --area, also the routers' gate count (routers/rtl/area.h, docs/area.md): the
  * nodes grouped by port count (degree + 1), one core synthesized (or read
  * from the cache) per port count, and the fabric's sum. */
 #include "util/xalloc.h"
-#include "cli/area.h"
+#include "routers/rtl/area.h"
 #include "cli/cli.h"
+#include "report/report.h"
 #include "topologies/facts.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -73,28 +74,7 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 
 /* ---- the table ------------------------------------------------------------ */
 
-/* --area: the routers of one port count. */
-typedef struct area_group {
-    int ports;
-    int routers;
-    noc_area_t a;
-} area_group_t;
-
-/* --area for one fabric. */
-typedef struct fabric_area {
-    noc_area_params_t p;   /* P unused: each group's */
-    int classes_needed;    /* the fabric's VC classes */
-    int n_groups;          /* 0: no --area */
-    area_group_t *g;       /* by port count, ascending */
-    long cells;            /* sums over the fabric */
-    double nand2;
-} fabric_area_t;
-
-typedef struct column {
-    noc_topo_t *t;
-    noc_facts_t f;
-    fabric_area_t area;
-} column_t;
+typedef noc_topo_column_t column_t;
 
 static void fmt_diameter(const noc_facts_t *f, char *buf, size_t len)
 {
@@ -191,7 +171,7 @@ static void cell(const column_t *c, const void *arg, char *buf, size_t len)
 /* arg: 0 the fabric's NAND2-eq, 1 per node. */
 static void area_cell(const column_t *c, const void *arg, char *buf, size_t len)
 {
-    const fabric_area_t *a = &c->area;
+    const noc_fabric_area_t *a = &c->area;
     if (!a->n_groups)
         snprintf(buf, len, "-");
     else if (*(const int *)arg == 0)
@@ -302,7 +282,7 @@ static void area_params(const noc_topo_t *t, const noc_area_params_t *given, int
 
 /* Group t's nodes by port count and get each group's core. Returns an exit
  * status; a message in err when not OK. */
-static int area_compute(const noc_topo_t *t, fabric_area_t *fa, char *err, size_t errlen)
+static int area_compute(const noc_topo_t *t, noc_fabric_area_t *fa, char *err, size_t errlen)
 {
     int maxp = t->max_degree + 1;
     int *count = noc_xcalloc((size_t)maxp + 1, sizeof *count, "topo --area");
@@ -316,7 +296,7 @@ static int area_compute(const noc_topo_t *t, fabric_area_t *fa, char *err, size_
     for (int P = 1; P <= maxp && rc == NOC_EXIT_OK; P++) {
         if (!count[P])
             continue;
-        area_group_t *g = &fa->g[k++];
+        noc_area_group_t *g = &fa->g[k++];
         g->ports = P;
         g->routers = count[P];
         noc_area_params_t p = fa->p;
@@ -343,7 +323,7 @@ static void print_area(FILE *out, const column_t *cols, int n)
                  "NAND2-eq weighs a NAND %g, an inverter %g, a flip-flop %g (docs/area.md)\n",
             p0->depth, p0->flit_w, noc_area_arb_name(p0->arb), NOC_AREA_W_NAND, NOC_AREA_W_NOT, NOC_AREA_W_FF);
     for (int i = 0; i < n; i++) {
-        const fabric_area_t *a = &cols[i].area;
+        const noc_fabric_area_t *a = &cols[i].area;
         fprintf(out, "\n%s: V=%d N_CLASS=%d", cols[i].t->spec, a->p.V, a->p.n_class);
         if (a->p.V < a->classes_needed)
             fprintf(out, " (its deadlock-free routing needs %d VC classes: V=%d is fewer)", a->classes_needed,
@@ -353,76 +333,13 @@ static void print_area(FILE *out, const column_t *cols, int n)
         fprintf(out, "\n  %5s  %7s  %10s  %13s  %13s\n", "ports", "routers", "cells each", "NAND2-eq each",
                 "NAND2-eq");
         for (int k = 0; k < a->n_groups; k++) {
-            const area_group_t *g = &a->g[k];
+            const noc_area_group_t *g = &a->g[k];
             fprintf(out, "  %5d  %7d  %10ld  %13.1f  %13.1f\n", g->ports, g->routers, g->a.cells, g->a.nand2,
                     g->a.nand2 * g->routers);
         }
         fprintf(out, "  %5s  %7d  %10s  %13s  %13.1f  (%.1f per node; %ld cells)\n", "total", cols[i].t->n_nodes,
                 "", "", a->nand2, a->nand2 / cols[i].t->n_nodes, a->cells);
     }
-}
-
-static json_t *area_json(const noc_topo_t *t, const fabric_area_t *a)
-{
-    json_t *j = json_object();
-    json_object_set_new(j, "core", json_string("noc_vc_router"));
-    json_object_set_new(j, "params", json_pack("{s:i, s:i, s:i, s:i, s:s}", "V", a->p.V, "DEPTH", a->p.depth,
-                                               "FLIT_W", a->p.flit_w, "N_CLASS", a->p.n_class, "ARB",
-                                               noc_area_arb_name(a->p.arb)));
-    json_object_set_new(j, "vc_classes_needed", json_integer(a->classes_needed));
-    json_t *arr = json_array();
-    for (int k = 0; k < a->n_groups; k++) {
-        const area_group_t *g = &a->g[k];
-        json_t *e = json_pack("{s:i, s:i, s:I, s:f, s:f}", "ports", g->ports, "routers", g->routers, "cells",
-                              (json_int_t)g->a.cells, "nand2", g->a.nand2, "nand2_total", g->a.nand2 * g->routers);
-        json_object_set_new(e, "breakdown", json_pack("{s:I, s:I, s:I, s:I}", "nand", (json_int_t)g->a.nand, "not",
-                                                      (json_int_t)g->a.inv, "ff", (json_int_t)g->a.ff, "other",
-                                                      (json_int_t)g->a.other));
-        json_object_set_new(e, "cache_file", json_string(g->a.path));
-        json_array_append_new(arr, e);
-    }
-    json_object_set_new(j, "by_ports", arr);
-    json_object_set_new(j, "cells", json_integer(a->cells));
-    json_object_set_new(j, "nand2", json_real(a->nand2));
-    json_object_set_new(j, "nand2_per_node", json_real(a->nand2 / t->n_nodes));
-    return j;
-}
-
-/* ---- JSON ----------------------------------------------------------------- */
-
-static json_t *facts_json(const noc_topo_t *t, const noc_facts_t *f, const fabric_area_t *a)
-{
-    json_t *j = json_object();
-    json_object_set_new(j, "spec", json_string(t->spec));
-    json_object_set_new(j, "kind", json_string(t->ops->kind));
-    json_object_set_new(j, "nodes", json_integer(f->nodes));
-    json_object_set_new(j, "links", json_integer(f->links));
-    json_t *cls = json_object();
-    for (int k = 0; k < t->n_classes; k++)
-        json_object_set_new(cls, t->class_name[k], json_integer(f->class_links[k]));
-    json_object_set_new(j, "links_per_class", cls);
-    json_object_set_new(j, "degree", json_pack("{s:i, s:i, s:f}", "min", f->degree_min,
-                                               "max", f->degree_max, "avg", f->degree_avg));
-    json_object_set_new(j, "connected", json_boolean(f->connected));
-    json_object_set_new(j, "diameter", f->connected ? json_integer(f->diameter) : json_null());
-    json_object_set_new(j, "avg_distance", f->connected ? json_real(f->avg_distance) : json_null());
-    json_object_set_new(j, "distances", json_pack("{s:b, s:i}", "exact", f->distance_exact,
-                                                  "sources", f->distance_sources));
-    if (f->bisection >= 0) {
-        json_t *b = json_pack("{s:i, s:b, s:s}", "value", f->bisection, "exact", f->bisection_exact,
-                              "method", noc_facts_method_name(f->bisection_method));
-        if (!f->bisection_exact)
-            json_object_set_new(b, "metis_runs", json_integer(f->bisection_runs));
-        json_object_set_new(j, "bisection", b);
-    } else {
-        json_object_set_new(j, "bisection", json_null());
-    }
-    json_object_set_new(j, "links_per_node", json_real(f->links_per_node));
-    json_object_set_new(j, "degree_x_diameter",
-                        f->degree_x_diameter >= 0 ? json_integer(f->degree_x_diameter) : json_null());
-    if (a->n_groups)
-        json_object_set_new(j, "area", area_json(t, a));
-    return j;
 }
 
 int noc_cmd_topo(int argc, char **argv)
@@ -540,14 +457,10 @@ int noc_cmd_topo(int argc, char **argv)
     }
     if (json_path) {
         char err[600];
-        json_t *arr = json_array();
-        for (int i = 0; i < n; i++)
-            json_array_append_new(arr, facts_json(cols[i].t, &cols[i].f, &cols[i].area));
-        if (noc_report_write_json(arr, json_path, err, sizeof err)) {
+        if (noc_report_topo_json(cols, n, json_path, err, sizeof err)) {
             fprintf(stderr, "noctua topo: %s\n", err);
             rc = NOC_EXIT_USAGE;
         }
-        json_decref(arr);
     }
 
 done:

@@ -1,22 +1,13 @@
 /* main.c: noctua's entry point: picks the subcommand. With no arguments it
  * runs the built-in default (uniform traffic on mesh:8x8) and prints its
  * summary. */
-#include "cli/area.h"
 #include "cli/cli.h"
-#include "cli/version.h"
+#include "report/report.h"
+#include "util/version.h"
 #include "util/interrupt.h"
-#include "util/xalloc.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* jansson allocates through noctua's allocator, so that running out of
- * memory while a JSON report is built ends the run with exit 4 and a
- * message (util/xalloc.h) instead of a field or a report silently lost. */
-static void *json_alloc(size_t n)
-{
-    return noc_xmalloc(n, "building a JSON report");
-}
 
 static void help(FILE *f)
 {
@@ -84,7 +75,7 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
     noc_interrupt_install();
-    json_set_alloc_funcs(json_alloc, free);
+    noc_report_init(); /* out of memory in a JSON report: exit 4 with a message */
     int rc = dispatch(argc, argv);
     /* what went to stdout is output too: a full disk or a closed pipe
      * there is an error, not a success (docs/reliability.md) */

@@ -92,7 +92,8 @@ add_library(noctua::noctua_static ALIAS noctua_static)
 
 # The program as installed: the CLI's sources on libnoctua.so, found
 # through an RPATH relative to bin/.
-add_library(noctua_cli_objects OBJECT ${NOCTUA_CLI_SOURCES} ${CMAKE_SOURCE_DIR}/cli/main.c)
+add_library(noctua_cli_objects OBJECT ${NOCTUA_REPORT_SOURCES} ${NOCTUA_CLI_SOURCES}
+            ${CMAKE_SOURCE_DIR}/cli/main.c)
 target_include_directories(noctua_cli_objects PRIVATE ${CMAKE_SOURCE_DIR})
 target_include_directories(noctua_cli_objects SYSTEM PRIVATE ${NOCTUA_FSTAPI_DIR})
 target_compile_options(noctua_cli_objects PRIVATE ${NOCTUA_WARNINGS} ${NOCTUA_PREFIX_MAP})

@@ -8,6 +8,8 @@
 #
 #   tools/check_layers.sh BUILD_DIR
 #
+# And no folder but report/ calls the JSON library.
+#
 # Exit 0: no call up the layers; 1: the calls found, one a line; 2: usage or
 # a library missing.
 set -euo pipefail
@@ -21,7 +23,8 @@ declare -A below=(
   [traffic]="model topologies util"
   [waves]="model topologies util fstapi"
   [app]="waves traffic routers model topologies util fstapi"
-  [cli]="app waves traffic routers model topologies util fstapi"
+  [report]="app waves traffic routers model topologies util fstapi"
+  [cli]="report app waves traffic routers model topologies util fstapi"
 )
 lib() { echo "$build/libnoctua_$1.a"; }
 defined() { nm --defined-only -g "$(lib "$1")" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep '^noc_' || true; }
@@ -38,6 +41,14 @@ for folder in "${!below[@]}"; do
     done
     owner=${owner% }
     echo "check_layers.sh: $folder/ uses $sym, defined in ${owner:-no library} (not below $folder/)"
+    status=1
+  done
+done
+# report/ is the one folder that uses the JSON library (jansson's json_*)
+for folder in "${!below[@]}"; do
+  [ "$folder" = report ] && continue
+  for sym in $(nm -u "$(lib "$folder")" | awk '{ print $NF }' | grep -E '^(json_|jansson_)' | sort -u || true); do
+    echo "check_layers.sh: $folder/ uses $sym of jansson: JSON is report/'s alone"
     status=1
   done
 done

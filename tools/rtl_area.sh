@@ -11,9 +11,9 @@
 # weigh a 2-input NAND 1, an inverter 0.67, a flip-flop 6 (a D flip-flop
 # with its enable and asynchronous reset in a typical standard-cell
 # library); they are for comparing designs, not a sign-off area
-# (docs/area.md). The weights are read from cli/area.h (NOC_AREA_W_*), the
+# (docs/area.md). The weights are read from routers/rtl/area.h (NOC_AREA_W_*), the
 # one place they are written, so this script and `noctua area` agree; the
-# yosys script below is the one cli/area.c runs for the router core.
+# yosys script below is the one routers/rtl/area.c runs for the router core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { sed -n '2,16p' "$0"; exit 2; }
@@ -28,11 +28,11 @@ for kv in "$@"; do
     *) echo "rtl_area.sh: expected PARAM=VALUE, got '$kv'" >&2; exit 2 ;;
   esac
 done
-# The weights: "#define NOC_AREA_W_NAND 1.0" and so on, from cli/area.h.
-weight() { sed -n "s/^#define NOC_AREA_W_$1 \([0-9.][0-9.]*\).*/\1/p" cli/area.h; }
+# The weights: "#define NOC_AREA_W_NAND 1.0" and so on, from routers/rtl/area.h.
+weight() { sed -n "s/^#define NOC_AREA_W_$1 \([0-9.][0-9.]*\).*/\1/p" routers/rtl/area.h; }
 w_nand=$(weight NAND) w_not=$(weight NOT) w_ff=$(weight FF)
 if [ -z "$w_nand" ] || [ -z "$w_not" ] || [ -z "$w_ff" ]; then
-  echo "rtl_area.sh: no NOC_AREA_W_NAND, _NOT, _FF in cli/area.h" >&2; exit 1
+  echo "rtl_area.sh: no NOC_AREA_W_NAND, _NOT, _FF in routers/rtl/area.h" >&2; exit 1
 fi
 sources="rtl/noc_pkg.sv"
 for f in rtl/*.sv; do [ "$f" = rtl/noc_pkg.sv ] || sources="$sources $f"; done

@@ -1,5 +1,5 @@
 /* fsutil.h (util/): the little file-system work the tool caches share (the RTL
- * model cache of routers/rtl, the area cache of cli/area.c): make a folder
+ * model cache of routers/rtl, the area cache of routers/rtl/area.c): make a folder
  * with its parents, and an FNV-1a hash of bytes and of files, which names a
  * cached artefact by what it was made from. */
 #ifndef NOC_FSUTIL_H

@@ -2,7 +2,7 @@
  * meets them, through the built binary (NOCTUA_BINARY), with the cache in
  * the scratch folder (NOCTUA_RTL_CACHE, XDG_CACHE_HOME): a small core is
  * synthesized by yosys and its counts add up (cells, NAND2 equivalents with
- * the weights of cli/area.h); the second call is a cache hit (the same
+ * the weights of routers/rtl/area.h); the second call is a cache hit (the same
  * numbers, no synthesis, works without yosys on PATH); another arbiter is
  * another cache entry; a ring's routers sum to 4 x the 3-port core; bad
  * parameters and a missing yosys exit 2 with a message. Registered only
@@ -20,7 +20,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "cli/area.h"
+#include "routers/rtl/area.h"
 #include "testbench/unit/cmd_test.h"
 
 #define CORE "P=3 V=1 DEPTH=2 FLIT_W=8"

@@ -1,12 +1,12 @@
 /* area.h: gate counts of the router core rtl/noc_vc_router.sv for one
  * parameter set, by synthesis with yosys (`synth -flatten; abc -g NAND`),
  * cached per parameter set and per version of rtl/ (docs/area.md). Used by
- * `noctua area` (cmd_area.c) and `noctua topo SPEC --area` (cmd_topo.c). */
+ * `noctua area` (cli/cmd_area.c) and `noctua topo SPEC --area` (cli/cmd_topo.c); beside
+ * rtl_model.c, which drives Verilator on the same sources. */
 #ifndef NOC_AREA_H
 #define NOC_AREA_H
 #include <stddef.h>
 #include <stdio.h>
-#include <jansson.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,10 +84,6 @@ const char *noc_area_arb_name(int arb);
  * synthesis. Returns NOC_AREA_OK or an error above with a message in err. */
 int noc_area_get(const noc_area_params_t *p, noc_area_t *a, char *err, size_t errlen);
 
-/* a as JSON: params, cells, nand2, breakdown {nand, not, ff, other},
- * weights, cell_kinds, yosys, cached, cache_file, synthesis_seconds. */
-json_t *noc_area_json(const noc_area_t *a);
-
 /* The cache directory: noctua's RTL model cache (noc_rtl_model_cache) when
  * it has one, else $XDG_CACHE_HOME/noctua, else ~/.cache/noctua. */
 void noc_area_cache_dir(char *buf, size_t len);
@@ -95,9 +91,22 @@ void noc_area_cache_dir(char *buf, size_t len);
  * tree noctua was built from (noc_rtl_source_dir), else NULL. */
 const char *noc_area_source_dir(void);
 
-/* `noctua area [NAME=VALUE ...] [--json FILE|-]` (cmd_area.c). Returns an
- * exit status. */
-int noc_cmd_area(int argc, char **argv);
+/* The routers of one port count in a fabric (noctua topo --area). */
+typedef struct noc_area_group {
+    int ports;
+    int routers;
+    noc_area_t a;
+} noc_area_group_t;
+
+/* A fabric's routers, grouped by port count (noctua topo --area). */
+typedef struct noc_fabric_area {
+    noc_area_params_t p;   /* P unused: each group's */
+    int classes_needed;    /* the fabric's VC classes */
+    int n_groups;          /* 0: no --area */
+    noc_area_group_t *g;   /* by port count, ascending */
+    long cells;            /* sums over the fabric */
+    double nand2;
+} noc_fabric_area_t;
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
  * the weights (area.h) are not part of the cache. yosys is run with
  * fork/exec in the source tree, with relative paths: no shell, no quoting. */
 #include "util/xalloc.h"
-#include "cli/area.h"
+#include "routers/rtl/area.h"
 #include "util/fsutil.h"
 #include "model/config.h"
 #include "routers/rtl/rtl_model.h"
@@ -467,32 +467,4 @@ int noc_area_get(const noc_area_params_t *p, noc_area_t *a, char *err, size_t er
     fcntl(fd, F_SETLK, &fl);
     close(fd);
     return rc;
-}
-
-/* ---- JSON ------------------------------------------------------------------------ */
-
-json_t *noc_area_json(const noc_area_t *a)
-{
-    const noc_area_params_t *p = &a->params;
-    json_t *j = json_object();
-    json_object_set_new(j, "core", json_string(TOP));
-    json_object_set_new(j, "params", json_pack("{s:i, s:i, s:i, s:i, s:i, s:s}", "P", p->P, "V", p->V, "DEPTH",
-                                               p->depth, "FLIT_W", p->flit_w, "N_CLASS", p->n_class, "ARB",
-                                               noc_area_arb_name(p->arb)));
-    json_object_set_new(j, "cells", json_integer(a->cells));
-    json_object_set_new(j, "nand2", json_real(a->nand2));
-    json_object_set_new(j, "breakdown", json_pack("{s:I, s:I, s:I, s:I}", "nand", (json_int_t)a->nand, "not",
-                                                  (json_int_t)a->inv, "ff", (json_int_t)a->ff, "other",
-                                                  (json_int_t)a->other));
-    json_object_set_new(j, "weights", json_pack("{s:f, s:f, s:f}", "nand", NOC_AREA_W_NAND, "not", NOC_AREA_W_NOT,
-                                                "ff", NOC_AREA_W_FF));
-    json_t *kinds = json_object();
-    for (int k = 0; k < a->n_kinds; k++)
-        json_object_set_new(kinds, a->kind[k], json_integer(a->kind_count[k]));
-    json_object_set_new(j, "cell_kinds", kinds);
-    json_object_set_new(j, "yosys", json_string(a->yosys));
-    json_object_set_new(j, "cached", json_boolean(a->cached));
-    json_object_set_new(j, "cache_file", json_string(a->path));
-    json_object_set_new(j, "synthesis_seconds", json_real(a->seconds));
-    return j;
 }

@@ -1,8 +1,9 @@
 /* report_program.c: the report of a program run, as text and JSON: the
  * result, cycles, operations, messages, the steps (when each ran, how many
  * cycles, what it moved) and the links (shared with the synthetic report). */
-#include "cli/cli.h"
-#include "cli/version.h"
+#include "report/report.h"
+#include "report/json_internal.h"
+#include "util/version.h"
 #include "model/pe.h"
 #include <stdlib.h>
 #include <string.h>
@@ -175,7 +176,7 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
     fprintf(f, "  wall clock    %.3f s\n", res->seconds);
 }
 
-json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res)
+static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res)
 {
     const noc_topo_t *t = noc_sim_topo(s);
     const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
@@ -279,4 +280,10 @@ json_t *noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, cons
     json_object_set_new(j, "links", noc_report_links_json(s));
     json_object_set_new(j, "classes", noc_report_classes_json(s));
     return j;
+}
+
+int noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res,
+                            const char *path, char *err, size_t errlen)
+{
+    return noc_report_write_json(program_json(s, p, res), path, err, errlen);
 }

@@ -1,9 +1,9 @@
-/* report.c: the human summary and the JSON of a synthetic run (JSON through
- * jansson, Debian's libjansson). Both carry the same figures; JSON adds the
+/* run_report.c: the human summary and the JSON of a synthetic run (JSON
+ * through jansson, Debian's libjansson). Both carry the same figures; JSON adds the
  * per-link table. Nodes are named by their labels in the topology's notation. */
-#include "cli/cli.h"
-#include "util/outfile.h"
-#include "cli/version.h"
+#include "report/report.h"
+#include "report/json_internal.h"
+#include "util/version.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,7 +214,7 @@ json_t *noc_report_classes_json(const noc_sim_t *s)
     return classes;
 }
 
-json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res)
+static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
 {
     const noc_stats_t *st = noc_sim_stats(s);
     const noc_topo_t *t = noc_sim_topo(s);
@@ -250,17 +250,8 @@ json_t *noc_report_json(const noc_sim_t *s, const noc_run_result_t *res)
     return j;
 }
 
-int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen)
+int noc_report_json(const noc_sim_t *s, const noc_run_result_t *res, const char *path, char *err,
+                    size_t errlen)
 {
-    noc_out_t o;
-    if (noc_out_open(&o, path, NOC_OUT_STDOUT, err, errlen) != 0)
-        return -1;
-    int bad = json_dumpf(j, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0;
-    fputc('\n', o.f);
-    if (bad && !ferror(o.f)) {
-        noc_out_abort(&o);
-        snprintf(err, errlen, "%s: the JSON report could not be encoded", path);
-        return -1;
-    }
-    return noc_out_commit(&o, err, errlen); /* a failed write is told here */
+    return noc_report_write_json(run_json(s, res), path, err, errlen);
 }

@@ -1,0 +1,16 @@
+/* json_internal.h: what report/'s files share inside the folder: jansson
+ * (the one place it is included from) and the JSON parts common to the run
+ * reports. Not installed, not for callers outside report/. */
+#ifndef NOC_REPORT_JSON_INTERNAL_H
+#define NOC_REPORT_JSON_INTERNAL_H
+#include <jansson.h>
+#include "model/sim.h"
+
+/* The parameters, the per-link table and the per-class loads. */
+json_t *noc_report_config_json(const noc_sim_t *s);
+json_t *noc_report_links_json(const noc_sim_t *s);
+json_t *noc_report_classes_json(const noc_sim_t *s);
+/* Write j to path ("-" is stdout) and release it. Returns 0 or -1 with err. */
+int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,53 @@
+/* report.h: the reports of noctua's runs and facts, as text and as JSON.
+ * report/ is the one folder that uses a JSON library (jansson): callers
+ * hand it their figures and a path, and never see a JSON value. Every
+ * writer takes a path ("-": stdout), writes the file whole or not at all
+ * (util/outfile.h) and returns 0, or -1 with a message in err. */
+#ifndef NOC_REPORT_H
+#define NOC_REPORT_H
+#include <stdio.h>
+#include "routers/rtl/area.h"
+#include "app/run.h"
+#include "model/program.h"
+#include "model/sim.h"
+#include "topologies/facts.h"
+
+/* Have the JSON library allocate through noctua's allocator, so that
+ * running out of memory while a report is built ends the run with exit 4
+ * and a message (util/xalloc.h), not with a report silently missing a
+ * field. Call once before the first JSON report. */
+void noc_report_init(void);
+
+/* A synthetic run: the human summary, and the JSON (the same figures and
+ * the per-link table). */
+void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res);
+int noc_report_json(const noc_sim_t *s, const noc_run_result_t *res, const char *path, char *err,
+                    size_t errlen);
+/* The link classes and the hottest links as text (in both run reports). */
+void noc_report_links_text(FILE *f, const noc_sim_t *s);
+
+/* A program run. */
+void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p,
+                             const noc_prog_result_t *res);
+int noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res,
+                            const char *path, char *err, size_t errlen);
+
+/* noctua sweep's CSV: the header line (no newline) and one point's row. */
+const char *noc_report_sweep_header(void);
+void noc_report_sweep_row(FILE *f, const noc_sim_t *s, const noc_run_result_t *res);
+
+/* One synthesized router core (noctua area): params, cells, nand2,
+ * breakdown {nand, not, ff, other}, weights, cell_kinds, yosys, cached,
+ * cache_file, synthesis_seconds. */
+int noc_report_area_json(const noc_area_t *a, const char *path, char *err, size_t errlen);
+
+/* noctua topo: the graph facts of n fabrics as a JSON array, one object per
+ * fabric (docs/facts.md), with the routers' area where area[i].n_groups. */
+typedef struct noc_topo_column {
+    noc_topo_t *t;
+    noc_facts_t f;
+    noc_fabric_area_t area;
+} noc_topo_column_t;
+int noc_report_topo_json(const noc_topo_column_t *cols, int n, const char *path, char *err, size_t errlen);
+
+#endif
