@@ -1,6 +1,6 @@
-/* cli.h: the parts of the command-line front end: reading parameters from
- * config files and key=value arguments, and reporting a run (building it is
- * app/'s). */
+/* cli.h: the command line's parts: exit statuses, program options and
+ * the subcommands (reading parameters and building runs are app/'s, the
+ * reports report/'s). */
 #ifndef NOC_CLI_H
 #define NOC_CLI_H
 #include <stdio.h>
@@ -17,16 +17,7 @@ enum {
     NOC_EXIT_INTERNAL = 4,  /* the invariant checker caught a bug */
 };
 
-/* Read a config file into cfg: `key = value` lines, BookSim2's `key = value;`
- * with // comments too. Returns 0, or -1 with "FILE:LINE: parameter 'x': ..."
- * in err. */
-int noc_cli_load_file(noc_config_t *cfg, const char *path, char *err, size_t errlen);
-/* Apply one "key=value" argument. Returns 0, or -1 with a message in err. */
-int noc_cli_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen);
-/* Write the parameter table (name, default, help) as help text. */
-void noc_cli_print_params(FILE *f);
-/* The same as a Markdown table (docs/parameters.md). */
-void noc_cli_print_params_md(FILE *f);
+#include "app/config_file.h"
 
 /* ---- program runs (cmd_program.c, report_program.c) ---- */
 #include "model/program.h"

@@ -87,7 +87,7 @@ static void usage(FILE *f)
         "a wrong result, 2 bad input or an output that could not be written, 3 deadlock\n"
         "(or a stalled program), 4 internal invariant violated, 130 interrupted.\n\n",
         noc_topo_spec_help(), "mesh:8x8", noc_router_list());
-    noc_cli_print_params(f);
+    noc_app_print_params(f);
 }
 
 int noc_cmd_run(int argc, char **argv)
@@ -124,7 +124,7 @@ int noc_cmd_run(int argc, char **argv)
                 fprintf(stderr, "noctua run: --config needs a FILE\n");
                 return NOC_EXIT_USAGE;
             }
-            if (noc_cli_load_file(&cfg, argv[++i], err, sizeof err)) {
+            if (noc_app_load_file(&cfg, argv[++i], err, sizeof err)) {
                 fprintf(stderr, "noctua run: %s\n", err);
                 return NOC_EXIT_USAGE;
             }
@@ -168,7 +168,7 @@ int noc_cmd_run(int argc, char **argv)
             fprintf(stderr, "noctua run: unknown option '%s' (see noctua run --help)\n", a);
             return NOC_EXIT_USAGE;
         } else if (strchr(a, '=')) {
-            if (noc_cli_set_arg(&cfg, a, err, sizeof err)) {
+            if (noc_app_set_arg(&cfg, a, err, sizeof err)) {
                 fprintf(stderr, "noctua run: %s\n", err);
                 return NOC_EXIT_USAGE;
             }

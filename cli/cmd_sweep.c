@@ -423,7 +423,7 @@ int noc_cmd_sweep(int argc, char **argv)
             fprintf(stderr, "noctua sweep: --config needs a FILE\n");
             return NOC_EXIT_USAGE;
         }
-        if (file && noc_cli_load_file(&cfg, file, err, sizeof err)) {
+        if (file && noc_app_load_file(&cfg, file, err, sizeof err)) {
             fprintf(stderr, "noctua sweep: %s\n", err);
             return NOC_EXIT_USAGE;
         }
@@ -448,7 +448,7 @@ int noc_cmd_sweep(int argc, char **argv)
             fprintf(stderr, "noctua sweep: unknown option '%s' (see noctua sweep --help)\n", a);
             return NOC_EXIT_USAGE;
         } else if (strchr(a, '=')) {
-            if (noc_cli_set_arg(&cfg, a, err, sizeof err)) {
+            if (noc_app_set_arg(&cfg, a, err, sizeof err)) {
                 fprintf(stderr, "noctua sweep: %s\n", err);
                 return NOC_EXIT_USAGE;
             }

@@ -54,9 +54,9 @@ static int dispatch(int argc, char **argv)
         return noc_cmd_validate(argc - 1, argv + 1);
     if (strcmp(cmd, "params") == 0) {
         if (argc > 2 && strcmp(argv[2], "--markdown") == 0)
-            noc_cli_print_params_md(stdout);
+            noc_app_print_params_md(stdout);
         else
-            noc_cli_print_params(stdout);
+            noc_app_print_params(stdout);
         return NOC_EXIT_OK;
     }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -20,7 +20,7 @@ include(CMakePackageConfigHelpers)
 
 set(NOCTUA_PUBLIC_HEADERS
     model/config.h model/params.def model/sim.h model/stats.h model/traffic_if.h model/rng.h model/flit.h
-    model/program.h model/pe.h topologies/topo.h traffic/gen.h traffic/synthetic.h
+    model/program.h model/pe.h topologies/topo.h traffic/gen.h traffic/synthetic.h app/config_file.h
     traffic/pattern.h waves/waves.h routers/registry.h app/run.h app/program.h)
 # (the compilers' working folders, the debug information's comp_dir, are
 # the build tree's: mapped too, last, so it wins when the build is inside
@@ -78,7 +78,7 @@ add_library(noctua_shared SHARED ${objects})
 set_target_properties(noctua_shared PROPERTIES OUTPUT_NAME noctua EXPORT_NAME noctua
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 target_include_directories(noctua_shared INTERFACE ${include_dirs})
-target_link_libraries(noctua_shared PRIVATE m ${METIS_LIBRARY} ${CMAKE_DL_LIBS} ZLIB::ZLIB)
+target_link_libraries(noctua_shared PRIVATE m ${METIS_LIBRARY} ${CMAKE_DL_LIBS} ZLIB::ZLIB PkgConfig::INIH)
 target_link_options(noctua_shared PRIVATE -Wl,--version-script=${CMAKE_SOURCE_DIR}/cmake/noctua.map)
 set_property(TARGET noctua_shared APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/noctua.map)
 add_library(noctua::noctua ALIAS noctua_shared)
@@ -87,7 +87,8 @@ add_library(noctua_static STATIC ${objects})
 set_target_properties(noctua_static PROPERTIES OUTPUT_NAME noctua EXPORT_NAME noctua_static)
 target_include_directories(noctua_static INTERFACE ${include_dirs})
 target_link_libraries(noctua_static INTERFACE m ${metis} ${CMAKE_DL_LIBS} $<BUILD_INTERFACE:ZLIB::ZLIB>
-                      $<INSTALL_INTERFACE:z>)
+                      $<INSTALL_INTERFACE:z>
+                      $<BUILD_INTERFACE:PkgConfig::INIH> $<INSTALL_INTERFACE:inih>)
 add_library(noctua::noctua_static ALIAS noctua_static)
 
 # The program as installed: the CLI's sources on libnoctua.so, found
@@ -97,9 +98,9 @@ add_library(noctua_cli_objects OBJECT ${NOCTUA_REPORT_SOURCES} ${NOCTUA_CLI_SOUR
 target_include_directories(noctua_cli_objects PRIVATE ${CMAKE_SOURCE_DIR})
 target_include_directories(noctua_cli_objects SYSTEM PRIVATE ${NOCTUA_FSTAPI_DIR})
 target_compile_options(noctua_cli_objects PRIVATE ${NOCTUA_WARNINGS} ${NOCTUA_PREFIX_MAP})
-target_link_libraries(noctua_cli_objects PRIVATE PkgConfig::INIH PkgConfig::JANSSON)
+target_link_libraries(noctua_cli_objects PRIVATE PkgConfig::JANSSON)
 add_executable(noctua_installed $<TARGET_OBJECTS:noctua_cli_objects>)
-target_link_libraries(noctua_installed PRIVATE noctua_shared PkgConfig::INIH PkgConfig::JANSSON m)
+target_link_libraries(noctua_installed PRIVATE noctua_shared PkgConfig::JANSSON m)
 set_target_properties(noctua_installed PROPERTIES OUTPUT_NAME noctua
   RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/install-bin
   BUILD_WITH_INSTALL_RPATH ON INSTALL_RPATH "$ORIGIN/${NOCTUA_BIN_TO_LIB}")

@@ -234,7 +234,7 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else if (strchr(a, '=')) {
-            if (noc_cli_set_arg(&cfg, a, err, sizeof err)) {
+            if (noc_app_set_arg(&cfg, a, err, sizeof err)) {
                 fprintf(stderr, "lockstep: %s\n", err);
                 return 2;
             }

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[1024], spec[NOC_CONFIG_STR_MAX], buf[NOC_CONFIG_STR_MAX];
     noc_config_defaults(&cfg);
     err[0] = '\0';
-    if (noc_cli_load_file(&cfg, path, err, sizeof err) != 0) {
+    if (noc_app_load_file(&cfg, path, err, sizeof err) != 0) {
         if (strncmp(err, path, strlen(path)) != 0)
             FUZZ_FAIL("a refusal that does not name the file: %s", err);
         const char *at = err + strlen(path);

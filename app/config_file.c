@@ -2,7 +2,7 @@
  * libinih) and from key=value arguments. BookSim2's files are accepted:
  * `key = value;` lines, // comments, and its topology/k/n; BookSim2
  * parameters that noctua does not model are ignored with a warning. */
-#include "cli/cli.h"
+#include "app/config_file.h"
 #include "util/infile.h"
 #include <ctype.h>
 #include <errno.h>
@@ -146,7 +146,7 @@ static void set_up_inih(void)
     ini_stop_on_first_error = true;
 }
 
-int noc_cli_load_file(noc_config_t *cfg, const char *path, char *err, size_t errlen)
+int noc_app_load_file(noc_config_t *cfg, const char *path, char *err, size_t errlen)
 {
     file_ctx_t c = { .path = path, .cfg = cfg };
     if (noc_in_open(&c.in, path, "config file", err, errlen) != 0)
@@ -165,7 +165,7 @@ int noc_cli_load_file(noc_config_t *cfg, const char *path, char *err, size_t err
     return -1;
 }
 
-int noc_cli_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen)
+int noc_app_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg) {
@@ -187,7 +187,7 @@ static const char *param_type(noc_param_type_t t)
     return t == NOC_PARAM_INT ? "int" : t == NOC_PARAM_BOOL ? "0/1" : t == NOC_PARAM_DBL ? "real" : "text";
 }
 
-void noc_cli_print_params(FILE *f)
+void noc_app_print_params(FILE *f)
 {
     size_t n;
     const noc_param_info_t *p = noc_params(&n);
@@ -199,7 +199,7 @@ void noc_cli_print_params(FILE *f)
     }
 }
 
-void noc_cli_print_params_md(FILE *f)
+void noc_app_print_params_md(FILE *f)
 {
     size_t n;
     const noc_param_info_t *p = noc_params(&n);
