@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/draw.h"
 #include "cli/filter.h"
+#include "cli/options.h"
 #include "report/run_load.h"
 #include "util/infile.h"
 #include "util/outfile.h"
@@ -44,6 +45,30 @@ static const char *const class_colour[] = {
 };
 #define N_CLASS_COLOURS (sizeof class_colour / sizeof class_colour[0])
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* The options of noctua draw, in the usage's order (cli/options.h). */
+enum { O_HELP, O_OUT, O_LOAD, O_SCALE, O_DOT, O_LAYOUT, O_LABELS, O_NO_LABELS };
+static const noc_opt_t draw_opts[] = {
+    [O_HELP] = { "help", 'h', NULL, NULL },
+    [O_OUT] = { "", 'o', "FILE", "the picture: .svg or .png; .dot writes only the Graphviz graph" },
+    [O_LOAD] = { "load", 0, "RUN.json", "link load from a run's JSON (`noctua run SPEC --json RUN.json`):\n"
+                 "two arrows per link, one per direction on its right-hand side,\n"
+                 "blue (idle) to red (hot), wider with utilisation; the run's\n"
+                 "topology must be SPEC" },
+    [O_SCALE] = { "scale", 0, "S", "max: red is the hottest link of the run (default);\n"
+                  "abs: red is utilisation 1" },
+    [O_DOT] = { "dot", 0, "FILE", "also keep the Graphviz graph in FILE" },
+    [O_LAYOUT] = { "layout", 0, "L", "topology: the fabric's own drawing (default; grid or circle\n"
+                   "when it has none); grid: meshes, tori, rings and hypercubes\n"
+                   "as grids; circle: every node on one circle" },
+    [O_LABELS] = { "labels", 0, NULL, "label the nodes however many there are (default: up to " STR(LABEL_MAX)
+                   " nodes)" },
+    [O_NO_LABELS] = { "no-labels", 0, NULL, "dots instead of labelled nodes (an SVG keeps labels as tooltips)" },
+    { NULL, 0, NULL, NULL },
+};
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -56,20 +81,9 @@ static void usage(FILE *f)
         "Graphviz's neato (Debian package graphviz) render it: `neato -n2`, which keeps\n"
         "every position as written.\n"
         "\n"
-        "  SPEC            the fabric: %s\n"
-        "  -o FILE         the picture: .svg or .png; .dot writes only the Graphviz graph\n"
-        "  --load RUN.json link load from a run's JSON (`noctua run SPEC --json RUN.json`):\n"
-        "                  two arrows per link, one per direction on its right-hand side,\n"
-        "                  blue (idle) to red (hot), wider with utilisation; the run's\n"
-        "                  topology must be SPEC\n"
-        "  --scale S       max: red is the hottest link of the run (default);\n"
-        "                  abs: red is utilisation 1\n"
-        "  --dot FILE      also keep the Graphviz graph in FILE\n"
-        "  --layout L      topology: the fabric's own drawing (default; grid or circle\n"
-        "                  when it has none); grid: meshes, tori, rings and hypercubes\n"
-        "                  as grids; circle: every node on one circle\n"
-        "  --labels        label the nodes however many there are (default: up to %d nodes)\n"
-        "  --no-labels     dots instead of labelled nodes (an SVG keeps labels as tooltips)\n"
+        "  SPEC            the fabric: %s\n", noc_topo_spec_help());
+    noc_opts_usage(f, draw_opts);
+    fprintf(f,
         "\n"
         "Without --load, links are coloured by link class. Fabrics above %d nodes are\n"
         "not drawn.\n"
@@ -77,7 +91,7 @@ static void usage(FILE *f)
         "Exit status: 0 done, 2 bad input (SPEC, options, RUN.json, or Graphviz missing:\n"
         "the DOT is then written beside FILE) or FILE could not be written (nothing is\n"
         "left half-written), 4 Graphviz failed.\n",
-        noc_topo_spec_help(), LABEL_MAX, DRAW_MAX);
+        DRAW_MAX);
 }
 
 /* ---- colours --------------------------------------------------------------- */
@@ -415,166 +429,190 @@ static const char *extension(const char *path)
     return dot && (!slash || dot > slash) ? dot + 1 : "";
 }
 
-int noc_cmd_draw(int argc, char **argv)
-{
-    const char *spec = NULL, *out = NULL, *load = NULL, *dot_path = NULL, *layout = "topology";
-    int labels = -1, abs_scale = 0, rc = NOC_EXIT_OK;
-    char err[800];
+/* What the command line asks for. */
+typedef struct draw_args {
+    const char *spec, *out, *load, *dot_path, *layout, *ext;
+    int labels;        /* -1: by the node count */
+    int abs_scale;
+    int is_svg, is_png, is_dot;
+} draw_args_t;
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int needs = strcmp(a, "-o") == 0 || strcmp(a, "--load") == 0 || strcmp(a, "--dot") == 0 ||
-                    strcmp(a, "--scale") == 0 || strcmp(a, "--layout") == 0;
-        if (needs && i + 1 >= argc) {
-            fprintf(stderr, "noctua draw: %s needs a value (see noctua draw --help)\n", a);
-            return NOC_EXIT_USAGE;
-        }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return NOC_EXIT_OK;
-        } else if (strcmp(a, "-o") == 0) {
-            out = argv[++i];
-        } else if (strcmp(a, "--load") == 0) {
-            load = argv[++i];
-        } else if (strcmp(a, "--dot") == 0) {
-            dot_path = argv[++i];
-        } else if (strcmp(a, "--scale") == 0) {
-            const char *s = argv[++i];
-            if (strcmp(s, "abs") != 0 && strcmp(s, "max") != 0) {
-                fprintf(stderr, "noctua draw: --scale '%s': expected max or abs\n", s);
+/* Step 1: the options and the SPEC. NOC_EXIT_OK to go on, -1 for --help
+ * (done), or an exit status after the message. */
+static int parse_args(int argc, char **argv, draw_args_t *a)
+{
+    memset(a, 0, sizeof *a);
+    a->layout = "topology";
+    a->labels = -1;
+    noc_opts_t p;
+    noc_opts_init(&p, "draw", draw_opts, argc, argv);
+    int k;
+    while ((k = noc_opts_next(&p)) >= 0) {
+        const char *v = p.value;
+        switch (k) {
+        case O_HELP: usage(stdout); return -1;
+        case O_OUT: a->out = v; break;
+        case O_LOAD: a->load = v; break;
+        case O_DOT: a->dot_path = v; break;
+        case O_SCALE:
+            if (strcmp(v, "abs") != 0 && strcmp(v, "max") != 0) {
+                fprintf(stderr, "noctua draw: --scale '%s': expected max or abs\n", v);
                 return NOC_EXIT_USAGE;
             }
-            abs_scale = strcmp(s, "abs") == 0;
-        } else if (strcmp(a, "--layout") == 0) {
-            layout = argv[++i];
-            if (strcmp(layout, "topology") != 0 && strcmp(layout, "grid") != 0 && strcmp(layout, "circle") != 0) {
-                fprintf(stderr, "noctua draw: --layout '%s': expected topology, grid or circle\n", layout);
+            a->abs_scale = strcmp(v, "abs") == 0;
+            break;
+        case O_LAYOUT:
+            if (strcmp(v, "topology") != 0 && strcmp(v, "grid") != 0 && strcmp(v, "circle") != 0) {
+                fprintf(stderr, "noctua draw: --layout '%s': expected topology, grid or circle\n", v);
                 return NOC_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--labels") == 0) {
-            labels = 1;
-        } else if (strcmp(a, "--no-labels") == 0) {
-            labels = 0;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "noctua draw: unknown option '%s' (see noctua draw --help)\n", a);
-            return NOC_EXIT_USAGE;
-        } else if (spec) {
-            fprintf(stderr, "noctua draw: one SPEC at a time ('%s' and '%s')\n", spec, a);
-            return NOC_EXIT_USAGE;
-        } else {
-            spec = a;
+            a->layout = v;
+            break;
+        case O_LABELS: a->labels = 1; break;
+        case O_NO_LABELS: a->labels = 0; break;
+        default: break;
         }
     }
-    if (!out) {
+    if (k == -2)
+        return NOC_EXIT_USAGE;
+    for (int i = p.next_positional; i < argc; i++) {
+        if (a->spec) {
+            fprintf(stderr, "noctua draw: one SPEC at a time ('%s' and '%s')\n", a->spec, argv[i]);
+            return NOC_EXIT_USAGE;
+        }
+        a->spec = argv[i];
+    }
+    if (!a->out) {
         fprintf(stderr, "noctua draw: no output: -o FILE.svg, FILE.png or FILE.dot (see noctua draw --help)\n");
         return NOC_EXIT_USAGE;
     }
-    const char *ext = extension(out);
-    int is_svg = strcmp(ext, "svg") == 0, is_png = strcmp(ext, "png") == 0;
-    int is_dot = strcmp(ext, "dot") == 0 || strcmp(ext, "gv") == 0;
-    if (!is_svg && !is_png && !is_dot) {
-        fprintf(stderr, "noctua draw: -o %s: the name must end in .svg, .png or .dot\n", out);
+    a->ext = extension(a->out);
+    a->is_svg = strcmp(a->ext, "svg") == 0;
+    a->is_png = strcmp(a->ext, "png") == 0;
+    a->is_dot = strcmp(a->ext, "dot") == 0 || strcmp(a->ext, "gv") == 0;
+    if (!a->is_svg && !a->is_png && !a->is_dot) {
+        fprintf(stderr, "noctua draw: -o %s: the name must end in .svg, .png or .dot\n", a->out);
         return NOC_EXIT_USAGE;
     }
+    return NOC_EXIT_OK;
+}
 
-    noc_run_load_t run_doc = {0}, *run = NULL;
-    if (load) {
-        char msg[600];
-        if (noc_run_load(&run_doc, load, msg, sizeof msg) != 0) {
-            fprintf(stderr, "noctua draw: %s\n", msg);
-            return NOC_EXIT_USAGE;
-        }
-        run = &run_doc;
-        const char *topo = run->topology;
-        if (!topo) {
-            fprintf(stderr, "noctua draw: %s: no \"topology\" (is it the JSON of `noctua run --json`?)\n", load);
-            noc_run_load_free(run);
-            return NOC_EXIT_USAGE;
-        }
-        if (!spec) {
-            spec = topo;
-        } else if (strcmp(spec, topo) != 0) {
-            fprintf(stderr, "noctua draw: %s is a run on %s, not on %s\n", load, topo, spec);
-            noc_run_load_free(run);
-            return NOC_EXIT_USAGE;
-        }
-    }
-    if (!spec) {
-        fprintf(stderr, "noctua draw: no SPEC given (for example: noctua draw torus:4x4 -o torus.svg)\n");
+/* Step 2: --load: read the run, whose topology is the SPEC (or must be the
+ * SPEC given). An exit status; run->doc is set when it was read. */
+static int read_run(draw_args_t *a, noc_run_load_t *run)
+{
+    memset(run, 0, sizeof *run);
+    if (!a->load)
+        return NOC_EXIT_OK;
+    char msg[600];
+    if (noc_run_load(run, a->load, msg, sizeof msg) != 0) {
+        fprintf(stderr, "noctua draw: %s\n", msg);
         return NOC_EXIT_USAGE;
     }
+    const char *topo = run->topology;
+    if (!topo) {
+        fprintf(stderr, "noctua draw: %s: no \"topology\" (is it the JSON of `noctua run --json`?)\n", a->load);
+        return NOC_EXIT_USAGE;
+    }
+    if (!a->spec) {
+        a->spec = topo;
+    } else if (strcmp(a->spec, topo) != 0) {
+        fprintf(stderr, "noctua draw: %s is a run on %s, not on %s\n", a->load, topo, a->spec);
+        return NOC_EXIT_USAGE;
+    }
+    return NOC_EXIT_OK;
+}
 
-    drawing_t dw;
-    memset(&dw, 0, sizeof dw);
-    dw.t = noc_topo_create(spec, 0, err, sizeof err);
-    if (!dw.t) {
+/* Step 3: the fabric, its layout, its links, the run's load on them and
+ * the bends. An exit status. */
+static int build_drawing(drawing_t *dw, const draw_args_t *a, const noc_run_load_t *run)
+{
+    char err[800];
+    dw->t = noc_topo_create(a->spec, 0, err, sizeof err);
+    if (!dw->t) {
         fprintf(stderr, "noctua draw: %s\n", err);
-        noc_run_load_free(&run_doc);
         return NOC_EXIT_USAGE;
     }
-    dw.n = dw.t->n_nodes;
-    if (dw.n > DRAW_MAX) {
-        fprintf(stderr, "noctua draw: %s has %d nodes; pictures stop at %d\n", dw.t->spec, dw.n, DRAW_MAX);
-        rc = NOC_EXIT_USAGE;
-        goto done;
+    dw->n = dw->t->n_nodes;
+    if (dw->n > DRAW_MAX) {
+        fprintf(stderr, "noctua draw: %s has %d nodes; pictures stop at %d\n", dw->t->spec, dw->n, DRAW_MAX);
+        return NOC_EXIT_USAGE;
     }
-    dw.labels = labels >= 0 ? labels : dw.n <= LABEL_MAX;
-    dw.p = noc_xcalloc((size_t)dw.n, sizeof *dw.p, "draw: layout");
-    if (strcmp(layout, "grid") == 0 && dw.t->dims <= 0) {
+    dw->labels = a->labels >= 0 ? a->labels : dw->n <= LABEL_MAX;
+    dw->p = noc_xcalloc((size_t)dw->n, sizeof *dw->p, "draw: layout");
+    if (strcmp(a->layout, "grid") == 0 && dw->t->dims <= 0) {
         fprintf(stderr, "noctua draw: --layout grid: %s is not a grid (mesh, torus, ring, hypercube)\n",
-                dw.t->spec);
-        rc = NOC_EXIT_USAGE;
-        goto done;
+                dw->t->spec);
+        return NOC_EXIT_USAGE;
     }
-    dw.layout = noc_draw_place(dw.t, layout, dw.p);
-    noc_draw_scale(&dw);
-    noc_draw_collect_links(&dw);
-    if (run) {
-        dw.loaded = 1;
-        if (load_run(&dw, run, load, err, sizeof err)) {
+    dw->layout = noc_draw_place(dw->t, a->layout, dw->p);
+    noc_draw_scale(dw);
+    noc_draw_collect_links(dw);
+    if (run->doc) {
+        dw->loaded = 1;
+        if (load_run(dw, run, a->load, err, sizeof err)) {
             fprintf(stderr, "noctua draw: %s\n", err);
-            rc = NOC_EXIT_USAGE;
-            goto done;
+            return NOC_EXIT_USAGE;
         }
-        if (abs_scale || dw.umax <= 0.0)
-            dw.umax = 1.0;
+        if (a->abs_scale || dw->umax <= 0.0)
+            dw->umax = 1.0;
     }
-    noc_draw_bend(&dw);
+    noc_draw_bend(dw);
+    return NOC_EXIT_OK;
+}
 
-    if (is_dot) {
-        if (write_dot_file(&dw, out, load, 0))
-            rc = NOC_EXIT_USAGE;
-        else
-            summary(&dw, out);
-        goto done;
+/* Step 4: the DOT, or the picture through neato (the DOT kept beside it
+ * when neato is missing). An exit status. */
+static int write_outputs(drawing_t *dw, const draw_args_t *a)
+{
+    if (a->is_dot) {
+        if (write_dot_file(dw, a->out, a->load, 0))
+            return NOC_EXIT_USAGE;
+        summary(dw, a->out);
+        return NOC_EXIT_OK;
     }
-    if (dot_path && write_dot_file(&dw, dot_path, load, is_png)) {
-        rc = NOC_EXIT_USAGE;
-        goto done;
-    }
+    if (a->dot_path && write_dot_file(dw, a->dot_path, a->load, a->is_png))
+        return NOC_EXIT_USAGE;
     if (!noc_cli_on_path("neato")) {
         char side[PATH_LEN];
-        const char *kept = dot_path;
+        const char *kept = a->dot_path;
         if (!kept) {
-            snprintf(side, sizeof side, "%.*s.dot", (int)(strlen(out) - strlen(ext) - 1), out);
-            kept = write_dot_file(&dw, side, load, is_png) == 0 ? side : NULL;
+            snprintf(side, sizeof side, "%.*s.dot", (int)(strlen(a->out) - strlen(a->ext) - 1), a->out);
+            kept = write_dot_file(dw, side, a->load, a->is_png) == 0 ? side : NULL;
         }
         fprintf(stderr, "noctua draw: Graphviz's neato is not on PATH: install the Debian package graphviz "
                         "(apt-get install graphviz)%s%s%s\n",
                 kept ? "; the graph is in " : "", kept ? kept : "",
                 kept ? " (render it with neato -n2)" : "");
-        rc = NOC_EXIT_USAGE;
-        goto done;
+        return NOC_EXIT_USAGE;
     }
-    rc = render(&dw, out, load, is_png, dot_path);
-    if (rc != NOC_EXIT_OK)
-        goto done;
-    summary(&dw, out);
+    int rc = render(dw, a->out, a->load, a->is_png, a->dot_path);
+    if (rc == NOC_EXIT_OK)
+        summary(dw, a->out);
+    return rc;
+}
 
-done:
+int noc_cmd_draw(int argc, char **argv)
+{
+    draw_args_t a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != NOC_EXIT_OK)
+        return rc < 0 ? NOC_EXIT_OK : rc;
+    noc_run_load_t run;
+    drawing_t dw;
+    memset(&dw, 0, sizeof dw);
+    rc = read_run(&a, &run);
+    if (rc == NOC_EXIT_OK && !a.spec) {
+        fprintf(stderr, "noctua draw: no SPEC given (for example: noctua draw torus:4x4 -o torus.svg)\n");
+        rc = NOC_EXIT_USAGE;
+    }
+    if (rc == NOC_EXIT_OK)
+        rc = build_drawing(&dw, &a, &run);
+    if (rc == NOC_EXIT_OK)
+        rc = write_outputs(&dw, &a);
     free(dw.p);
     free(dw.links);
     noc_topo_destroy(dw.t);
-    noc_run_load_free(&run_doc);
+    noc_run_load_free(&run);
     return rc;
 }
