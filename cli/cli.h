@@ -38,8 +38,11 @@ typedef struct noc_prog_opts {
 void noc_prog_opts_init(noc_prog_opts_t *o);
 /* Is a program run asked for? */
 int noc_prog_opts_wanted(const noc_prog_opts_t *o);
-/* One option at argv[*i]: 1 taken (its value too), 0 not a program option,
- * -1 bad (message in err). */
+/* One option a ("--words") with its value v (NULL: none given; --emit-only
+ * takes none): 1 taken, 0 not a program option, -1 bad (message in err). */
+int noc_prog_opts_set(noc_prog_opts_t *o, const char *a, const char *v, char *err, size_t errlen);
+/* One option at argv[*i] (for the benches' own argument walkers): 1 taken
+ * (its value too), 0 not a program option, -1 bad (message in err). */
 int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char *err, size_t errlen);
 /* The generators, and one generator's help. */
 void noc_prog_list(FILE *f);

@@ -1,6 +1,6 @@
 /* cli_waves.h: the waveform options of `noctua run` (docs/waves.md):
  * --waves FILE (.fst, the default format, or .vcd), --waves-scope PATTERN
- * and --waves-window FROM:TO. cmd_run.c parses them and records synthetic
+ * and --waves-window FROM:TO. cmd_run.c takes them and records synthetic
  * runs; program runs are recorded by noc_cli_run_program_waves
  * (cmd_program.c). */
 #ifndef NOC_CLI_WAVES_H
@@ -15,9 +15,9 @@ typedef struct noc_cli_waves {
 } noc_cli_waves_t;
 
 void noc_cli_waves_init(noc_cli_waves_t *w);
-/* One option at argv[*i]: 1 taken (and its value), 0 not a waves option,
- * -1 bad (message in err). */
-int noc_cli_waves_parse(noc_cli_waves_t *w, int argc, char **argv, int *i, char *err, size_t errlen);
+/* One option a ("--waves") with its value v (NULL: none given): 1 taken,
+ * 0 not a waves option, -1 bad (message in err). */
+int noc_cli_waves_set(noc_cli_waves_t *w, const char *a, const char *v, char *err, size_t errlen);
 /* noc_cli_run_program, recording the run into wv->path when wv and
  * wv->path are set. */
 int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet,

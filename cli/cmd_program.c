@@ -29,9 +29,8 @@ int noc_prog_opts_wanted(const noc_prog_opts_t *o)
 
 /* Parse one program option at argv[*i]; returns 1 if it was one (and
  * advances *i past its value), 0 if not, -1 on a bad value (message in err). */
-int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char *err, size_t errlen)
+int noc_prog_opts_set(noc_prog_opts_t *o, const char *a, const char *v, char *err, size_t errlen)
 {
-    const char *a = argv[*i];
     static const char *const with_value[] = { "--program", "--program-file", "--emit", "--timing",
                                               "--sync", "--root", "--variant", "--q", "--words",
                                               "--h", "--seed", NULL };
@@ -47,11 +46,10 @@ int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char 
     }
     if (!known)
         return 0;
-    if (*i + 1 >= argc) {
+    if (!v) {
         snprintf(err, errlen, "%s needs a value", a);
         return -1;
     }
-    const char *v = argv[++*i];
     if (o->seen & (1u << idx)) {
         snprintf(err, errlen, "%s given twice (the second was '%s')", a, v);
         return -1;
@@ -102,6 +100,17 @@ int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char 
             o->args.seed = (uint64_t)x;
     }
     return 1;
+}
+
+int noc_prog_opts_parse(noc_prog_opts_t *o, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "--emit-only") == 0)
+        return noc_prog_opts_set(o, a, NULL, err, errlen);
+    int got = noc_prog_opts_set(o, a, *i + 1 < argc ? argv[*i + 1] : NULL, err, errlen);
+    if (got > 0)
+        ++*i;
+    return got;
 }
 
 void noc_prog_list(FILE *f)

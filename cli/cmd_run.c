@@ -5,6 +5,7 @@
 #include "app/run.h"
 #include "report/report.h"
 #include "cli/cli_waves.h"
+#include "cli/options.h"
 #include "util/version.h"
 #include "routers/registry.h"
 #include "traffic/synthetic.h"
@@ -21,16 +22,14 @@ void noc_cli_waves_init(noc_cli_waves_t *w)
     noc_waves_opts_init(&w->opts);
 }
 
-int noc_cli_waves_parse(noc_cli_waves_t *w, int argc, char **argv, int *i, char *err, size_t errlen)
+int noc_cli_waves_set(noc_cli_waves_t *w, const char *a, const char *v, char *err, size_t errlen)
 {
-    const char *a = argv[*i];
     if (strcmp(a, "--waves") != 0 && strcmp(a, "--waves-scope") != 0 && strcmp(a, "--waves-window") != 0)
         return 0;
-    if (*i + 1 >= argc) {
+    if (!v) {
         snprintf(err, errlen, "%s needs a value", a);
         return -1;
     }
-    const char *v = argv[++*i];
     if (strcmp(a, "--waves") == 0) {
         if (!*v) {
             snprintf(err, errlen, "--waves needs a FILE (.fst or .vcd)");
@@ -51,14 +50,48 @@ int noc_cli_waves_parse(noc_cli_waves_t *w, int argc, char **argv, int *i, char 
     return noc_waves_parse_window(&w->opts, v, err, errlen) == 0 ? 1 : -1;
 }
 
+/* ---- the options ---- */
+
+enum { O_CONFIG, O_JSON, O_QUIET, O_ROUTER, O_HELP, O_FIRST_OTHER };
+/* run's options: its own, then the waves' and the programs' (handed to
+ * noc_cli_waves_set and noc_prog_opts_set by name). */
+static const noc_opt_t run_opts[] = {
+    [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
+    [O_JSON] = { "json", 0, "FILE", "also write the figures and the per-link table as JSON ('-': stdout)" },
+    [O_QUIET] = { "quiet", 'q', NULL, "no summary on stdout" },
+    [O_ROUTER] = { "router", 0, "NAME", NULL /* usage() writes its line: the list of families */ },
+    [O_HELP] = { "help", 'h', NULL, "this text (with --program NAME: that program's options)" },
+    { "waves", 0, "FILE", "record the run for GTKWave: FST (FILE.fst, the default) or VCD\n"
+                          "(FILE.vcd), and a save file FILE.gtkw beside it (docs/waves.md)" },
+    { "waves-scope", 0, "PATTERN", "only the nodes whose labels match: a glob (\"<1,*,0>\")\n"
+                                   "or a substring; alternatives separated by |" },
+    { "waves-window", 0, "FROM:TO", "only cycles FROM to TO (either may be left out)" },
+    { "program", 0, "NAME", "run the traffic program NAME (--program list: the programs)" },
+    { "program-file", 0, "FILE", "run the traffic program in FILE (GOAL text, docs/programs.md)" },
+    { "root", 0, "LABEL", "the program's root node, by label (default: the generator's)" },
+    { "variant", 0, "V", "the generator's variant (--program NAME --help lists them)" },
+    { "words", 0, "W", "words per message or per rank (the generator's meaning)" },
+    { "q", 0, "Q", "the generator's q (a group or block size, where it has one)" },
+    { "h", 0, "H", "h of an h-relation (--program hrelation)" },
+    { "seed", 0, "S", "the generator's random seed (where it draws)" },
+    { "timing", 0, "unit|router", "unit: the papers' model (ideal router, all-port PEs);\n"
+                                  "router: the configured router (default: the timing parameter)" },
+    { "sync", 0, "steps|none|both", "barriers at the program's step markers, none, or both runs\n"
+                                    "(default: the sync_steps parameter)" },
+    { "emit", 0, "FILE", "write the program as GOAL text to FILE ('-': stdout)" },
+    { "emit-only", 0, NULL, "with --emit: write the program, do not run it" },
+    { NULL, 0, NULL, NULL },
+};
+
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: noctua run [SPEC] [key=value ...] [--router NAME] [--config FILE] [--json FILE|-] [--quiet]\n"
-        "       noctua run [SPEC] --program NAME [--root LABEL] [--variant V] [--words W] [--q Q]\n"
-        "                  [--timing unit|router] [--sync steps|none] [--emit FILE [--emit-only]] ...\n"
-        "       noctua run [SPEC] --program-file FILE [...]\n"
-        "       ... [--waves FILE.fst|FILE.vcd [--waves-scope PATTERN] [--waves-window FROM:TO]]\n"
+        "       noctua run [SPEC] --program NAME [--root LABEL] [--variant V] [--words W] [--q Q] [--h H]\n"
+        "                  [--seed S] [--timing unit|router] [--sync steps|none|both]\n"
+        "                  [--emit FILE [--emit-only]] [key=value ...]\n"
+        "       noctua run [SPEC] --program-file FILE [--timing unit|router] [--sync steps|none|both]\n"
+        "       noctua run ... [--waves FILE.fst|FILE.vcd [--waves-scope PATTERN] [--waves-window FROM:TO]]\n"
         "\n"
         "Simulates synthetic traffic on a fabric: warm-up, a measurement window, drain;\n"
         "prints latency, throughput and the hottest links. With --program or\n"
@@ -69,146 +102,163 @@ static void usage(FILE *f)
         "  SPEC            the fabric: %s (default %s)\n"
         "  key=value       set a parameter (wins over --config)\n"
         "  --router NAME   the router family (router=NAME): %s; rtl runs the Verilog\n"
-        "                  core, Verilated, inside every router (docs/rtl.md)\n"
-        "  --config FILE   read parameters from FILE (key = value lines; BookSim2 files work)\n"
-        "  --json FILE     also write the figures and the per-link table as JSON ('-': stdout)\n"
-        "  --quiet         no summary on stdout\n"
-        "  --waves FILE    record the run for GTKWave: FST (FILE.fst, the default) or VCD\n"
-        "                  (FILE.vcd), and a save file FILE.gtkw beside it (docs/waves.md)\n"
-        "  --waves-scope PATTERN  only the nodes whose labels match: a glob (\"<1,*,0>\")\n"
-        "                  or a substring; alternatives separated by |\n"
-        "  --waves-window FROM:TO  only cycles FROM to TO (either may be left out)\n"
+        "                  core, Verilated, inside every router (docs/rtl.md)\n",
+        noc_topo_spec_help(), "mesh:8x8", noc_router_list());
+    noc_opts_usage(f, run_opts);
+    fprintf(f,
         "\n"
-        "Ctrl-C ends the run at the end of the current cycle and writes the report and\n"
-        "the files so far, marked interrupted; a second Ctrl-C quits at once. Files are\n"
-        "written whole or not at all (docs/reliability.md).\n"
+        "Options are written in full (no abbreviations). Ctrl-C ends the run at the end\n"
+        "of the current cycle and writes the report and the files so far, marked\n"
+        "interrupted; a second Ctrl-C quits at once. Files are written whole or not at\n"
+        "all (docs/reliability.md).\n"
         "\n"
         "Exit status: 0 done (a saturated network is a result too), 1 a program computed\n"
         "a wrong result, 2 bad input or an output that could not be written, 3 deadlock\n"
-        "(or a stalled program), 4 internal invariant violated, 130 interrupted.\n\n",
-        noc_topo_spec_help(), "mesh:8x8", noc_router_list());
+        "(or a stalled program), 4 internal invariant violated, 130 interrupted.\n\n");
     noc_app_print_params(f);
 }
 
-int noc_cmd_run(int argc, char **argv)
-{
+/* What run's command line asks for. */
+typedef struct run_args {
     noc_config_t cfg;
-    char err[600];
-    const char *json_path = NULL, *spec_arg = NULL;
-    int quiet = 0, help = 0;
+    const char *json_path;
+    int quiet;
     noc_prog_opts_t po;
-    noc_prog_opts_init(&po);
     noc_cli_waves_t wv;
-    noc_cli_waves_init(&wv);
-    noc_config_defaults(&cfg);
+} run_args_t;
 
-    /* config files first, then SPEC and key=value, which win */
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+/* The first pass: --help (with --program NAME) and the --config files,
+ * which come before SPEC and key=value whatever their place. -1 to go on,
+ * else the exit status. */
+static int first_pass(run_args_t *r, int argc, char **argv)
+{
+    noc_opts_t p;
+    noc_opts_init(&p, "run", run_opts, argc, argv);
+    noc_opts_in_order(&p); /* (otherwise getopt_long moves the operands of argv behind the options) */
+    int help = 0, k;
+    const char *program = NULL;
+    char err[600];
+    while ((k = noc_opts_next(&p)) != -1) {
+        if (k == -2)
+            return NOC_EXIT_USAGE;
+        if (k == O_HELP)
             help = 1;
-        if (strcmp(argv[i], "--program") == 0 && i + 1 < argc)
-            po.name = argv[i + 1];
+        else if (k >= 0 && strcmp(run_opts[k].name, "program") == 0)
+            program = p.value;
+        else if (k == O_CONFIG && noc_app_load_file(&r->cfg, p.value, err, sizeof err)) {
+            fprintf(stderr, "noctua run: %s\n", err);
+            return NOC_EXIT_USAGE;
+        }
     }
-    if (help && po.name)
-        return strcmp(po.name, "list") == 0 || strcmp(po.name, "help") == 0
-                   ? (noc_prog_list(stdout), NOC_EXIT_OK)
-                   : noc_prog_help(stdout, po.name);
+    if (help && program)
+        return strcmp(program, "list") == 0 || strcmp(program, "help") == 0 ? (noc_prog_list(stdout), NOC_EXIT_OK)
+                                                                             : noc_prog_help(stdout, program);
     if (help) {
         usage(stdout);
         return NOC_EXIT_OK;
     }
-    po.name = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--config") == 0 || strcmp(argv[i], "-c") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "noctua run: --config needs a FILE\n");
-                return NOC_EXIT_USAGE;
-            }
-            if (noc_app_load_file(&cfg, argv[++i], err, sizeof err)) {
-                fprintf(stderr, "noctua run: %s\n", err);
-                return NOC_EXIT_USAGE;
-            }
-        }
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--config") == 0 || strcmp(a, "-c") == 0) {
-            i++;
-        } else if (strcmp(a, "--json") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "noctua run: --json needs a FILE (or - for stdout)\n");
-                return NOC_EXIT_USAGE;
-            }
-            if (json_path) {
-                fprintf(stderr, "noctua run: --json given twice ('%s', then '%s')\n", json_path, argv[i + 1]);
-                return NOC_EXIT_USAGE;
-            }
-            json_path = argv[++i];
-        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            quiet = 1;
-        } else if (strcmp(a, "--router") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "noctua run: --router needs a NAME (%s)\n", noc_router_list());
-                return NOC_EXIT_USAGE;
-            }
-            if (noc_config_set(&cfg, "router", argv[++i], err, sizeof err)) {
-                fprintf(stderr, "noctua run: %s\n", err);
-                return NOC_EXIT_USAGE;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            int got = noc_cli_waves_parse(&wv, argc, argv, &i, err, sizeof err);
-            if (got == 0)
-                got = noc_prog_opts_parse(&po, argc, argv, &i, err, sizeof err);
-            if (got < 0) {
-                fprintf(stderr, "noctua run: %s\n", err);
-                return NOC_EXIT_USAGE;
-            }
-            if (got > 0)
-                continue;
-            fprintf(stderr, "noctua run: unknown option '%s' (see noctua run --help)\n", a);
-            return NOC_EXIT_USAGE;
-        } else if (strchr(a, '=')) {
-            if (noc_app_set_arg(&cfg, a, err, sizeof err)) {
-                fprintf(stderr, "noctua run: %s\n", err);
-                return NOC_EXIT_USAGE;
-            }
-        } else {
-            if (spec_arg) {
-                fprintf(stderr, "noctua run: one SPEC only ('%s', then '%s')\n", spec_arg, a);
-                return NOC_EXIT_USAGE;
-            }
-            spec_arg = a;
-            if (noc_config_set(&cfg, "topology_spec", a, err, sizeof err)) {
-                fprintf(stderr, "noctua run: %s\n", err);
-                return NOC_EXIT_USAGE;
-            }
-            cfg.topology[0] = '\0'; /* an explicit SPEC wins over BookSim2's topology */
-        }
-    }
+    return -1;
+}
 
-    if (wv.scope_or_window && !wv.path) {
+/* An operand: SPEC or key=value. 0, or -1 after the message. */
+static int operand(run_args_t *r, const char *a, const char **spec_arg)
+{
+    char err[600];
+    if (strchr(a, '=')) {
+        if (noc_app_set_arg(&r->cfg, a, err, sizeof err) == 0)
+            return 0;
+    } else if (*spec_arg) {
+        snprintf(err, sizeof err, "one SPEC only ('%s', then '%s')", *spec_arg, a);
+    } else {
+        *spec_arg = a;
+        if (noc_config_set(&r->cfg, "topology_spec", a, err, sizeof err) == 0) {
+            r->cfg.topology[0] = '\0'; /* an explicit SPEC wins over BookSim2's topology */
+            return 0;
+        }
+    }
+    fprintf(stderr, "noctua run: %s\n", err);
+    return -1;
+}
+
+/* The command line into *r: -1 to go on, else the exit status. */
+static int parse_args(run_args_t *r, int argc, char **argv)
+{
+    memset(r, 0, sizeof *r);
+    noc_config_defaults(&r->cfg);
+    noc_prog_opts_init(&r->po);
+    noc_cli_waves_init(&r->wv);
+    int rc = first_pass(r, argc, argv);
+    if (rc >= 0)
+        return rc;
+    noc_opts_t p;
+    noc_opts_init(&p, "run", run_opts, argc, argv);
+    noc_opts_in_order(&p); /* key=value in their order, --router among them */
+    const char *spec_arg = NULL;
+    char err[600];
+    int k;
+    while ((k = noc_opts_next(&p)) != -1) {
+        int bad = 0;
+        if (k == -2)
+            return NOC_EXIT_USAGE;
+        if (k == NOC_OPTS_OPERAND) {
+            if (operand(r, p.value, &spec_arg))
+                return NOC_EXIT_USAGE;
+        } else if (k == O_JSON) {
+            if (r->json_path) {
+                snprintf(err, sizeof err, "--json given twice ('%s', then '%s')", r->json_path, p.value);
+                bad = 1;
+            }
+            r->json_path = p.value;
+        } else if (k == O_QUIET) {
+            r->quiet = 1;
+        } else if (k == O_ROUTER) {
+            bad = noc_config_set(&r->cfg, "router", p.value, err, sizeof err) != 0;
+        } else if (k >= O_FIRST_OTHER) {
+            char opt[40];
+            snprintf(opt, sizeof opt, "--%s", run_opts[k].name);
+            int got = noc_cli_waves_set(&r->wv, opt, p.value, err, sizeof err);
+            if (got == 0)
+                got = noc_prog_opts_set(&r->po, opt, p.value, err, sizeof err);
+            bad = got < 0;
+        }
+        if (bad) {
+            fprintf(stderr, "noctua run: %s\n", err);
+            return NOC_EXIT_USAGE;
+        }
+    }
+    if (r->wv.scope_or_window && !r->wv.path) {
         fprintf(stderr, "noctua run: --waves-scope and --waves-window go with --waves FILE\n");
         return NOC_EXIT_USAGE;
     }
-    if (noc_prog_opts_wanted(&po))
-        return noc_cli_run_program_waves(&cfg, &po, json_path, quiet, &wv);
-    if (po.emit || po.timing || po.sync || po.root || po.emit_only) {
+    const noc_prog_opts_t *po = &r->po;
+    if (!noc_prog_opts_wanted(po) && (po->emit || po->timing || po->sync || po->root || po->emit_only)) {
         fprintf(stderr, "noctua run: --emit, --timing, --sync and --root go with --program or --program-file\n");
         return NOC_EXIT_USAGE;
     }
+    return -1;
+}
+
+/* A synthetic run: simulate, report, say how it ended. */
+static int run_synthetic(const run_args_t *r)
+{
+    const noc_config_t *cfg = &r->cfg;
+    const noc_cli_waves_t *wv = &r->wv;
+    const char *json_path = r->json_path;
+    int quiet = r->quiet;
+    char err[600];
     noc_sim_t *s;
     noc_topo_t *t;
     noc_run_result_t res;
-    if (noc_app_simulate(&cfg, wv.path, &wv.opts, &s, &t, &res, err, sizeof err)) {
+    if (noc_app_simulate(cfg, wv->path, &wv->opts, &s, &t, &res, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }
-    if (wv.path && !quiet) {
+    if (wv->path && !quiet) {
         char gtkw[1100];
-        noc_waves_gtkw_path(wv.path, gtkw, sizeof gtkw);
-        fprintf(stderr, "noctua: waves in %s, GTKWave save file %s\n", wv.path, gtkw);
-        if (strcmp(cfg.router, "rtl") == 0) {
-            noc_waves_inner_path(wv.path, gtkw, sizeof gtkw);
+        noc_waves_gtkw_path(wv->path, gtkw, sizeof gtkw);
+        fprintf(stderr, "noctua: waves in %s, GTKWave save file %s\n", wv->path, gtkw);
+        if (strcmp(cfg->router, "rtl") == 0) {
+            noc_waves_inner_path(wv->path, gtkw, sizeof gtkw);
             fprintf(stderr, "noctua: inside the RTL cores: %s\n", gtkw);
         }
     }
@@ -224,7 +274,7 @@ int noc_cmd_run(int argc, char **argv)
     const noc_stats_t *st = noc_sim_stats(s);
     if (res.status == NOC_RUN_DEADLOCK) {
         fprintf(stderr, "noctua run: DEADLOCK at cycle %llu: no flit moved for %lld cycles; %llu flits are stuck:\n",
-                (unsigned long long)noc_sim_now(s), (long long)cfg.deadlock_cycles,
+                (unsigned long long)noc_sim_now(s), (long long)cfg->deadlock_cycles,
                 (unsigned long long)noc_sim_flits_in_network(s));
         noc_sim_report_stuck(s, stderr, 20);
         rc = NOC_EXIT_DEADLOCK;
@@ -242,4 +292,15 @@ int noc_cmd_run(int argc, char **argv)
     noc_sim_destroy(s);
     noc_topo_destroy(t);
     return rc;
+}
+
+int noc_cmd_run(int argc, char **argv)
+{
+    run_args_t r;
+    int rc = parse_args(&r, argc, argv);
+    if (rc >= 0)
+        return rc;
+    if (noc_prog_opts_wanted(&r.po))
+        return noc_cli_run_program_waves(&r.cfg, &r.po, r.json_path, r.quiet, &r.wv);
+    return run_synthetic(&r);
 }

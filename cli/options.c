@@ -15,6 +15,11 @@ void noc_opts_init(noc_opts_t *p, const char *cmd, const noc_opt_t *table, int a
     p->argv = argv;
 }
 
+void noc_opts_in_order(noc_opts_t *p)
+{
+    p->in_order = 1;
+}
+
 static int count(const noc_opt_t *t)
 {
     int n = 0;
@@ -73,8 +78,13 @@ int noc_opts_next(noc_opts_t *p)
     const noc_opt_t *t = p->table;
     int n = count(t);
     struct option *lo = noc_xcalloc((size_t)n + 1, sizeof *lo, "options");
-    char shorts[2 + 3 * 64] = ":"; /* ':' first: a missing value is told apart */
+    /* ':' first: a missing value is told apart; '-' before it: operands in place */
+    char shorts[3 + 3 * 64] = ":";
     size_t sn = 1;
+    if (p->in_order) {
+        memcpy(shorts, "-:", 3);
+        sn = 2;
+    }
     for (int k = 0, m = 0; k < n; k++) {
         if (t[k].name[0]) { /* "" : a short option only */
             lo[m].name = t[k].name;
@@ -90,6 +100,14 @@ int noc_opts_next(noc_opts_t *p)
     }
     shorts[sn] = '\0';
     int rc;
+    if (p->started == 2) { /* after "--": the rest are operands */
+        free(lo);
+        if (p->next_positional < p->argc) {
+            p->value = p->argv[p->next_positional++];
+            return NOC_OPTS_OPERAND;
+        }
+        return -1;
+    }
     if (!p->started) {
         p->started = 1;
         optind = 0; /* GNU: start afresh (a process may parse several command lines) */
@@ -104,6 +122,13 @@ int noc_opts_next(noc_opts_t *p)
     if (c == -1) {
         p->next_positional = optind;
         rc = -1;
+        if (p->in_order && optind < p->argc) {
+            p->started = 2;
+            p->value = p->argv[p->next_positional++];
+            rc = NOC_OPTS_OPERAND;
+        }
+    } else if (c == 1 && p->in_order) {
+        rc = NOC_OPTS_OPERAND;
     } else if (c >= 256) {
         rc = c - 256;
     } else if (c == ':' || c == '?') {
@@ -138,7 +163,10 @@ void noc_opts_usage(FILE *f, const noc_opt_t *table)
             snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
         const char *h = o->help;
         const char *nl = strchr(h, '\n');
-        fprintf(f, "  %-15s %.*s\n", left, (int)(nl ? nl - h : (long)strlen(h)), h);
+        if (strlen(left) > 15) /* too long for the column: the help starts below */
+            fprintf(f, "  %s\n                  %.*s\n", left, (int)(nl ? nl - h : (long)strlen(h)), h);
+        else
+            fprintf(f, "  %-15s %.*s\n", left, (int)(nl ? nl - h : (long)strlen(h)), h);
         while (nl) {
             h = nl + 1;
             nl = strchr(h, '\n');

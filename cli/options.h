@@ -21,15 +21,22 @@ typedef struct noc_opts {
     int argc;
     char **argv;
     int started;
-    const char *value;      /* the value of the option last returned */
+    int in_order;           /* operands returned in place (NOC_OPTS_OPERAND), see below */
+    const char *value;      /* the value of the option last returned, or the operand */
     int next_positional;    /* after noc_opts_next returned -1: argv[i..] */
 } noc_opts_t;
 
 void noc_opts_init(noc_opts_t *p, const char *cmd, const noc_opt_t *table, int argc, char **argv);
+/* Hand the operands (SPEC, key=value, ...) back in their place among the
+ * options, as NOC_OPTS_OPERAND with the operand in p->value (those after
+ * "--" too), for commands where the order of operands and options matters.
+ * Call before the first noc_opts_next. */
+void noc_opts_in_order(noc_opts_t *p);
+#define NOC_OPTS_OPERAND (-3)
 /* The index in the table of the next option (its value in p->value), -1
  * when none is left (the operands are then argv[p->next_positional ..
  * argc)), or -2 after a message on stderr: an unknown option, a missing
- * value, an abbreviation. */
+ * value, an abbreviation; NOC_OPTS_OPERAND in order mode. */
 int noc_opts_next(noc_opts_t *p);
 /* The table's options as usage lines: "  -o FILE         text". */
 void noc_opts_usage(FILE *f, const noc_opt_t *table);
