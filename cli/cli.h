@@ -19,6 +19,11 @@ enum {
 
 #include "app/config_file.h"
 
+/* One operand of run and sweep into cfg: key=value sets a parameter, any
+ * other word is the SPEC (one only: *spec_arg remembers it; it wins over
+ * BookSim2's topology/k/n). 0, or -1 with a message in err. */
+int noc_cli_config_operand(noc_config_t *cfg, const char *a, const char **spec_arg, char *err, size_t errlen);
+
 /* ---- program runs (cmd_program.c, report_program.c) ---- */
 #include "model/program.h"
 #include "traffic/gen.h"

@@ -4,7 +4,15 @@
 #include "routers/rtl/area.h"
 #include "report/report.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include <string.h>
+
+enum { O_JSON, O_HELP };
+static const noc_opt_t area_opts[] = {
+    [O_JSON] = { "json", 0, "FILE", "also write the result as JSON ('-': to stdout, instead of the text)" },
+    [O_HELP] = { "help", 'h', NULL, "this text" },
+    { NULL, 0, NULL, NULL },
+};
 
 static void usage(FILE *f)
 {
@@ -27,8 +35,11 @@ static void usage(FILE *f)
         "  DEPTH    flits per VC (1 to %d)\n"
         "  FLIT_W   payload bits of a flit (1 to %d)\n"
         "  N_CLASS  VC classes of the routing (1 to V)\n"
-        "  ARB      the arbiters: round_robin or matrix\n"
-        "  --json FILE  also write the result as JSON ('-': to stdout, instead of the text)\n"
+        "  ARB      the arbiters: round_robin or matrix\n",
+        d.P, d.V, d.depth, d.flit_w, d.n_class, NOC_AREA_W_NAND, NOC_AREA_W_NOT, NOC_AREA_W_FF, NOC_AREA_MAX_P,
+        NOC_AREA_MAX_V, NOC_AREA_MAX_DEPTH, NOC_AREA_MAX_FLIT_W);
+    noc_opts_usage(f, area_opts);
+    fprintf(f,
         "\n"
         "The first call for a parameter set runs yosys (seconds for a small core, a\n"
         "minute or more for 10 ports); the counts are then cached, per parameter set\n"
@@ -36,8 +47,7 @@ static void usage(FILE *f)
         "(yosys's log beside them). `noctua topo SPEC --area` sums the cores of a fabric.\n"
         "\n"
         "Exit status: 0 done, 2 bad input or yosys missing, 4 yosys failed.\n",
-        d.P, d.V, d.depth, d.flit_w, d.n_class, NOC_AREA_W_NAND, NOC_AREA_W_NOT, NOC_AREA_W_FF, NOC_AREA_MAX_P,
-        NOC_AREA_MAX_V, NOC_AREA_MAX_DEPTH, NOC_AREA_MAX_FLIT_W, cache);
+        cache);
 }
 
 static void print_text(FILE *out, const noc_area_t *a)
@@ -68,21 +78,19 @@ int noc_cmd_area(int argc, char **argv)
     noc_area_params_default(&p);
     const char *json_path = NULL;
     char err[1200];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    noc_opts_t o;
+    noc_opts_init(&o, "area", area_opts, argc, argv);
+    noc_opts_in_order(&o);
+    int k;
+    while ((k = noc_opts_next(&o)) != -1) {
+        if (k == -2)
+            return NOC_EXIT_USAGE;
+        if (k == O_HELP) {
             usage(stdout);
             return NOC_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "noctua area: --json needs a FILE (or - for stdout)\n");
-                return NOC_EXIT_USAGE;
-            }
-            json_path = argv[++i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "noctua area: unknown option '%s' (see noctua area --help)\n", a);
-            return NOC_EXIT_USAGE;
-        } else if (noc_area_param_set(&p, a, 1, NULL, err, sizeof err) != 0) {
+        } else if (k == O_JSON) {
+            json_path = o.value;
+        } else if (noc_area_param_set(&p, o.value, 1, NULL, err, sizeof err) != 0) {
             fprintf(stderr, "noctua area: %s (see noctua area --help)\n", err);
             return NOC_EXIT_USAGE;
         }

@@ -160,26 +160,6 @@ static int first_pass(run_args_t *r, int argc, char **argv)
     return -1;
 }
 
-/* An operand: SPEC or key=value. 0, or -1 after the message. */
-static int operand(run_args_t *r, const char *a, const char **spec_arg)
-{
-    char err[600];
-    if (strchr(a, '=')) {
-        if (noc_app_set_arg(&r->cfg, a, err, sizeof err) == 0)
-            return 0;
-    } else if (*spec_arg) {
-        snprintf(err, sizeof err, "one SPEC only ('%s', then '%s')", *spec_arg, a);
-    } else {
-        *spec_arg = a;
-        if (noc_config_set(&r->cfg, "topology_spec", a, err, sizeof err) == 0) {
-            r->cfg.topology[0] = '\0'; /* an explicit SPEC wins over BookSim2's topology */
-            return 0;
-        }
-    }
-    fprintf(stderr, "noctua run: %s\n", err);
-    return -1;
-}
-
 /* The command line into *r: -1 to go on, else the exit status. */
 static int parse_args(run_args_t *r, int argc, char **argv)
 {
@@ -201,8 +181,7 @@ static int parse_args(run_args_t *r, int argc, char **argv)
         if (k == -2)
             return NOC_EXIT_USAGE;
         if (k == NOC_OPTS_OPERAND) {
-            if (operand(r, p.value, &spec_arg))
-                return NOC_EXIT_USAGE;
+            bad = noc_cli_config_operand(&r->cfg, p.value, &spec_arg, err, sizeof err) != 0;
         } else if (k == O_JSON) {
             if (r->json_path) {
                 snprintf(err, sizeof err, "--json given twice ('%s', then '%s')", r->json_path, p.value);

@@ -10,6 +10,8 @@
 #include "cli/cli.h"
 #include "report/report.h"
 #include "cli/filter.h"
+#include "cli/options.h"
+#include "app/config_file.h"
 #include "util/interrupt.h"
 #include "util/outfile.h"
 #include <errno.h>
@@ -36,6 +38,15 @@ typedef struct outcome {
     double zero_load;    /* average latency at the lowest rate */
 } outcome_t;
 
+enum { O_CONFIG, O_RATES, O_OUTPUT, O_HELP };
+static const noc_opt_t sweep_opts[] = {
+    [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
+    [O_RATES] = { "rates", 'r', "R", NULL /* usage() writes its line: MAX_POINTS */ },
+    [O_OUTPUT] = { "output", 'o', "PREFIX", "output files PREFIX.csv/.png/.svg (default: sweep)" },
+    [O_HELP] = { "help", 'h', NULL, "this text" },
+    { NULL, 0, NULL, NULL },
+};
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -50,9 +61,13 @@ static void usage(FILE *f)
         "  SPEC            the fabric: %s (default: the config's, else mesh:8x8)\n"
         "  --rates R       injection_rate values (flits/node/cycle): FROM:TO:STEP with\n"
         "                  FROM > 0, TO >= FROM, STEP > 0, or a list a,b,c; at most %d points\n"
-        "  key=value       set a parameter for every point (wins over --config)\n"
-        "  --config FILE   read parameters from FILE (key = value lines; BookSim2 files work)\n"
-        "  -o PREFIX       output files PREFIX.csv/.png/.svg (default: sweep)\n"
+        "  key=value       set a parameter for every point (wins over --config)\n",
+        noc_topo_spec_help(), MAX_POINTS);
+    noc_opts_usage(f, sweep_opts);
+    fprintf(f,
+        "\n"
+        "Options are written in full (no abbreviations); -c, -r, -o and -h are short for\n"
+        "--config, --rates, --output and --help.\n"
         "\n"
         "CSV columns: %s\n"
         "(latencies in cycles, offered and accepted in flits/node/cycle).\n"
@@ -62,7 +77,7 @@ static void usage(FILE *f)
         "130 interrupted (Ctrl-C: the CSV holds the points finished, and a last line\n"
         "'# ... the sweep is partial' says so, as after a deadlock).\n"
         "`noctua run --help` lists every parameter.\n",
-        noc_topo_spec_help(), MAX_POINTS, noc_report_sweep_header());
+        noc_report_sweep_header());
 }
 
 /* A finite number filling all of s[0..len). */
@@ -386,86 +401,57 @@ static void summary(const outcome_t *o, const rates_t *r, const char *prefix, in
         printf("wrote %s.csv\n", prefix);
 }
 
-/* The value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"), or NULL if
- * argv[*i] is not that option. Sets *missing when the value is absent. */
-static const char *opt_value(int argc, char **argv, int *i, const char *lng, const char *shrt,
-                             int *missing)
+/* The command line into cfg, *rates_arg and *prefix_arg: --config files
+ * first, then SPEC and key=value in their order, which win. -1 to go on,
+ * else the exit status. */
+static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rates_arg, const char **prefix_arg)
 {
-    const char *a = argv[*i];
-    size_t n = strlen(lng);
-    if (strncmp(a, lng, n) == 0 && a[n] == '=')
-        return a + n + 1;
-    if (strcmp(a, lng) != 0 && !(shrt && strcmp(a, shrt) == 0))
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
+    char err[600];
+    const char *spec_arg = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        noc_opts_t p;
+        noc_opts_init(&p, "sweep", sweep_opts, argc, argv);
+        noc_opts_in_order(&p);
+        int k;
+        while ((k = noc_opts_next(&p)) != -1) {
+            int bad = 0;
+            if (k == -2)
+                return NOC_EXIT_USAGE;
+            if (k == O_HELP) {
+                usage(stdout);
+                return NOC_EXIT_OK;
+            } else if (pass == 0) {
+                bad = k == O_CONFIG && noc_app_load_file(cfg, p.value, err, sizeof err);
+            } else if (k == NOC_OPTS_OPERAND) {
+                bad = noc_cli_config_operand(cfg, p.value, &spec_arg, err, sizeof err) != 0;
+                if (!bad && strncmp(p.value, "injection_rate=", 15) == 0)
+                    fprintf(stderr, "noctua sweep: warning: '%s' is ignored; --rates sets injection_rate\n",
+                            p.value);
+            } else if (k == O_RATES) {
+                *rates_arg = p.value;
+            } else if (k == O_OUTPUT) {
+                bad = !*p.value;
+                snprintf(err, sizeof err, "-o needs a PREFIX");
+                *prefix_arg = p.value;
+            }
+            if (bad) {
+                fprintf(stderr, "noctua sweep: %s\n", err);
+                return NOC_EXIT_USAGE;
+            }
+        }
     }
-    return argv[++*i];
+    return -1;
 }
 
 int noc_cmd_sweep(int argc, char **argv)
 {
     noc_config_t cfg;
     char err[600];
-    const char *rates_arg = NULL, *prefix_arg = "sweep", *spec_arg = NULL;
-    int missing = 0;
+    const char *rates_arg = NULL, *prefix_arg = "sweep";
     noc_config_defaults(&cfg);
-
-    /* config files first, then SPEC and key=value, which win */
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return NOC_EXIT_OK;
-        }
-        const char *file = opt_value(argc, argv, &i, "--config", "-c", &missing);
-        if (missing) {
-            fprintf(stderr, "noctua sweep: --config needs a FILE\n");
-            return NOC_EXIT_USAGE;
-        }
-        if (file && noc_app_load_file(&cfg, file, err, sizeof err)) {
-            fprintf(stderr, "noctua sweep: %s\n", err);
-            return NOC_EXIT_USAGE;
-        }
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (opt_value(argc, argv, &i, "--config", "-c", &missing)) {
-            continue;
-        } else if ((v = opt_value(argc, argv, &i, "--rates", "-r", &missing)) || missing) {
-            if (missing) {
-                fprintf(stderr, "noctua sweep: --rates needs FROM:TO:STEP or a list a,b,c\n");
-                return NOC_EXIT_USAGE;
-            }
-            rates_arg = v;
-        } else if ((v = opt_value(argc, argv, &i, "--output", "-o", &missing)) || missing) {
-            if (missing || !*v) {
-                fprintf(stderr, "noctua sweep: -o needs a PREFIX\n");
-                return NOC_EXIT_USAGE;
-            }
-            prefix_arg = v;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "noctua sweep: unknown option '%s' (see noctua sweep --help)\n", a);
-            return NOC_EXIT_USAGE;
-        } else if (strchr(a, '=')) {
-            if (noc_app_set_arg(&cfg, a, err, sizeof err)) {
-                fprintf(stderr, "noctua sweep: %s\n", err);
-                return NOC_EXIT_USAGE;
-            }
-            if (strncmp(a, "injection_rate=", 15) == 0)
-                fprintf(stderr, "noctua sweep: warning: '%s' is ignored; --rates sets injection_rate\n", a);
-        } else if (spec_arg) {
-            fprintf(stderr, "noctua sweep: one SPEC only ('%s', then '%s')\n", spec_arg, a);
-            return NOC_EXIT_USAGE;
-        } else {
-            spec_arg = a;
-            if (noc_config_set(&cfg, "topology_spec", a, err, sizeof err)) {
-                fprintf(stderr, "noctua sweep: %s\n", err);
-                return NOC_EXIT_USAGE;
-            }
-            cfg.topology[0] = '\0'; /* an explicit SPEC wins over BookSim2's topology */
-        }
-    }
+    int arc = parse_args(argc, argv, &cfg, &rates_arg, &prefix_arg);
+    if (arc >= 0)
+        return arc;
     if (!rates_arg) {
         fprintf(stderr, "noctua sweep: --rates is required (FROM:TO:STEP or a list a,b,c; see noctua sweep --help)\n");
         return NOC_EXIT_USAGE;

@@ -13,12 +13,29 @@
 #include "cli/cli.h"
 #include "report/report.h"
 #include "topologies/facts.h"
+#include "cli/options.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_SPECS 64
 #define CELL 48
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+enum { O_JSON, O_EXACT_MAX, O_METIS_RUNS, O_AREA, O_HELP };
+static const noc_opt_t topo_opts[] = {
+    [O_JSON] = { "json", 0, "FILE", "also write the facts as a JSON array, one object per SPEC\n"
+                                    "('-': to stdout, instead of the table)" },
+    [O_EXACT_MAX] = { "exact-max", 0, "N", "exact bisection width up to N nodes (default "
+                                           STR(NOC_FACTS_EXACT_DEFAULT) ", at most " STR(NOC_FACTS_EXACT_LIMIT)
+                                           ";\nthe time grows fast above the default)" },
+    [O_METIS_RUNS] = { "metis-runs", 0, "N", "METIS runs behind a bisection bound (default "
+                                             STR(NOC_FACTS_RUNS_DEFAULT) ")" },
+    [O_AREA] = { "area", 0, NULL, NULL /* usage() writes its lines: the defaults of noctua area */ },
+    [O_HELP] = { "help", 'h', NULL, "this text" },
+    { NULL, 0, NULL, NULL },
+};
 
 static void usage(FILE *f)
 {
@@ -33,12 +50,10 @@ static void usage(FILE *f)
         "average distance (shortest paths over all ordered pairs of distinct nodes),\n"
         "bisection width, links per node and max degree x diameter.\n"
         "\n"
-        "  SPEC            a fabric: %s\n"
-        "  --json FILE     also write the facts as a JSON array, one object per SPEC\n"
-        "                  ('-': to stdout, instead of the table)\n"
-        "  --exact-max N   exact bisection width up to N nodes (default %d, at most %d;\n"
-        "                  the time grows fast above the default)\n"
-        "  --metis-runs N  METIS runs behind a bisection bound (default %d)\n"
+        "  SPEC            a fabric: %s\n",
+        noc_topo_spec_help());
+    noc_opts_usage(f, topo_opts);
+    fprintf(f,
         "  --area          also the routers' gate count: one router core\n"
         "                  (rtl/noc_vc_router.sv) per node with degree + 1 ports,\n"
         "                  synthesized with yosys once per port count and cached\n"
@@ -57,8 +72,7 @@ static void usage(FILE *f)
         "\n"
         "Exit status: 0 done, 2 bad input (a SPEC or an option) or yosys missing,\n"
         "4 yosys failed.\n",
-        noc_topo_spec_help(), NOC_FACTS_EXACT_DEFAULT, NOC_FACTS_EXACT_LIMIT,
-        NOC_FACTS_RUNS_DEFAULT, d.depth, d.flit_w, NOC_FACTS_BFS_ALL_DEFAULT);
+        d.depth, d.flit_w, NOC_FACTS_BFS_ALL_DEFAULT);
 }
 
 static int parse_int(const char *s, int lo, int hi, int *out)
@@ -342,71 +356,94 @@ static void print_area(FILE *out, const column_t *cols, int n)
     }
 }
 
-int noc_cmd_topo(int argc, char **argv)
-{
+/* What topo's command line asks for. */
+typedef struct topo_args {
     const char *specs[MAX_SPECS];
-    const char *json_path = NULL;
-    int n = 0, rc = NOC_EXIT_OK;
+    int n;
+    const char *json_path;
     noc_facts_opts_t opts;
-    noc_facts_defaults(&opts);
-    int area = 0, v_set = 0, c_set = 0;
-    const char *area_arg = NULL; /* the first area parameter given */
+    int area, v_set, c_set;
     noc_area_params_t ap;
-    noc_area_params_default(&ap);
+} topo_args_t;
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+/* One operand: an --area parameter (NAME=VALUE without ':') or a SPEC. 0,
+ * or -1 after the message. */
+static int topo_operand(topo_args_t *r, const char *a, const char **area_arg)
+{
+    if (strchr(a, '=') && !strchr(a, ':')) {
+        char err[512];
+        if (noc_area_param_set(&r->ap, a, 0, &r->c_set, err, sizeof err) != 0) {
+            fprintf(stderr, "noctua topo: %s (a parameter of --area; see noctua topo --help)\n", err);
+            return -1;
+        }
+        r->v_set |= a[0] == 'V' && a[1] == '=';
+        if (!*area_arg)
+            *area_arg = a;
+        return 0;
+    }
+    if (r->n == MAX_SPECS) {
+        fprintf(stderr, "noctua topo: at most %d SPECs at once\n", MAX_SPECS);
+        return -1;
+    }
+    r->specs[r->n++] = a;
+    return 0;
+}
+
+/* The command line into *r: -1 to go on, else the exit status. */
+static int parse_args(topo_args_t *r, int argc, char **argv)
+{
+    memset(r, 0, sizeof *r);
+    noc_facts_defaults(&r->opts);
+    noc_area_params_default(&r->ap);
+    const char *area_arg = NULL; /* the first area parameter given */
+    noc_opts_t p;
+    noc_opts_init(&p, "topo", topo_opts, argc, argv);
+    noc_opts_in_order(&p);
+    int k;
+    while ((k = noc_opts_next(&p)) != -1) {
+        if (k == -2)
+            return NOC_EXIT_USAGE;
+        if (k == O_HELP) {
             usage(stdout);
             return NOC_EXIT_OK;
-        } else if (strcmp(a, "--json") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "noctua topo: --json needs a FILE (or - for stdout)\n");
-                return NOC_EXIT_USAGE;
-            }
-            json_path = argv[++i];
-        } else if (strcmp(a, "--exact-max") == 0 || strcmp(a, "--metis-runs") == 0) {
-            int is_exact = a[2] == 'e';
-            if (i + 1 >= argc || parse_int(argv[i + 1], is_exact ? 0 : 1,
-                                           is_exact ? NOC_FACTS_EXACT_LIMIT : 1000,
-                                           is_exact ? &opts.exact_max : &opts.runs)) {
-                fprintf(stderr, "noctua topo: %s needs a number from %d to %d\n", a,
+        } else if (k == O_JSON) {
+            r->json_path = p.value;
+        } else if (k == O_EXACT_MAX || k == O_METIS_RUNS) {
+            int is_exact = k == O_EXACT_MAX;
+            if (parse_int(p.value, is_exact ? 0 : 1, is_exact ? NOC_FACTS_EXACT_LIMIT : 1000,
+                          is_exact ? &r->opts.exact_max : &r->opts.runs)) {
+                fprintf(stderr, "noctua topo: --%s needs a number from %d to %d\n", topo_opts[k].name,
                         is_exact ? 0 : 1, is_exact ? NOC_FACTS_EXACT_LIMIT : 1000);
                 return NOC_EXIT_USAGE;
             }
-            i++;
-        } else if (strcmp(a, "--area") == 0) {
-            area = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "noctua topo: unknown option '%s' (see noctua topo --help)\n", a);
+        } else if (k == O_AREA) {
+            r->area = 1;
+        } else if (topo_operand(r, p.value, &area_arg)) {
             return NOC_EXIT_USAGE;
-        } else if (strchr(a, '=') && !strchr(a, ':')) {
-            char err[512];
-            if (noc_area_param_set(&ap, a, 0, &c_set, err, sizeof err) != 0) {
-                fprintf(stderr, "noctua topo: %s (a parameter of --area; see noctua topo --help)\n", err);
-                return NOC_EXIT_USAGE;
-            }
-            v_set |= a[0] == 'V' && a[1] == '=';
-            if (!area_arg)
-                area_arg = a;
-        } else {
-            if (n == MAX_SPECS) {
-                fprintf(stderr, "noctua topo: at most %d SPECs at once\n", MAX_SPECS);
-                return NOC_EXIT_USAGE;
-            }
-            specs[n++] = a;
         }
     }
-    if (n == 0) {
+    if (r->n == 0) {
         fprintf(stderr, "noctua topo: no SPEC given (for example: noctua topo mesh:8x8 torus:8x8)\n");
         usage(stderr);
         return NOC_EXIT_USAGE;
     }
-    if (area_arg && !area) {
+    if (area_arg && !r->area) {
         fprintf(stderr, "noctua topo: '%s' is a parameter of --area, which is not given\n", area_arg);
         return NOC_EXIT_USAGE;
     }
+    return -1;
+}
 
+int noc_cmd_topo(int argc, char **argv)
+{
+    topo_args_t r;
+    int rc = parse_args(&r, argc, argv);
+    if (rc >= 0)
+        return rc;
+    rc = NOC_EXIT_OK;
+    const int n = r.n, area = r.area;
+    const char *const *specs = r.specs;
+    const char *json_path = r.json_path;
     column_t *cols = noc_xcalloc((size_t)n, sizeof *cols, "topo table");
     int built = 0;
     for (; built < n; built++) {
@@ -418,7 +455,7 @@ int noc_cmd_topo(int argc, char **argv)
             goto done;
         }
         if (area) {
-            area_params(cols[built].t, &ap, v_set, c_set, &cols[built].area.p);
+            area_params(cols[built].t, &r.ap, r.v_set, r.c_set, &cols[built].area.p);
             cols[built].area.p.P = 1;
             int bad = noc_area_params_check(&cols[built].area.p, err, sizeof err) != 0;
             if (!bad && cols[built].t->max_degree + 1 > NOC_AREA_MAX_P) {
@@ -436,7 +473,7 @@ int noc_cmd_topo(int argc, char **argv)
     }
     for (int i = 0; i < n; i++) {
         char err[512];
-        if (noc_facts_compute(cols[i].t, &opts, &cols[i].f, err, sizeof err)) {
+        if (noc_facts_compute(cols[i].t, &r.opts, &cols[i].f, err, sizeof err)) {
             fprintf(stderr, "noctua topo: %s: %s\n", cols[i].t->spec, err);
             rc = NOC_EXIT_INTERNAL;
             goto done;

@@ -5,6 +5,7 @@
  * the table that docs/validation.md holds. Exit status 1 if a case that
  * must agree does not. */
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "routers/registry.h"
 #include "model/pe.h"
 #include "traffic/gen.h"
@@ -203,26 +204,54 @@ static const char *timing_name(int t)
     return t == T_UNIT_SYNC ? "unit, sync steps" : t == T_UNIT ? "unit" : "vc router";
 }
 
+enum { O_MARKDOWN, O_ONLY, O_HELP };
+static const noc_opt_t validate_opts[] = {
+    [O_MARKDOWN] = { "markdown", 0, NULL, "the table as Markdown (docs/validation.md's)" },
+    [O_ONLY] = { "only", 0, "PROGRAM", "only the cases of PROGRAM (broadcast, prefix-sum, ...)" },
+    [O_HELP] = { "help", 'h', NULL, "this text" },
+    { NULL, 0, NULL, NULL },
+};
+
+/* The command line: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, int *markdown, const char **only)
+{
+    noc_opts_t p;
+    noc_opts_init(&p, "validate", validate_opts, argc, argv);
+    int k;
+    while ((k = noc_opts_next(&p)) >= 0) {
+        if (k == O_MARKDOWN) {
+            *markdown = 1;
+        } else if (k == O_ONLY) {
+            *only = p.value;
+        } else {
+            printf("usage: noctua validate [--markdown] [--only PROGRAM]\n\n"
+                   "Runs every validation case (docs/validation.md): each program on its fabric\n"
+                   "and timing, next to the count the formula gives. Exit status 1 if a case\n"
+                   "that must agree (=, <=) does not.\n\n");
+            noc_opts_usage(stdout, validate_opts);
+            return NOC_EXIT_OK;
+        }
+    }
+    if (k == -2)
+        return NOC_EXIT_USAGE;
+    if (p.next_positional < argc) {
+        fprintf(stderr, "noctua validate: unknown argument '%s'\n", argv[p.next_positional]);
+        return NOC_EXIT_USAGE;
+    }
+    if (*only && !noc_gen_find(*only)) {
+        fprintf(stderr, "noctua validate: --only %s: no such program (noctua run --program list)\n", *only);
+        return NOC_EXIT_USAGE;
+    }
+    return -1;
+}
+
 int noc_cmd_validate(int argc, char **argv)
 {
     int markdown = 0;
     const char *only = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--markdown") == 0)
-            markdown = 1;
-        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
-            only = argv[++i];
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: noctua validate [--markdown] [--only PROGRAM]\n\n"
-                   "Runs every validation case (docs/validation.md): each program on its fabric\n"
-                   "and timing, next to the count the formula gives. Exit status 1 if a case\n"
-                   "that must agree (=, <=) does not.\n");
-            return NOC_EXIT_OK;
-        } else {
-            fprintf(stderr, "noctua validate: unknown argument '%s'\n", argv[i]);
-            return NOC_EXIT_USAGE;
-        }
-    }
+    int arc = parse_args(argc, argv, &markdown, &only);
+    if (arc >= 0)
+        return arc;
     if (markdown)
         printf("| program | fabric | timing | measure | formula | formula here | noctua | | where from | vc router |\n"
                "|---|---|---|---|---|---|---|---|---|---|\n");

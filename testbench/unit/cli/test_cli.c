@@ -34,6 +34,36 @@ static void test_default_run(void **state)
     free(err);
 }
 
+/* Every command reads its options from a table (cli/options.h): a prefix of
+ * an option is refused by name, in every command, and run's key=value and
+ * --router keep their order (the later wins). */
+static void test_options_every_command(void **state)
+{
+    (void)state;
+    static const char *const abbrev[][2] = {
+        { "run mesh:4x4 --jso x", "--json" },         { "sweep mesh:4x4 --rat 0.1", "--rates" },
+        { "topo mesh:4x4 --jso x", "--json" },         { "area --jso x", "--json" },
+        { "validate --onl broadcast", "--only" },      { "draw mesh:4x4 -o x.svg --loa r.json", "--load" },
+        { "run mesh:4x4 --program broadcast --wor 2", "--words" },
+    };
+    for (size_t i = 0; i < sizeof abbrev / sizeof abbrev[0]; i++) {
+        char *err;
+        assert_int_equal(cmd_run(abbrev[i][0], NULL, &err), 2);
+        if (!strstr(err, "abbreviations are not accepted") || !strstr(err, abbrev[i][1]))
+            fail_msg("'%s': %s", abbrev[i][0], err);
+        free(err);
+    }
+    char *out;
+    assert_int_equal(cmd_run("run mesh:4x4 sample_cycles=100 warmup_cycles=10 router=ideal --router vc "
+                             "--json -", &out, NULL), 0);
+    assert_non_null(strstr(out, "\"router\": \"vc\""));
+    free(out);
+    assert_int_equal(cmd_run("run mesh:4x4 sample_cycles=100 warmup_cycles=10 --router vc router=ideal "
+                             "--json -", &out, NULL), 0);
+    assert_non_null(strstr(out, "\"router\": \"ideal\""));
+    free(out);
+}
+
 static void test_help_lists_every_parameter(void **state)
 {
     (void)state;
@@ -259,6 +289,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_run),
+        cmocka_unit_test(test_options_every_command),
         cmocka_unit_test(test_help_lists_every_parameter),
         cmocka_unit_test(test_parameters_doc_in_step),
         cmocka_unit_test(test_bad_input),
