@@ -343,14 +343,19 @@ static void list_workloads(FILE *f)
     }
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+typedef struct bench_opts {
+    int quick, only;
+    const char *json_path;
+    workload_t custom; /* --fabric and the rest: one workload of one's own */
+} bench_opts_t;
+
+/* The command line into *o: -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, bench_opts_t *o)
 {
-    noc_report_init(); /* out of memory in the JSON report: exit 4 with a message */
-    int quick = 0, only = 0;
-    const char *json_path = NULL;
     workload_t custom = {NULL, 1, 0.1, 1000, 10000, 200, 2000, 0, 0, 0, "vc"};
-    const workload_t *table = workloads;
-    int n_table = N_WORKLOADS;
+    memset(o, 0, sizeof *o);
+    o->custom = custom;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -360,7 +365,7 @@ int main(int argc, char **argv)
             list_workloads(stdout);
             return 0;
         } else if (strcmp(a, "--quick") == 0) {
-            quick = 1;
+            o->quick = 1;
         } else if (strcmp(a, "--only") == 0) {
             char *end = NULL;
             long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
@@ -369,7 +374,7 @@ int main(int argc, char **argv)
                         N_WORKLOADS);
                 return 2;
             }
-            only = (int)v;
+            o->only = (int)v;
             i++;
         } else if (strcmp(a, "--fabric") == 0 || strcmp(a, "--rate") == 0 ||
                    strcmp(a, "--packet-size") == 0 || strcmp(a, "--router") == 0) {
@@ -380,12 +385,12 @@ int main(int argc, char **argv)
             const char *v = argv[++i];
             char *end = NULL;
             if (strcmp(a, "--fabric") == 0) {
-                custom.spec = v;
+                o->custom.spec = v;
             } else if (strcmp(a, "--router") == 0) {
-                custom.router = v;
+                o->custom.router = v;
             } else if (strcmp(a, "--rate") == 0) {
-                custom.rate = strtod(v, &end);
-                if (end == v || *end != '\0' || !(custom.rate > 0.0)) {
+                o->custom.rate = strtod(v, &end);
+                if (end == v || *end != '\0' || !(o->custom.rate > 0.0)) {
                     fprintf(stderr, "noctua_bench: --rate '%s' is not a positive number\n", v);
                     return 2;
                 }
@@ -395,22 +400,56 @@ int main(int argc, char **argv)
                     fprintf(stderr, "noctua_bench: --packet-size '%s' is not a number of flits\n", v);
                     return 2;
                 }
-                custom.packet_size = (int)p;
+                o->custom.packet_size = (int)p;
             }
         } else if (strcmp(a, "--json") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "noctua_bench: --json needs a FILE (or - for stdout)\n");
                 return 2;
             }
-            json_path = argv[++i];
+            o->json_path = argv[++i];
         } else {
             fprintf(stderr, "noctua_bench: unknown argument '%s' (see --help)\n", a);
             return 2;
         }
     }
 
-    if (custom.spec) {
-        table = &custom;
+    return -1;
+}
+
+/* The targets' lines: how many there were into *n_targets, met into *n_pass. */
+static void print_targets(FILE *out, const workload_t *table, int n_table, const int *ran, const derived_t *der,
+                          int *n_targets, int *n_pass)
+{
+    *n_targets = *n_pass = 0;
+    for (int i = 0; i < n_table; i++) {
+        if (!ran[i] || !der[i].has_target)
+            continue;
+        if ((*n_targets)++ == 0)
+            fprintf(out, "\ntargets:\n");
+        *n_pass += der[i].pass;
+        char tgt[80];
+        target_text(&table[i], tgt, sizeof tgt);
+        fprintf(out, "  #%d %s at %.2f: %-30s measured %.0f cycles/s, %.1f MB  %s\n", i + 1,
+                table[i].spec, table[i].rate, tgt, der[i].cps, der[i].peak_mb,
+                der[i].pass ? "PASS" : "FAIL");
+    }
+    if (*n_targets)
+        fprintf(out, "  %d of %d met\n", *n_pass, *n_targets);
+}
+
+int main(int argc, char **argv)
+{
+    noc_report_init(); /* out of memory in the JSON report: exit 4 with a message */
+    bench_opts_t o;
+    int arc = parse_args(argc, argv, &o);
+    if (arc >= 0)
+        return arc;
+    const workload_t *table = workloads;
+    int n_table = N_WORKLOADS, only = o.only, quick = o.quick;
+    const char *json_path = o.json_path;
+    if (o.custom.spec) {
+        table = &o.custom;
         n_table = 1;
         only = 0;
     }
@@ -433,21 +472,8 @@ int main(int argc, char **argv)
         fflush(out);
     }
 
-    int n_targets = 0, n_pass = 0;
-    for (int i = 0; i < n_table; i++) {
-        if (!ran[i] || !der[i].has_target)
-            continue;
-        if (n_targets++ == 0)
-            fprintf(out, "\ntargets:\n");
-        n_pass += der[i].pass;
-        char tgt[80];
-        target_text(&table[i], tgt, sizeof tgt);
-        fprintf(out, "  #%d %s at %.2f: %-30s measured %.0f cycles/s, %.1f MB  %s\n", i + 1,
-                table[i].spec, table[i].rate, tgt, der[i].cps, der[i].peak_mb,
-                der[i].pass ? "PASS" : "FAIL");
-    }
-    if (n_targets)
-        fprintf(out, "  %d of %d met\n", n_pass, n_targets);
+    int n_targets, n_pass;
+    print_targets(out, table, n_table, ran, der, &n_targets, &n_pass);
 
     if (json_path) {
         noc_bench_summary_t sum = {

@@ -166,8 +166,12 @@ int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char 
     return noc_cli_run_program_waves(cfg, o, json_path, quiet, NULL);
 }
 
-int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet,
-                              const noc_cli_waves_t *wv)
+/* Everything before the simulator: the options' timing and sync into cfg,
+ * the topology (refused when too large before it is built), the program,
+ * --emit. -1 with *t and *p to go on, else the exit status (nothing left
+ * allocated). */
+static int prepare(noc_config_t *cfg, const noc_prog_opts_t *o, noc_topo_t **t, noc_program_t **p, char *facts,
+                   size_t facts_len)
 {
     char err[600], spec[NOC_CONFIG_STR_MAX];
     if (o->name && o->file) {
@@ -176,7 +180,6 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     }
     if (o->timing && strcmp(o->timing, "unit") == 0)
         noc_config_timing(cfg, NOC_TIMING_UNIT);
-    int both = o->sync && strcmp(o->sync, "both") == 0;
     if (o->sync)
         cfg->sync_steps = strcmp(o->sync, "steps") == 0;
     if (noc_app_spec(cfg, spec, sizeof spec, err, sizeof err)) {
@@ -184,114 +187,101 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
         return NOC_EXIT_USAGE;
     }
     noc_topo_shape_t shape; /* a grid too large is refused before it is built */
-    noc_topo_t *t = noc_topo_size(spec, 0, &shape) == 0 && noc_sim_check_shape(cfg, spec, &shape, err, sizeof err)
-                        ? NULL : noc_topo_create(spec, 0, err, sizeof err);
-    if (t && !o->emit_only && noc_sim_check_memory(cfg, t, err, sizeof err)) { /* before the program is made */
-        noc_topo_destroy(t);
-        t = NULL;
+    *t = noc_topo_size(spec, 0, &shape) == 0 && noc_sim_check_shape(cfg, spec, &shape, err, sizeof err)
+             ? NULL : noc_topo_create(spec, 0, err, sizeof err);
+    if (*t && !o->emit_only && noc_sim_check_memory(cfg, *t, err, sizeof err)) { /* before the program is made */
+        noc_topo_destroy(*t);
+        *t = NULL;
     }
-    if (!t) {
+    if (!*t) {
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }
-    static char facts[8192];
     facts[0] = '\0';
-    noc_program_t *p = noc_cli_prog_load(o, t, (int)cfg->memory_check, facts, sizeof facts, err, sizeof err);
-    if (!p) {
-        fprintf(stderr, "noctua run: %s\n", err);
-        noc_topo_destroy(t);
-        return NOC_EXIT_USAGE;
-    }
-    int rc = NOC_EXIT_OK;
-    if (o->emit && emit(p, o->emit, err, sizeof err)) {
+    *p = noc_cli_prog_load(o, *t, (int)cfg->memory_check, facts, facts_len, err, sizeof err);
+    int rc = -1;
+    if (!*p) {
         fprintf(stderr, "noctua run: %s\n", err);
         rc = NOC_EXIT_USAGE;
-    }
-    if (rc || o->emit_only) {
-        noc_prog_free(p);
-        noc_topo_destroy(t);
-        return rc;
-    }
-    noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(cfg, t, none, err, sizeof err);
-    if (!s || noc_pe_attach(s, p, err, sizeof err)) {
+    } else if (o->emit && emit(*p, o->emit, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
-        noc_sim_destroy(s);
-        noc_prog_free(p);
-        noc_topo_destroy(t);
-        return NOC_EXIT_USAGE;
+        rc = NOC_EXIT_USAGE;
+    } else if (o->emit_only) {
+        rc = NOC_EXIT_OK;
     }
-    /* --waves: record the run (not the --sync both rerun) */
-    noc_waves_t *waves = NULL;
-    if (wv && wv->path) {
-        waves = noc_waves_open(wv->path, s, &wv->opts, err, sizeof err);
-        if (!waves) {
-            fprintf(stderr, "noctua run: %s\n", err);
-            noc_sim_destroy(s);
-            noc_prog_free(p);
-            noc_topo_destroy(t);
-            return NOC_EXIT_USAGE;
-        }
+    if (rc >= 0) {
+        noc_prog_free(*p);
+        noc_topo_destroy(*t);
     }
-    noc_prog_result_t res = { 0 };
-    res.name = o->file ? o->file : o->name;
-    res.facts = facts;
-    noc_sim_set_stop(s, noc_interrupt_flag());
-    double t0 = wall();
-    int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
-    res.status = noc_pe_run(s);
-    noc_interrupt_cooperate(was);
-    res.seconds = wall() - t0;
-    if (waves) {
-        if (noc_waves_close(waves, err, sizeof err) != 0) {
-            fprintf(stderr, "noctua run: %s\n", err);
-            rc = NOC_EXIT_USAGE;
-        } else if (!quiet) {
-            char gtkw[1100];
-            noc_waves_gtkw_path(wv->path, gtkw, sizeof gtkw);
-            fprintf(stderr, "noctua: waves in %s%s%s\n", wv->path, wv->opts.gtkw ? ", GTKWave save file " : "",
-                    wv->opts.gtkw ? gtkw : "");
-            if (strcmp(cfg->router, "rtl") == 0) {
-                noc_waves_inner_path(wv->path, gtkw, sizeof gtkw);
-                fprintf(stderr, "noctua: inside the RTL cores: %s\n", gtkw);
-            }
-        }
-    }
-    const noc_pe_t *pe = noc_sim_pe(s);
-    noc_sim_t *s2 = NULL;
-    if (both && res.status != NOC_RUN_INTERRUPTED) {
-        /* the same program with step barriers, for the steps' own counts */
-        noc_config_t c2 = *cfg;
-        c2.sync_steps = 1;
-        s2 = noc_sim_create(&c2, t, none, err, sizeof err);
-        if (s2 && noc_pe_attach(s2, p, err, sizeof err) == 0 && noc_pe_run(s2) == NOC_RUN_OK)
-            res.synced = noc_pe_stats(noc_sim_pe(s2));
-    }
-    if (res.status == NOC_RUN_INTERRUPTED) {
-        res.verdict = "interrupted";
-        snprintf(res.error, sizeof res.error, "interrupted at cycle %llu; the figures cover the cycles simulated",
-                 (unsigned long long)noc_sim_now(s));
-    } else if (res.status == NOC_RUN_OK && noc_pe_finished(pe, res.error, sizeof res.error) != 0)
-        res.verdict = "error";
-    else if (res.status == NOC_RUN_OK && noc_pe_check(s, res.error, sizeof res.error) != 0)
-        res.verdict = "wrong";
-    else if (res.status == NOC_RUN_OK)
-        res.verdict = "ok";
-    else
-        res.verdict = res.status == NOC_RUN_DEADLOCK ? "deadlock" : "error";
+    return rc;
+}
 
-    if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
-        noc_report_program_text(stdout, s, p, &res);
-    if (json_path) {
-        if (noc_report_program_json(s, p, &res, json_path, err, sizeof err)) {
-            fprintf(stderr, "noctua run: %s\n", err);
-            rc = NOC_EXIT_USAGE;
-        }
+/* The simulator with p attached, recording into wv->path when asked:
+ * *s (and *waves) or NULL after the message. */
+static noc_sim_t *make_sim(const noc_config_t *cfg, const noc_topo_t *t, const noc_program_t *p,
+                           const noc_cli_waves_t *wv, noc_waves_t **waves)
+{
+    char err[600];
+    noc_traffic_t none = { NULL, NULL };
+    *waves = NULL;
+    noc_sim_t *s = noc_sim_create(cfg, t, none, err, sizeof err);
+    if (s && noc_pe_attach(s, p, err, sizeof err) == 0 &&
+        (!wv || !wv->path || (*waves = noc_waves_open(wv->path, s, &wv->opts, err, sizeof err)) != NULL))
+        return s;
+    fprintf(stderr, "noctua run: %s\n", err);
+    noc_sim_destroy(s);
+    return NULL;
+}
+
+/* Close the waves and say where they are. 0, or -1 after the message. */
+static int close_waves(noc_waves_t *waves, const noc_cli_waves_t *wv, const noc_config_t *cfg, int quiet)
+{
+    char err[600];
+    if (noc_waves_close(waves, err, sizeof err) != 0) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        return -1;
     }
-    if (res.status == NOC_RUN_INTERRUPTED) {
-        fprintf(stderr, "noctua run: %s\n", res.error);
-        rc = NOC_EXIT_INTERRUPTED;
-    } else if (res.status == NOC_RUN_DEADLOCK) {
+    if (quiet)
+        return 0;
+    char gtkw[1100];
+    noc_waves_gtkw_path(wv->path, gtkw, sizeof gtkw);
+    fprintf(stderr, "noctua: waves in %s%s%s\n", wv->path, wv->opts.gtkw ? ", GTKWave save file " : "",
+            wv->opts.gtkw ? gtkw : "");
+    if (strcmp(cfg->router, "rtl") == 0) {
+        noc_waves_inner_path(wv->path, gtkw, sizeof gtkw);
+        fprintf(stderr, "noctua: inside the RTL cores: %s\n", gtkw);
+    }
+    return 0;
+}
+
+/* The run's verdict from its status, the PEs' ends and the result check. */
+static void judge(noc_sim_t *s, noc_prog_result_t *res)
+{
+    const noc_pe_t *pe = noc_sim_pe(s);
+    if (res->status == NOC_RUN_INTERRUPTED) {
+        res->verdict = "interrupted";
+        snprintf(res->error, sizeof res->error, "interrupted at cycle %llu; the figures cover the cycles simulated",
+                 (unsigned long long)noc_sim_now(s));
+    } else if (res->status == NOC_RUN_OK && noc_pe_finished(pe, res->error, sizeof res->error) != 0)
+        res->verdict = "error";
+    else if (res->status == NOC_RUN_OK && noc_pe_check(s, res->error, sizeof res->error) != 0)
+        res->verdict = "wrong";
+    else if (res->status == NOC_RUN_OK)
+        res->verdict = "ok";
+    else
+        res->verdict = res->status == NOC_RUN_DEADLOCK ? "deadlock" : "error";
+}
+
+/* The exit status of a run reported, with the message of one that did not
+ * end well (the deadlock or stall with what waits). */
+static int exit_status(noc_sim_t *s, const noc_config_t *cfg, const noc_prog_result_t *res)
+{
+    const noc_pe_t *pe = noc_sim_pe(s);
+    if (res->status == NOC_RUN_INTERRUPTED) {
+        fprintf(stderr, "noctua run: %s\n", res->error);
+        return NOC_EXIT_INTERRUPTED;
+    }
+    if (res->status == NOC_RUN_DEADLOCK) {
         if (noc_pe_stalled(pe))
             fprintf(stderr, "noctua run: the program STALLED at cycle %llu: nothing moved or "
                     "progressed for %lld cycles; waiting:\n",
@@ -302,13 +292,65 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
             noc_sim_report_stuck(s, stderr, 20);
         }
         noc_pe_report_waiting(s, stderr, 20);
-        rc = NOC_EXIT_DEADLOCK;
-    } else if (res.status == NOC_RUN_INVARIANT) {
-        rc = NOC_EXIT_INTERNAL;
-    } else if (strcmp(res.verdict, "ok") != 0) {
-        fprintf(stderr, "noctua run: %s\n", res.error);
-        rc = NOC_EXIT_WRONG;
+        return NOC_EXIT_DEADLOCK;
     }
+    if (res->status == NOC_RUN_INVARIANT)
+        return NOC_EXIT_INTERNAL;
+    if (strcmp(res->verdict, "ok") != 0) {
+        fprintf(stderr, "noctua run: %s\n", res->error);
+        return NOC_EXIT_WRONG;
+    }
+    return NOC_EXIT_OK;
+}
+
+int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet,
+                              const noc_cli_waves_t *wv)
+{
+    static char facts[8192];
+    noc_topo_t *t;
+    noc_program_t *p;
+    int rc = prepare(cfg, o, &t, &p, facts, sizeof facts);
+    if (rc >= 0)
+        return rc;
+    noc_waves_t *waves; /* --waves: the run recorded (not the --sync both rerun) */
+    noc_sim_t *s = make_sim(cfg, t, p, wv, &waves);
+    if (!s) {
+        noc_prog_free(p);
+        noc_topo_destroy(t);
+        return NOC_EXIT_USAGE;
+    }
+    noc_prog_result_t res = { 0 };
+    res.name = o->file ? o->file : o->name;
+    res.facts = facts;
+    noc_sim_set_stop(s, noc_interrupt_flag());
+    double t0 = wall();
+    int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
+    res.status = noc_pe_run(s);
+    noc_interrupt_cooperate(was);
+    res.seconds = wall() - t0;
+    int out_rc = waves && close_waves(waves, wv, cfg, quiet) != 0 ? NOC_EXIT_USAGE : NOC_EXIT_OK;
+    noc_sim_t *s2 = NULL;
+    if (o->sync && strcmp(o->sync, "both") == 0 && res.status != NOC_RUN_INTERRUPTED) {
+        /* the same program with step barriers, for the steps' own counts */
+        noc_config_t c2 = *cfg;
+        c2.sync_steps = 1;
+        char err[600];
+        noc_traffic_t none = { NULL, NULL };
+        s2 = noc_sim_create(&c2, t, none, err, sizeof err);
+        if (s2 && noc_pe_attach(s2, p, err, sizeof err) == 0 && noc_pe_run(s2) == NOC_RUN_OK)
+            res.synced = noc_pe_stats(noc_sim_pe(s2));
+    }
+    judge(s, &res);
+    if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
+        noc_report_program_text(stdout, s, p, &res);
+    char err[600];
+    if (json_path && noc_report_program_json(s, p, &res, json_path, err, sizeof err)) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        out_rc = NOC_EXIT_USAGE;
+    }
+    rc = exit_status(s, cfg, &res);
+    if (rc == NOC_EXIT_OK)
+        rc = out_rc;
     noc_sim_destroy(s);
     noc_sim_destroy(s2);
     noc_prog_free(p);

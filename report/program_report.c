@@ -176,6 +176,104 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
     fprintf(f, "  wall clock    %.3f s\n", res->seconds);
 }
 
+/* The links step k's messages used: flits, busy cycles, utilisation over
+ * the step's span, and the cycles they waited or stalled on credits. */
+static json_t *step_links_json(const noc_sim_t *s, int k, const noc_pe_step_stats_t *sk)
+{
+    const noc_topo_t *t = noc_sim_topo(s);
+    json_t *ls = json_array();
+    for (int c = 0; c < noc_sim_n_channels(s); c++) {
+        uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits(s, k, c);
+        uint32_t cs = noc_sim_step_stalls(s, k, c);
+        if (!fl && !w && !cs)
+            continue;
+        int from, to, local, cls, lat, ser;
+        char a[64], b[64];
+        noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
+        if (local)
+            continue; /* the PE's own channels: not links */
+        noc_sim_channel_timing(s, c, &lat, &ser);
+        noc_topo_label(t, from, a, sizeof a);
+        noc_topo_label(t, to, b, sizeof b);
+        uint64_t busy = (uint64_t)fl * (uint64_t)ser, span = step_cycles(sk);
+        json_array_append_new(ls, json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "from", a, "to", b,
+                                            "flits", (json_int_t)fl, "busy", (json_int_t)busy,
+                                            "utilisation", span ? (double)busy / (double)span : 0.0,
+                                            "waits", (json_int_t)w, "credit_stalls", (json_int_t)cs));
+    }
+    return ls;
+}
+
+/* The steps' figures (and the flit hops of all of them into *hops). */
+static json_t *steps_json(const noc_sim_t *s, const noc_prog_result_t *res, uint64_t *hops)
+{
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
+    json_t *steps = json_array();
+    *hops = 0;
+    for (int k = 0; k <= st->n_steps; k++) {
+        const noc_pe_step_stats_t *sk = &st->steps[k];
+        *hops += sk->flit_hops;
+        if (k == st->n_steps && sk->ops == 0)
+            continue;
+        json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}", "name", sk->name, "cycles",
+                              (json_int_t)step_cycles(sk), "ops", (json_int_t)sk->ops, "messages",
+                              (json_int_t)sk->messages, "words", (json_int_t)sk->words, "flit_hops",
+                              (json_int_t)sk->flit_hops);
+        json_object_set_new(o, "first", sk->first_start == NOC_NEVER ? json_null()
+                                                                       : json_integer((json_int_t)sk->first_start));
+        json_object_set_new(o, "last", sk->last_end == NOC_NEVER ? json_null()
+                                                                   : json_integer((json_int_t)sk->last_end));
+        if (res->synced)
+            json_object_set_new(o, "cycles_synced", json_integer((json_int_t)step_cycles(&res->synced->steps[k])));
+        if (noc_sim_has_step_tables(s))
+            json_object_set_new(o, "links", step_links_json(s, k, sk));
+        json_array_append_new(steps, o);
+    }
+    return steps;
+}
+
+/* The generator's facts ("key = value" lines) as an object: numbers where
+ * they read as numbers. */
+static json_t *facts_json(const char *text)
+{
+    json_t *facts = json_object();
+    for (const char *line = text ? text : ""; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
+        char *eq = strstr(buf, " = ");
+        if (eq) {
+            *eq = '\0';
+            char *val = eq + 3, *num_end = NULL;
+            double x = strtod(val, &num_end);
+            json_object_set_new(facts, buf, *val && num_end && *num_end == '\0' ? json_real(x) : json_string(val));
+        }
+        line += n + (end ? 1 : 0);
+    }
+    return facts;
+}
+
+/* The messages of the critical path, first to last. */
+static json_t *critical_path_json(const noc_sim_t *s, const noc_program_t *p)
+{
+    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
+    hop_t chain[1024];
+    int nh = critical_messages(s, chain, 1024);
+    json_t *path = json_array();
+    for (int i = 0; i < nh; i++) {
+        char a[64], b[64];
+        noc_topo_label(t, rank_of_op(p, chain[i].send), a, sizeof a);
+        noc_topo_label(t, rank_of_op(p, chain[i].recv), b, sizeof b);
+        json_array_append_new(path, json_pack("{s:s, s:s, s:I, s:I, s:I}", "from", a, "to", b, "words",
+                                              (json_int_t)p->ops[chain[i].send].words, "sent",
+                                              (json_int_t)st->op_start[chain[i].send], "received",
+                                              (json_int_t)st->op_end[chain[i].recv]));
+    }
+    return path;
+}
+
 static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res)
 {
     const noc_topo_t *t = noc_sim_topo(s);
@@ -201,80 +299,10 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
                                                    (json_int_t)computes));
     json_object_set_new(j, "messages", json_integer((json_int_t)st->messages));
     json_object_set_new(j, "words", json_integer((json_int_t)st->words));
-    json_t *steps = json_array();
-    uint64_t hops = 0;
-    for (int k = 0; k <= st->n_steps; k++) {
-        const noc_pe_step_stats_t *sk = &st->steps[k];
-        hops += sk->flit_hops;
-        if (k == st->n_steps && sk->ops == 0)
-            continue;
-        json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}", "name", sk->name, "cycles",
-                              (json_int_t)step_cycles(sk), "ops", (json_int_t)sk->ops, "messages",
-                              (json_int_t)sk->messages, "words", (json_int_t)sk->words, "flit_hops",
-                              (json_int_t)sk->flit_hops);
-        json_object_set_new(o, "first", sk->first_start == NOC_NEVER ? json_null()
-                                                                       : json_integer((json_int_t)sk->first_start));
-        json_object_set_new(o, "last", sk->last_end == NOC_NEVER ? json_null()
-                                                                   : json_integer((json_int_t)sk->last_end));
-        if (res->synced)
-            json_object_set_new(o, "cycles_synced", json_integer((json_int_t)step_cycles(&res->synced->steps[k])));
-        if (noc_sim_has_step_tables(s)) {
-            /* the links its messages used: flits, and cycles they waited */
-            json_t *ls = json_array();
-            for (int c = 0; c < noc_sim_n_channels(s); c++) {
-                uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits(s, k, c);
-                uint32_t cs = noc_sim_step_stalls(s, k, c);
-                if (!fl && !w && !cs)
-                    continue;
-                int from, to, local, cls, lat, ser;
-                char a[64], b[64];
-                noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
-                if (local)
-                    continue; /* the PE's own channels: not links */
-                noc_sim_channel_timing(s, c, &lat, &ser);
-                noc_topo_label(t, from, a, sizeof a);
-                noc_topo_label(t, to, b, sizeof b);
-                uint64_t busy = (uint64_t)fl * (uint64_t)ser, span = step_cycles(sk);
-                json_array_append_new(ls, json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "from", a, "to", b,
-                                                    "flits", (json_int_t)fl, "busy", (json_int_t)busy,
-                                                    "utilisation", span ? (double)busy / (double)span : 0.0,
-                                                    "waits", (json_int_t)w, "credit_stalls", (json_int_t)cs));
-            }
-            json_object_set_new(o, "links", ls);
-        }
-        json_array_append_new(steps, o);
-    }
-    json_object_set_new(j, "steps", steps);
-    /* the generator's facts as an object: numbers where they read as numbers */
-    json_t *facts = json_object();
-    for (const char *line = res->facts ? res->facts : ""; *line;) {
-        const char *end = strchr(line, '\n');
-        size_t n = end ? (size_t)(end - line) : strlen(line);
-        char buf[512];
-        snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), line);
-        char *eq = strstr(buf, " = ");
-        if (eq) {
-            *eq = '\0';
-            char *val = eq + 3, *num_end = NULL;
-            double x = strtod(val, &num_end);
-            json_object_set_new(facts, buf, *val && num_end && *num_end == '\0' ? json_real(x) : json_string(val));
-        }
-        line += n + (end ? 1 : 0);
-    }
-    json_object_set_new(j, "facts", facts);
-    hop_t chain[1024];
-    int nh = critical_messages(s, chain, 1024);
-    json_t *path = json_array();
-    for (int i = 0; i < nh; i++) {
-        char a[64], b[64];
-        noc_topo_label(t, rank_of_op(p, chain[i].send), a, sizeof a);
-        noc_topo_label(t, rank_of_op(p, chain[i].recv), b, sizeof b);
-        json_array_append_new(path, json_pack("{s:s, s:s, s:I, s:I, s:I}", "from", a, "to", b, "words",
-                                              (json_int_t)p->ops[chain[i].send].words, "sent",
-                                              (json_int_t)st->op_start[chain[i].send], "received",
-                                              (json_int_t)st->op_end[chain[i].recv]));
-    }
-    json_object_set_new(j, "critical_path", path);
+    uint64_t hops;
+    json_object_set_new(j, "steps", steps_json(s, res, &hops));
+    json_object_set_new(j, "facts", facts_json(res->facts));
+    json_object_set_new(j, "critical_path", critical_path_json(s, p));
     json_object_set_new(j, "flit_hops", json_integer((json_int_t)hops));
     json_object_set_new(j, "config", noc_report_config_json(s));
     json_object_set_new(j, "links", noc_report_links_json(s));
