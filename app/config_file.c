@@ -4,6 +4,7 @@
  * parameters that noctua does not model are ignored with a warning. */
 #include "app/config_file.h"
 #include "util/infile.h"
+#include "routers/registry.h"
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
@@ -196,6 +197,8 @@ void noc_app_print_params(FILE *f)
         const char *type = param_type(p[i].type);
         fprintf(f, "  %-26s %-5s default %s\n      %s\n", p[i].name, type,
                 p[i].def[0] ? p[i].def : "(empty)", p[i].help);
+        if (strcmp(p[i].name, "router") == 0)
+            fprintf(f, "      families: %s\n", noc_router_describe());
     }
 }
 
@@ -212,7 +215,10 @@ void noc_app_print_params_md(FILE *f)
         const char *type = param_type(p[i].type);
         fprintf(f, "| `%s` | %s | %s%s%s | ", p[i].name, type, p[i].def[0] ? "`" : "",
                 p[i].def[0] ? p[i].def : "(empty)", p[i].def[0] ? "`" : "");
-        for (const char *c = p[i].help; *c; c++) {
+        char help[2048];
+        snprintf(help, sizeof help, "%s%s%s", p[i].help, strcmp(p[i].name, "router") == 0 ? "; families: " : "",
+                 strcmp(p[i].name, "router") == 0 ? noc_router_describe() : "");
+        for (const char *c = help; *c; c++) {
             if (*c == '|')
                 fputs("\\|", f);
             else

@@ -30,6 +30,16 @@ const char *noc_router_list(void)
     return list;
 }
 
+const char *noc_router_describe(void)
+{
+    static char text[1024];
+    if (!text[0])
+        for (size_t i = 0, len = 0; i < N_ROUTERS && len < sizeof text; i++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s (%s)", i ? "; " : "", routers[i]->name,
+                                    routers[i]->help);
+    return text;
+}
+
 noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *topo, noc_traffic_t traffic, char *err,
                           size_t errlen)
 {

@@ -20,6 +20,9 @@ struct noc_router_ops;
 const struct noc_router_ops *noc_router_find(const char *name);
 /* The families' names, space-separated, for help texts (from the table). */
 const char *noc_router_list(void);
+/* Each family with its help, "vc (...); ideal (...); rtl (...)", for the
+ * router parameter's help (from the table). */
+const char *noc_router_describe(void);
 
 /* noc_sim_create_family and the checks of model/sim.h for the family named
  * cfg->router; an unknown name is refused with the known ones

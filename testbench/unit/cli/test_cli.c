@@ -77,6 +77,10 @@ static void test_help_lists_every_parameter(void **state)
         if (!strstr(out, p[i].help))
             fail_msg("run --help lacks the help of '%s'", p[i].name);
     }
+    /* the router families come from the registry's table, each with its help */
+    assert_non_null(strstr(out, "families: vc (input-queued"));
+    assert_non_null(strstr(out, "; ideal (the papers'"));
+    assert_non_null(strstr(out, "; rtl (the Verilog router core"));
     free(out);
 }
 
