@@ -2,7 +2,9 @@
 #include "util/fsutil.h"
 #include <errno.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int noc_mkdir_p(const char *dir)
 {
@@ -39,4 +41,23 @@ int noc_fnv_file(uint64_t *h, const char *path)
         noc_fnv(h, buf, n);
     fclose(f);
     return 0;
+}
+
+int noc_lock_file(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CREAT, 0666);
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    if (fd < 0 || fcntl(fd, F_SETLKW, &fl) == 0)
+        return fd;
+    int e = errno;
+    close(fd);
+    errno = e;
+    return -1;
+}
+
+void noc_unlock_file(int fd)
+{
+    struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
+    fcntl(fd, F_SETLK, &fl);
+    close(fd);
 }

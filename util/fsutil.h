@@ -11,6 +11,11 @@
 
 /* mkdir -p; 0, or -1 with errno set. */
 int noc_mkdir_p(const char *dir);
+/* Wait for and take the exclusive lock of the file path (created when
+ * missing): one process at a time builds a cached artefact. The file
+ * descriptor to hand to noc_unlock_file, or -1 with errno set. */
+int noc_lock_file(const char *path);
+void noc_unlock_file(int fd);
 /* Fold n bytes into the FNV-1a hash *h (start from NOC_FNV_SEED). */
 void noc_fnv(uint64_t *h, const void *data, size_t n);
 /* Fold a file's bytes into *h; -1 if it cannot be read. */

@@ -448,12 +448,9 @@ int noc_area_get(const noc_area_params_t *p, noc_area_t *a, char *err, size_t er
     }
     char lock[1100];
     snprintf(lock, sizeof lock, "%s.lock", base);
-    int fd = open(lock, O_RDWR | O_CREAT, 0666);
-    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-    if (fd < 0 || fcntl(fd, F_SETLKW, &fl) != 0) {
+    int fd = noc_lock_file(lock);
+    if (fd < 0) {
         snprintf(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
-        if (fd >= 0)
-            close(fd);
         return NOC_AREA_EUSAGE;
     }
     int rc;
@@ -463,8 +460,6 @@ int noc_area_get(const noc_area_params_t *p, noc_area_t *a, char *err, size_t er
     } else {
         rc = synthesize(src, files, a, err, errlen);
     }
-    fl.l_type = F_UNLCK;
-    fcntl(fd, F_SETLK, &fl);
-    close(fd);
+    noc_unlock_file(fd);
     return rc;
 }

@@ -222,12 +222,9 @@ int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class,
     snprintf(lock, sizeof lock, "%s.lock", base);
     snprintf(log, sizeof log, "%s.log", base);
 
-    int fd = open(lock, O_RDWR | O_CREAT, 0666);
-    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-    if (fd < 0 || fcntl(fd, F_SETLKW, &fl) != 0) {
+    int fd = noc_lock_file(lock);
+    if (fd < 0) {
         snprintf(err, errlen, "--router rtl: cannot lock %s: %s", lock, strerror(errno));
-        if (fd >= 0)
-            close(fd);
         return -1;
     }
     int rc = 0;
@@ -241,9 +238,7 @@ int noc_rtl_model_load(noc_rtl_model_t *m, int P, int V, int depth, int n_class,
             rc = -1;
         }
     }
-    fl.l_type = F_UNLCK;
-    fcntl(fd, F_SETLK, &fl);
-    close(fd);
+    noc_unlock_file(fd);
     if (rc != 0)
         return -1;
     m->dl = dlopen(m->path, RTLD_NOW | RTLD_LOCAL);
