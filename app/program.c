@@ -3,6 +3,7 @@
  * (its root found by label, its memory checked before it is made, its
  * facts written). What the CLI, the RTL benches and embedders share. */
 #include "app/program.h"
+#include "util/suggest.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +20,10 @@ noc_program_t *noc_app_prog_load(const char *name, const char *file, const char 
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, noc_generators[i]->name, sizeof list - strlen(list) - 1);
         }
-        snprintf(err, errlen, "unknown program '%s' (programs: %s)", name, list);
+        char near[32], dym[64] = "";
+        if (noc_suggest_list(name, list, near, sizeof near)[0])
+            snprintf(dym, sizeof dym, "did you mean '%s'? ", near);
+        snprintf(err, errlen, "unknown program '%s' (%sprograms: %s)", name, dym, list);
         return NULL;
     }
     noc_gen_args_t args = *gen_args;

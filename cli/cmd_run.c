@@ -150,6 +150,10 @@ static int first_pass(run_args_t *r, int argc, char **argv)
             return NOC_EXIT_USAGE;
         }
     }
+    if (program && (strcmp(program, "list") == 0 || strcmp(program, "help") == 0)) {
+        noc_prog_list(stdout); /* --program list: the programs, with or without --help */
+        return NOC_EXIT_OK;
+    }
     if (help && program)
         return strcmp(program, "list") == 0 || strcmp(program, "help") == 0 ? (noc_prog_list(stdout), NOC_EXIT_OK)
                                                                              : noc_prog_help(stdout, program);

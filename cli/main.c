@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "report/report.h"
 #include "util/version.h"
+#include "util/suggest.h"
 #include "util/interrupt.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -24,12 +25,31 @@ static void help(FILE *f)
         "       noctua run [SPEC] --program NAME | --program-file FILE [...]   a traffic program\n"
         "       noctua validate [--markdown]    the programs' counts against the papers' formulas\n"
         "       noctua params [--markdown]      every parameter with its default\n"
-        "       noctua help | --help | --version\n"
+        "       noctua help [COMMAND] | --help | --version   (noctua help run: run's help)\n"
         "\n"
         "`noctua run --help` lists every parameter with its default.\n"
         "Exit status: 0 done, 1 wrong result, 2 bad input (or an output that could not be\n"
         "written), 3 deadlock, 4 internal error, 130 interrupted (docs/reliability.md).\n",
         noc_version());
+}
+
+static const char *const commands[] = { "run", "sweep", "topo", "area", "draw", "validate", "params", "help",
+                                        "version" };
+enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
+
+static int is_command(const char *name)
+{
+    for (int i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* " (did you mean 'sweep'?)" for a command mistyped, else "". */
+static const char *did_you_mean(const char *cmd)
+{
+    static char buf[64];
+    return noc_did_you_mean(cmd, commands, N_COMMANDS, buf, sizeof buf);
 }
 
 static int dispatch(int argc, char **argv)
@@ -60,6 +80,15 @@ static int dispatch(int argc, char **argv)
         return NOC_EXIT_OK;
     }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        if (argc > 2 && strcmp(cmd, "help") == 0 && strcmp(argv[2], "help") != 0) { /* noctua help run: run's help */
+            if (!is_command(argv[2])) {
+                fprintf(stderr, "noctua help: unknown command '%s'%s\n", argv[2], did_you_mean(argv[2]));
+                return NOC_EXIT_USAGE;
+            }
+            static char help_opt[] = "--help";
+            char *sub[] = { argv[0], argv[2], help_opt, NULL };
+            return dispatch(3, sub);
+        }
         help(stdout);
         return NOC_EXIT_OK;
     }
@@ -67,7 +96,7 @@ static int dispatch(int argc, char **argv)
         printf("noctua %s\n", noc_version());
         return NOC_EXIT_OK;
     }
-    fprintf(stderr, "noctua: unknown command '%s'\n\n", cmd);
+    fprintf(stderr, "noctua: unknown command '%s'%s\n\n", cmd, did_you_mean(cmd));
     help(stderr);
     return NOC_EXIT_USAGE;
 }

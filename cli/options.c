@@ -2,6 +2,7 @@
  * with abbreviations refused and the usage lines written from the table. */
 #include "cli/options.h"
 #include "util/xalloc.h"
+#include "util/suggest.h"
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,8 +139,20 @@ int noc_opts_next(noc_opts_t *p)
             bad = shortbuf;
         if (c == ':')
             fprintf(stderr, "noctua %s: %s needs a value (see noctua %s --help)\n", p->cmd, bad, p->cmd);
-        else
-            fprintf(stderr, "noctua %s: unknown option '%s' (see noctua %s --help)\n", p->cmd, bad, p->cmd);
+        else {
+            /* the closest long option, for a long one mistyped */
+            const char *names[128];
+            size_t nn = 0;
+            for (int k = 0; k < n && nn < 128; k++)
+                if (t[k].name[0])
+                    names[nn++] = t[k].name;
+            char word[64];
+            const char *eq = strchr(bad, '=');
+            snprintf(word, sizeof word, "%.*s", (int)(eq ? eq - bad : (long)strlen(bad)), bad + (bad[1] == '-' ? 2 : 1));
+            const char *near = bad[1] == '-' ? noc_suggest(word, names, nn) : NULL;
+            fprintf(stderr, "noctua %s: unknown option '%s'%s%s%s (see noctua %s --help)\n", p->cmd, bad,
+                    near ? " (did you mean '--" : "", near ? near : "", near ? "'?)" : "", p->cmd);
+        }
         rc = -2;
     } else {
         rc = -2;

@@ -1,6 +1,7 @@
 /* config.c: defaults, look-up and typed assignment of the parameters of
  * params.def. */
 #include "model/config.h"
+#include "util/suggest.h"
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -151,7 +152,17 @@ int noc_config_set(noc_config_t *cfg, const char *name, const char *value,
 {
     int i = find(name);
     if (i < 0) {
-        snprintf(err, errlen, "unknown parameter '%s' (see `noctua run --help`)", name);
+        size_t n = strlen(name);
+        if (n && (isspace((unsigned char)name[0]) || isspace((unsigned char)name[n - 1]))) {
+            snprintf(err, errlen, "unknown parameter '%s': write key=value without spaces around '='", name);
+            return -1;
+        }
+        const char *names[N_PARAMS];
+        for (size_t k = 0; k < N_PARAMS; k++)
+            names[k] = params[k].name;
+        const char *near = noc_suggest(name, names, N_PARAMS);
+        snprintf(err, errlen, "unknown parameter '%s' (%s%s%ssee `noctua run --help`)", name,
+                 near ? "did you mean '" : "", near ? near : "", near ? "'? " : "");
         return -1;
     }
     return assign(cfg, (size_t)i, value, err, errlen);

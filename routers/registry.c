@@ -1,6 +1,7 @@
 /* registry.c: the static name table of router families, and the by-name
  * entry points of the simulator (registry.h). */
 #include "routers/registry.h"
+#include "util/suggest.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -48,7 +49,13 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *topo, noc_t
     if (!family && !s) {
         size_t n = strlen(err);
         if (n < errlen)
-            snprintf(err + n, errlen - n, " (known: %s)", noc_router_list());
+        {
+            char near[32];
+            if (noc_suggest_list(cfg->router, noc_router_list(), near, sizeof near)[0])
+                snprintf(err + n, errlen - n, " (did you mean '%s'? known: %s)", near, noc_router_list());
+            else
+                snprintf(err + n, errlen - n, " (known: %s)", noc_router_list());
+        }
     }
     return s;
 }

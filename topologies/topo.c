@@ -6,6 +6,7 @@
  * queries that work on any topology: owner of a port, labels and label
  * lookup, hops along the routing function, BFS distance. */
 #include "topologies/topo.h"
+#include "util/suggest.h"
 #include "topologies/fabrics.h"
 #include <assert.h>
 #include <ctype.h>
@@ -172,8 +173,16 @@ noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t 
         if (strlen(builders[i].kind) == klen && strncmp(builders[i].kind, s, klen) == 0)
             break;
     if (i == N_BUILDERS) {
-        snprintf(why, sizeof why, "unknown kind \"%.*s\"; expected one of %s",
-                 (int)klen, s, spec_help);
+        const char *kinds[N_BUILDERS];
+        for (size_t k = 0; k < N_BUILDERS; k++)
+            kinds[k] = builders[k].kind;
+        char word[32], dym[64] = "";
+        snprintf(word, sizeof word, "%.*s", (int)(klen < sizeof word ? klen : sizeof word - 1), s);
+        const char *near = noc_suggest(word, kinds, N_BUILDERS);
+        if (near)
+            snprintf(dym, sizeof dym, " (did you mean \"%s\"?)", near);
+        snprintf(why, sizeof why, "unknown kind \"%.*s\"%s; expected one of %s",
+                 (int)klen, s, dym, spec_help);
         goto fail;
     }
 

@@ -1,5 +1,6 @@
 /* synthetic.c: Bernoulli injection process plus destination pattern. */
 #include "traffic/synthetic.h"
+#include "util/suggest.h"
 #include <math.h>
 #include <stdio.h>
 
@@ -26,7 +27,10 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
 {
     noc_pattern_kind_t k = noc_pattern_parse(cfg->traffic);
     if (k == NOC_PAT_COUNT) {
-        snprintf(err, errlen, "parameter 'traffic': unknown pattern '%s' (known: %s)", cfg->traffic,
+        char near[32], dym[64] = "";
+        if (noc_suggest_list(cfg->traffic, noc_pattern_list(), near, sizeof near)[0])
+            snprintf(dym, sizeof dym, "did you mean '%s'? ", near);
+        snprintf(err, errlen, "parameter 'traffic': unknown pattern '%s' (%sknown: %s)", cfg->traffic, dym,
                  noc_pattern_list());
         return -1;
     }

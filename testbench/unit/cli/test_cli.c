@@ -64,6 +64,38 @@ static void test_options_every_command(void **state)
     free(out);
 }
 
+/* Misspelled names get the closest valid one (util/suggest.h), in every
+ * place a user names something: parameters, patterns, programs, SPEC kinds,
+ * routers, options, commands; `help CMD` is CMD's help. */
+static void test_did_you_mean(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        { "run injecton_rate=0.2", "did you mean 'injection_rate'?" },
+        { "run traffic=transpos", "did you mean 'transpose'?" },
+        { "run mesh:4x4 --program broadcst", "did you mean 'broadcast'?" },
+        { "run mesk:4x4", "did you mean \"mesh\"?" },
+        { "run router=idael", "did you mean 'ideal'?" },
+        { "run --jsn x", "did you mean '--json'?" },
+        { "swep mesh:4x4", "did you mean 'sweep'?" },
+        { "run 'injection_rate = 0.2'", "without spaces around '='" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *err;
+        assert_int_equal(cmd_run(cases[i][0], NULL, &err), 2);
+        if (!strstr(err, cases[i][1]))
+            fail_msg("'%s' says: %s", cases[i][0], err);
+        free(err);
+    }
+    char *out;
+    assert_int_equal(cmd_run("help run", &out, NULL), 0);
+    assert_non_null(strstr(out, "usage: noctua run"));
+    free(out);
+    assert_int_equal(cmd_run("run --program list", &out, NULL), 0);
+    assert_non_null(strstr(out, "broadcast"));
+    free(out);
+}
+
 static void test_help_lists_every_parameter(void **state)
 {
     (void)state;
@@ -294,6 +326,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_run),
         cmocka_unit_test(test_options_every_command),
+        cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_help_lists_every_parameter),
         cmocka_unit_test(test_parameters_doc_in_step),
         cmocka_unit_test(test_bad_input),
