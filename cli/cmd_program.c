@@ -170,8 +170,8 @@ int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char 
  * the topology (refused when too large before it is built), the program,
  * --emit. -1 with *t and *p to go on, else the exit status (nothing left
  * allocated). */
-static int prepare(noc_config_t *cfg, const noc_prog_opts_t *o, noc_topo_t **t, noc_program_t **p, char *facts,
-                   size_t facts_len)
+static int prepare(noc_config_t *cfg, const noc_prog_opts_t *o, int quiet, noc_topo_t **t, noc_program_t **p,
+                   char *facts, size_t facts_len)
 {
     char err[600], spec[NOC_CONFIG_STR_MAX];
     if (o->name && o->file) {
@@ -206,9 +206,12 @@ static int prepare(noc_config_t *cfg, const noc_prog_opts_t *o, noc_topo_t **t, 
     } else if (o->emit && emit(*p, o->emit, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
         rc = NOC_EXIT_USAGE;
-    } else if (o->emit_only) {
-        rc = NOC_EXIT_OK;
+    } else if (o->emit && strcmp(o->emit, "-") != 0 && !quiet) {
+        fprintf(stderr, "noctua run: wrote the program (%d ranks, %u operations) to %s\n", (*p)->n_ranks,
+                (*p)->n_ops, o->emit);
     }
+    if (rc < 0 && o->emit_only)
+        rc = NOC_EXIT_OK;
     if (rc >= 0) {
         noc_prog_free(*p);
         noc_topo_destroy(*t);
@@ -309,7 +312,7 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     static char facts[8192];
     noc_topo_t *t;
     noc_program_t *p;
-    int rc = prepare(cfg, o, &t, &p, facts, sizeof facts);
+    int rc = prepare(cfg, o, quiet, &t, &p, facts, sizeof facts);
     if (rc >= 0)
         return rc;
     noc_waves_t *waves; /* --waves: the run recorded (not the --sync both rerun) */

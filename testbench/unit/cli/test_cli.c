@@ -94,6 +94,11 @@ static void test_did_you_mean(void **state)
     assert_int_equal(cmd_run("run --program list", &out, NULL), 0);
     assert_non_null(strstr(out, "broadcast"));
     free(out);
+    char *err; /* --emit FILE says what it wrote where */
+    assert_int_equal(cmd_run("run mesh:4x4 --program broadcast --emit e.goal --emit-only", NULL, &err), 0);
+    assert_non_null(strstr(err, "wrote the program (16 ranks"));
+    assert_non_null(strstr(err, "to e.goal"));
+    free(err);
 }
 
 static void test_help_lists_every_parameter(void **state)
