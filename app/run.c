@@ -42,9 +42,13 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int noc_app_simulate(const noc_config_t *cfg, const char *waves_path, const noc_waves_opts_t *waves_opts,
-                     noc_sim_t **sim_out, noc_topo_t **topo_out, noc_run_result_t *res, char *err, size_t errlen)
+int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, noc_sim_t **sim_out,
+                     noc_topo_t **topo_out, noc_run_result_t *res, char *err, size_t errlen)
 {
+    static const noc_app_run_opts_t none = { 0 };
+    if (!opts)
+        opts = &none;
+    const char *waves_path = opts->waves_path;
     char spec[NOC_CONFIG_STR_MAX], msg[400];
     if (noc_app_spec(cfg, spec, sizeof spec, err, errlen))
         return -1;
@@ -77,13 +81,14 @@ int noc_app_simulate(const noc_config_t *cfg, const char *waves_path, const noc_
         return -1;
     }
     noc_waves_t *waves = NULL;
-    if (waves_path && !(waves = noc_waves_open(waves_path, s, waves_opts, err, errlen))) {
+    if (waves_path && !(waves = noc_waves_open(waves_path, s, opts->waves_opts, err, errlen))) {
         noc_sim_destroy(s);
         free(syn);
         noc_topo_destroy(t);
         return -1;
     }
     noc_sim_set_stop(s, noc_interrupt_flag());
+    noc_sim_set_progress(s, opts->progress, opts->progress_ctx, opts->progress_every);
     double t0 = wall();
     int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
     res->status = noc_sim_run(s);

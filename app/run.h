@@ -35,13 +35,21 @@ typedef struct noc_prog_result {
 /* The SPEC a run uses: topology_spec, or BookSim2's topology/k/n when
  * topology is set. Returns 0, or -1 with a message in err. */
 int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, size_t errlen);
-/* Build topology, synthetic traffic and simulator from cfg and run it,
- * recording waveforms into waves_path (NULL: none) with waves_opts. On
- * success returns 0, hands the simulator (and its topology) to the caller
- * through *sim_out / *topo_out, and fills res. On bad input returns -1
- * with a message in err. */
-int noc_app_simulate(const noc_config_t *cfg, const char *waves_path, const noc_waves_opts_t *waves_opts,
-                     noc_sim_t **sim_out, noc_topo_t **topo_out, noc_run_result_t *res, char *err, size_t errlen);
+/* What a run records and shows besides its figures. */
+typedef struct noc_app_run_opts {
+    const char *waves_path;              /* waveforms into this file; NULL: none */
+    const noc_waves_opts_t *waves_opts;  /* their scope and window (NULL: all) */
+    noc_progress_fn progress;            /* a progress display (noc_sim_set_progress); NULL: none */
+    void *progress_ctx;
+    uint64_t progress_every;             /* cycles between two calls */
+} noc_app_run_opts_t;
+
+/* Build topology, synthetic traffic and simulator from cfg and run it, with
+ * opts (NULL: no waves, no progress). On success returns 0, hands the
+ * simulator (and its topology) to the caller through *sim_out / *topo_out,
+ * and fills res. On bad input returns -1 with a message in err. */
+int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, noc_sim_t **sim_out,
+                     noc_topo_t **topo_out, noc_run_result_t *res, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -130,7 +130,7 @@ static void run_child(const workload_t *w, int quick, figures_t *f)
     noc_sim_t *s;
     noc_topo_t *t;
     noc_run_result_t res;
-    if (noc_app_simulate(&cfg, NULL, NULL, &s, &t, &res, f->err, sizeof f->err))
+    if (noc_app_simulate(&cfg, NULL, &s, &t, &res, f->err, sizeof f->err))
         return;
     const noc_stats_t *st = noc_sim_stats(s);
     f->ok = 1;

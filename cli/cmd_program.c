@@ -10,6 +10,7 @@
 #include "util/interrupt.h"
 #include "util/outfile.h"
 #include "cli/cli_waves.h"
+#include "cli/progress.h"
 #include "model/pe.h"
 #include "traffic/gen.h"
 #include <stdlib.h>
@@ -163,7 +164,7 @@ static int emit(const noc_program_t *p, const char *path, char *err, size_t errl
 
 int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet)
 {
-    return noc_cli_run_program_waves(cfg, o, json_path, quiet, NULL);
+    return noc_cli_run_program_waves(cfg, o, json_path, quiet, NULL, 0);
 }
 
 /* Everything before the simulator: the options' timing and sync into cfg,
@@ -307,7 +308,7 @@ static int exit_status(noc_sim_t *s, const noc_config_t *cfg, const noc_prog_res
 }
 
 int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet,
-                              const noc_cli_waves_t *wv)
+                              const noc_cli_waves_t *wv, int progress)
 {
     static char facts[8192];
     noc_topo_t *t;
@@ -326,18 +327,26 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     res.name = o->file ? o->file : o->name;
     res.facts = facts;
     noc_sim_set_stop(s, noc_interrupt_flag());
+    noc_progress_t pg;
+    noc_progress_init(&pg, progress, quiet);
+    char spec[NOC_CONFIG_STR_MAX], what[NOC_CONFIG_STR_MAX + 300], err[600];
+    if (noc_app_spec(cfg, spec, sizeof spec, err, sizeof err) != 0) /* (it worked in prepare) */
+        spec[0] = '\0';
+    snprintf(what, sizeof what, "run %s %s", spec, res.name);
+    noc_progress_start(&pg, noc_pe_stats(noc_sim_pe(s)), what);
+    noc_progress_attach(&pg, s);
     double t0 = wall();
     int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
     res.status = noc_pe_run(s);
     noc_interrupt_cooperate(was);
     res.seconds = wall() - t0;
+    noc_progress_done(&pg);
     int out_rc = waves && close_waves(waves, wv, cfg, quiet) != 0 ? NOC_EXIT_USAGE : NOC_EXIT_OK;
     noc_sim_t *s2 = NULL;
     if (o->sync && strcmp(o->sync, "both") == 0 && res.status != NOC_RUN_INTERRUPTED) {
         /* the same program with step barriers, for the steps' own counts */
         noc_config_t c2 = *cfg;
         c2.sync_steps = 1;
-        char err[600];
         noc_traffic_t none = { NULL, NULL };
         s2 = noc_sim_create(&c2, t, none, err, sizeof err);
         if (s2 && noc_pe_attach(s2, p, err, sizeof err) == 0 && noc_pe_run(s2) == NOC_RUN_OK)
@@ -346,7 +355,6 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     judge(s, &res);
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
         noc_report_program_text(stdout, s, p, &res);
-    char err[600];
     if (json_path && noc_report_program_json(s, p, &res, json_path, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
         out_rc = NOC_EXIT_USAGE;

@@ -6,6 +6,7 @@
 #include "report/report.h"
 #include "cli/cli_waves.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "util/version.h"
 #include "routers/registry.h"
 #include "traffic/synthetic.h"
@@ -52,7 +53,7 @@ int noc_cli_waves_set(noc_cli_waves_t *w, const char *a, const char *v, char *er
 
 /* ---- the options ---- */
 
-enum { O_CONFIG, O_JSON, O_QUIET, O_ROUTER, O_HELP, O_FIRST_OTHER };
+enum { O_CONFIG, O_JSON, O_QUIET, O_ROUTER, O_HELP, O_PROGRESS, O_FIRST_OTHER };
 /* run's options: its own, then the waves' and the programs' (handed to
  * noc_cli_waves_set and noc_prog_opts_set by name). */
 static const noc_opt_t run_opts[] = {
@@ -61,6 +62,8 @@ static const noc_opt_t run_opts[] = {
     [O_QUIET] = { "quiet", 'q', NULL, "no summary on stdout" },
     [O_ROUTER] = { "router", 0, "NAME", NULL /* usage() writes its line: the list of families */ },
     [O_HELP] = { "help", 'h', NULL, "this text (with --program NAME: that program's options)" },
+    [O_PROGRESS] = { "progress", 0, NULL, "show the progress line even when stderr is not a terminal\n"
+                                          "(on a terminal it shows unless --quiet)" },
     { "waves", 0, "FILE", "record the run for GTKWave: FST (FILE.fst, the default) or VCD\n"
                           "(FILE.vcd), and a save file FILE.gtkw beside it (docs/waves.md)" },
     { "waves-scope", 0, "PATTERN", "only the nodes whose labels match: a glob (\"<1,*,0>\")\n"
@@ -122,7 +125,7 @@ static void usage(FILE *f)
 typedef struct run_args {
     noc_config_t cfg;
     const char *json_path;
-    int quiet;
+    int quiet, progress;
     noc_prog_opts_t po;
     noc_cli_waves_t wv;
 } run_args_t;
@@ -194,6 +197,8 @@ static int parse_args(run_args_t *r, int argc, char **argv)
             r->json_path = p.value;
         } else if (k == O_QUIET) {
             r->quiet = 1;
+        } else if (k == O_PROGRESS) {
+            r->progress = 1;
         } else if (k == O_ROUTER) {
             bad = noc_config_set(&r->cfg, "router", p.value, err, sizeof err) != 0;
         } else if (k >= O_FIRST_OTHER) {
@@ -232,7 +237,18 @@ static int run_synthetic(const run_args_t *r)
     noc_sim_t *s;
     noc_topo_t *t;
     noc_run_result_t res;
-    if (noc_app_simulate(cfg, wv->path, &wv->opts, &s, &t, &res, err, sizeof err)) {
+    noc_progress_t pg;
+    noc_progress_init(&pg, r->progress, quiet);
+    char spec[NOC_CONFIG_STR_MAX], what[NOC_CONFIG_STR_MAX + 8];
+    if (noc_app_spec(cfg, spec, sizeof spec, err, sizeof err) == 0) {
+        snprintf(what, sizeof what, "run %s", spec);
+        noc_progress_start(&pg, NULL, what);
+    }
+    noc_app_run_opts_t opts = { .waves_path = wv->path, .waves_opts = &wv->opts, .progress_ctx = &pg,
+                                .progress = pg.on ? noc_progress_show : NULL, .progress_every = NOC_PROGRESS_EVERY };
+    int bad = noc_app_simulate(cfg, &opts, &s, &t, &res, err, sizeof err);
+    noc_progress_done(&pg);
+    if (bad) {
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }
@@ -284,6 +300,6 @@ int noc_cmd_run(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (noc_prog_opts_wanted(&r.po))
-        return noc_cli_run_program_waves(&r.cfg, &r.po, r.json_path, r.quiet, &r.wv);
+        return noc_cli_run_program_waves(&r.cfg, &r.po, r.json_path, r.quiet, &r.wv, r.progress);
     return run_synthetic(&r);
 }

@@ -11,6 +11,7 @@
 #include "report/report.h"
 #include "cli/filter.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "app/config_file.h"
 #include "util/interrupt.h"
 #include "util/outfile.h"
@@ -38,12 +39,14 @@ typedef struct outcome {
     double zero_load;    /* average latency at the lowest rate */
 } outcome_t;
 
-enum { O_CONFIG, O_RATES, O_OUTPUT, O_HELP };
+enum { O_CONFIG, O_RATES, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
 static const noc_opt_t sweep_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
     [O_RATES] = { "rates", 'r', "R", NULL /* usage() writes its line: MAX_POINTS */ },
     [O_OUTPUT] = { "output", 'o', "PREFIX", "output files PREFIX.csv/.png/.svg (default: sweep)" },
     [O_HELP] = { "help", 'h', NULL, "this text" },
+    [O_PROGRESS] = { "progress", 0, NULL, "show the progress line even when stderr is not a terminal" },
+    [O_QUIET] = { "quiet", 'q', NULL, "no progress line, no line per point on stderr" },
     { NULL, 0, NULL, NULL },
 };
 
@@ -319,7 +322,8 @@ static int plot(const char *prefix, const char *csv, const char *title, int sat)
 
 /* Run every rate into csv (open, header written) until the first saturated
  * point, a deadlock or an error. Returns an exit status; fills out. */
-static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FILE *csv, outcome_t *out)
+static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FILE *csv, outcome_t *out,
+                      noc_progress_t *pg, int quiet)
 {
     int d = decimals(r);
     char err[600];
@@ -328,7 +332,14 @@ static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FIL
         noc_topo_t *t;
         noc_run_result_t res;
         cfg->injection_rate = r->v[i];
-        if (noc_app_simulate(cfg, NULL, NULL, &s, &t, &res, err, sizeof err)) {
+        char what[NOC_CONFIG_STR_MAX + 64];
+        snprintf(what, sizeof what, "sweep %s rate %.*f (%d/%d)", spec, d, r->v[i], i + 1, r->n);
+        noc_progress_start(pg, NULL, what);
+        noc_app_run_opts_t opts = { .progress = pg->on ? noc_progress_show : NULL, .progress_ctx = pg,
+                                    .progress_every = NOC_PROGRESS_EVERY };
+        int bad = noc_app_simulate(cfg, &opts, &s, &t, &res, err, sizeof err);
+        noc_progress_done(pg);
+        if (bad) {
             fprintf(stderr, "noctua sweep: rate %.*f: %s\n", d, r->v[i], err);
             return NOC_EXIT_USAGE;
         }
@@ -365,8 +376,9 @@ static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FIL
         }
         noc_report_sweep_row(csv, s, &res);
         double lat = noc_lat_avg(&st->latency);
-        fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", spec, d, r->v[i],
-                lat, d, res.accepted, i + 1, r->n, st->saturated ? "  saturated" : "");
+        if (!quiet)
+            fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", spec, d, r->v[i],
+                    lat, d, res.accepted, i + 1, r->n, st->saturated ? "  saturated" : "");
         if (out->rows++ == 0)
             out->zero_load = lat;
         if (st->saturated) {
@@ -404,7 +416,8 @@ static void summary(const outcome_t *o, const rates_t *r, const char *prefix, in
 /* The command line into cfg, *rates_arg and *prefix_arg: --config files
  * first, then SPEC and key=value in their order, which win. -1 to go on,
  * else the exit status. */
-static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rates_arg, const char **prefix_arg)
+static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rates_arg, const char **prefix_arg,
+                      int *progress, int *quiet)
 {
     char err[600];
     const char *spec_arg = NULL;
@@ -427,6 +440,10 @@ static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rat
                 if (!bad && strncmp(p.value, "injection_rate=", 15) == 0)
                     fprintf(stderr, "noctua sweep: warning: '%s' is ignored; --rates sets injection_rate\n",
                             p.value);
+            } else if (k == O_PROGRESS) {
+                *progress = 1;
+            } else if (k == O_QUIET) {
+                *quiet = 1;
             } else if (k == O_RATES) {
                 *rates_arg = p.value;
             } else if (k == O_OUTPUT) {
@@ -449,7 +466,8 @@ int noc_cmd_sweep(int argc, char **argv)
     char err[600];
     const char *rates_arg = NULL, *prefix_arg = "sweep";
     noc_config_defaults(&cfg);
-    int arc = parse_args(argc, argv, &cfg, &rates_arg, &prefix_arg);
+    int progress = 0, quiet = 0;
+    int arc = parse_args(argc, argv, &cfg, &rates_arg, &prefix_arg, &progress, &quiet);
     if (arc >= 0)
         return arc;
     if (!rates_arg) {
@@ -486,7 +504,9 @@ int noc_cmd_sweep(int argc, char **argv)
     fprintf(csv.f, "%s\n", noc_report_sweep_header());
 
     noc_interrupt_cooperate(1);
-    rc = run_points(&cfg, rates, spec, csv.f, &o);
+    noc_progress_t pg;
+    noc_progress_init(&pg, progress, quiet);
+    rc = run_points(&cfg, rates, spec, csv.f, &o, &pg, quiet);
     noc_interrupt_cooperate(0); /* from here, Ctrl-C quits at once */
     if (rc == NOC_EXIT_USAGE && o.rows == 0) {
         noc_out_abort(&csv); /* bad parameters: nothing was measured */

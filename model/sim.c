@@ -744,6 +744,14 @@ void noc_sim_set_stop(noc_sim_t *s, const volatile sig_atomic_t *flag)
     s->stop = flag;
 }
 
+void noc_sim_set_progress(noc_sim_t *s, noc_progress_fn fn, void *ctx, uint64_t every)
+{
+    s->progress = every ? fn : NULL;
+    s->progress_ctx = ctx;
+    s->progress_every = every;
+    s->progress_next = s->now + every;
+}
+
 /* After a cycle: the stop flag, the invariant checker (check=1), the
  * deadlock detector. */
 static int checks(struct noc_sim *s, noc_run_status_t *status)
@@ -751,6 +759,10 @@ static int checks(struct noc_sim *s, noc_run_status_t *status)
     if (s->stop && *s->stop) {
         *status = NOC_RUN_INTERRUPTED;
         return -1;
+    }
+    if (s->progress && s->now >= s->progress_next) {
+        s->progress_next = s->now + s->progress_every;
+        s->progress(s, s->progress_ctx);
     }
     if (s->cfg.check) {
         char err[512];

@@ -76,6 +76,21 @@ noc_run_status_t noc_sim_run(noc_sim_t *s);
  * (util/interrupt.c raises such a flag on Ctrl-C). NULL: none. The flag
  * must outlive the simulator. */
 void noc_sim_set_stop(noc_sim_t *s, const volatile sig_atomic_t *flag);
+/* A progress display: fn(s, ctx) is called after every `every` cycles of
+ * noc_sim_run and noc_pe_run (every = 0 or fn NULL: never). It only reads
+ * (noc_sim_where): the cycles simulated are the same with or without it. */
+typedef void (*noc_progress_fn)(const noc_sim_t *s, void *ctx);
+void noc_sim_set_progress(noc_sim_t *s, noc_progress_fn fn, void *ctx, uint64_t every);
+/* Where a run is, for a progress display. */
+typedef struct noc_where {
+    uint64_t now;            /* cycles simulated */
+    int phase;               /* 0 warm-up, 1 measurement window, 2 drain (a program run: 1) */
+    uint64_t window_start;   /* the window's first cycle */
+    uint64_t window_end;     /* its end (UINT64_MAX: a program run's, open) */
+    uint64_t drain_max;      /* the drain's limit in cycles (max_drain_cycles) */
+    uint64_t flits_in_network;
+} noc_sim_where_t;
+void noc_sim_where(const noc_sim_t *s, noc_sim_where_t *w);
 /* Simulate one cycle (both phases). */
 void noc_sim_step(noc_sim_t *s);
 /* A program run's cycle in three parts, for a caller that adds ops to

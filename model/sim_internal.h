@@ -98,6 +98,9 @@ struct noc_sim {
     uint64_t *arr_credit;  /* n_nodes * cap */
 
     const volatile sig_atomic_t *stop; /* noc_sim_set_stop, or NULL */
+    noc_progress_fn progress;          /* noc_sim_set_progress, or NULL */
+    void *progress_ctx;
+    uint64_t progress_every, progress_next;
     noc_sim_observer_fn observer; /* noc_sim_set_observer */
     void *observer_ctx;
     /* the PE program engine (model/pe.h); NULL for synthetic traffic */

@@ -92,6 +92,16 @@ int noc_sim_trace_close(noc_sim_t *s)
 /* ---- the simulator's figures and wiring ---- */
 
 uint64_t noc_sim_now(const noc_sim_t *s) { return s->now; }
+
+void noc_sim_where(const noc_sim_t *s, noc_sim_where_t *w)
+{
+    w->now = s->now;
+    w->phase = s->phase == NOC_PHASE_WARMUP ? 0 : s->phase == NOC_PHASE_DRAIN ? 2 : 1;
+    w->window_start = s->win_start;
+    w->window_end = s->win_end;
+    w->drain_max = (uint64_t)s->cfg.max_drain_cycles;
+    w->flits_in_network = s->in_network;
+}
 struct noc_pe *noc_sim_pe(const noc_sim_t *s) { return s->pe; }
 
 void noc_sim_set_observer(noc_sim_t *s, noc_sim_observer_fn fn, void *ctx)

@@ -14,6 +14,7 @@
 #include "util/xalloc.h"
 #include "routers/rtl/area.h"
 #include "util/fsutil.h"
+#include "util/child.h"
 #include "model/config.h"
 #include "routers/rtl/rtl_model.h"
 
@@ -365,9 +366,8 @@ static int run_yosys(const char *yosys, const char *src, const char *script, con
         _exit(127);
     }
     int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
+    if (noc_child_wait(pid, "synthesizing with yosys", &st) != 0)
+        return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 

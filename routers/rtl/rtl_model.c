@@ -10,6 +10,7 @@
 #endif
 #include "routers/rtl/rtl_model.h"
 #include "util/fsutil.h"
+#include "util/child.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -192,9 +193,8 @@ static int build(const char *out, const char *log, int P, int V, int depth, int 
         _exit(127);
     }
     int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
+    if (noc_child_wait(pid, "building the RTL core with Verilator (a first build takes 1-3 minutes)", &st) != 0)
+        return -1;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 

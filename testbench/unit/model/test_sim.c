@@ -374,10 +374,51 @@ static void test_bad_config(void **state)
     noc_topo_destroy(t);
 }
 
+/* The progress hook (noc_sim_set_progress): called once every `every`
+ * cycles, after the cycle, with the run's phase; and the run is the same
+ * cycle for cycle with or without it. */
+typedef struct seen {
+    uint64_t calls, last, phases[3];
+} seen_t;
+
+static void count_progress(const noc_sim_t *s, void *ctx)
+{
+    seen_t *v = ctx;
+    noc_sim_where_t w;
+    noc_sim_where(s, &w);
+    assert_true(w.now >= v->last + 16 || v->calls == 0);
+    v->last = w.now;
+    v->calls++;
+    v->phases[w.phase]++;
+}
+
+static void test_progress_hook(void **state)
+{
+    (void)state;
+    static const char *const kv[] = { "injection_rate=0.2", "warmup_cycles=100", "sample_cycles=300", NULL };
+    run_t a, b;
+    build(&a, "mesh:4x4", 0, kv);
+    build(&b, "mesh:4x4", 0, kv);
+    seen_t v = { 0 };
+    noc_sim_set_progress(b.sim, count_progress, &v, 16);
+    assert_int_equal(noc_sim_run(a.sim), NOC_RUN_OK);
+    assert_int_equal(noc_sim_run(b.sim), NOC_RUN_OK);
+    const noc_stats_t *sa = noc_sim_stats(a.sim), *sb = noc_sim_stats(b.sim);
+    assert_int_equal(sa->cycles, sb->cycles);
+    assert_int_equal(sa->latency.sum, sb->latency.sum);
+    assert_int_equal(sa->flit_hops, sb->flit_hops);
+    assert_int_equal(v.calls, sb->cycles / 16); /* after cycles 16, 32, ... */
+    assert_int_equal(v.phases[0], 100 / 16);     /* warm-up: cycles 16 .. 96 */
+    assert_true(v.phases[1] >= 300 / 16);
+    drop(&a);
+    drop(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_load_mesh),
+        cmocka_unit_test(test_progress_hook),
         cmocka_unit_test(test_zero_load_torus_pipeline),
         cmocka_unit_test(test_invariants_random),
         cmocka_unit_test(test_determinism),
