@@ -59,59 +59,62 @@ static int cmp_ref(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
+/* Every flit in flight and buffered into *cp (with the work each node
+ * must hold for them), then each flit's identity: a live packet's, in one
+ * place only; and their count. 0, or -1 with err. */
+static int check_flits(const noc_sim_t *s, collect_t *c, char *err, size_t errlen)
 {
-    int rc = -1;
-    collect_t c = { .s = s };
-    c.expect_work = calloc((size_t)s->n_nodes, sizeof(int32_t));
-    int depth = s->rops->depth(s);
-    if (!c.expect_work)
-        noc_oom("the invariant checker", 0);
-
     /* flits and credits in flight; the slot read in cycle `now` has been
      * consumed, so every slot in the ring is a future arrival. */
     for (int ch = 0; ch < s->n_chan; ch++) {
         for (uint32_t k = 0; k < s->cap; k++) {
             const noc_flit_t *f = noc_chan_flit_at(s, ch, k);
             if (f) {
-                add_ref(&c, f, s->chan_to[ch]);
-                c.expect_work[s->chan_to[ch]]++;
+                add_ref(c, f, s->chan_to[ch]);
+                c->expect_work[s->chan_to[ch]]++;
             }
             const uint8_t *back = noc_chan_credits_at(s, ch, k);
             for (int v = 0; v < s->V; v++)
-                c.expect_work[s->chan_from[ch]] += back[v];
+                c->expect_work[s->chan_from[ch]] += back[v];
         }
     }
     for (int n = 0; n < s->n_nodes; n++) {
-        c.node = n;
-        s->rops->visit(s, n, visit_buffered, &c);
+        c->node = n;
+        s->rops->visit(s, n, visit_buffered, c);
     }
-    if (c.n > 0) /* (c.refs is NULL in an empty network: qsort must not see it) */
-        qsort(c.refs, c.n, sizeof *c.refs, cmp_ref);
-    for (size_t i = 0; i < c.n; i++) {
-        const noc_packet_t *p = &s->pkts[c.refs[i].pkt];
-        if (c.refs[i].pkt >= s->pkt_cap || p->size == 0 || c.refs[i].seq >= p->size) {
+    if (c->n > 0) /* (c->refs is NULL in an empty network: qsort must not see it) */
+        qsort(c->refs, c->n, sizeof *c->refs, cmp_ref);
+    for (size_t i = 0; i < c->n; i++) {
+        const noc_packet_t *p = &s->pkts[c->refs[i].pkt];
+        if (c->refs[i].pkt >= s->pkt_cap || p->size == 0 || c->refs[i].seq >= p->size) {
             snprintf(err, errlen, "flit %u of packet slot %u at node %d belongs to no live packet",
-                     c.refs[i].seq, c.refs[i].pkt, c.refs[i].node);
-            goto out;
+                     c->refs[i].seq, c->refs[i].pkt, c->refs[i].node);
+            return -1;
         }
-        if (i > 0 && cmp_ref(&c.refs[i - 1], &c.refs[i]) == 0) {
+        if (i > 0 && cmp_ref(&c->refs[i - 1], &c->refs[i]) == 0) {
             snprintf(err, errlen, "flit %u of packet %llu is in two places (nodes %d and %d)",
-                     c.refs[i].seq, (unsigned long long)p->id, c.refs[i - 1].node, c.refs[i].node);
-            goto out;
+                     c->refs[i].seq, (unsigned long long)p->id, c->refs[i - 1].node, c->refs[i].node);
+            return -1;
         }
     }
     /* The count after the identity checks, so that a duplicated flit is
      * reported as one, not as one flit too many. (Ejection-channel flits
      * were counted at their node: both ends are n.) */
-    if (c.n != s->in_network) {
-        snprintf(err, errlen, "flit count: %zu flits found in the network, %llu expected", c.n,
+    if (c->n != s->in_network) {
+        snprintf(err, errlen, "flit count: %zu flits found in the network, %llu expected", c->n,
                  (unsigned long long)s->in_network);
-        goto out;
+        return -1;
     }
 
-    /* credit conservation per channel and VC (not the ejection channels,
-     * whose sink, the NI, always accepts) */
+    return 0;
+}
+
+/* Credit conservation per channel and VC: held + in flight + buffered +
+ * returning = depth. 0, or -1 with err. */
+static int check_credits(const noc_sim_t *s, char *err, size_t errlen)
+{
+    int depth = s->rops->depth(s);
+    /* (not the ejection channels, whose sink, the NI, always accepts) */
     int first_lane = s->n_ports + s->n_nodes;
     for (int ch = 0; ch < s->n_chan; ch++) {
         int in_g = s->chan_in_gport[ch];
@@ -133,33 +136,50 @@ int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
             if (occ > depth) {
                 snprintf(err, errlen, "input buffer of global port %d VC %d holds %d flits, depth %d",
                          in_g, v, occ, depth);
-                goto out;
+                return -1;
             }
             if (held + fly + occ + back != depth) {
                 snprintf(err, errlen,
                          "credits on channel %d VC %d: %d held + %d flits in flight + %d buffered + "
                          "%d credits returning != depth %d", ch, v, held, fly, occ, back, depth);
-                goto out;
+                return -1;
             }
         }
     }
 
-    /* work counts: source queues and NIs in the middle of a packet */
+    return 0;
+}
+
+/* Work counts: each node's, against what it holds (expect_work, with the
+ * source queues and NIs in the middle of a packet), and the active list.
+ * 0, or -1 with err. */
+static int check_work(const noc_sim_t *s, int32_t *expect_work, char *err, size_t errlen)
+{
     for (int n = 0; n < s->n_nodes; n++) {
         const noc_ni_t *ni = &s->ni[n];
-        c.expect_work[n] += (int32_t)(ni->q_tail - ni->q_head) + (ni->lane0.pkt >= 0) + ni->xbusy + ni->pe_busy;
-        if (c.expect_work[n] != noc_work_of(s, n)) {
+        expect_work[n] += (int32_t)(ni->q_tail - ni->q_head) + (ni->lane0.pkt >= 0) + ni->xbusy + ni->pe_busy;
+        if (expect_work[n] != noc_work_of(s, n)) {
             snprintf(err, errlen, "node %d: work count %d, but it holds %d items", n, noc_work_of(s, n),
-                     c.expect_work[n]);
-            goto out;
+                     expect_work[n]);
+            return -1;
         }
         if (noc_work_of(s, n) > 0 && !s->listed[n]) {
             snprintf(err, errlen, "node %d has work but is not on the active list", n);
-            goto out;
+            return -1;
         }
     }
-    rc = 0;
-out:
+    return 0;
+}
+
+int noc_sim_check(const noc_sim_t *s, char *err, size_t errlen)
+{
+    collect_t c = { .s = s };
+    c.expect_work = calloc((size_t)s->n_nodes, sizeof(int32_t));
+    if (!c.expect_work)
+        noc_oom("the invariant checker", 0);
+    int rc = check_flits(s, &c, err, errlen) != 0 || check_credits(s, err, errlen) != 0 ||
+                     check_work(s, c.expect_work, err, errlen) != 0
+                 ? -1 : 0;
     free(c.refs);
     free(c.expect_work);
     return rc;

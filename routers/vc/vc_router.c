@@ -93,7 +93,9 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     return b;
 }
 
-static int vc_create(struct noc_sim *s, char *err, size_t errlen)
+/* The parameters this family takes, checked before anything is
+ * allocated: 0, or -1 with a message in err. */
+static int check_params(const struct noc_sim *s, char *err, size_t errlen)
 {
     const noc_topo_t *t = s->topo;
     const noc_config_t *c = &s->cfg;
@@ -119,6 +121,70 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "%s: the vc router supports at most 62 network ports per node", t->spec);
         return -1;
     }
+    return 0;
+}
+
+/* Node n's block: its ports (network ones with their channels, then the
+ * NI's lanes), credits, and allocators. */
+static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int n, uint64_t all_vcs,
+                      noc_alloc_kind_t vak, noc_alloc_kind_t sak, noc_arb_kind_t ak)
+{
+    const noc_topo_t *t = s->topo;
+    const noc_config_t *c = &s->cfg;
+    const layout_t L = *lp;
+    int Pt = t->port_base[n + 1] - t->port_base[n], P = Pt + r->lane_ports;
+    vc_node_t *nd = vc_node(r, n);
+    char *at = (char *)nd;
+    nd->base = t->port_base[n];
+    nd->n = n;
+    nd->set = (uint64_t *)(at + L.set);
+    nd->ivc = (vc_ivc_t *)(at + L.ivc);
+    nd->credits = (int16_t *)(at + L.credits);
+    nd->port = (vc_port_t *)(at + L.port);
+    nd->sa = (noc_alloc_t *)(at + L.sa);
+    nd->va = at + L.va;
+    nd->buf = r->buf + ((size_t)nd->base + (size_t)n * (size_t)r->lane_ports) * (size_t)r->V;
+    for (int l = 0; l < P * r->V; l++)
+        nd->credits[l] = (int16_t)r->depth;
+    for (int p = Pt; p < P; p++) { /* lane ports: in from the NI, no output */
+        vc_port_t *pt = &nd->port[p];
+        pt->to = n;
+        pt->delay = 1;
+        pt->up_chan = noc_lane_chan(s, n, p - Pt + 1);
+        pt->up_node = n;
+        pt->up_bit = NOC_NI_BIT;
+    }
+    for (int p = 0; p < Pt; p++) {
+        int g = nd->base + p, up = s->in_chan[g];
+        vc_port_t *pt = &nd->port[p];
+        r->port_node[g] = n;
+        pt->ovc_free = all_vcs;
+        pt->to = s->chan_to[g];
+        pt->delay = (uint8_t)(r->out_delay + s->chan_delay[g]);
+        pt->to_bit = (uint8_t)s->chan_in_port[g];
+        pt->up_chan = up;
+        pt->up_node = s->chan_from[up];
+        pt->up_bit = (uint8_t)s->chan_out_port[up];
+        assert(pt->delay >= 1 && pt->delay < s->cap);
+    }
+    noc_alloc_init_at(nd->sa, sak, ak, P, P, (int)c->alloc_iters,
+                      (char *)nd->sa + round16(sizeof(noc_alloc_t)));
+    for (int o = 0; o < P; o++) {
+        noc_alloc_t *a = vc_va_alloc(r, nd, o);
+        noc_alloc_init_at(a, vak, ak, P * r->V, r->V, (int)c->alloc_iters,
+                          (char *)a + round16(sizeof(noc_alloc_t)));
+    }
+}
+
+static int vc_create(struct noc_sim *s, char *err, size_t errlen)
+{
+    const noc_topo_t *t = s->topo;
+    const noc_config_t *c = &s->cfg;
+    if (check_params(s, err, errlen) != 0)
+        return -1;
+    noc_alloc_kind_t vak = noc_alloc_kind_parse(c->vc_allocator);
+    noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
+    noc_arb_kind_t ak = noc_arb_kind_parse(c->arb_type);
     vc_state_t *r = noc_xcalloc(1, sizeof *r, "vc router");
     s->rstate = r;
     size_state(s, r, ak);
@@ -155,50 +221,8 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     if (!r->nodes)
         noc_oom("vc router", (size_t)t->n_nodes * L.bytes);
     memset(r->nodes, 0, (size_t)t->n_nodes * L.bytes);
-    for (int n = 0; n < t->n_nodes; n++) {
-        int Pt = t->port_base[n + 1] - t->port_base[n], P = Pt + r->lane_ports;
-        vc_node_t *nd = vc_node(r, n);
-        char *at = (char *)nd;
-        nd->base = t->port_base[n];
-        nd->n = n;
-        nd->set = (uint64_t *)(at + L.set);
-        nd->ivc = (vc_ivc_t *)(at + L.ivc);
-        nd->credits = (int16_t *)(at + L.credits);
-        nd->port = (vc_port_t *)(at + L.port);
-        nd->sa = (noc_alloc_t *)(at + L.sa);
-        nd->va = at + L.va;
-        nd->buf = r->buf + ((size_t)nd->base + (size_t)n * (size_t)r->lane_ports) * (size_t)r->V;
-        for (int l = 0; l < P * r->V; l++)
-            nd->credits[l] = (int16_t)r->depth;
-        for (int p = Pt; p < P; p++) { /* lane ports: in from the NI, no output */
-            vc_port_t *pt = &nd->port[p];
-            pt->to = n;
-            pt->delay = 1;
-            pt->up_chan = noc_lane_chan(s, n, p - Pt + 1);
-            pt->up_node = n;
-            pt->up_bit = NOC_NI_BIT;
-        }
-        for (int p = 0; p < Pt; p++) {
-            int g = nd->base + p, up = s->in_chan[g];
-            vc_port_t *pt = &nd->port[p];
-            r->port_node[g] = n;
-            pt->ovc_free = all_vcs;
-            pt->to = s->chan_to[g];
-            pt->delay = (uint8_t)(r->out_delay + s->chan_delay[g]);
-            pt->to_bit = (uint8_t)s->chan_in_port[g];
-            pt->up_chan = up;
-            pt->up_node = s->chan_from[up];
-            pt->up_bit = (uint8_t)s->chan_out_port[up];
-            assert(pt->delay >= 1 && pt->delay < s->cap);
-        }
-        noc_alloc_init_at(nd->sa, sak, ak, P, P, (int)c->alloc_iters,
-                          (char *)nd->sa + round16(sizeof(noc_alloc_t)));
-        for (int o = 0; o < P; o++) {
-            noc_alloc_t *a = vc_va_alloc(r, nd, o);
-            noc_alloc_init_at(a, vak, ak, P * r->V, r->V, (int)c->alloc_iters,
-                              (char *)a + round16(sizeof(noc_alloc_t)));
-        }
-    }
+    for (int n = 0; n < t->n_nodes; n++)
+        init_node(s, r, &L, n, all_vcs, vak, sak, ak);
     size_t nl = (size_t)r->max_ports * (size_t)r->V;
     r->who = noc_xcalloc(nl, sizeof(int16_t), "vc router");
     r->mask = noc_xcalloc(2 * nl, sizeof(uint64_t), "vc router");
