@@ -220,11 +220,11 @@ NOC_CHAN_INLINE void noc_chan_send_credit_to(struct noc_sim *s, int c, int vc, u
 }
 
 /* Send a credit for VC vc back up channel c, to arrive credit_delay cycles
- * from now. */
+ * from now (inject_credit_delay on a channel from an NI). */
 NOC_CHAN_INLINE void noc_chan_send_credit(struct noc_sim *s, int c, int vc)
 {
-    noc_chan_send_credit_to(s, c, vc, noc_chan_slot(s, s->now + s->credit_delay), s->chan_from[c],
-                            s->chan_out_port[c]);
+    uint32_t d = s->chan_local[c] ? s->inject_credit_delay : s->credit_delay;
+    noc_chan_send_credit_to(s, c, vc, noc_chan_slot(s, s->now + d), s->chan_from[c], s->chan_out_port[c]);
 }
 
 /* Move the credit counters k[0..V) of one slot into counts[0..V), clearing

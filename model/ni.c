@@ -83,7 +83,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     } else {
         if (ni->q_head == ni->q_tail)
             return;
-        const noc_srcq_entry_t *e = &s->srcq[(uint32_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+        const noc_srcq_entry_t *e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
         created = e->created;
         dst = e->dst;
         size = e->size;

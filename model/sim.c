@@ -161,6 +161,9 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("st_final_delay", c->st_final_delay, 0, 16, err, errlen) ||
         check_range("link_latency", c->link_latency, 1, 64, err, errlen) ||
         check_range("local_latency", c->local_latency, 1, 64, err, errlen) ||
+        check_range("inject_latency", c->inject_latency, 0, 64, err, errlen) ||
+        check_range("inject_credit_delay", c->inject_credit_delay, 0, 64, err, errlen) ||
+        check_range("self_traffic", c->self_traffic, 0, 1, err, errlen) ||
         check_range("flit_width", c->flit_width, 1, 65536, err, errlen) ||
         check_range("link_width", c->link_width, 0, 65536, err, errlen) ||
         check_range("credit_delay", c->credit_delay, 1, 64, err, errlen) ||
@@ -170,7 +173,7 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("warmup_cycles", c->warmup_cycles, 0, INT64_C(1) << 40, err, errlen) ||
         check_range("sample_cycles", c->sample_cycles, 1, INT64_C(1) << 40, err, errlen) ||
         check_range("max_drain_cycles", c->max_drain_cycles, 0, INT64_C(1) << 40, err, errlen) ||
-        check_range("source_queue", c->source_queue, 1, 1 << 20, err, errlen) ||
+        check_range("source_queue", c->source_queue, 0, 1 << 20, err, errlen) ||
         check_range("deadlock_cycles", c->deadlock_cycles, 10, INT64_C(1) << 40, err, errlen) ||
         check_range("compute_cycles", c->compute_cycles, 0, 1 << 20, err, errlen) ||
         check_range("sync_steps", c->sync_steps, 0, 1, err, errlen) ||
@@ -212,9 +215,12 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t,
     s->lane_chans = s->lanes > 1 && rops->lane_ports ? t->n_nodes * (s->lanes - 1) : 0;
     s->n_chan = t->n_ports + t->n_nodes + s->lane_chans;
     s->credit_delay = (uint32_t)cfg->credit_delay;
+    s->inject_credit_delay = cfg->inject_credit_delay ? (uint32_t)cfg->inject_credit_delay : s->credit_delay;
     s->win_start = s->win_end = NOC_NEVER;
 
     int max_lat = (int)cfg->local_latency;
+    if (cfg->inject_latency > max_lat)
+        max_lat = (int)cfg->inject_latency;
     for (int c = 0; c < t->n_classes; c++)
         if (lat[c] > max_lat)
             max_lat = lat[c];
@@ -230,10 +236,14 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t,
     uint32_t longest = (uint32_t)(max_lat + max_ser - 1 + cfg->sw_alloc_delay + cfg->st_final_delay);
     if ((uint32_t)cfg->credit_delay > longest)
         longest = (uint32_t)cfg->credit_delay;
+    if (s->inject_credit_delay > longest)
+        longest = s->inject_credit_delay;
     s->cap = pow2_above(longest);
     s->mask = s->cap - 1;
-    s->srcq_limit = (uint32_t)cfg->source_queue;
-    s->srcq_cap = pow2_above(s->srcq_limit - 1);
+    /* source_queue = 0: unbounded, rings that start at 64 entries and
+     * double when one fills (srcq_grow) */
+    s->srcq_limit = cfg->source_queue ? (uint32_t)cfg->source_queue : UINT32_MAX;
+    s->srcq_cap = cfg->source_queue ? pow2_above(s->srcq_limit - 1) : 64;
     /* the pool holds every packet that can be in the network at once (a
      * flit in every buffer slot and channel slot) and one per NI lane */
     uint64_t pool = (uint64_t)t->n_ports * (uint64_t)s->V * (uint64_t)cfg->vc_buf_size +
@@ -372,6 +382,7 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
     s->chan_ser = noc_xcalloc((size_t)nc, 1, "simulator");
     s->chan_free_at = noc_xcalloc((size_t)nc, sizeof(uint64_t), "simulator");
     memset(s->chan_ser, 1, (size_t)nc);
+    int64_t inject_lat = cfg->inject_latency ? cfg->inject_latency : cfg->local_latency;
     for (int n = 0; n < t->n_nodes; n++) {
         for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
             s->chan_from[g] = n;
@@ -402,7 +413,7 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
         s->chan_in_port[ic] = 0;
         s->chan_out_port[ic] = NOC_NI_BIT;
         s->chan_local[ic] = 1;
-        s->chan_delay[ic] = s->rops->direct_ni ? 0 : (uint8_t)cfg->local_latency;
+        s->chan_delay[ic] = s->rops->direct_ni ? 0 : (uint8_t)inject_lat;
         /* the extra lanes' injection channels: into router input ports
          * after the node's own (the router's lane ports) */
         for (int k = 1; s->lane_chans && k < s->lanes; k++) {
@@ -413,7 +424,7 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
             s->chan_in_port[lc] = (int8_t)(t->port_base[n + 1] - t->port_base[n] + k - 1);
             s->chan_out_port[lc] = NOC_NI_BIT;
             s->chan_local[lc] = 1;
-            s->chan_delay[lc] = (uint8_t)cfg->local_latency;
+            s->chan_delay[lc] = (uint8_t)inject_lat;
         }
     }
     size_t slots = (size_t)nc * s->cap;
@@ -554,6 +565,24 @@ void noc_sim_destroy(noc_sim_t *s)
 
 /* ---- the cycle ---- */
 
+/* An unbounded source queue (source_queue = 0) that is full: every node's
+ * ring doubles (they share one array, node-major), each keeping its
+ * entries at their counters' places. Amortised over the packets that
+ * filled it; never in a run whose queues stay short. */
+static void srcq_grow(struct noc_sim *s)
+{
+    uint32_t cap = s->srcq_cap, ncap = cap * 2;
+    noc_srcq_entry_t *q = noc_xcalloc((size_t)s->n_nodes * ncap, sizeof *q, "source queues");
+    for (int n = 0; n < s->n_nodes; n++) {
+        const noc_ni_t *ni = &s->ni[n];
+        for (uint32_t i = ni->q_head; i != ni->q_tail; i++)
+            q[(size_t)n * ncap + (i & (ncap - 1))] = s->srcq[(size_t)n * cap + (i & (cap - 1))];
+    }
+    free(s->srcq);
+    s->srcq = q;
+    s->srcq_cap = ncap;
+}
+
 /* Node n's packet of this cycle (if its source makes one), and its next. */
 static void generate_one(struct noc_sim *s, int n)
 {
@@ -561,19 +590,22 @@ static void generate_one(struct noc_sim *s, int n)
     noc_ni_t *ni = &s->ni[n];
     int dst = -1, size = 0;
     tr->ops->make(tr->ctx, n, &ni->rng, &dst, &size);
-    if (dst >= 0 && dst != n && size > 0) {
+    if (dst >= 0 && (dst != n || s->cfg.self_traffic) && size > 0) {
         s->st.packets_created++;
         if (s->now >= s->win_start && s->now < s->win_end)
             s->st.window_flits_offered += (uint64_t)size;
-        if (ni->q_tail - ni->q_head >= s->srcq_limit) {
+        uint32_t depth = ni->q_tail - ni->q_head;
+        if (depth == s->srcq_cap && s->srcq_limit == UINT32_MAX && depth < (UINT32_C(1) << 31))
+            srcq_grow(s);
+        if (depth >= s->srcq_limit || depth == s->srcq_cap) {
             s->st.packets_offered_lost++;
         } else {
-            noc_srcq_entry_t *e = &s->srcq[(uint32_t)n * s->srcq_cap + (ni->q_tail & (s->srcq_cap - 1))];
+            noc_srcq_entry_t *e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_tail & (s->srcq_cap - 1))];
             e->created = s->now;
             e->dst = dst;
             e->size = (uint16_t)size;
             ni->q_tail++;
-            uint32_t depth = ni->q_tail - ni->q_head;
+            depth++;
             if (depth > s->st.source_queue_peak)
                 s->st.source_queue_peak = depth;
             if (s->now >= s->win_start && s->now < s->win_end)
@@ -720,7 +752,7 @@ void noc_sim_stop_injection(noc_sim_t *s)
     for (int n = 0; n < s->n_nodes; n++) {
         noc_ni_t *ni = &s->ni[n];
         while (ni->q_head != ni->q_tail) {
-            const noc_srcq_entry_t *e = &s->srcq[(uint32_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+            const noc_srcq_entry_t *e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
             if (e->created >= s->win_start && e->created < s->win_end)
                 s->st.measured_outstanding--;
             ni->q_head++;

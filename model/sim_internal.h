@@ -88,6 +88,7 @@ struct noc_sim {
     uint8_t *ring_valid;
     uint8_t *ring_credit;  /* n_chan * cap * V (+ 8 spare bytes): credits returning per VC */
     uint32_t credit_delay;
+    uint32_t inject_credit_delay; /* credits into an NI's channels (cfg, or credit_delay) */
     uint64_t credit_bytes; /* V <= 8: the bytes of a slot's V credit counters, as a word mask */
     /* Arrival masks, per node and ring slot: bit p set when a flit (a credit)
      * arrives at router port p in that cycle. Written with the channel slot,
@@ -121,8 +122,8 @@ struct noc_sim {
     int lane_chans;         /* channels of the extra lanes (0: none, the router takes them directly) */
     noc_ni_lane_t *xlane;   /* lanes 1 .. lanes-1 of each NI: n_nodes * (lanes - 1) */
     noc_srcq_entry_t *srcq; /* n_nodes * srcq_cap */
-    uint32_t srcq_cap;      /* power of two >= cfg.source_queue */
-    uint32_t srcq_limit;    /* cfg.source_queue */
+    uint32_t srcq_cap;      /* power of two >= cfg.source_queue (unbounded: grows, srcq_grow) */
+    uint32_t srcq_limit;    /* cfg.source_queue (0, unbounded: UINT32_MAX) */
     int16_t *ni_credits;    /* n_nodes * V: credits for port 0's input VCs */
     uint64_t next_pkt_id;
 

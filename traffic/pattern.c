@@ -125,6 +125,8 @@ int noc_pattern_init(noc_pattern_t *p, noc_pattern_kind_t kind, const noc_topo_t
 
 static int uniform_dest(const noc_pattern_t *p, int s, noc_rng_t *rng)
 {
+    if (p->self)
+        return (int)noc_rng_below(rng, (uint32_t)p->n);
     int d = (int)noc_rng_below(rng, (uint32_t)(p->n - 1));
     return d >= s ? d + 1 : d;
 }

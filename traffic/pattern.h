@@ -4,7 +4,8 @@
  *
  * Patterns and their definitions (n nodes, b = log2(n) bits when n is a power
  * of two; source s, bits s_{b-1} .. s_0):
- *   uniform        every node but s with equal probability
+ *   uniform        every node but s with equal probability (every node, s
+ *                  included, with self set: BookSim2's uniform)
  *   transpose      on a 2D grid (x,y) -> (y,x); on others swap the two halves
  *                  of the address bits (needs an even b)
  *   bitcomp        bit complement: d = ~s (needs n a power of two)
@@ -15,7 +16,8 @@
  *   neighbor       on a grid, +1 in dimension 0 (mod k); otherwise s+1 mod n
  *   hotspot        with probability hotspot_rate the hotspot node, otherwise
  *                  uniform
- * A pattern that maps s to itself sends nothing from s (the caller skips). */
+ * A pattern that maps s to itself sends nothing from s (the caller skips),
+ * unless the run sends such packets through the router (self_traffic). */
 #ifndef NOC_PATTERN_H
 #define NOC_PATTERN_H
 #include <stddef.h>
@@ -44,6 +46,7 @@ typedef struct noc_pattern {
     int bits;         /* log2(n) when n is a power of two, else -1 */
     int hotspot;      /* hotspot node */
     double hotspot_rate;
+    int self;         /* uniform draws s too (BookSim2's uniform; set after noc_pattern_init) */
 } noc_pattern_t;
 
 const char *noc_pattern_name(noc_pattern_kind_t k);

@@ -46,6 +46,7 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
     }
     if (noc_pattern_init(&syn->pattern, k, t, hot, cfg->hotspot_rate, err, errlen) != 0)
         return -1;
+    syn->pattern.self = cfg->self_traffic != 0;
     if (cfg->packet_size < 1 || cfg->packet_size > 65535) {
         snprintf(err, errlen, "parameter 'packet_size': %lld is out of range [1, 65535]",
                  (long long)cfg->packet_size);
