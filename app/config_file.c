@@ -1,8 +1,13 @@
-/* config_file.c: parameters from config files (through inih, Debian's
- * libinih) and from key=value arguments. BookSim2's files are accepted:
- * `key = value;` lines, // comments, and its topology/k/n; BookSim2
- * parameters that noctua does not model are ignored with a warning. */
+/* config_file.c: parameters from config files and from key=value
+ * arguments. A file is read whole, then it is BookSim2's or noctua's
+ * (booksim.h: BookSim2's when its statements end with ';'): a BookSim2 file
+ * goes to booksim.c, which gives every key BookSim2's meaning or refuses
+ * it; a noctua file (`key = value`, [sections], ';' and '#' comments) is
+ * parsed by inih (Debian's libinih) with noctua's meaning. key=value
+ * arguments are noctua's parameters, or BookSim2 keys that booksim.c
+ * judges as its table says. */
 #include "app/config_file.h"
+#include "app/booksim.h"
 #include "util/infile.h"
 #include "routers/registry.h"
 #include <ctype.h>
@@ -11,56 +16,43 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* BookSim2 parameters with no counterpart here: accepted and ignored. */
-static const char *const booksim_ignored[] = {
-    "sim_type", "sample_period", "warmup_periods", "max_samples", "latency_thres",
-    "use_read_write", "print_activity", "print_csv_results", "subnets", "c", "x", "y",
-    "xr", "yr", "internal_speedup", "output_speedup", "input_speedup", "priority",
-    "watch_file", "watch_out", "stats_out", "sim_count", "deadlock_warn_timeout",
-    "vc_alloc_arb_type", "sw_alloc_arb_type", "injection_process", "classes",
-    "st_prepare_delay", "wait_for_tail_credit", "hold_switch_for_packet",
-    "speculative", "noq", "credit_delay_scale", NULL,
-};
-
 typedef struct file_ctx {
-    noc_infile_t in;
-    const char *path;
+    const noc_bs_text_t *text;
+    size_t next;     /* the next line to give inih */
     int line;
     noc_config_t *cfg;
     const char *rest; /* what inih has not taken yet of the line read, or NULL */
     size_t rest_len;
-    char err[512];
+    char err[1100];
 } file_ctx_t;
 
-/* inih reader, with fgets's contract: one physical line (util/infile.h: any
- * length below NOC_IN_LINE_MAX, no NUL), with leading blanks, // comments
- * and a trailing ';' removed, and a newline. A line that does not fit in
- * num - 1 bytes is given in parts without the newline; inih then doubles its
- * buffer and asks for the rest, up to ini_max_line, which set_up_inih puts
- * above any line's length, so that no line is ever split. Returns NULL at
- * the end or on an error (in c->err). */
+/* inih reader, with fgets's contract: one line of the text, with leading
+ * blanks, // comments and a trailing ';' removed, and a newline. A line
+ * that does not fit in num - 1 bytes is given in parts without the newline;
+ * inih then doubles its buffer and asks for the rest, up to ini_max_line,
+ * which set_up_inih puts above any line's length, so that no line is ever
+ * split. Returns NULL at the end or on an error (in c->err). */
 static char *read_line(char *str, int num, void *stream)
 {
     file_ctx_t *c = stream;
     if (!c->rest) {
-        size_t n;
-        if (c->err[0] || noc_in_line(&c->in, &n, c->err, sizeof c->err) <= 0)
+        if (c->err[0] || c->next >= c->text->n)
             return NULL;
-        c->line = (int)(c->in.line < INT32_MAX ? c->in.line : INT32_MAX);
-        char *p = c->in.buf;
+        char *p = c->text->line[c->next++];
+        c->line = (int)(c->next < INT32_MAX ? c->next : INT32_MAX);
         while (*p == ' ' || *p == '\t')
             p++;
         char *cm = strstr(p, "//");
         if (cm)
             *cm = '\0';
-        n = strlen(p);
+        size_t n = strlen(p);
         while (n > 0 && isspace((unsigned char)p[n - 1]))
             n--;
         if (n > 0 && p[n - 1] == ';')
             n--;
         if (n + 2 > (size_t)ini_max_line) { /* (set_up_inih makes room for any line) */
             snprintf(c->err, sizeof c->err, "%s:%d: a line of %zu characters; the config reader (inih) takes %d",
-                     c->path, c->line, n, ini_max_line - 2);
+                     c->text->path, c->line, n, ini_max_line - 2);
             return NULL;
         }
         c->rest = p;
@@ -74,7 +66,7 @@ static char *read_line(char *str, int num, void *stream)
         c->rest = NULL;
     } else if (ini_use_stack || !ini_allow_realloc) { /* inih would not ask for the rest */
         snprintf(c->err, sizeof c->err, "%s:%d: a line of more than %zu characters; the config reader (inih) "
-                 "takes %zu", c->path, c->line, room, room);
+                 "takes %zu", c->text->path, c->line, room, room);
         return NULL;
     } else {
         memcpy(str, c->rest, room);
@@ -85,14 +77,6 @@ static char *read_line(char *str, int num, void *stream)
     return str;
 }
 
-static int is_ignored(const char *name)
-{
-    for (int i = 0; booksim_ignored[i]; i++)
-        if (strcmp(booksim_ignored[i], name) == 0)
-            return 1;
-    return 0;
-}
-
 static int on_pair(void *user, const char *section, const char *name, const char *value)
 {
     file_ctx_t *c = user;
@@ -100,7 +84,7 @@ static int on_pair(void *user, const char *section, const char *name, const char
     (void)section;
     if (strchr(value, ';')) {
         snprintf(c->err, sizeof c->err, "%s:%d: parameter '%s': one assignment per line, please",
-                 c->path, c->line, name);
+                 c->text->path, c->line, name);
         return 0;
     }
     /* strip matching quotes; a value too long for any parameter is refused
@@ -112,22 +96,21 @@ static int on_pair(void *user, const char *section, const char *name, const char
         n -= 2;
     }
     if (n >= sizeof val) {
-        snprintf(c->err, sizeof c->err, "%s:%d: parameter '%s': a value of %zu characters (at most %d)", c->path,
-                 c->line, name, n, NOC_CONFIG_STR_MAX - 1);
+        snprintf(c->err, sizeof c->err, "%s:%d: parameter '%s': a value of %zu characters (at most %d)",
+                 c->text->path, c->line, name, n, NOC_CONFIG_STR_MAX - 1);
         return 0;
     }
     memcpy(val, value, n);
     val[n] = '\0';
-    if (noc_config_set(c->cfg, name, val, err, sizeof err) != 0) {
-        if (is_ignored(name)) {
-            fprintf(stderr, "noctua: %s:%d: warning: BookSim2 parameter '%s' has no counterpart in noctua; ignored\n",
-                    c->path, c->line, name);
-            return 1;
-        }
-        snprintf(c->err, sizeof c->err, "%s:%d: %s", c->path, c->line, err);
-        return 0;
-    }
-    return 1;
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", c->text->path, c->line);
+    int bs = noc_bs_arg(c->cfg, name, val, where, stderr, err, sizeof err); /* a BookSim2 key: its table */
+    if (bs == 0 && noc_config_set(c->cfg, name, val, err, sizeof err) == 0)
+        return 1;
+    if (bs > 0)
+        return 1;
+    snprintf(c->err, sizeof c->err, "%s: %s", where, err);
+    return 0;
 }
 
 /* Debian's inih sets its line buffer at run time (ini.h: ini_use_stack,
@@ -147,23 +130,73 @@ static void set_up_inih(void)
     ini_stop_on_first_error = true;
 }
 
-int noc_app_load_file(noc_config_t *cfg, const char *path, char *err, size_t errlen)
+static int load_noctua(noc_config_t *cfg, const noc_bs_text_t *text, char *err, size_t errlen)
 {
-    file_ctx_t c = { .path = path, .cfg = cfg };
-    if (noc_in_open(&c.in, path, "config file", err, errlen) != 0)
-        return -1;
+    file_ctx_t c = { .text = text, .cfg = cfg };
     set_up_inih();
     int rc = ini_parse_stream(read_line, &c, on_pair, &c);
-    noc_in_close(&c.in);
     if (rc == 0 && !c.err[0])
         return 0;
     if (c.err[0])
         snprintf(err, errlen, "%s", c.err);
     else if (rc > 0)
-        snprintf(err, errlen, "%s:%d: not a 'key = value' line", path, rc);
+        snprintf(err, errlen, "%s:%d: not a 'key = value' line", text->path, rc);
     else
-        snprintf(err, errlen, "%s: cannot parse config file", path);
+        snprintf(err, errlen, "%s: cannot parse config file", text->path);
     return -1;
+}
+
+/* The whole file, line by line (util/infile.h's checks), into *text. */
+static int read_text(noc_bs_text_t *text, const char *path, char *err, size_t errlen)
+{
+    noc_infile_t in;
+    if (noc_in_open(&in, path, "config file", err, errlen) != 0)
+        return -1;
+    size_t cap = 0, n;
+    int rc;
+    while ((rc = noc_in_line(&in, &n, err, errlen)) > 0) {
+        if (text->n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **grown = realloc(text->line, cap * sizeof *grown);
+            if (!grown) {
+                rc = -1;
+                snprintf(err, errlen, "%s: out of memory", path);
+                break;
+            }
+            text->line = grown;
+        }
+        text->line[text->n] = malloc(n + 1);
+        if (!text->line[text->n]) {
+            rc = -1;
+            snprintf(err, errlen, "%s: out of memory", path);
+            break;
+        }
+        memcpy(text->line[text->n++], in.buf, n + 1);
+    }
+    noc_in_close(&in);
+    return rc < 0 ? -1 : 0;
+}
+
+int noc_app_load_file(noc_config_t *cfg, const char *path, char *err, size_t errlen)
+{
+    noc_bs_text_t text = { .path = path };
+    int rc = read_text(&text, path, err, errlen);
+    if (rc == 0) {
+        int bs = noc_bs_is_booksim(&text, err, errlen);
+        if (bs < 0)
+            rc = -1;
+        else if (bs && cfg->booksim) {
+            snprintf(err, errlen, "%s: a second BookSim2 file: BookSim2 reads one; put its statements in the first",
+                     path);
+            rc = -1;
+        } else {
+            rc = bs ? noc_bs_load(cfg, &text, stderr, err, errlen) : load_noctua(cfg, &text, err, errlen);
+        }
+    }
+    for (size_t i = 0; i < text.n; i++)
+        free(text.line[i]);
+    free(text.line);
+    return rc;
 }
 
 int noc_app_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen)
@@ -175,12 +208,15 @@ int noc_app_set_arg(noc_config_t *cfg, const char *arg, char *err, size_t errlen
     }
     char name[128];
     snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
-    char msg[400];
-    if (noc_config_set(cfg, name, eq + 1, msg, sizeof msg) != 0) {
-        snprintf(err, errlen, "argument '%s': %s", arg, msg);
-        return -1;
-    }
-    return 0;
+    char msg[900], where[200];
+    snprintf(where, sizeof where, "argument '%.150s'", arg);
+    int bs = noc_bs_arg(cfg, name, eq + 1, where, stderr, msg, sizeof msg);
+    if (bs == 0 && noc_config_set(cfg, name, eq + 1, msg, sizeof msg) == 0)
+        return 0;
+    if (bs > 0)
+        return 0;
+    snprintf(err, errlen, "argument '%s': %s", arg, msg);
+    return -1;
 }
 
 static const char *param_type(noc_param_type_t t)

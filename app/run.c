@@ -55,9 +55,11 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     unsigned flags = 0;
     if (strcmp(cfg->routing_function, "dor_no_dateline") == 0)
         flags |= NOC_TOPO_F_NO_DATELINE;
+    else if (strcmp(cfg->routing_function, "dor_booksim") == 0)
+        flags |= NOC_TOPO_F_WRAP_CLASS;
     else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
-        snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_no_dateline)",
-                 cfg->routing_function);
+        snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, "
+                 "dor_no_dateline)", cfg->routing_function);
         return -1;
     }
     noc_topo_shape_t shape; /* a grid too large is refused before it is built */

@@ -182,13 +182,17 @@ static int parse_args(run_args_t *r, int argc, char **argv)
     noc_opts_in_order(&p); /* key=value in their order, --router among them */
     const char *spec_arg = NULL;
     char err[600];
-    int k;
+    int k, bad_operands = 0;
     while ((k = noc_opts_next(&p)) != -1) {
         int bad = 0;
         if (k == -2)
             return NOC_EXIT_USAGE;
         if (k == NOC_OPTS_OPERAND) {
-            bad = noc_cli_config_operand(&r->cfg, p.value, &spec_arg, err, sizeof err) != 0;
+            /* every refused key=value is named, not only the first */
+            if (noc_cli_config_operand(&r->cfg, p.value, &spec_arg, err, sizeof err) != 0) {
+                fprintf(stderr, "noctua run: %s\n", err);
+                bad_operands++;
+            }
         } else if (k == O_JSON) {
             if (r->json_path) {
                 snprintf(err, sizeof err, "--json given twice ('%s', then '%s')", r->json_path, p.value);
@@ -214,6 +218,8 @@ static int parse_args(run_args_t *r, int argc, char **argv)
             return NOC_EXIT_USAGE;
         }
     }
+    if (bad_operands)
+        return NOC_EXIT_USAGE;
     if (r->wv.scope_or_window && !r->wv.path) {
         fprintf(stderr, "noctua run: --waves-scope and --waves-window go with --waves FILE\n");
         return NOC_EXIT_USAGE;

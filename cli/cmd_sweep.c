@@ -421,6 +421,7 @@ static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rat
 {
     char err[600];
     const char *spec_arg = NULL;
+    int bad_operands = 0;
     for (int pass = 0; pass < 2; pass++) {
         noc_opts_t p;
         noc_opts_init(&p, "sweep", sweep_opts, argc, argv);
@@ -436,10 +437,14 @@ static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rat
             } else if (pass == 0) {
                 bad = k == O_CONFIG && noc_app_load_file(cfg, p.value, err, sizeof err);
             } else if (k == NOC_OPTS_OPERAND) {
-                bad = noc_cli_config_operand(cfg, p.value, &spec_arg, err, sizeof err) != 0;
-                if (!bad && strncmp(p.value, "injection_rate=", 15) == 0)
+                /* every refused key=value is named, not only the first */
+                if (noc_cli_config_operand(cfg, p.value, &spec_arg, err, sizeof err) != 0) {
+                    fprintf(stderr, "noctua sweep: %s\n", err);
+                    bad_operands++;
+                } else if (strncmp(p.value, "injection_rate=", 15) == 0) {
                     fprintf(stderr, "noctua sweep: warning: '%s' is ignored; --rates sets injection_rate\n",
                             p.value);
+                }
             } else if (k == O_PROGRESS) {
                 *progress = 1;
             } else if (k == O_QUIET) {
@@ -457,7 +462,7 @@ static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rat
             }
         }
     }
-    return -1;
+    return bad_operands ? NOC_EXIT_USAGE : -1;
 }
 
 int noc_cmd_sweep(int argc, char **argv)

@@ -2,6 +2,7 @@
  * runs the built-in default (uniform traffic on mesh:8x8) and prints its
  * summary. */
 #include "cli/cli.h"
+#include "app/booksim.h"
 #include "report/report.h"
 #include "util/version.h"
 #include "util/suggest.h"
@@ -25,6 +26,7 @@ static void help(FILE *f)
         "       noctua run [SPEC] --program NAME | --program-file FILE [...]   a traffic program\n"
         "       noctua validate [--markdown]    the programs' counts against the papers' formulas\n"
         "       noctua params [--markdown]      every parameter with its default\n"
+        "       noctua params --booksim         every BookSim2 key and what noctua does with it (Markdown)\n"
         "       noctua help [COMMAND] | --help | --version   (noctua help run: run's help)\n"
         "\n"
         "`noctua run --help` lists every parameter with its default.\n"
@@ -75,6 +77,8 @@ static int dispatch(int argc, char **argv)
     if (strcmp(cmd, "params") == 0) {
         if (argc > 2 && strcmp(argv[2], "--markdown") == 0)
             noc_app_print_params_md(stdout);
+        else if (argc > 2 && strcmp(argv[2], "--booksim") == 0)
+            noc_bs_print_keys_md(stdout);
         else
             noc_app_print_params(stdout);
         return NOC_EXIT_OK;

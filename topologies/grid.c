@@ -49,6 +49,19 @@
  * everything is class 0 and the rings are cyclic: kept to test the deadlock
  * detector.
  *
+ * With NOC_TOPO_F_WRAP_CLASS (routing_function = dor_booksim, what BookSim2
+ * files get for its dim_order_torus, routefunc.cpp) the classes are
+ * BookSim2's instead: in each dimension, class 1 for a packet whose path
+ * there wraps (+ way: s > dst; - way: s < dst), from its first hop in the
+ * dimension to its last, and class 0 for one whose path does not. Also
+ * deadlock-free: class 0 never takes a wraparound link, and on the + way
+ * the class 1 paths of minimal routing run from s > dst around to dst with
+ * s - dst >= k/2, so the link from floor(k/2) - 1 to floor(k/2) (one past
+ * every such dst, short of every such s) carries none of them and the
+ * class 1 dependencies cannot close the ring (the - way likewise). BookSim2
+ * breaks a tie (k even, distance k/2) at random per packet; here it is the
+ * parity rule above, which splits ties between the two ways as evenly.
+ *
  * Drawing positions: rings on a circle, other grids as grids, hypercubes in
  * a recursive 2-D layout (grid_layout). */
 #include "topologies/fabrics.h"
@@ -105,6 +118,8 @@ static void torus_route(const noc_topo_t *t, int cur, int src, int dst, noc_rout
             r->port = (uint8_t)(1 + 2 * d + !plus);
             if (!t->dateline)
                 r->vclass = 0;
+            else if (t->dateline == 2)
+                r->vclass = (uint8_t)wrapped; /* BookSim2: the whole dimension */
             else if (crosses)
                 r->vclass = 0;
             else if (wrapped)
@@ -318,7 +333,7 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
     static const char cube_form[] = "hypercube:D with 1 <= D <= 20, e.g. hypercube:6";
     int k[NOC_TOPO_MAX_DIMS];
     int dims;
-    int dateline = !(flags & NOC_TOPO_F_NO_DATELINE);
+    int dateline = (flags & NOC_TOPO_F_NO_DATELINE) ? 0 : (flags & NOC_TOPO_F_WRAP_CLASS) ? 2 : 1;
 
     if (strcmp(kind, "hypercube") == 0) {
         if (parse_sizes(arg, k, cube_form, why, whylen) < 0)

@@ -81,7 +81,8 @@ struct noc_topo {
     int k[NOC_TOPO_MAX_DIMS];
     int stride[NOC_TOPO_MAX_DIMS];
     int wrap;             /* 1 for tori and rings */
-    int dateline;         /* 1: wraparound links use dateline VC classes */
+    int dateline;         /* 1: wraparound links use dateline VC classes;
+                             2: BookSim2's (NOC_TOPO_F_WRAP_CLASS) */
     int route_needs_src;  /* 0: route() ignores its src argument, so a router
                              need not look the packet's source up */
     /* Per global port: the latency in cycles the fabric's definition gives
@@ -120,6 +121,9 @@ struct noc_topo {
  * (NOC_TOPO_F_*) select variants used by tests. The caller owns the result. */
 #define NOC_TOPO_F_NO_DATELINE 1u /* tori without dateline classes: NOT
                                      deadlock-free, kept to test the detector */
+#define NOC_TOPO_F_WRAP_CLASS 2u  /* tori: BookSim2's dim_order_torus classes
+                                     (grid.c: class 1 for the whole dimension
+                                     whose path wraps, else 0) */
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen);
 void noc_topo_destroy(noc_topo_t *t);
 

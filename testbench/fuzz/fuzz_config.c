@@ -1,10 +1,13 @@
-/* fuzz_config.c: the config-file reader (cli/config_file.c: noctua's
- * `key = value` files and BookSim2's `key = value;` ones, through inih and
- * util/infile.h). For every input written to a file: it is read, or refused
- * with a message that names the file; every parameter it changed is named
- * at the start of one of its lines (a line read in two, as inih's
- * 199-character buffer once made it, sets a parameter named in the middle
- * of a line); an accepted one gives a SPEC or a message (noc_cli_spec). */
+/* fuzz_config.c: the config-file reader (app/config_file.c: noctua's
+ * `key = value` files through inih, BookSim2's `key = value;` ones through
+ * app/booksim.c, both through util/infile.h). For every input written to a
+ * file: it is read, or refused with a message that names the file; in a
+ * noctua file every parameter it changed is named at the start of one of
+ * its lines (a line read in two, as inih's 199-character buffer once made
+ * it, sets a parameter named in the middle of a line; a BookSim2 file sets
+ * BookSim2's defaults besides, cfg.booksim); an accepted one gives a SPEC
+ * or a message (noc_app_spec). Refusals of a BookSim2 file's lines go to
+ * stderr, named each with its line. */
 #include "testbench/fuzz/fuzz_common.h"
 #include "cli/cli.h"
 #include <ctype.h>
@@ -62,6 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     err[0] = '\0';
     if (noc_app_spec(&cfg, spec, sizeof spec, err, sizeof err) != 0)
         fuzz_refused(err);
+    if (cfg.booksim)
+        return 0; /* (BookSim2's defaults are parameters no line names) */
     static noc_config_t def;
     noc_config_defaults(&def);
     size_t n;

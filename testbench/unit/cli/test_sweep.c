@@ -173,7 +173,7 @@ static void test_config_precedence(void **state)
     snprintf(path, sizeof path, "%s/sweep.cfg", cmd_tmpdir);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    fputs("packet_size = 2;\nsample_cycles = 800;\nwarmup_cycles = 200;\n", f);
+    fputs("packet_size = 2\nsample_cycles = 800\nwarmup_cycles = 200\n", f);
     fclose(f);
     assert_int_equal(sweep("", "mesh:4x4 --rates 0.1,0.2 --config sweep.cfg -o cfg"), 0);
     char *out = output("out.txt");

@@ -277,6 +277,50 @@ static void test_torus_directions(void **state)
     noc_topo_destroy(t);
 }
 
+/* BookSim2's dim_order_torus classes (NOC_TOPO_F_WRAP_CLASS, what its files
+ * get): class 1 for the whole of a dimension whose path wraps, 0 for the
+ * others; minimal, and the CDG stays acyclic. Cases worked by hand from
+ * routefunc.cpp (dor_next_torus, partition). */
+static void test_booksim_torus_classes(void **state)
+{
+    (void)state;
+    noc_route_t r;
+    noc_topo_t *t = make_flags("ring:8", NOC_TOPO_F_WRAP_CLASS);
+    assert_int_equal(t->n_vclasses, 2);
+    /* 6 -> 1 goes + over the wrap (3 hops): class 1 at 6, 7 and 0 */
+    for (int cur = 6; cur != 1; cur = (cur + 1) % 8) {
+        t->ops->route(t, cur, 6, 1, &r);
+        assert_int_equal(r.port, 1);
+        assert_int_equal(r.vclass, 1);
+    }
+    /* 1 -> 3 never wraps: class 0 (the dateline rule would say dst & 1 = 1) */
+    t->ops->route(t, 1, 1, 3, &r);
+    assert_int_equal(r.vclass, 0);
+    t->ops->route(t, 2, 1, 3, &r);
+    assert_int_equal(r.vclass, 0);
+    /* 1 -> 6 goes - over the wrap: class 1 */
+    t->ops->route(t, 1, 1, 6, &r);
+    assert_int_equal(r.port, 2);
+    assert_int_equal(r.vclass, 1);
+    t->ops->route(t, 7, 1, 6, &r);
+    assert_int_equal(r.vclass, 1);
+    noc_topo_destroy(t);
+    static const char *const tori[] = {"ring:5", "ring:8", "torus:4x4", "torus:8x8", "torus:5x3", "torus:3x4x5"};
+    for (size_t i = 0; i < sizeof tori / sizeof tori[0]; i++) {
+        t = make_flags(tori[i], NOC_TOPO_F_WRAP_CLASS);
+        cdg_t g;
+        cdg_build(t, &g);
+        if (!cdg_acyclic(&g))
+            print_error("%s: channel dependency cycle\n", tori[i]);
+        assert_true(cdg_acyclic(&g));
+        cdg_free(&g);
+        for (int a = 0; a < t->n_nodes; a++)
+            for (int b = 0; b < t->n_nodes; b++)
+                assert_int_equal(noc_topo_route_hops(t, a, b), noc_topo_distance(t, a, b));
+        noc_topo_destroy(t);
+    }
+}
+
 /* e-cube: lowest differing bit first; meshes never leave class 0. */
 static void test_ecube_mesh(void **state)
 {
@@ -350,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_cdg),
         cmocka_unit_test(test_cdg_no_dateline_cyclic),
         cmocka_unit_test(test_torus_directions),
+        cmocka_unit_test(test_booksim_torus_classes),
         cmocka_unit_test(test_ecube_mesh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

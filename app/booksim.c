@@ -1,0 +1,539 @@
+/* booksim.c: BookSim2's config dialect (booksim.h). A BookSim2 file is read
+ * whole first: every statement `key = value;` is looked up in the table of
+ * BookSim2's keys (booksim_keys.def) or among noctua's parameters, and every
+ * key noctua cannot honour is listed before anything is refused, so that a
+ * user sees them all at once. Then BookSim2's defaults and the file's values
+ * become noctua's parameters (translate): the same meaning where the table
+ * says SAME, converted where it says CONV (channel latencies, the credit
+ * loop, the crossbar stages, the sampling periods), with what every
+ * BookSim2 run has besides (packets per cycle unless
+ * injection_rate_uses_flits, self-traffic, unbounded source queues, the
+ * injection channel's extra cycle). How each is read: docs/booksim.md. */
+#include "app/booksim.h"
+#include "util/suggest.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const noc_bs_key_t keys[] = {
+#define X(key, def, disp, ok, to, note) { #key, def, NOC_BS_##disp, ok, to, note },
+#include "app/booksim_keys.def"
+#undef X
+};
+#define N_KEYS (sizeof keys / sizeof keys[0])
+
+const noc_bs_key_t *noc_bs_keys(size_t *n)
+{
+    *n = N_KEYS;
+    return keys;
+}
+
+static int key_index(const char *name)
+{
+    for (size_t i = 0; i < N_KEYS; i++)
+        if (strcmp(keys[i].key, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+const noc_bs_key_t *noc_bs_key(const char *name)
+{
+    int i = key_index(name);
+    return i < 0 ? NULL : &keys[i];
+}
+
+/* ---- which dialect ---- */
+
+int noc_bs_is_booksim(const noc_bs_text_t *t, char *err, size_t errlen)
+{
+    size_t with = 0, without = 0; /* first line of each kind, 1-based; 0 none */
+    for (size_t i = 0; i < t->n; i++) {
+        const char *s = t->line[i];
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '#' || *s == ';' || *s == '[')
+            continue; /* inih's comments and sections */
+        const char *cm = strstr(s, "//");
+        size_t m = cm ? (size_t)(cm - s) : strlen(s);
+        while (m > 0 && isspace((unsigned char)s[m - 1]))
+            m--;
+        if (m == 0 || !memchr(s, '=', m))
+            continue;
+        if (s[m - 1] == ';') {
+            if (!with)
+                with = i + 1;
+        } else if (!without) {
+            without = i + 1;
+        }
+    }
+    if (with && without) {
+        snprintf(err, errlen, "%s:%zu: this line ends with ';' as BookSim2's statements do, but line %zu does not, "
+                 "as noctua's do: write the whole file in one of the two (docs/booksim.md)",
+                 t->path, with, without);
+        return -1;
+    }
+    return with ? 1 : 0;
+}
+
+/* ---- reading a BookSim2 file ---- */
+
+typedef struct nkey {
+    const char *key, *value;
+    unsigned long line;
+} nkey_t;
+
+typedef struct bs_read {
+    const noc_bs_text_t *t;
+    FILE *diag;
+    int errors;
+    const char *val[N_KEYS]; /* the file's value of each key, or NULL */
+    unsigned long at[N_KEYS]; /* its line */
+    nkey_t *nk;               /* noctua's parameters, in order */
+    size_t n_nk;
+} bs_read_t;
+
+/* One refusal, on diag: "noctua: FILE:LINE: ..." (line 0: the file's, for a
+ * default). */
+static void refuse(bs_read_t *r, unsigned long line, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line)
+        fprintf(r->diag, "noctua: %s:%lu: %s\n", r->t->path, line, msg);
+    else
+        fprintf(r->diag, "noctua: %s: %s\n", r->t->path, msg);
+    r->errors++;
+}
+
+/* A finite number, the whole text. */
+static int number(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end != s && *end == '\0' && errno == 0;
+}
+
+/* Is v one of k's honoured values? */
+static int honoured(const noc_bs_key_t *k, const char *v)
+{
+    if (!k->honoured[0])
+        return 1;
+    double x, y;
+    int num = number(v, &x);
+    for (const char *a = k->honoured; *a;) {
+        const char *bar = strchr(a, '|');
+        size_t n = bar ? (size_t)(bar - a) : strlen(a);
+        char alt[64];
+        snprintf(alt, sizeof alt, "%.*s", (int)n, a);
+        if (strcmp(alt, v) == 0 || (num && number(alt, &y) && x == y))
+            return 1;
+        a += n + (bar != NULL);
+    }
+    return 0;
+}
+
+/* "a, b or c" of k's honoured values, in buf. */
+static const char *honoured_list(const noc_bs_key_t *k, char *buf, size_t len)
+{
+    size_t w = 0, count = 1;
+    for (const char *c = k->honoured; *c; c++)
+        count += *c == '|';
+    size_t i = 0;
+    buf[0] = '\0';
+    for (const char *a = k->honoured; *a && w < len; i++) {
+        const char *bar = strchr(a, '|');
+        size_t n = bar ? (size_t)(bar - a) : strlen(a);
+        w += (size_t)snprintf(buf + w, len - w, "%s%.*s", i == 0 ? "" : i + 1 == count ? " or " : ", ", (int)n, a);
+        a += n + (bar != NULL);
+    }
+    return buf;
+}
+
+static void warn(FILE *diag, const char *where, const noc_bs_key_t *k)
+{
+    fprintf(diag, "noctua: %s: warning: BookSim2's '%s' has no effect on noctua's results (%s); ignored\n", where,
+            k->key, k->note);
+}
+
+/* Check a BookSim2 key's value as the table says: 1 take it, 0 ignore it
+ * (warned), -1 refused (msg). */
+static int judge(const noc_bs_key_t *k, const char *value, char *msg, size_t len)
+{
+    char alts[256];
+    if (k->disp == NOC_BS_WARN)
+        return 0;
+    if (k->disp == NOC_BS_REFUSE) {
+        snprintf(msg, len, "BookSim2's '%s' is not honoured: %s", k->key, k->note);
+        return -1;
+    }
+    if (strchr(value, '{')) {
+        snprintf(msg, len, "'%s = %s': per-class vectors are not honoured (one traffic class: issue 11, item 3)",
+                 k->key, value);
+        return -1;
+    }
+    if (!honoured(k, value)) {
+        snprintf(msg, len, "'%s = %s' is not honoured: noctua honours %s only (%s)", k->key, value,
+                 honoured_list(k, alts, sizeof alts), k->note);
+        return -1;
+    }
+    return 1;
+}
+
+static int is_name(const char *s)
+{
+    if (!(isalpha((unsigned char)*s) || *s == '_'))
+        return 0;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return 0;
+    return 1;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+/* "did you mean 'x'? " for an unknown key, among BookSim2's and noctua's. */
+static void unknown_key(bs_read_t *r, unsigned long line, const char *key)
+{
+    size_t np;
+    const noc_param_info_t *p = noc_params(&np);
+    const char **names = malloc((N_KEYS + np) * sizeof *names);
+    size_t n = 0;
+    for (size_t i = 0; names && i < N_KEYS; i++)
+        names[n++] = keys[i].key;
+    for (size_t i = 0; names && i < np; i++)
+        names[n++] = p[i].name;
+    const char *near = names ? noc_suggest(key, names, n) : NULL;
+    refuse(r, line, "'%s' is neither a BookSim2 key nor a noctua parameter%s%s%s", key,
+           near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    free(names);
+}
+
+/* One statement `key = value` of line `line` (text modified in place). */
+static void statement(bs_read_t *r, char *s, unsigned long line)
+{
+    char *eq = strchr(s, '=');
+    if (!eq) {
+        refuse(r, line, "'%s': not a 'key = value;' statement", s);
+        return;
+    }
+    *eq = '\0';
+    char *key = trim(s), *value = trim(eq + 1);
+    if (!is_name(key)) {
+        refuse(r, line, "'%s': not a key", key);
+        return;
+    }
+    if (!value[0]) {
+        refuse(r, line, "'%s': no value", key);
+        return;
+    }
+    int i = key_index(key);
+    if (i < 0) {
+        size_t np;
+        const noc_param_info_t *p = noc_params(&np);
+        for (size_t j = 0; j < np; j++)
+            if (strcmp(p[j].name, key) == 0) {
+                nkey_t *grown = realloc(r->nk, (r->n_nk + 1) * sizeof *grown);
+                if (!grown) {
+                    refuse(r, line, "out of memory");
+                    return;
+                }
+                r->nk = grown;
+                r->nk[r->n_nk++] = (nkey_t){ key, value, line };
+                return;
+            }
+        unknown_key(r, line, key);
+        return;
+    }
+    char msg[768];
+    int j = judge(&keys[i], value, msg, sizeof msg);
+    if (j < 0) {
+        refuse(r, line, "%s", msg);
+    } else if (j == 0) {
+        char where[600];
+        snprintf(where, sizeof where, "%s:%lu", r->t->path, line);
+        warn(r->diag, where, &keys[i]);
+    } else {
+        r->val[i] = value;
+        r->at[i] = line;
+    }
+}
+
+/* Every line: statements split at ';' (BookSim2 takes several on a line);
+ * after the last ';' only blanks (noc_bs_is_booksim made sure). */
+static void read_lines(bs_read_t *r)
+{
+    for (size_t i = 0; i < r->t->n; i++) {
+        char *s = r->t->line[i];
+        char *cm = strstr(s, "//");
+        if (cm)
+            *cm = '\0';
+        unsigned long line = (unsigned long)i + 1;
+        for (;;) {
+            char *semi = strchr(s, ';');
+            if (!semi) {
+                if (trim(s)[0])
+                    refuse(r, line, "'%s': no ';' at its end (BookSim2's statements end with one)", trim(s));
+                break;
+            }
+            *semi = '\0';
+            if (trim(s)[0])
+                statement(r, trim(s), line);
+            s = semi + 1;
+        }
+    }
+}
+
+/* ---- BookSim2's values into noctua's parameters ---- */
+
+/* The value of BookSim2 key `key`: the file's, or BookSim2's default; its
+ * line in *line (0: the default). */
+static const char *value_of(const bs_read_t *r, const char *key, unsigned long *line)
+{
+    int i = key_index(key);
+    *line = r->val[i] ? r->at[i] : 0;
+    return r->val[i] ? r->val[i] : keys[i].def;
+}
+
+/* An integer BookSim2 key in [lo, hi] into *v; refused otherwise. */
+static int int_key(bs_read_t *r, const char *key, long lo, long hi, long *v)
+{
+    unsigned long line;
+    const char *s = value_of(r, key, &line);
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno != 0 || x < lo || x > hi) {
+        refuse(r, line, "'%s = %s': an integer from %ld to %ld, please", key, s, lo, hi);
+        return -1;
+    }
+    *v = x;
+    return 0;
+}
+
+/* noctua parameter `param` = value, for BookSim2 key `key` (its line named
+ * if noctua refuses the value). */
+static void set(bs_read_t *r, noc_config_t *cfg, const char *param, const char *value, const char *key)
+{
+    char msg[512];
+    if (noc_config_set(cfg, param, value, msg, sizeof msg) == 0)
+        return;
+    unsigned long line = 0;
+    if (key)
+        value_of(r, key, &line);
+    if (key && strcmp(key, param) != 0)
+        refuse(r, line, "'%s' (BookSim2's %s): %s", key, line ? "value" : "default", msg);
+    else if (key && !line)
+        refuse(r, 0, "BookSim2's default: %s", msg);
+    else
+        refuse(r, line, "%s", msg);
+}
+
+static void set_int(bs_read_t *r, noc_config_t *cfg, const char *param, long v, const char *key)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%ld", v);
+    set(r, cfg, param, buf, key);
+}
+
+/* topology, k, n and the routing function; the latency of the network's
+ * channels in *lat. */
+static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
+{
+    unsigned long lt, lrf;
+    const char *topo = value_of(r, "topology", &lt), *rf = value_of(r, "routing_function", &lrf);
+    int torus = strcmp(topo, "torus") == 0;
+    set(r, cfg, "topology", topo, "topology");
+    set(r, cfg, "k", value_of(r, "k", &lt), "k");
+    set(r, cfg, "n", value_of(r, "n", &lt), "n");
+    if (strcmp(rf, "none") == 0)
+        refuse(r, 0, "no routing_function: BookSim2 has no default (its 'none' stops it); give %s",
+               torus ? "dim_order" : "dor or dim_order");
+    else if (torus && strcmp(rf, "dor") == 0)
+        refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
+    else /* BookSim2's dim_order_torus assigns its VC classes its own way */
+        set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
+    long use_noc = 1;
+    int_key(r, "use_noc_latency", 0, 1, &use_noc);
+    *lat = torus && use_noc ? 2 : 1; /* networks/kncube.cpp */
+}
+
+/* The router's timing: stages, the credit loop, the channels. */
+static void translate_timing(bs_read_t *r, noc_config_t *cfg, long lat)
+{
+    long prep = 0, fin = 1, cd = 0, buf = 8;
+    int ok = int_key(r, "st_prepare_delay", 0, 16, &prep) == 0;
+    ok &= int_key(r, "st_final_delay", 0, 16, &fin) == 0;
+    ok &= int_key(r, "credit_delay", 0, 60, &cd) == 0;
+    ok &= int_key(r, "vc_buf_size", 1, 4096, &buf) == 0;
+    if (!ok)
+        return;
+    set_int(r, cfg, "st_final_delay", prep + fin, "st_final_delay");
+    set_int(r, cfg, "link_latency", lat, "use_noc_latency");
+    set_int(r, cfg, "credit_delay", cd + lat + 1, "credit_delay");
+    /* the channels between a source and its router: BookSim2's injection
+     * takes a cycle more, its credits come back in 2 (docs/booksim.md) */
+    set(r, cfg, "local_latency", "1", NULL);
+    set(r, cfg, "inject_latency", "2", NULL);
+    set(r, cfg, "inject_credit_delay", "2", NULL);
+    /* BookSim2's ejection channel returns credits over a loop of
+     * crossbar + 4 + credit_delay cycles; noctua's sink takes a flit every
+     * cycle. They agree while the loop fits in a VC's buffer. */
+    long loop = prep + fin + 4 + cd;
+    if (buf < loop) {
+        unsigned long line;
+        value_of(r, "vc_buf_size", &line);
+        refuse(r, line, "vc_buf_size = %ld: BookSim2's ejection channel then holds flits back (its credit loop "
+               "is %ld cycles with credit_delay = %ld), which noctua's network interface does not model; "
+               "vc_buf_size >= %ld, please", buf, loop, cd, loop);
+    }
+}
+
+/* The sampling periods. */
+static void translate_sampling(bs_read_t *r, noc_config_t *cfg)
+{
+    long periods = 3, period = 1000;
+    if (int_key(r, "warmup_periods", 0, 1L << 30, &periods) || int_key(r, "sample_period", 1, 1L << 30, &period))
+        return;
+    set_int(r, cfg, "warmup_cycles", periods * period, "warmup_periods");
+    set_int(r, cfg, "sample_cycles", period, "sample_period");
+}
+
+static void translate(bs_read_t *r, noc_config_t *cfg)
+{
+    long lat = 1;
+    translate_fabric(r, cfg, &lat);
+    for (size_t i = 0; i < N_KEYS; i++) { /* the same meaning */
+        const char *k = keys[i].key;
+        if (keys[i].disp != NOC_BS_SAME || strcmp(k, "topology") == 0 || strcmp(k, "k") == 0 ||
+            strcmp(k, "n") == 0)
+            continue;
+        unsigned long line;
+        set(r, cfg, keys[i].noctua, value_of(r, k, &line), k);
+    }
+    translate_timing(r, cfg, lat);
+    translate_sampling(r, cfg);
+    set(r, cfg, "router", "vc", NULL);
+    set(r, cfg, "class_latency", "", NULL);
+    set(r, cfg, "lookahead", "0", NULL);
+    set(r, cfg, "ni_ports", "1", NULL);
+    set(r, cfg, "self_traffic", "1", NULL);
+    set(r, cfg, "source_queue", "0", NULL);
+    set(r, cfg, "booksim", "1", NULL);
+}
+
+int noc_bs_load(noc_config_t *cfg, const noc_bs_text_t *t, FILE *diag, char *err, size_t errlen)
+{
+    bs_read_t r = { .t = t, .diag = diag };
+    read_lines(&r);
+    if (!r.errors)
+        translate(&r, cfg);
+    for (size_t i = 0; !r.errors && i < r.n_nk; i++) {
+        char msg[512];
+        if (noc_config_set(cfg, r.nk[i].key, r.nk[i].value, msg, sizeof msg) != 0)
+            refuse(&r, r.nk[i].line, "%s", msg);
+    }
+    free(r.nk);
+    if (!r.errors)
+        return 0;
+    snprintf(err, errlen, "%s: a BookSim2 file (its statements end with ';') that noctua cannot run with BookSim2's "
+             "meaning: %d line%s above (docs/booksim.md)", t->path, r.errors, r.errors == 1 ? "" : "s");
+    return -1;
+}
+
+/* ---- key=value arguments ---- */
+
+int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char *where, FILE *diag, char *err,
+               size_t errlen)
+{
+    const noc_bs_key_t *k = noc_bs_key(key);
+    char probe[64];
+    int shared = noc_config_get(cfg, key, probe, sizeof probe) == 0; /* a noctua parameter too */
+    if (!k || (shared && !cfg->booksim))
+        return 0; /* noctua's parameter, noctua's meaning */
+    if (k->disp == NOC_BS_CONV || (cfg->booksim && strcmp(key, "topology") == 0)) {
+        if (cfg->booksim)
+            snprintf(err, errlen, "BookSim2's '%s' is converted when a BookSim2 file is read (%s); as an argument "
+                     "after one it would not be: put it in the file", key, k->note);
+        else
+            snprintf(err, errlen, "BookSim2's '%s' is converted when a BookSim2 file is read (%s); without one, "
+                     "give noctua's %s", key, k->note, k->noctua);
+        return -1;
+    }
+    char msg[768];
+    int j = judge(k, value, msg, sizeof msg);
+    if (j < 0) {
+        snprintf(err, errlen, "%s", msg);
+        return -1;
+    }
+    if (j == 0) {
+        warn(diag, where, k);
+        return 1;
+    }
+    if (k->disp == NOC_BS_SAME && noc_config_set(cfg, k->noctua, value, err, errlen) != 0)
+        return -1;
+    return 1; /* (FIXED: what noctua does anyway) */
+}
+
+/* ---- the table as Markdown ---- */
+
+static const char *disp_name(noc_bs_disp_t d)
+{
+    switch (d) {
+    case NOC_BS_SAME: return "mapped: same meaning";
+    case NOC_BS_CONV: return "mapped: converted";
+    case NOC_BS_FIXED: return "mapped: honoured values only";
+    case NOC_BS_WARN: return "warned: no effect";
+    case NOC_BS_REFUSE: return "refused";
+    }
+    return "";
+}
+
+static void md_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", f);
+        else
+            fputc(*s, f);
+    }
+}
+
+void noc_bs_print_keys_md(FILE *f)
+{
+    int count[5] = { 0 };
+    for (size_t i = 0; i < N_KEYS; i++)
+        count[keys[i].disp]++;
+    fprintf(f, "%zu keys: %d mapped (%d with the same meaning, %d converted, %d honoured at some values only), "
+               "%d warned, %d refused.\n\n",
+            N_KEYS, count[0] + count[1] + count[2], count[0], count[1], count[2], count[3], count[4]);
+    fprintf(f, "| BookSim2 key | BookSim2 default | in noctua | honoured values | noctua parameters | how, or why not |\n"
+               "|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < N_KEYS; i++) {
+        const noc_bs_key_t *k = &keys[i];
+        fprintf(f, "| `%s` | %s%s%s | %s | ", k->key, k->def[0] ? "`" : "", k->def[0] ? k->def : "(empty)",
+                k->def[0] ? "`" : "", disp_name(k->disp));
+        if (k->honoured[0]) {
+            char alts[256];
+            md_text(f, honoured_list(k, alts, sizeof alts));
+        } else {
+            fputs(k->disp <= NOC_BS_CONV ? "any" : "", f);
+        }
+        fprintf(f, " | %s%s%s | ", k->noctua[0] ? "`" : "", k->noctua, k->noctua[0] ? "`" : "");
+        md_text(f, k->note);
+        fputs(" |\n", f);
+    }
+}

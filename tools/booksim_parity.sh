@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# booksim_parity.sh: BookSim2 and noctua side by side on the same config
+# files (issue 11, item 6; docs/booksim.md holds the table and says how to
+# read it). Run by hand: CI has neither BookSim2 nor the network to fetch it.
+#
+#   tools/booksim_parity.sh BOOKSIM_BINARY [NOCTUA_BINARY]
+#
+# BOOKSIM_BINARY is BookSim2's src/booksim, built from its public
+# repository (github.com/booksim/booksim2: make -C src; it needs flex and
+# bison), never vendored here. Its own configs are taken from beside it
+# (src/examples/, runfiles/): the ones noctua accepts run on both, the
+# others are listed with the number of keys noctua refuses. Then a set of
+# our own: an 8x8 mesh and an 8x8 torus from low load to past saturation,
+# and a mesh with BookSim2's usual example settings.
+#
+# Both simulators read the same file, with `sample_period = 10000;` added
+# (BookSim2's examples measure 1000-cycle periods, too short to compare
+# within a few %). BookSim2 also gets latency_thres=1.0e9 on its command
+# line, so that past saturation it measures instead of stopping as
+# unstable; it then gives no overall figures, and its last sample period's
+# are used. Printed: a Markdown table of packet latency, network latency
+# and accepted throughput (flits/node/cycle), BookSim2's, noctua's and
+# noctua's difference in % of BookSim2's.
+set -euo pipefail
+BS=${1:?usage: tools/booksim_parity.sh BOOKSIM_BINARY [NOCTUA_BINARY]}
+NOC=${2:-build/noctua}
+BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
+NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
+SRC=$(dirname "$BS")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# BookSim2's figures: packet latency, network latency, accepted flit rate
+# (the overall ones, or the last sample period's when it gave none).
+booksim_figures() {
+  awk '
+    /Overall Traffic Statistics/ { overall = 1 }
+    /^Packet latency average/  { v = $5; if (overall) op = v; else pp = v }
+    /^Network latency average/ { v = $5; if (overall) on = v; else pn = v }
+    /^Accepted flit rate average/ {
+      line = $0; sub(/.*= */, "", line); sub(/ .*/, "", line)
+      if (overall) oa = line; else pa = line }
+    END {
+      if (oa != "") print op, on, oa, "overall"
+      else if (pa != "") print pp, pn, pa, "last-period"
+      else print "- - - none" }'
+}
+
+# noctua's: packet latency, network latency, accepted, and its state.
+noctua_figures() {
+  awk '
+    $1 == "latency" { p = $3 }
+    $1 == "network" { n = $3 }
+    $1 == "throughput" { a = $5 }
+    $1 == "state" { s = ($2 == "below") ? "below" : "saturated" }
+    END { print (p == "" ? "-" : p), (n == "" ? "-" : n), (a == "" ? "-" : a), (s == "" ? "-" : s) }'
+}
+
+pct() { # noctua's difference in % of BookSim2's
+  awk -v b="$1" -v n="$2" 'BEGIN { if (b == "-" || n == "-" || b + 0 == 0) print "-"; else printf "%+.1f", 100 * (n - b) / b }'
+}
+
+row() { # NAME FILE [BookSim2-only KEY=VALUE ...]
+  local name=$1 file=$2
+  shift 2
+  local b n
+  # (BookSim2 exits 255 when it ends a run as unstable, noctua 3 on a
+  # deadlock: the figures tell)
+  b=$( (cd "$work"; "$BS" "$file" latency_thres=1.0e9 "$@" 2>&1) | booksim_figures) || true
+  n=$( (cd "$work"; "$NOC" run --config "$file" 2>/dev/null) | noctua_figures) || true
+  read -r bp bn ba bhow <<<"$b"
+  read -r np nn na nstate <<<"$n"
+  local lp ln
+  lp=$(pct "$bp" "$np")
+  ln=$(pct "$bn" "$nn")
+  if [ "$nstate" = saturated ]; then lp="(sat.)"; ln="(sat.)"; fi
+  echo "| $name | $bp | $np | $lp | $bn | $nn | $ln | $ba | $na | $(pct "$ba" "$na") | $nstate${bhow:+, BookSim2 $bhow} |"
+}
+
+echo "BookSim2: $BS"
+echo "noctua:   $NOC ($("$NOC" --version))"
+echo
+echo "| config | packet latency BookSim2 | noctua | diff % | network latency BookSim2 | noctua | diff % | accepted BookSim2 | noctua | diff % | noctua's state |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+
+refused=()
+for f in "$SRC"/examples/* "$SRC"/examples/anynet/anynet_config "$SRC"/../runfiles/*; do
+  [ -f "$f" ] || continue
+  case $(basename "$f") in README|anynet_file) continue ;; esac
+  name=${f#"$SRC"/}
+  name=${name#../}
+  cp "$f" "$work/cfg"
+  printf '\nsample_period = 10000;\n' >>"$work/cfg"
+  if err=$(cd "$work" && "$NOC" run --config cfg sample_cycles=1 warmup_cycles=0 --quiet 2>&1 >/dev/null); then
+    row "$name" cfg
+  else
+    count=$(grep -c -E '^noctua: [^ ]*:[0-9]+: [^w]|^noctua: [^:]*: no routing' <<<"$err" || true)
+    refused+=("$name ($count)")
+  fi
+done
+
+own() { # NAME RATE TEXT: one of our configs at injection_rate RATE
+  printf '%s\ninjection_rate = %s;\nsample_period = 10000;\n' "$3" "$2" >"$work/own"
+  row "$1 @ $2" own
+}
+mesh='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 2; vc_buf_size = 8; traffic = uniform;'
+torus='topology = torus; k = 8; n = 2; routing_function = dim_order; num_vcs = 2; vc_buf_size = 8; traffic = uniform;'
+typical='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 4; vc_buf_size = 8; routing_delay = 0;
+credit_delay = 2; vc_allocator = separable_input_first; sw_allocator = separable_input_first; packet_size = 4;'
+for r in 0.05 0.15 0.25 0.28 0.35 0.45; do own "mesh 8x8, 2 VCs" "$r" "$mesh"; done
+for r in 0.05 0.15 0.30 0.40 0.50 0.70; do own "torus 8x8, 2 VCs" "$r" "$torus"; done
+for r in 0.02 0.05 0.07 0.10; do own "mesh 8x8, 4 VCs, 4-flit packets, BookSim2's example timing" "$r" "$typical"; done
+own "mesh 8x8, 2 VCs, transpose" 0.1 "${mesh/uniform/transpose}"
+
+echo
+echo "BookSim2's configs that noctua refuses (keys it cannot honour): ${refused[*]:-none}"
