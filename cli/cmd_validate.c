@@ -173,7 +173,7 @@ static outcome_t run_case(const vcase_t *c, const noc_topo_t *t)
     if (!p)
         return o;
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, o.err, sizeof o.err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, o.err, sizeof o.err);
     if (s && noc_pe_attach(s, p, o.err, sizeof o.err) == 0) {
         noc_run_status_t st = noc_pe_run(s);
         o.ok = st == NOC_RUN_OK && noc_pe_finished(noc_sim_pe(s), o.err, sizeof o.err) == 0 &&

@@ -128,7 +128,7 @@ void noc_sc_fabric::init(const std::string &spec)
     /* the simulator, running an empty program that grows as the
      * processes issue ops (which also checks the configuration now) */
     noc_traffic_t none = { NULL, NULL };
-    sim_ = noc_sim_create(&cfg_, topo_, none, err, sizeof err);
+    sim_ = noc_sim_create(&cfg_, noc_topo_graph(topo_), none, err, sizeof err);
     prog_ = noc_prog_new(topo_->n_nodes, "systemc");
     if (!sim_ || noc_prog_finish(prog_, err, sizeof err) != 0 || noc_pe_attach(sim_, prog_, err, sizeof err) != 0) {
         SC_REPORT_ERROR("noc_sc_fabric", err);

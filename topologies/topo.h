@@ -28,6 +28,7 @@
 #define NOC_TOPO_H
 #include <stddef.h>
 #include <stdint.h>
+#include "model/graph.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,31 +38,25 @@ extern "C" {
 #endif
 #define NOC_TOPO_MAX_DIMS 22 /* log2(NOC_TOPO_MAX_NODES): every size is >= 2 */
 #define NOC_TOPO_MAX_LEVELS 12 /* levels of a pyramid or multilevel structure */
-#define NOC_TOPO_MAX_CLASSES 32
+#define NOC_TOPO_MAX_CLASSES NOC_GRAPH_MAX_CLASSES
 
 typedef struct noc_topo noc_topo_t;
-
-/* One routing decision. */
-typedef struct noc_route {
-    uint8_t port;   /* output port at the current node (0: eject here) */
-    uint8_t vclass; /* VC class on that port's link, < topo->n_vclasses */
-} noc_route_t;
 
 typedef struct noc_topo_ops {
     const char *kind; /* "mesh", "torus", "ring", "hypercube", ... */
     /* Route at node `cur` of a packet from `src` toward `dst`. cur == dst
      * gives port 0. (Tori use src to tell whether the packet has already
-     * crossed the wraparound link of the dimension it travels in.) */
-    void (*route)(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r);
+     * crossed the wraparound link of the dimension it travels in.) ctx is
+     * the topology (the graph view's ctx), so the kernel calls it as it is. */
+    noc_graph_route_fn route;
     /* Write the label of node n into buf (always NUL-terminated). */
     void (*label)(const noc_topo_t *t, int n, char *buf, size_t len);
     /* Free priv (may be NULL when the fabric keeps none). */
     void (*destroy)(noc_topo_t *t);
 } noc_topo_ops_t;
 
-/* The longest SPEC: room for a graph file's path of PATH_MAX (4096) with
- * the kinds around it (bsn:graph:...). */
-#define NOC_TOPO_SPEC_MAX 4200
+/* The longest SPEC (model/graph.h: a path of PATH_MAX with kinds around it). */
+#define NOC_TOPO_SPEC_MAX NOC_GRAPH_NAME_MAX
 
 struct noc_topo {
     const noc_topo_ops_t *ops;
@@ -72,7 +67,7 @@ struct noc_topo {
     int *peer;            /* per global port: peer global port, -1 for local */
     uint8_t *link_class;  /* per global port: class of its outgoing link */
     int n_classes;
-    char class_name[NOC_TOPO_MAX_CLASSES][16];
+    char class_name[NOC_TOPO_MAX_CLASSES][NOC_GRAPH_CLASS_NAME];
     int n_vclasses;       /* VC classes the routing needs (>= 1) */
     int max_degree;       /* largest number of network ports of a node */
     /* Grid shape (meshes, tori, rings, hypercubes): coordinate i of node n is
@@ -111,6 +106,9 @@ struct noc_topo {
     int levels;
     int level_side[NOC_TOPO_MAX_LEVELS];
     int level_first[NOC_TOPO_MAX_LEVELS + 1];
+    /* The kernel's view (model/graph.h), filled by noc_topo_create once the
+     * builder is done: its arrays are the ones above. */
+    noc_graph_t graph;
 };
 
 #define NOC_TOPO_ROUTE_CACHE_NODES 256
@@ -130,7 +128,7 @@ typedef struct noc_topo_shape {
     int n_nodes, n_ports;   /* ports: local ones included, as in noc_topo_t */
     int max_degree;
     int n_classes;          /* link classes, named as the built topology names them */
-    char class_name[NOC_TOPO_MAX_CLASSES][16];
+    char class_name[NOC_TOPO_MAX_CLASSES][NOC_GRAPH_CLASS_NAME];
     int n_vclasses;
     uint64_t bytes;         /* what the topology itself allocates */
 } noc_topo_shape_t;
@@ -138,6 +136,14 @@ typedef struct noc_topo_shape {
  * noc_topo_create would build (with the same flags); -1 for other kinds
  * and for bad SPECs (noc_topo_create then says what is wrong). */
 int noc_topo_size(const char *spec, unsigned flags, noc_topo_shape_t *sh);
+/* The shape as the kernel's memory check takes it (noc_sim_check_shape):
+ * a graph with sh's sizes and link classes (borrowed from sh), named spec
+ * (borrowed), and no arrays. */
+void noc_topo_shape_graph(const noc_topo_shape_t *sh, const char *spec, noc_graph_t *g);
+
+/* The kernel's view of t (model/graph.h), owned by t: what noc_sim_create
+ * and the routers take. */
+const noc_graph_t *noc_topo_graph(const noc_topo_t *t);
 
 /* Conveniences over the fields above. */
 static inline int noc_topo_degree(const noc_topo_t *t, int n)
@@ -160,6 +166,13 @@ void noc_topo_label(const noc_topo_t *t, int n, char *buf, size_t len);
  * so "(1, 2)" finds "(1,2)"), or else whose number is `label` written in
  * decimal, or -1. A label wins over a number ("10" in hypercube:2 is node 2). */
 int noc_topo_find_label(const noc_topo_t *t, const char *label);
+/* The groups node n sits in (model/graph.h's noc_graph_groups_fn: the
+ * scopes between "top" and a node's own scope in a wave file): BSN
+ * "part<c>", "group<g>"; OTIS "group<g>"; meshes and tori "row<y>" (and
+ * "plane<z>" above it with three or more dimensions); pyramids "level<i>",
+ * "row<r>"; anything else none. Writes up to 2 names into names[] (each
+ * `len` bytes) and returns how many. */
+int noc_topo_node_groups(const noc_topo_t *t, int n, char names[2][32], size_t len);
 /* Hops on the route from a to b (follows the routing function). */
 int noc_topo_route_hops(const noc_topo_t *t, int a, int b);
 /* Shortest-path distance from a to b in the graph (BFS; for tests and facts). */
@@ -178,6 +191,9 @@ void noc_topo_alloc_nodes(noc_topo_t *t, int n_nodes);
 /* From a filled port_base: set n_ports and max_degree, allocate peer (all -1)
  * and link_class (all 0). */
 void noc_topo_alloc_ports(noc_topo_t *t);
+/* topo_graph.c: fill t->graph from the fields above (noc_topo_create, once
+ * the builder is done). */
+void noc_topo_fill_graph(noc_topo_t *t);
 /* grid.c: kind "ring", "mesh", "torus" or "hypercube"; arg is the SPEC text
  * after the colon (NULL when there is no colon). Returns 0, or -1 with the
  * reason in why (noc_topo_create prefixes the quoted SPEC). */

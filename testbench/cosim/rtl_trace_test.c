@@ -58,7 +58,7 @@ static int check(const char *spec, const char *program)
     static char facts[4096];
     noc_program_t *p = t ? noc_cli_prog_load(&po, t, 1, facts, sizeof facts, err, sizeof err) : NULL;
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = p ? noc_sim_create(&cfg, t, none, err, sizeof err) : NULL;
+    noc_sim_t *s = p ? noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err) : NULL;
     if (!s || noc_pe_attach(s, p, err, sizeof err)) {
         print_error("%s\n", err);
         return 1;
@@ -97,7 +97,7 @@ static int check(const char *spec, const char *program)
         for (int o = 1; o < P && !bad; o++) {
             int g = t->port_base[n] + o;
             char groups[2][32], sname[80], want[256];
-            int ng = noc_wv_node_groups(t, n, groups, sizeof groups[0]);
+            int ng = noc_topo_node_groups(t, n, groups, sizeof groups[0]);
             noc_wv_scope_name(label, sname, sizeof sname);
             snprintf(want, sizeof want, "top%s%s%s%s.%s.link_p%d.valid", ng > 0 ? "." : "", ng > 0 ? groups[0] : "",
                      ng > 1 ? "." : "", ng > 1 ? groups[1] : "", sname, o);

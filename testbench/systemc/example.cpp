@@ -156,7 +156,7 @@ static long run_alone(const noc_topo_t *t, const noc_config_t &cfg, const noc_pr
 {
     char err[512];
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s || noc_pe_attach(s, p, err, sizeof err) != 0) {
         std::fprintf(stderr, "%s: %s\n", what, err);
         noc_sim_destroy(s);

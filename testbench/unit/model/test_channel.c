@@ -16,6 +16,7 @@
 
 #include "model/channel.h"
 #include "routers/registry.h"
+#include "topologies/topo.h"
 
 static noc_sim_t *make(noc_topo_t **t, const char *spec, const char *class_latency)
 {
@@ -28,7 +29,7 @@ static noc_sim_t *make(noc_topo_t **t, const char *spec, const char *class_laten
     *t = noc_topo_create(spec, 0, err, sizeof err);
     assert_non_null(*t);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, *t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(*t), none, err, sizeof err);
     assert_non_null(s);
     return s;
 }
@@ -176,7 +177,7 @@ static void test_credits_many_vcs(void **state)
         noc_topo_t *t = noc_topo_create("mesh:2x2", 0, err, sizeof err);
         assert_non_null(t);
         noc_traffic_t none = { NULL, NULL };
-        noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+        noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
         if (!s)
             fail_msg("num_vcs=%s: %s", vcs[i], err);
         int V = s->V, c = noc_topo_gport(t, 0, 1), c2 = c + 1;
@@ -291,7 +292,7 @@ static void test_link_latency_from_graph(void **state)
     noc_config_t cfg;
     noc_config_defaults(&cfg);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     assert_non_null(s);
     int slow = 0, other = 0;
     for (int g = 0; g < t->n_ports; g++) {

@@ -64,7 +64,7 @@ static measured_t run_on(noc_topo_t *t, const noc_program_t *p, int timing)
     noc_config_t cfg;
     config(&cfg, timing);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     if (noc_pe_attach(s, p, err, sizeof err) != 0)

@@ -72,7 +72,7 @@ static void run(const char *spec, const noc_generator_t *g, const noc_gen_args_t
     if (!p)
         fail_msg("%s on %s: %s", g->name, spec, err);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s || noc_pe_attach(s, p, err, sizeof err) != 0)
         fail_msg("%s on %s: %s", g->name, spec, err);
     assert_int_equal(noc_pe_run(s), NOC_RUN_OK);

@@ -71,7 +71,7 @@ static outcome_t run(const noc_generator_t *g, const char *spec, const char *var
     if (!p)
         fail_msg("%s on %s: %s", g->name, spec, err);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     if (noc_pe_attach(s, p, err, sizeof err) != 0)
@@ -373,7 +373,7 @@ static void test_hops_and_hot_links(void **state)
             noc_program_t *p = g->make(t, &a, err, sizeof err);
             assert_non_null(p);
             noc_traffic_t none = { NULL, NULL };
-            noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+            noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
             assert_int_equal(noc_pe_attach(s, p, err, sizeof err), 0);
             assert_int_equal(noc_pe_run(s), NOC_RUN_OK);
             const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
@@ -436,7 +436,7 @@ static void test_perimeter(void **state)
         noc_program_t *p = SUM->make(t, &a, err, sizeof err);
         assert_non_null(p);
         noc_traffic_t none = { NULL, NULL };
-        noc_sim_t *sim = noc_sim_create(&cfg, t, none, err, sizeof err);
+        noc_sim_t *sim = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
         assert_int_equal(noc_pe_attach(sim, p, err, sizeof err), 0);
         assert_int_equal(noc_pe_run(sim), NOC_RUN_OK);
         int apex_rank = t->levels ? t->level_first[3] : 0;

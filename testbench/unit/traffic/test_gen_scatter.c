@@ -58,7 +58,7 @@ static noc_sim_t *sim_for(const noc_topo_t *t, int timing)
     noc_config_defaults(&cfg);
     noc_config_timing(&cfg, timing);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     return s;

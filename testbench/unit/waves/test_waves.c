@@ -81,7 +81,7 @@ static void start_with(run_t *r, const char *spec, noc_program_t *p, int sync, i
     if (!r->topo)
         fail_msg("%s", err);
     noc_traffic_t none = { NULL, NULL };
-    r->sim = noc_sim_create(&cfg, r->topo, none, err, sizeof err);
+    r->sim = noc_sim_create(&cfg, noc_topo_graph(r->topo), none, err, sizeof err);
     if (!r->sim)
         fail_msg("%s", err);
     r->prog = p;
@@ -416,7 +416,7 @@ static void test_window(void **state)
 static void node_path(const noc_topo_t *t, int n, char *buf, size_t len)
 {
     char groups[2][32], label[64], name[80];
-    int ng = noc_wv_node_groups(t, n, groups, sizeof groups[0]);
+    int ng = noc_topo_node_groups(t, n, groups, sizeof groups[0]);
     noc_topo_label(t, n, label, sizeof label);
     noc_wv_scope_name(label, name, sizeof name);
     snprintf(buf, len, "top%s%s%s%s.%s", ng > 0 ? "." : "", ng > 0 ? groups[0] : "", ng > 1 ? "." : "",
@@ -512,7 +512,7 @@ static void record_any(const char *spec, const char *prog, int sync, const char 
         assert_int_equal(noc_synthetic_init(&syn, &cfg, t, err, sizeof err), 0);
         traffic = noc_synthetic_traffic(&syn);
     }
-    noc_sim_t *sim = noc_sim_create(&cfg, t, traffic, err, sizeof err);
+    noc_sim_t *sim = noc_sim_create(&cfg, noc_topo_graph(t), traffic, err, sizeof err);
     if (!sim)
         fail_msg("%s", err);
     if (prog) {
@@ -701,11 +701,11 @@ static void test_names(void **state)
     assert_true(noc_wv_match("(9)|(1, 2)", "(1,2)"));
     assert_true(noc_wv_match(NULL, "(1,2)"));
     noc_topo_t *t = noc_topo_create("mesh:4x3", 0, err, sizeof err);
-    assert_int_equal(noc_wv_node_groups(t, 9, groups, sizeof groups[0]), 1);
+    assert_int_equal(noc_topo_node_groups(t, 9, groups, sizeof groups[0]), 1);
     assert_string_equal(groups[0], "row2");
     noc_topo_destroy(t);
     t = noc_topo_create("hypercube:3", 0, err, sizeof err);
-    assert_int_equal(noc_wv_node_groups(t, 5, groups, sizeof groups[0]), 0);
+    assert_int_equal(noc_topo_node_groups(t, 5, groups, sizeof groups[0]), 0);
     noc_topo_destroy(t);
     char esc[64];
     noc_wv_escape("send to <1,2,0> tag 3", esc, sizeof esc);
