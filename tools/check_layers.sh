@@ -12,7 +12,9 @@
 # inline function, a macro), so the folders' sources are checked too: every
 # #include "FOLDER/..." names the folder itself or one below it (the kernel,
 # model/, includes nothing of topologies/: it reads a fabric through
-# model/graph.h). And no folder but report/ calls the JSON library.
+# model/graph.h), and no file outside topologies/ (and its unit tests)
+# includes topologies/topo_internal.h, where struct noc_topo is. And no
+# folder but report/ calls the JSON library.
 #
 # Exit 0: no call up the layers; 1: the calls found, one a line; 2: usage or
 # a library missing.
@@ -65,6 +67,16 @@ for folder in "${!below[@]}"; do
   done < <(grep -rnoE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[a-z_]+/[^"]+"' --include='*.c' --include='*.h' \
              --include='*.cpp' "$src/$folder" | sed -E 's/:[[:space:]]*#[[:space:]]*include[[:space:]]+"/:/; s/"$//')
 done
+# a topology's inside (struct noc_topo) is topologies/' own: only its files
+# and the topology unit tests include topologies/topo_internal.h; the rest
+# read a topology through topo.h's functions, the kernel through its graph
+while IFS=: read -r file line _; do
+  rel=${file#"$src"/}
+  case $rel in topologies/* | testbench/unit/topologies/*) continue ;; esac
+  echo "check_layers.sh: $rel:$line includes topologies/topo_internal.h (the inside of a topology is topologies/' own)"
+  status=1
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"topologies/topo_internal\.h"' --include='*.c' \
+           --include='*.h' --include='*.cpp' --exclude-dir=build "$src" || true)
 # report/ is the one folder that uses the JSON library (jansson's json_*)
 for folder in "${!below[@]}"; do
   [ "$folder" = report ] && continue

@@ -52,7 +52,7 @@
  * Drawing positions: rings on a circle, other grids as grids, hypercubes in
  * a recursive 2-D layout (grid_layout). */
 #include "topologies/fabrics.h"
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 #include <stdio.h>
 #include <string.h>
 

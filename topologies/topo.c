@@ -5,7 +5,7 @@
  * the SPEC. Also the helpers every builder shares (port arrays) and the
  * queries that work on any topology: owner of a port, labels and label
  * lookup, hops along the routing function, BFS distance. */
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 #include "util/suggest.h"
 #include "topologies/fabrics.h"
 #include <assert.h>

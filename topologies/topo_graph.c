@@ -3,7 +3,7 @@
  * node labels, and the groups the wave hierarchy follows (a BSN's parts and
  * groups, an OTIS group, a mesh or torus row, a pyramid level). Filled once
  * by noc_topo_create, when the builder is done. */
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -266,7 +266,7 @@ int run(uint64_t cycles, uint64_t seed, const std::vector<std::string> &kv)
         std::fprintf(stderr, "cosim: node %s: no such node in %s\n", only.c_str(), cfg.topology_spec);
         status = 2;
     }
-    for (int n = 0; n < topo->n_nodes && status == 0; n++) {
+    for (int n = 0; n < noc_topo_nodes(topo) && status == 0; n++) {
         if (only_n >= 0 && n != only_n)
             continue;
         std::unique_ptr<Shadow> x = make_shadow(s, n);
@@ -276,8 +276,8 @@ int run(uint64_t cycles, uint64_t seed, const std::vector<std::string> &kv)
             std::fprintf(stderr,
                          "cosim: node %s: no Verilated model for its %d ports, V %d, DEPTH %lld, %d VC "
                          "classes, arb_type %s (testbench/cosim/CMakeLists.txt)\n",
-                         lab, topo->port_base[n + 1] - topo->port_base[n], s->V, (long long)cfg.vc_buf_size,
-                         topo->n_vclasses, cfg.arb_type);
+                         lab, noc_topo_degree(topo, n) + 1, s->V, (long long)cfg.vc_buf_size,
+                         noc_topo_vclasses(topo), cfg.arb_type);
             status = 2;
             break;
         }

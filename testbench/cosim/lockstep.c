@@ -327,7 +327,7 @@ int main(int argc, char **argv)
                    " cycles identical (%" PRIu64 " flit arrivals, %" PRIu64 " credits and %" PRIu64
                    " core register values compared)%s\n",
                    spec, program ? "program " : "synthetic traffic", program ? (po.file ? po.file : po.name) : "",
-                   a->V, (long long)cfg.vc_buf_size, cfg.arb_type, t->n_nodes, T, tl.flits, tl.credits,
+                   a->V, (long long)cfg.vc_buf_size, cfg.arb_type, noc_topo_nodes(t), T, tl.flits, tl.credits,
                    tl.registers, program ? ", result checked" : "");
         }
     }

@@ -47,9 +47,9 @@ static tree_t make_tree(const noc_topo_t *t)
     noc_gen_tree_t tr;
     noc_gen_tree_bfs(t, 0, &tr);
     tree_t out;
-    out.parent.assign(tr.parent, tr.parent + t->n_nodes);
-    out.kids.resize((size_t)t->n_nodes);
-    for (int v = 0; v < t->n_nodes; v++)
+    out.parent.assign(tr.parent, tr.parent + noc_topo_nodes(t));
+    out.kids.resize((size_t)noc_topo_nodes(t));
+    for (int v = 0; v < noc_topo_nodes(t); v++)
         if (out.parent[(size_t)v] >= 0)
             out.kids[(size_t)out.parent[(size_t)v]].push_back(v);
     noc_gen_tree_free(&tr);

@@ -102,7 +102,7 @@ static inline noc_sim_t *script_sim(noc_topo_t **topo, const char *spec, unsigne
     *topo = noc_topo_create(spec, flags, err, sizeof err);
     if (!*topo)
         fail_msg("%s", err);
-    assert_true((*topo)->n_nodes <= SCRIPT_MAX_NODES);
+    assert_true(noc_topo_nodes((*topo)) <= SCRIPT_MAX_NODES);
     noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(*topo), script_traffic(sc), err, sizeof err);
     if (!s)
         fail_msg("%s", err);

@@ -228,7 +228,7 @@ static void test_two_phase_cost(void **state)
             noc_gen_args_t a = args(n, 0, NULL);
             char err[64];
             noc_topo_t *t = noc_topo_create(specs[s], 0, err, sizeof err);
-            int p = t->n_nodes, b = (n + p - 1) / p;
+            int p = noc_topo_nodes(t), b = (n + p - 1) / p;
             noc_topo_destroy(t);
             long long h1 = fact(specs[s], &noc_gen_broadcast_2phase, &a, "superstep1.h");
             long long h2 = fact(specs[s], &noc_gen_broadcast_2phase, &a, "superstep2.h");
@@ -269,7 +269,7 @@ static void test_two_phase_wins(void **state)
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
         char err[64];
         noc_topo_t *t = noc_topo_create(specs[s], 0, err, sizeof err);
-        int p = t->n_nodes;
+        int p = noc_topo_nodes(t);
         noc_topo_destroy(t);
         noc_gen_args_t a = args(4 * p, 0, NULL);
         measured_t one, two;

@@ -123,7 +123,7 @@ static int nodes(const char *spec)
     noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
     if (!t)
         fail_msg("%s", err);
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     noc_topo_destroy(t);
     return n;
 }

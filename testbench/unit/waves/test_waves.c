@@ -444,7 +444,7 @@ static void test_grant_synthetic(void **state)
         if (w->all[i].t > end)
             end = w->all[i].t;
     int checked = 0;
-    for (int n = 0; n < t->n_nodes; n++) {
+    for (int n = 0; n < noc_topo_nodes(t); n++) {
         char np[256];
         node_path(t, n, np, sizeof np);
         for (int p = 1; p <= noc_topo_degree(t, n); p++) {
@@ -464,12 +464,12 @@ static void test_grant_synthetic(void **state)
                     assert_string_equal(value_at(w, src, c), label);
                 } else {
                     /* the link into port g of n: the peer's port toward n */
-                    int peer_g = t->peer[noc_topo_gport(t, n, g)];
+                    int peer_g = noc_topo_peer(t, noc_topo_gport(t, n, g));
                     int m = noc_topo_port_node(t, peer_g);
                     char mp[256], in_valid[300], in_pkt[300];
                     node_path(t, m, mp, sizeof mp);
-                    snprintf(in_valid, sizeof in_valid, "%s.link_p%d.valid", mp, peer_g - t->port_base[m]);
-                    snprintf(in_pkt, sizeof in_pkt, "%s.link_p%d.pkt", mp, peer_g - t->port_base[m]);
+                    snprintf(in_valid, sizeof in_valid, "%s.link_p%d.valid", mp, peer_g - noc_topo_gport(t, m, 0));
+                    snprintf(in_pkt, sizeof in_pkt, "%s.link_p%d.pkt", mp, peer_g - noc_topo_gport(t, m, 0));
                     int seen = 0;
                     for (uint64_t e = 0; e < c && !seen; e++)
                         seen = strcmp(value_at(w, in_valid, e), "1") == 0 && strcmp(value_at(w, in_pkt, e), id) == 0;
