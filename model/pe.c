@@ -241,7 +241,7 @@ static void start_op(struct noc_sim *s, int r, uint32_t op)
         k->messages++;
         k->words += o->words;
         noc_route_t rt;
-        noc_topo_route(s->topo, r, r, o->peer, &rt);
+        noc_graph_route(s->graph, r, r, o->peer, &rt);
         pe->send_port[op] = rt.port;
         pe->send_next[op] = -1;
         if (rs->send_tail >= 0)

@@ -44,7 +44,7 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, char *e
     }
     if (p->n_ranks > s->n_nodes) {
         snprintf(err, errlen, "the program has %d ranks, but %s has only %d nodes (rank r runs on node r)",
-                 p->n_ranks, s->topo->spec, s->n_nodes);
+                 p->n_ranks, s->graph->name, s->n_nodes);
         return -1;
     }
     for (int r = 0; r < p->n_ranks; r++)
@@ -57,9 +57,9 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, char *e
             }
         }
     if (s->cfg.memory_check) {
-        char what[NOC_TOPO_SPEC_MAX + 160];
+        char what[NOC_GRAPH_NAME_MAX + 160];
         snprintf(what, sizeof what, "the program engine for %u operations of %d ranks on %s", p->n_ops,
-                 p->n_ranks, s->topo->spec);
+                 p->n_ranks, s->graph->name);
         if (noc_mem_check(pe_bytes(s, p), what, "make the messages or the ranks' memory smaller (their words are "
                           "kept to check the result), or memory_check=0 to try anyway", err, errlen) != 0)
             return -1;

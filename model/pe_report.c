@@ -38,7 +38,7 @@ int noc_pe_check(const struct noc_sim *s, char *err, size_t errlen)
             int64_t got = pe->mem[pe->mem_off[r] + v->addr];
             if (got != v->value) {
                 char label[64];
-                noc_topo_label(s->topo, r, label, sizeof label);
+                noc_graph_label(s->graph, r, label, sizeof label);
                 snprintf(err, errlen, "wrong result at PE %s (rank %d): word %u holds %lld, expected %lld",
                          label, r, v->addr, (long long)got, (long long)v->value);
                 return -1;
@@ -56,7 +56,7 @@ void noc_pe_report_waiting(const struct noc_sim *s, FILE *f, int max_lines)
     for (int r = 0; r < p->n_ranks && lines < max_lines; r++) {
         const noc_rank_t *rk = &p->ranks[r];
         char label[64];
-        noc_topo_label(s->topo, r, label, sizeof label);
+        noc_graph_label(s->graph, r, label, sizeof label);
         for (uint32_t i = rk->op_start; i < rk->op_start + rk->n_ops && lines < max_lines; i++) {
             const noc_op_t *o = &p->ops[i];
             if (pe->state[i] == OP_DONE)

@@ -128,14 +128,14 @@ void noc_sc_fabric::init(const std::string &spec)
     /* the simulator, running an empty program that grows as the
      * processes issue ops (which also checks the configuration now) */
     noc_traffic_t none = { NULL, NULL };
-    sim_ = noc_sim_create(&cfg_, topo_, none, err, sizeof err);
-    prog_ = noc_prog_new(topo_->n_nodes, "systemc");
+    sim_ = noc_sim_create(&cfg_, noc_topo_graph(topo_), none, err, sizeof err);
+    prog_ = noc_prog_new(noc_topo_nodes(topo_), "systemc");
     if (!sim_ || noc_prog_finish(prog_, err, sizeof err) != 0 || noc_pe_attach(sim_, prog_, err, sizeof err) != 0) {
         SC_REPORT_ERROR("noc_sc_fabric", err);
         return;
     }
     noc_sim_measure_all(sim_); /* what noc_pe_run sets up: the whole run is measured */
-    int n = topo_->n_nodes;
+    int n = noc_topo_nodes(topo_);
     rank_ops_.resize((size_t)n);
     mem_top_.assign((size_t)n, 0);
     for (int r = 0; r < n; r++)
@@ -152,7 +152,7 @@ noc_sc_fabric::~noc_sc_fabric()
     noc_topo_destroy(topo_);
 }
 
-int noc_sc_fabric::n_pes() const { return topo_ ? topo_->n_nodes : 0; }
+int noc_sc_fabric::n_pes() const { return topo_ ? noc_topo_nodes(topo_) : 0; }
 
 noc_sc_pe &noc_sc_fabric::pe(int r) { return *pes_.at((size_t)r); }
 

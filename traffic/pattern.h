@@ -44,6 +44,12 @@ typedef struct noc_pattern {
     int bits;         /* log2(n) when n is a power of two, else -1 */
     int hotspot;      /* hotspot node */
     double hotspot_rate;
+    /* The grid shape the patterns use, read from the topology once: dims
+     * (0 when it is no mesh, torus or ring), and each dimension's size and
+     * stride (noc_topo_k, noc_topo_stride). */
+    int dims;
+    int k[NOC_TOPO_MAX_DIMS];
+    int stride[NOC_TOPO_MAX_DIMS];
 } noc_pattern_t;
 
 const char *noc_pattern_name(noc_pattern_kind_t k);

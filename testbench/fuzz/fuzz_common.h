@@ -181,7 +181,7 @@ static inline void fuzz_run_program(const noc_program_t *p, int unit_timing)
     if (!t)
         FUZZ_FAIL("%s: %s", spec, err);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         FUZZ_FAIL("%s: %s", spec, err);
     if (noc_pe_attach(s, p, err, sizeof err) == 0) {

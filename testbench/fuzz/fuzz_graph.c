@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         noc_synthetic_t syn;
         if (noc_synthetic_init(&syn, &cfg, t, err, sizeof err) != 0)
             FUZZ_FAIL("%s: %s", spec, err);
-        noc_sim_t *s = noc_sim_create(&cfg, t, noc_synthetic_traffic(&syn), err, sizeof err);
+        noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), noc_synthetic_traffic(&syn), err, sizeof err);
         if (!s)
             FUZZ_FAIL("%s: %s", spec, err);
         noc_run_status_t st = noc_sim_run(s);

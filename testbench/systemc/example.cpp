@@ -47,9 +47,9 @@ static tree_t make_tree(const noc_topo_t *t)
     noc_gen_tree_t tr;
     noc_gen_tree_bfs(t, 0, &tr);
     tree_t out;
-    out.parent.assign(tr.parent, tr.parent + t->n_nodes);
-    out.kids.resize((size_t)t->n_nodes);
-    for (int v = 0; v < t->n_nodes; v++)
+    out.parent.assign(tr.parent, tr.parent + noc_topo_nodes(t));
+    out.kids.resize((size_t)noc_topo_nodes(t));
+    for (int v = 0; v < noc_topo_nodes(t); v++)
         if (out.parent[(size_t)v] >= 0)
             out.kids[(size_t)out.parent[(size_t)v]].push_back(v);
     noc_gen_tree_free(&tr);
@@ -156,7 +156,7 @@ static long run_alone(const noc_topo_t *t, const noc_config_t &cfg, const noc_pr
 {
     char err[512];
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s || noc_pe_attach(s, p, err, sizeof err) != 0) {
         std::fprintf(stderr, "%s: %s\n", what, err);
         noc_sim_destroy(s);

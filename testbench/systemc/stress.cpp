@@ -139,7 +139,7 @@ int sc_main(int argc, char *argv[])
     char err[512];
     noc_traffic_t none = { NULL, NULL };
     noc_config_t cfg = fab.config();
-    noc_sim_t *s = noc_sim_create(&cfg, fab.topo(), none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(fab.topo()), none, err, sizeof err);
     const noc_program_t *p = fab.program();
     if (!s || noc_pe_attach(s, p, err, sizeof err) != 0 || noc_pe_run(s) != NOC_RUN_OK) {
         std::fprintf(stderr, "the recorded program alone: %s\n", s ? err : "no simulator");

@@ -20,6 +20,7 @@
 #include "model/pe.h"
 #include "model/sim.h"
 #include "routers/registry.h"
+#include "topologies/topo.h"
 
 enum { W = 8, LONG = 64 };
 
@@ -100,7 +101,7 @@ static void start(run_t *r, const noc_program_t *p, const char *key, const char 
     r->topo = noc_topo_create("mesh:3x3", 0, err, sizeof err);
     assert_non_null(r->topo);
     noc_traffic_t none = { NULL, NULL };
-    r->sim = noc_sim_create(&cfg, r->topo, none, err, sizeof err);
+    r->sim = noc_sim_create(&cfg, noc_topo_graph(r->topo), none, err, sizeof err);
     if (!r->sim || noc_pe_attach(r->sim, p, err, sizeof err) != 0)
         fail_msg("%s", err);
 }
