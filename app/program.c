@@ -30,7 +30,7 @@ noc_program_t *noc_app_prog_load(const char *name, const char *file, const char 
     if (root) {
         args.root = noc_topo_find_label(t, root);
         if (args.root < 0) {
-            snprintf(err, errlen, "--root %s names no node of %s", root, t->spec);
+            snprintf(err, errlen, "--root %s names no node of %s", root, noc_topo_spec(t));
             return NULL;
         }
     }

@@ -35,6 +35,16 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
     return 0;
 }
 
+int noc_app_check_shape(const noc_config_t *cfg, const char *spec, unsigned flags, char *err, size_t errlen)
+{
+    noc_topo_shape_t shape;
+    noc_graph_t g;
+    if (noc_topo_size(spec, flags, &shape) != 0)
+        return 0;
+    noc_topo_shape_graph(&shape, spec, &g);
+    return noc_sim_check_shape(cfg, &g, shape.bytes, err, errlen);
+}
+
 static double wall(void)
 {
     struct timespec ts;
@@ -62,8 +72,7 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
                  "dor_no_dateline)", cfg->routing_function);
         return -1;
     }
-    noc_topo_shape_t shape; /* a grid too large is refused before it is built */
-    if (noc_topo_size(spec, flags, &shape) == 0 && noc_sim_check_shape(cfg, spec, &shape, err, errlen))
+    if (noc_app_check_shape(cfg, spec, flags, err, errlen)) /* before it is built */
         return -1;
     noc_topo_t *t = noc_topo_create(spec, flags, msg, sizeof msg);
     if (!t) {
@@ -76,7 +85,7 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
         noc_topo_destroy(t);
         return -1;
     }
-    noc_sim_t *s = noc_sim_create(cfg, t, noc_synthetic_traffic(syn), err, errlen);
+    noc_sim_t *s = noc_sim_create(cfg, noc_topo_graph(t), noc_synthetic_traffic(syn), err, errlen);
     if (!s) {
         free(syn);
         noc_topo_destroy(t);
@@ -104,7 +113,7 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     }
     const noc_stats_t *st = noc_sim_stats(s);
     res->offered = syn->p * syn->size;
-    res->accepted = st->sample ? (double)st->window_flits_out / ((double)t->n_nodes * (double)st->sample) : 0.0;
+    res->accepted = st->sample ? (double)st->window_flits_out / ((double)noc_topo_graph(t)->n_nodes * (double)st->sample) : 0.0;
     /* the synthetic source is only read while the simulation runs */
     noc_sim_stop_injection(s);
     free(syn);

@@ -35,6 +35,11 @@ typedef struct noc_prog_result {
 /* The SPEC a run uses: topology_spec, or BookSim2's topology/k/n when
  * topology is set. Returns 0, or -1 with a message in err. */
 int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, size_t errlen);
+/* A fabric too large for the memory is refused before it is built: 0, or
+ * -1 when a simulation of SPEC (built with flags, noc_topo_create's) with
+ * cfg would not fit, with the message in err. SPECs that noc_topo_size does
+ * not size pass (noc_sim_check_memory checks them once built). */
+int noc_app_check_shape(const noc_config_t *cfg, const char *spec, unsigned flags, char *err, size_t errlen);
 /* What a run records and shows besides its figures. */
 typedef struct noc_app_run_opts {
     const char *waves_path;              /* waveforms into this file; NULL: none */

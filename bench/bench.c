@@ -135,7 +135,7 @@ static void run_child(const workload_t *w, int quick, figures_t *f)
     const noc_stats_t *st = noc_sim_stats(s);
     f->ok = 1;
     f->status = (int)res.status;
-    f->nodes = t->n_nodes;
+    f->nodes = noc_topo_nodes(t);
     f->saturated = st->saturated;
     f->cycles = st->cycles;
     f->warmup = st->warmup;

@@ -3,7 +3,7 @@
  * every link already has its final geometry, and has Graphviz's neato
  * (`neato -n2`, Debian package graphviz, run through popen) only render it.
  *
- * Layout: the topology's drawing coordinates (t->pos: x to the right, y
+ * Layout: the topology's drawing coordinates (noc_topo_pos: x to the right, y
  * downward, as topologies/fabrics.h says), scaled so that the
  * closest two nodes sit about two node widths apart. Without them, grids are
  * drawn as grids (dimensions 0, 2, 4 ... across, 1, 3, 5 ... up, higher
@@ -157,8 +157,8 @@ static void write_legend(FILE *f, const drawing_t *dw, const char *load_path, do
                "pos=\"%.1f,%.1f\", label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"3\">",
             xmid, top - 24.0);
     fputs("<tr><td colspan=\"12\"><b>", f);
-    html_str(f, t->spec);
-    fprintf(f, "</b>: %d nodes, %d links", t->n_nodes, dw->n_links);
+    html_str(f, noc_topo_spec(t));
+    fprintf(f, "</b>: %d nodes, %d links", noc_topo_nodes(t), dw->n_links);
     if (load_path) {
         fputs(", link utilisation from ", f);
         html_str(f, load_path);
@@ -172,11 +172,11 @@ static void write_legend(FILE *f, const drawing_t *dw, const char *load_path, do
         }
         fprintf(f, "<td><font color=\"#c0c0c0\">&#9632;&#9632;</font> idle</td>");
     } else {
-        for (int c = 0; c < t->n_classes; c++) {
+        for (int c = 0; c < noc_topo_classes(t); c++) {
             if (c && c % 8 == 0)
                 fputs("</tr><tr>", f);
             fprintf(f, "<td><font color=\"%s\">&#9632;&#9632;</font> ", class_colour[(size_t)c % N_CLASS_COLOURS]);
-            html_str(f, t->class_name[c]);
+            html_str(f, noc_topo_class_name(t, c));
             fputs("</td>", f);
         }
     }
@@ -192,7 +192,7 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
         ymax = fmax(ymax, dw->p[v].y);
     }
     fputs("/* noctua draw: every position is final; render with neato -n2 */\ngraph ", f);
-    dot_str(f, t->spec);
+    dot_str(f, noc_topo_spec(t));
     fputs(" {\n  graph [bgcolor=\"white\", pad=\"0.3\", outputorder=\"edgesfirst\"", f);
     double extent = fmax(xmax, ymax) + 2 * dw->spacing;
     if (png) /* Graphviz's 96 dpi, less if that would pass PNG_MAX_PX */
@@ -224,7 +224,7 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
             fprintf(f, "  n%d -- n%d [color=\"%s\",", l->u, l->v,
                     class_colour[(size_t)l->cls % N_CLASS_COLOURS]);
             write_pos(f, c, NULL);
-            snprintf(tip, sizeof tip, "%s -- %s (%s)", a, b, t->class_name[l->cls]);
+            snprintf(tip, sizeof tip, "%s -- %s (%s)", a, b, noc_topo_class_name(t, l->cls));
             fputs(", tooltip=", f);
             dot_str(f, tip);
             fputs("];\n", f);
@@ -249,10 +249,10 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
             write_pos(f, c, &end);
             if (u >= 0)
                 snprintf(tip, sizeof tip, "%s -> %s (%s): utilisation %.4f, %lld flits",
-                         dir ? b : a, dir ? a : b, t->class_name[l->cls], u, l->flits[dir]);
+                         dir ? b : a, dir ? a : b, noc_topo_class_name(t, l->cls), u, l->flits[dir]);
             else
                 snprintf(tip, sizeof tip, "%s -> %s (%s): not in the run", dir ? b : a, dir ? a : b,
-                         t->class_name[l->cls]);
+                         noc_topo_class_name(t, l->cls));
             fputs(", tooltip=", f);
             dot_str(f, tip);
             fputs("];\n", f);
@@ -284,14 +284,14 @@ static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, 
         return -1;
     }
     /* port -> its link, and which directions are taken */
-    int *link_of = noc_xcalloc((size_t)t->n_ports, sizeof *link_of, "draw: load");
-    for (int g = 0; g < t->n_ports; g++)
+    int *link_of = noc_xcalloc((size_t)noc_topo_ports(t), sizeof *link_of, "draw: load");
+    for (int g = 0; g < noc_topo_ports(t); g++)
         link_of[g] = -1;
     for (int i = 0; i < dw->n_links; i++) {
         link_of[dw->links[i].g] = i;
-        link_of[t->peer[dw->links[i].g]] = i;
+        link_of[noc_topo_peer(t, dw->links[i].g)] = i;
     }
-    unsigned char *taken = noc_xcalloc((size_t)t->n_ports, 1, "draw: load");
+    unsigned char *taken = noc_xcalloc((size_t)noc_topo_ports(t), 1, "draw: load");
     int rc = 0, missing = 0;
     dw->umax = 0.0;
     for (size_t idx = 0; idx < run->n_links; idx++) {
@@ -306,24 +306,24 @@ static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, 
         int u = noc_topo_find_label(t, from), v = noc_topo_find_label(t, to);
         if (u < 0 || v < 0) {
             snprintf(err, errlen, "%s: links[%zu]: no node labelled \"%s\" in %s", path, idx,
-                     u < 0 ? from : to, t->spec);
+                     u < 0 ? from : to, noc_topo_spec(t));
             rc = -1;
             break;
         }
         int found = -1;
         for (int pass = 0; pass < 2 && found < 0; pass++)
-            for (int g = t->port_base[u] + 1; g < t->port_base[u + 1]; g++) {
-                if (taken[g] || noc_topo_port_node(t, t->peer[g]) != v)
+            for (int g = noc_topo_gport(t, u, 1); g <= noc_topo_gport(t, u, noc_topo_degree(t, u)); g++) {
+                if (taken[g] || noc_topo_port_node(t, noc_topo_peer(t, g)) != v)
                     continue;
                 /* first pass: the class must match too */
-                if (pass == 0 && cls && strcmp(cls, t->class_name[t->link_class[g]]) != 0)
+                if (pass == 0 && cls && strcmp(cls, noc_topo_class_name(t, noc_topo_link_class(t, g))) != 0)
                     continue;
                 found = g;
                 break;
             }
         if (found < 0) {
             snprintf(err, errlen, "%s: links[%zu]: %s has no (further) link to %s in %s", path, idx,
-                     from, to, t->spec);
+                     from, to, noc_topo_spec(t));
             rc = -1;
             break;
         }
@@ -340,7 +340,7 @@ static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, 
             missing += (dw->links[i].util[0] < 0) + (dw->links[i].util[1] < 0);
         if (missing)
             fprintf(stderr, "noctua draw: warning: %s has no entry for %d of the %d directed links of %s; "
-                            "drawn idle\n", path, missing, 2 * dw->n_links, t->spec);
+                            "drawn idle\n", path, missing, 2 * dw->n_links, noc_topo_spec(t));
     }
     free(link_of);
     free(taken);
@@ -419,7 +419,7 @@ static int render(const drawing_t *dw, const char *out, const char *load, int is
 /* One line on stderr about what was drawn. */
 static void summary(const drawing_t *dw, const char *out)
 {
-    fprintf(stderr, "noctua draw: %s: %s, %d nodes, %d links, %s layout%s\n", out, dw->t->spec, dw->n,
+    fprintf(stderr, "noctua draw: %s: %s, %d nodes, %d links, %s layout%s\n", out, noc_topo_spec(dw->t), dw->n,
             dw->n_links, dw->layout, dw->labels ? "" : ", no labels");
 }
 
@@ -533,16 +533,16 @@ static int build_drawing(drawing_t *dw, const draw_args_t *a, const noc_run_load
         fprintf(stderr, "noctua draw: %s\n", err);
         return NOC_EXIT_USAGE;
     }
-    dw->n = dw->t->n_nodes;
+    dw->n = noc_topo_nodes(dw->t);
     if (dw->n > DRAW_MAX) {
-        fprintf(stderr, "noctua draw: %s has %d nodes; pictures stop at %d\n", dw->t->spec, dw->n, DRAW_MAX);
+        fprintf(stderr, "noctua draw: %s has %d nodes; pictures stop at %d\n", noc_topo_spec(dw->t), dw->n, DRAW_MAX);
         return NOC_EXIT_USAGE;
     }
     dw->labels = a->labels >= 0 ? a->labels : dw->n <= LABEL_MAX;
     dw->p = noc_xcalloc((size_t)dw->n, sizeof *dw->p, "draw: layout");
-    if (strcmp(a->layout, "grid") == 0 && dw->t->dims <= 0) {
+    if (strcmp(a->layout, "grid") == 0 && noc_topo_dims(dw->t) <= 0) {
         fprintf(stderr, "noctua draw: --layout grid: %s is not a grid (mesh, torus, ring, hypercube)\n",
-                dw->t->spec);
+                noc_topo_spec(dw->t));
         return NOC_EXIT_USAGE;
     }
     dw->layout = noc_draw_place(dw->t, a->layout, dw->p);

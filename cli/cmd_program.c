@@ -187,10 +187,9 @@ static int prepare(noc_config_t *cfg, const noc_prog_opts_t *o, int quiet, noc_t
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }
-    noc_topo_shape_t shape; /* a grid too large is refused before it is built */
-    *t = noc_topo_size(spec, 0, &shape) == 0 && noc_sim_check_shape(cfg, spec, &shape, err, sizeof err)
-             ? NULL : noc_topo_create(spec, 0, err, sizeof err);
-    if (*t && !o->emit_only && noc_sim_check_memory(cfg, *t, err, sizeof err)) { /* before the program is made */
+    /* a grid too large is refused before it is built */
+    *t = noc_app_check_shape(cfg, spec, 0, err, sizeof err) ? NULL : noc_topo_create(spec, 0, err, sizeof err);
+    if (*t && !o->emit_only && noc_sim_check_memory(cfg, noc_topo_graph(*t), err, sizeof err)) { /* before the program is made */
         noc_topo_destroy(*t);
         *t = NULL;
     }
@@ -228,7 +227,7 @@ static noc_sim_t *make_sim(const noc_config_t *cfg, const noc_topo_t *t, const n
     char err[600];
     noc_traffic_t none = { NULL, NULL };
     *waves = NULL;
-    noc_sim_t *s = noc_sim_create(cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(cfg, noc_topo_graph(t), none, err, sizeof err);
     if (s && noc_pe_attach(s, p, err, sizeof err) == 0 &&
         (!wv || !wv->path || (*waves = noc_waves_open(wv->path, s, &wv->opts, err, sizeof err)) != NULL))
         return s;
@@ -348,7 +347,7 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
         noc_config_t c2 = *cfg;
         c2.sync_steps = 1;
         noc_traffic_t none = { NULL, NULL };
-        s2 = noc_sim_create(&c2, t, none, err, sizeof err);
+        s2 = noc_sim_create(&c2, noc_topo_graph(t), none, err, sizeof err);
         if (s2 && noc_pe_attach(s2, p, err, sizeof err) == 0 && noc_pe_run(s2) == NOC_RUN_OK)
             res.synced = noc_pe_stats(noc_sim_pe(s2));
     }

@@ -127,8 +127,8 @@ static void fmt_degree_x_diameter(const noc_facts_t *f, char *buf, size_t len)
 /* Links of the class called `name` in column c, or -1 if it has none such. */
 static int class_links(const column_t *c, const char *name)
 {
-    for (int k = 0; k < c->t->n_classes; k++)
-        if (strcmp(c->t->class_name[k], name) == 0)
+    for (int k = 0; k < noc_topo_classes(c->t); k++)
+        if (strcmp(noc_topo_class_name(c->t, k), name) == 0)
             return c->f.class_links[k];
     return -1;
 }
@@ -191,7 +191,7 @@ static void area_cell(const column_t *c, const void *arg, char *buf, size_t len)
     else if (*(const int *)arg == 0)
         snprintf(buf, len, "%.0f", a->nand2);
     else
-        snprintf(buf, len, "%.0f", a->nand2 / c->t->n_nodes);
+        snprintf(buf, len, "%.0f", a->nand2 / noc_topo_nodes(c->t));
 }
 
 static void class_cell(const column_t *c, const void *arg, char *buf, size_t len)
@@ -208,7 +208,7 @@ static void print_table(FILE *out, const column_t *cols, int n)
     int *width = noc_xcalloc((size_t)n, sizeof *width, "topo table");
     /* widths: the SPEC or the widest cell */
     for (int i = 0; i < n; i++) {
-        width[i] = (int)strlen(cols[i].t->spec);
+        width[i] = (int)strlen(noc_topo_spec(cols[i].t));
         for (int fld = 0; fld < F_COUNT; fld++) {
             char buf[CELL];
             enum field e = (enum field)fld;
@@ -228,7 +228,7 @@ static void print_table(FILE *out, const column_t *cols, int n)
         any_area |= cols[i].area.n_groups > 0;
     fprintf(out, "%-22s", "fabric");
     for (int i = 0; i < n; i++)
-        fprintf(out, "  %*s", width[i], cols[i].t->spec);
+        fprintf(out, "  %*s", width[i], noc_topo_spec(cols[i].t));
     fputc('\n', out);
 
     for (int fld = 0; fld < F_COUNT; fld++) {
@@ -238,13 +238,13 @@ static void print_table(FILE *out, const column_t *cols, int n)
             continue;
         /* per class, classes in first-seen order across the columns */
         for (int i = 0; i < n; i++)
-            for (int k = 0; k < cols[i].t->n_classes; k++) {
-                const char *name = cols[i].t->class_name[k];
+            for (int k = 0; k < noc_topo_classes(cols[i].t); k++) {
+                const char *name = noc_topo_class_name(cols[i].t, k);
                 int seen = 0;
                 for (int j = 0; j < i && !seen; j++)
                     seen = class_links(&cols[j], name) >= 0;
                 for (int kk = 0; kk < k && !seen; kk++)
-                    seen = strcmp(cols[i].t->class_name[kk], name) == 0;
+                    seen = strcmp(noc_topo_class_name(cols[i].t, kk), name) == 0;
                 if (seen)
                     continue;
                 char label[64];
@@ -289,23 +289,23 @@ static void area_params(const noc_topo_t *t, const noc_area_params_t *given, int
 {
     *p = *given;
     if (!v_set)
-        p->V = t->n_vclasses > 2 ? t->n_vclasses : 2;
+        p->V = noc_topo_vclasses(t) > 2 ? noc_topo_vclasses(t) : 2;
     if (!c_set)
-        p->n_class = t->n_vclasses < p->V ? t->n_vclasses : p->V;
+        p->n_class = noc_topo_vclasses(t) < p->V ? noc_topo_vclasses(t) : p->V;
 }
 
 /* Group t's nodes by port count and get each group's core. Returns an exit
  * status; a message in err when not OK. */
 static int area_compute(const noc_topo_t *t, noc_fabric_area_t *fa, char *err, size_t errlen)
 {
-    int maxp = t->max_degree + 1;
+    int maxp = noc_topo_max_degree(t) + 1;
     int *count = noc_xcalloc((size_t)maxp + 1, sizeof *count, "topo --area");
-    for (int v = 0; v < t->n_nodes; v++)
+    for (int v = 0; v < noc_topo_nodes(t); v++)
         count[noc_topo_degree(t, v) + 1]++;
     for (int P = 1; P <= maxp; P++)
         fa->n_groups += count[P] > 0;
     fa->g = noc_xcalloc((size_t)fa->n_groups, sizeof *fa->g, "topo --area");
-    fa->classes_needed = t->n_vclasses;
+    fa->classes_needed = noc_topo_vclasses(t);
     int k = 0, rc = NOC_EXIT_OK;
     for (int P = 1; P <= maxp && rc == NOC_EXIT_OK; P++) {
         if (!count[P])
@@ -338,7 +338,7 @@ static void print_area(FILE *out, const column_t *cols, int n)
             p0->depth, p0->flit_w, noc_area_arb_name(p0->arb), NOC_AREA_W_NAND, NOC_AREA_W_NOT, NOC_AREA_W_FF);
     for (int i = 0; i < n; i++) {
         const noc_fabric_area_t *a = &cols[i].area;
-        fprintf(out, "\n%s: V=%d N_CLASS=%d", cols[i].t->spec, a->p.V, a->p.n_class);
+        fprintf(out, "\n%s: V=%d N_CLASS=%d", noc_topo_spec(cols[i].t), a->p.V, a->p.n_class);
         if (a->p.V < a->classes_needed)
             fprintf(out, " (its deadlock-free routing needs %d VC classes: V=%d is fewer)", a->classes_needed,
                     a->p.V);
@@ -351,8 +351,8 @@ static void print_area(FILE *out, const column_t *cols, int n)
             fprintf(out, "  %5d  %7d  %10ld  %13.1f  %13.1f\n", g->ports, g->routers, g->a.cells, g->a.nand2,
                     g->a.nand2 * g->routers);
         }
-        fprintf(out, "  %5s  %7d  %10s  %13s  %13.1f  (%.1f per node; %ld cells)\n", "total", cols[i].t->n_nodes,
-                "", "", a->nand2, a->nand2 / cols[i].t->n_nodes, a->cells);
+        fprintf(out, "  %5s  %7d  %10s  %13s  %13.1f  (%.1f per node; %ld cells)\n", "total",
+                noc_topo_nodes(cols[i].t), "", "", a->nand2, a->nand2 / noc_topo_nodes(cols[i].t), a->cells);
     }
 }
 
@@ -458,9 +458,9 @@ int noc_cmd_topo(int argc, char **argv)
             area_params(cols[built].t, &r.ap, r.v_set, r.c_set, &cols[built].area.p);
             cols[built].area.p.P = 1;
             int bad = noc_area_params_check(&cols[built].area.p, err, sizeof err) != 0;
-            if (!bad && cols[built].t->max_degree + 1 > NOC_AREA_MAX_P) {
+            if (!bad && noc_topo_max_degree(cols[built].t) + 1 > NOC_AREA_MAX_P) {
                 snprintf(err, sizeof err, "a core of %d ports is more than it takes (%d)",
-                         cols[built].t->max_degree + 1, NOC_AREA_MAX_P);
+                         noc_topo_max_degree(cols[built].t) + 1, NOC_AREA_MAX_P);
                 bad = 1;
             }
             if (bad) {
@@ -474,7 +474,7 @@ int noc_cmd_topo(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         char err[512];
         if (noc_facts_compute(cols[i].t, &r.opts, &cols[i].f, err, sizeof err)) {
-            fprintf(stderr, "noctua topo: %s: %s\n", cols[i].t->spec, err);
+            fprintf(stderr, "noctua topo: %s: %s\n", noc_topo_spec(cols[i].t), err);
             rc = NOC_EXIT_INTERNAL;
             goto done;
         }
@@ -483,7 +483,7 @@ int noc_cmd_topo(int argc, char **argv)
         char err[1200];
         rc = area_compute(cols[i].t, &cols[i].area, err, sizeof err);
         if (rc != NOC_EXIT_OK) {
-            fprintf(stderr, "noctua topo: %s: --area: %s\n", cols[i].t->spec, err);
+            fprintf(stderr, "noctua topo: %s: --area: %s\n", noc_topo_spec(cols[i].t), err);
             goto done;
         }
     }

@@ -33,7 +33,7 @@ typedef struct vcase {
 static int ecc(const noc_topo_t *t, int v)
 {
     int e = 0;
-    for (int w = 0; w < t->n_nodes; w++) {
+    for (int w = 0; w < noc_topo_nodes(t); w++) {
         int d = noc_topo_distance(t, v, w);
         if (d > e)
             e = d;
@@ -44,7 +44,7 @@ static int ecc(const noc_topo_t *t, int v)
 static int diameter(const noc_topo_t *t)
 {
     int d = 0;
-    for (int v = 0; v < t->n_nodes; v++) {
+    for (int v = 0; v < noc_topo_nodes(t); v++) {
         int e = ecc(t, v);
         if (e > d)
             d = e;
@@ -52,8 +52,8 @@ static int diameter(const noc_topo_t *t)
     return d;
 }
 
-static int64_t f_dims(const noc_topo_t *t, const vcase_t *c) { (void)c; return t->dims; }
-static int64_t f_two_dims(const noc_topo_t *t, const vcase_t *c) { (void)c; return 2 * t->dims; }
+static int64_t f_dims(const noc_topo_t *t, const vcase_t *c) { (void)c; return noc_topo_dims(t); }
+static int64_t f_two_dims(const noc_topo_t *t, const vcase_t *c) { (void)c; return 2 * noc_topo_dims(t); }
 static int64_t f_diameter(const noc_topo_t *t, const vcase_t *c) { (void)c; return diameter(t); }
 
 /* dimension-wise broadcast: the sum over the dimensions of the farthest
@@ -61,28 +61,34 @@ static int64_t f_diameter(const noc_topo_t *t, const vcase_t *c) { (void)c; retu
 static int64_t f_line_radii(const noc_topo_t *t, const vcase_t *c)
 {
     int64_t sum = 0;
-    for (int d = 0; d < t->dims; d++) {
-        int k = t->k[d], x = (c->root / t->stride[d]) % k;
-        sum += t->wrap ? k / 2 : (x > k - 1 - x ? x : k - 1 - x);
+    for (int d = 0; d < noc_topo_dims(t); d++) {
+        int k = noc_topo_k(t, d), x = (c->root / noc_topo_stride(t, d)) % k;
+        sum += noc_topo_wrap(t) ? k / 2 : (x > k - 1 - x ? x : k - 1 - x);
     }
     return sum;
 }
 
 static int64_t f_scatter(const noc_topo_t *t, const vcase_t *c)
 {
-    return ((int64_t)t->n_nodes - 1 + noc_topo_degree(t, c->root) - 1) / noc_topo_degree(t, c->root) * c->words;
+    int deg = noc_topo_degree(t, c->root);
+    return ((int64_t)noc_topo_nodes(t) - 1 + deg - 1) / deg * c->words;
 }
 static int64_t f_one(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 1; }
 static int64_t f_three(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 3; }
-static int64_t f_levels(const noc_topo_t *t, const vcase_t *c) { (void)c; return t->levels - 1; }
-static int64_t f_ziavras_bcast(const noc_topo_t *t, const vcase_t *c) { (void)c; return 3 * (t->dims / 2) - 1; }
+static int64_t f_levels(const noc_topo_t *t, const vcase_t *c) { (void)c; return noc_topo_levels(t) - 1; }
+static int64_t f_ziavras_bcast(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 3 * (noc_topo_dims(t) / 2) - 1; }
 
-static int64_t f_bsn_2d2(const noc_topo_t *t, const vcase_t *c) { (void)c; return 2 * diameter(t->basis) + 2; }
+static int64_t f_bsn_2d2(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 2 * diameter(noc_topo_basis(t)) + 2; }
 static int64_t f_five(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 5; }
 static int64_t f_seven(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 7; }
-static int64_t f_array_prefix(const noc_topo_t *t, const vcase_t *c) { (void)c; return 4 * t->basis->n_nodes - 1; }
-static int64_t f_otis_bcast(const noc_topo_t *t, const vcase_t *c) { (void)c; return 4 * t->basis->k[0] - 3; }
-static int64_t f_otis_sum(const noc_topo_t *t, const vcase_t *c) { (void)c; return 8 * t->basis->k[0] - 7; }
+static int64_t f_array_prefix(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 4 * noc_topo_nodes(noc_topo_basis(t)) - 1; }
+static int64_t f_otis_bcast(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 4 * noc_topo_k(noc_topo_basis(t), 0) - 3; }
+static int64_t f_otis_sum(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 8 * noc_topo_k(noc_topo_basis(t), 0) - 7; }
 
 static const vcase_t cases[] = {
     /* generic algorithms: what their structure gives */
@@ -173,7 +179,7 @@ static outcome_t run_case(const vcase_t *c, const noc_topo_t *t)
     if (!p)
         return o;
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, o.err, sizeof o.err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, o.err, sizeof o.err);
     if (s && noc_pe_attach(s, p, o.err, sizeof o.err) == 0) {
         noc_run_status_t st = noc_pe_run(s);
         o.ok = st == NOC_RUN_OK && noc_pe_finished(noc_sim_pe(s), o.err, sizeof o.err) == 0 &&

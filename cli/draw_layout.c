@@ -10,34 +10,35 @@
 
 /* ---- layout --------------------------------------------------------------- */
 
-/* Positions in abstract units, y growing downward (the convention of t->pos,
+/* Positions in abstract units, y growing downward (the convention of noc_topo_pos,
  * topologies/fabrics.h), in the layout `want` ("topology", "grid" or
  * "circle"; the fabric's own one falls back to a grid or a circle); returns
  * the name of the layout used. */
 const char *noc_draw_place(const noc_topo_t *t, const char *want, pt_t *p)
 {
-    int n = t->n_nodes;
-    if (t->pos && strcmp(want, "topology") == 0) {
+    int n = noc_topo_nodes(t);
+    if (noc_topo_pos(t) && strcmp(want, "topology") == 0) {
         for (int v = 0; v < n; v++) {
-            p[v].x = (double)t->pos[2 * v];
-            p[v].y = (double)t->pos[2 * v + 1];
+            p[v].x = (double)noc_topo_pos(t)[2 * v];
+            p[v].y = (double)noc_topo_pos(t)[2 * v + 1];
         }
         return "topology";
     }
-    int grid = strcmp(want, "grid") == 0 ? t->dims >= 1
-             : strcmp(want, "circle") == 0 ? 0 : t->dims >= 2 || (t->dims == 1 && !t->wrap);
+    int grid = strcmp(want, "grid") == 0 ? noc_topo_dims(t) >= 1
+             : strcmp(want, "circle") == 0 ? 0
+             : noc_topo_dims(t) >= 2 || (noc_topo_dims(t) == 1 && !noc_topo_wrap(t));
     if (grid) {
         /* nested blocks: unit[d] is the step of coordinate d, one empty
          * slot between blocks */
         double unit[NOC_TOPO_MAX_DIMS], ext[2] = {0.0, 0.0};
-        for (int d = 0; d < t->dims; d++) {
+        for (int d = 0; d < noc_topo_dims(t); d++) {
             unit[d] = d < 2 ? 1.0 : ext[d & 1] + 2.0;
-            ext[d & 1] = (t->k[d] - 1) * unit[d] + (d < 2 ? 0.0 : ext[d & 1]);
+            ext[d & 1] = (noc_topo_k(t, d) - 1) * unit[d] + (d < 2 ? 0.0 : ext[d & 1]);
         }
         for (int v = 0; v < n; v++) {
             p[v].x = p[v].y = 0.0;
-            for (int d = 0; d < t->dims; d++) {
-                double c = (double)((v / t->stride[d]) % t->k[d]) * unit[d];
+            for (int d = 0; d < noc_topo_dims(t); d++) {
+                double c = (double)((v / noc_topo_stride(t, d)) % noc_topo_k(t, d)) * unit[d];
                 if (d & 1)
                     p[v].y += c;
                 else
@@ -83,7 +84,7 @@ static double closest(const pt_t *p, int n)
 static int label_chars(const noc_topo_t *t)
 {
     int m = 1;
-    for (int v = 0; v < t->n_nodes; v++) {
+    for (int v = 0; v < noc_topo_nodes(t); v++) {
         char buf[128];
         noc_topo_label(t, v, buf, sizeof buf);
         int l = (int)strlen(buf);
@@ -119,19 +120,19 @@ void noc_draw_collect_links(drawing_t *dw)
 {
     const noc_topo_t *t = dw->t;
     int k = 0;
-    for (int g = 0; g < t->n_ports; g++)
-        k += t->peer[g] > g;
+    for (int g = 0; g < noc_topo_ports(t); g++)
+        k += noc_topo_peer(t, g) > g;
     dw->links = noc_xcalloc((size_t)k + 1, sizeof *dw->links, "draw: links");
     dw->n_links = 0;
-    for (int u = 0; u < t->n_nodes; u++)
-        for (int g = t->port_base[u] + 1; g < t->port_base[u + 1]; g++) {
-            if (t->peer[g] <= g)
+    for (int u = 0; u < noc_topo_nodes(t); u++)
+        for (int g = noc_topo_gport(t, u, 1); g <= noc_topo_gport(t, u, noc_topo_degree(t, u)); g++) {
+            if (noc_topo_peer(t, g) <= g)
                 continue;
             link_t *l = &dw->links[dw->n_links++];
             l->g = g;
             l->u = u;
-            l->v = noc_topo_port_node(t, t->peer[g]);
-            l->cls = t->link_class[g];
+            l->v = noc_topo_port_node(t, noc_topo_peer(t, g));
+            l->cls = noc_topo_link_class(t, g);
             l->util[0] = l->util[1] = -1.0;
             l->shape = 1.0 / 3.0; /* a straight line while bow is 0 */
         }

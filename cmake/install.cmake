@@ -19,7 +19,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(NOCTUA_PUBLIC_HEADERS
-    model/config.h model/params.def model/sim.h model/stats.h model/traffic_if.h model/rng.h model/flit.h
+    model/config.h model/params.def model/sim.h model/graph.h model/stats.h model/traffic_if.h model/rng.h model/flit.h
     model/program.h model/pe.h topologies/topo.h traffic/gen.h traffic/synthetic.h app/config_file.h
     traffic/pattern.h waves/waves.h routers/registry.h app/run.h app/program.h)
 # (the compilers' working folders, the debug information's comp_dir, are

@@ -302,7 +302,7 @@ NOC_CHAN_INLINE uint64_t noc_chan_ser_held(const struct noc_sim *s, int n)
     uint64_t m = 0;
     if (!s->serialise)
         return 0;
-    int base = s->topo->port_base[n], P = s->topo->port_base[n + 1] - base;
+    int base = s->graph->port_base[n], P = s->graph->port_base[n + 1] - base;
     for (int p = 1; p < P; p++)
         if (s->chan_free_at[base + p] > s->now)
             m |= UINT64_C(1) << p;

@@ -201,11 +201,11 @@ static void print_stuck(void *ctx, const noc_flit_t *f, int gport, int vc)
     const struct noc_sim *s = c->s;
     const noc_packet_t *p = &s->pkts[f->pkt];
     char at[64], src[64], dst[64];
-    noc_topo_label(s->topo, c->node, at, sizeof at);
-    noc_topo_label(s->topo, p->src, src, sizeof src);
-    noc_topo_label(s->topo, p->dst, dst, sizeof dst);
+    noc_graph_label(s->graph, c->node, at, sizeof at);
+    noc_graph_label(s->graph, p->src, src, sizeof src);
+    noc_graph_label(s->graph, p->dst, dst, sizeof dst);
     fprintf(c->f, "  packet %llu %s -> %s: head at router %s input port %d VC %d, waiting since cycle %llu (injected %llu)\n",
-            (unsigned long long)p->id, src, dst, at, gport - s->topo->port_base[c->node], vc,
+            (unsigned long long)p->id, src, dst, at, gport - s->graph->port_base[c->node], vc,
             (unsigned long long)s->last_move, (unsigned long long)p->injected);
 }
 

@@ -47,7 +47,7 @@ void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f)
  * read in place. */
 static void eject(struct noc_sim *s, int n)
 {
-    const noc_flit_t *f = noc_chan_pop_flit(s, s->topo->port_base[n], noc_chan_slot(s, s->now));
+    const noc_flit_t *f = noc_chan_pop_flit(s, s->graph->port_base[n], noc_chan_slot(s, s->now));
     if (f)
         noc_ni_deliver(s, n, f);
 }
@@ -139,7 +139,7 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
     f.hops = 0;
     if (s->cfg.lookahead && ln->seq == 0) {
         noc_route_t r;
-        noc_topo_route(s->topo, n, n, p->dst, &r);
+        noc_graph_route(s->graph, n, n, p->dst, &r);
         f.la_port = r.port;
         f.la_class = r.vclass;
     }
@@ -199,7 +199,7 @@ static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *
     int by_port = s->pe != NULL, direct = s->lane_chans == 0;
     inject(s, n, ni, &ni->lane0, 0, direct, by_port);
     noc_ni_lane_t *x = &s->xlane[(size_t)n * (size_t)(s->lanes - 1)];
-    int k_end = noc_topo_degree(s->topo, n) - 1; /* a lane per network link */
+    int k_end = noc_graph_degree(s->graph, n) - 1; /* a lane per network link */
     if (k_end > s->lanes - 1)
         k_end = s->lanes - 1;
     for (int k = 0; k < k_end; k++)

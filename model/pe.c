@@ -1,21 +1,17 @@
 /* pe.c: the PE program engine (pe.h) while it runs: dependency counting,
  * the ready, compute and send queues of every rank, message buffers and
- * matching, the step barrier, and the run loop. Queues are flat regions
- * sized from the program (an op enters each queue at most once) by
- * pe_build.c, so a run allocates nothing; what is read after the run is
- * pe_report.c. */
+ * matching, the step barrier, and the run loop. Queues are flat arrays
+ * with room for every op of their rank (an op enters each queue at most
+ * once), sized by pe_build.c and grown only when ops are appended
+ * (pe_extend.c, between cycles), so a run allocates nothing; what is read
+ * after the run is pe_report.c. */
 #include "model/pe_internal.h"
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t *region(const noc_pe_t *pe, int r, int which)
+static void push(queue_t *q, uint32_t op)
 {
-    return &pe->qslot[2 * (size_t)pe->p->ranks[r].op_start + (size_t)which * pe->p->ranks[r].n_ops];
-}
-
-static void push(noc_pe_t *pe, int r, int which, queue_t *q, uint32_t op)
-{
-    region(pe, r, which)[q->tail++] = op;
+    q->slot[q->tail++] = op;
 }
 
 static int rank_of(const noc_pe_t *pe, uint32_t op)
@@ -61,7 +57,7 @@ static void make_ready(struct noc_sim *s, uint32_t op)
         return;
     }
     int r = rank_of(pe, op);
-    push(pe, r, 0, &pe->rank[r].ready, op);
+    push(&pe->rank[r].ready, op);
     update_busy(s, r);
 }
 
@@ -70,8 +66,8 @@ static void make_ready(struct noc_sim *s, uint32_t op)
 static void release(struct noc_sim *s, uint32_t op, int start)
 {
     noc_pe_t *pe = s->pe;
-    for (uint32_t k = pe->rdep_start[op]; k < pe->rdep_start[op + 1]; k++) {
-        const noc_dep_t *d = &pe->rdep[k];
+    for (uint32_t k = pe->rdep_head[op]; k != NOC_PE_NONE; k = pe->rdep[k].next) {
+        const rdep_t *d = &pe->rdep[k];
         if (d->start != start)
             continue;
         if (--pe->pending[d->op] == 0)
@@ -141,7 +137,7 @@ static void take(struct noc_sim *s, int r, uint32_t rv, uint32_t msg)
                  r, sd->words, rank_of(pe, msg), sd->tag, o->words);
     if (o->addr != NOC_PROG_NO_ADDR) {
         uint32_t w = sd->words < o->words ? sd->words : o->words;
-        memcpy(&pe->mem[pe->mem_off[r] + (uint64_t)o->addr], &pe->rx[pe->msg_off[msg]], w * sizeof(int64_t));
+        memcpy(&pe->rank[r].mem[o->addr], &pe->rx[pe->msg_off[msg]], w * sizeof(int64_t));
     }
     pe->messages_left--;
     op_done(s, rv);
@@ -203,7 +199,7 @@ static void message_arrived(struct noc_sim *s, int r, uint32_t msg)
 
 static void apply_combine(noc_pe_t *pe, int r, const noc_op_t *o)
 {
-    int64_t *m = &pe->mem[pe->mem_off[r]];
+    int64_t *m = pe->rank[r].mem;
     for (uint32_t i = 0; i < o->words; i++) {
         int64_t a = m[o->addr + (int64_t)i], b = m[o->src + (int64_t)i];
         switch (o->kind) {
@@ -236,12 +232,12 @@ static void start_op(struct noc_sim *s, int r, uint32_t op)
         op_started(s, op);
         int64_t *tx = &pe->tx[pe->msg_off[op]];
         if (o->addr != NOC_PROG_NO_ADDR)
-            memcpy(tx, &pe->mem[pe->mem_off[r] + (uint64_t)o->addr], o->words * sizeof(int64_t));
+            memcpy(tx, &rs->mem[o->addr], o->words * sizeof(int64_t));
         noc_pe_step_stats_t *k = step_of(pe, op);
         k->messages++;
         k->words += o->words;
         noc_route_t rt;
-        noc_topo_route(s->topo, r, r, o->peer, &rt);
+        noc_graph_route(s->graph, r, r, o->peer, &rt);
         pe->send_port[op] = rt.port;
         pe->send_next[op] = -1;
         if (rs->send_tail >= 0)
@@ -256,7 +252,7 @@ static void start_op(struct noc_sim *s, int r, uint32_t op)
         post_recv(s, r, op);
         break;
     default:
-        push(pe, r, 1, &rs->compute, op);
+        push(&rs->compute, op);
         break;
     }
 }
@@ -273,6 +269,7 @@ static int finish_compute(struct noc_sim *s, int n)
         apply_combine(pe, n, o);
     uint32_t op = (uint32_t)rs->cpu_op;
     rs->cpu_op = -1;
+    rs->cpu_free = s->now;
     op_done(s, op);
     return 1;
 }
@@ -292,11 +289,11 @@ void noc_pe_eval(struct noc_sim *s, int n)
     for (;;) {
         int progress = finish_compute(s, n);
         while (rs->ready.head != rs->ready.tail) {
-            start_op(s, n, region(pe, n, 0)[rs->ready.head++]);
+            start_op(s, n, rs->ready.slot[rs->ready.head++]);
             progress = 1;
         }
         if (rs->cpu_op < 0 && rs->compute.head != rs->compute.tail) {
-            uint32_t op = region(pe, n, 1)[rs->compute.head++];
+            uint32_t op = rs->compute.slot[rs->compute.head++];
             op_started(s, op);
             rs->cpu_op = (int32_t)op;
             rs->cpu_end = s->now + cost_of(pe, &pe->p->ops[op]);
@@ -394,11 +391,14 @@ void noc_pe_start(struct noc_sim *s)
         rs->send_head = rs->send_tail = -1;
         rs->last_op = -1;
         rs->ops_left = p->ranks[r].n_ops;
-        for (uint32_t i = p->ranks[r].op_start; i < p->ranks[r].op_start + p->ranks[r].n_ops; i++)
-            if (pe->pending[i] == 0)
-                make_ready(s, i);
-        update_busy(s, r);
     }
+    /* in op order (rank by rank, unless the program grew in place): each
+     * rank's ready queue in the order of its ops */
+    for (uint32_t i = 0; i < p->n_ops; i++)
+        if (pe->pending[i] == 0)
+            make_ready(s, i);
+    for (int r = 0; r < p->n_ranks; r++)
+        update_busy(s, r);
 }
 
 /* Between the arrivals and the sends of every cycle (sim.c): if the steps
@@ -409,9 +409,9 @@ void noc_pe_barrier(struct noc_sim *s)
     noc_pe_t *pe = s->pe;
     if (!pe->sync)
         return;
-    while (pe->cur_step < pe->p->n_steps && pe->step_left[pe->cur_step] == 0) {
+    while (pe->cur_step < pe->st.n_steps && pe->step_left[pe->cur_step] == 0) {
         pe->cur_step++;
-        if (pe->cur_step == pe->p->n_steps)
+        if (pe->cur_step == pe->st.n_steps)
             break;
         /* in the order they were parked (the list is newest first) */
         int32_t rev = -1;
@@ -432,30 +432,6 @@ void noc_pe_barrier(struct noc_sim *s)
 void noc_pe_make_ready(struct noc_sim *s, uint32_t op)
 {
     make_ready(s, op);
-}
-
-int noc_pe_can_prestart(const noc_pe_t *pe, uint32_t op, uint64_t at, uint64_t now, char *err, size_t errlen)
-{
-    const noc_program_t *p = pe->p;
-    if (op >= p->n_ops || p->ops[op].kind != NOC_OP_CALC || pe->state[op] != OP_WAIT || pe->pending[op] != 0 ||
-        at > now) {
-        snprintf(err, errlen, "op %u cannot have started in cycle %llu: that needs a calc whose dependencies "
-                 "are met, not started, and a cycle already reached", op, (unsigned long long)at);
-        return -1;
-    }
-    int r = rank_of(pe, op);
-    const rank_state_t *rs = &pe->rank[r];
-    int busy = rs->cpu_op >= 0 || rs->compute.head != rs->compute.tail;
-    for (uint32_t i = p->ranks[r].op_start; !busy && i < p->ranks[r].op_start + p->ranks[r].n_ops; i++)
-        busy = p->ops[i].kind != NOC_OP_SEND && p->ops[i].kind != NOC_OP_RECV && pe->state[i] == OP_DONE &&
-               pe->st.op_end[i] > at;
-    int k = p->ops[op].step;
-    if (busy || (pe->sync && k > pe->cur_step)) {
-        snprintf(err, errlen, "rank %d: a calc from cycle %llu would %s", r, (unsigned long long)at,
-                 busy ? "share the processor with another computation" : "start before its step's barrier");
-        return -1;
-    }
-    return 0;
 }
 
 void noc_pe_prestart(struct noc_sim *s, uint32_t op, uint64_t at)

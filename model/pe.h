@@ -53,26 +53,48 @@ typedef struct noc_pe_stats {
 int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen);
 void noc_pe_destroy(noc_pe_t *pe);
 
-/* A program that grows while it runs (a SystemC platform issues its
- * operations as it goes): the engine of s goes on with program np (borrowed,
- * as in noc_pe_attach; the old one may be freed after), which holds every op
- * of the running program (old op i is op map[i] of np, with the same fields,
- * rank and dependencies, renumbered) and new ones, whose dependencies may
- * name old ops. Everything the run has done is kept: the new ops start from
- * the cycle reached (a dependency on an op that has started or completed is
- * met), and the network is not simulated again. np's steps are the old
- * ones, in the same order, with new ones anywhere among them. Refused (-1
- * with a message): another number of ranks, an old step missing or moved,
- * less memory, an old op missing or changed, and under sync_steps a new op
- * of a step whose barrier has passed.
- * start_at (NULL: none) gives per op of np a cycle <= now in which a new
- * calc op is to have started (NOC_NEVER: not), so that it ends at that
- * cycle plus its cost: for a SystemC thread busy elsewhere since its last
- * op, the recorded program holds a calc of the gap, which a run from cycle
- * 0 starts then. Refused when its dependencies are not met, or its PE's
- * processor has been busy since (or under sync_steps, before its step). */
-int noc_pe_extend(struct noc_sim *s, const noc_program_t *np, const uint32_t *map, const uint64_t *start_at,
-                  char *err, size_t errlen);
+/* ---- a program that grows while it runs (model/pe_extend.c) ----
+ * A platform that issues its operations as it goes (the SystemC wrapper,
+ * docs/systemc.md) appends them to the running program. An op appended
+ * is numbered after every op so far, whatever its rank, so nothing is
+ * renumbered and the tables grow in place: n ops appended cost O(n) in
+ * all. It joins the run at the cycle reached: a dependency on an op that
+ * has started (irequires) or completed (requires) is met, and the network
+ * is not simulated again. Called between cycles, or within one between
+ * the arrivals and the PEs' turn (noc_sim_cycle_*), where an op appended
+ * that is ready starts in that same cycle. From the first append the
+ * engine runs its own copy of the program, which grows
+ * (noc_pe_program: ops in the order appended, noc_prog_grow_copy). The
+ * past must not change: a call is refused (-1 with a message, nothing
+ * changed) when it would alter what earlier cycles did. */
+/* Step `name` follows the program's steps; its index, or -1 (a bad name,
+ * a step already, too many steps). Under sync_steps its barrier opens when
+ * every step before it has completed. */
+int noc_pe_append_step(struct noc_sim *s, const char *name, char *err, size_t errlen);
+/* Rank r's memory grows to hold words [addr, addr + n), which take the
+ * values words[0 .. n) (NULL: 0). Refused when addr lies inside the memory
+ * as it is (words the run may have used) or past NOC_PROG_MAX_MEM. */
+int noc_pe_append_memory(struct noc_sim *s, int r, uint32_t addr, const int64_t *words, uint32_t n, char *err,
+                         size_t errlen);
+/* Append op *op to rank r (its step field: an index into the program's
+ * steps, or -1; dep_start and n_deps are ignored), after the ops deps[0 ..
+ * n_deps) of rank r. start_at: NOC_NEVER, or for a calc whose
+ * dependencies are met a cycle <= now in which it is to have started, so
+ * that it ends at that cycle plus its cost: for a SystemC thread busy
+ * elsewhere since its last op, the recorded program holds a calc of the
+ * gap, which a run from cycle 0 starts then. Returns the op's index (the
+ * number of ops before it), or -1: a field noc_prog_grow_check refuses, a
+ * send to its own rank, under sync_steps an op of a step whose barrier has
+ * passed (a later step has had ops), or a start_at that cannot be (not a
+ * calc, dependencies not met, a cycle not reached, the processor busy
+ * since, or under sync_steps before its step's barrier). */
+int64_t noc_pe_append_op(struct noc_sim *s, int r, const noc_op_t *op, const noc_dep_t *deps, uint32_t n_deps,
+                         uint64_t start_at, char *err, size_t errlen);
+/* The table entries (ops, dependents, queue slots, message and memory
+ * words, step rows) the appends have written or moved so far: O(what was
+ * appended) while the tables grow in place (model.pe_extend checks it). */
+uint64_t noc_pe_append_work(const noc_pe_t *pe);
+
 /* The kernel's calls (model/ni.c, model/sim.c). */
 void noc_pe_arrivals(struct noc_sim *s, int n);      /* computations that end now (before any PE starts ops) */
 void noc_pe_eval(struct noc_sim *s, int n);          /* start ready ops, finish computations */
@@ -138,7 +160,7 @@ void noc_pe_rank_view(const noc_pe_t *pe, int r, noc_pe_rank_view_t *v);
 int noc_pe_current_step(const noc_pe_t *pe);
 const noc_program_t *noc_pe_program(const noc_pe_t *pe);
 
-/* Rank r's memory (mem_words words). */
+/* Rank r's memory (mem_words words; valid until the next append). */
 const int64_t *noc_pe_memory(const noc_pe_t *pe, int r);
 
 #ifdef __cplusplus

@@ -3,11 +3,13 @@
  * itself, a program the memory cannot hold, estimated by pe_bytes), then
  * every table the run uses, sized from the program up front so that the
  * run allocates nothing (memories, dependents, queues, messages, steps,
- * per-step link tables), and taking it down again. The run itself is
- * pe.c; what is read after it, pe_report.c. */
+ * per-step link tables), and taking it down again; and the growth of the
+ * per-op tables for ops appended while it runs (pe_extend.c). The run
+ * itself is pe.c; what is read after it, pe_report.c. */
 #include "model/pe_internal.h"
 #include "util/meminfo.h"
 #include "util/xalloc.h"
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,9 +25,9 @@ static uint64_t pe_bytes(const struct noc_sim *s, const noc_program_t *p)
     for (uint32_t i = 0; i < p->n_ops; i++)
         if (p->ops[i].kind == NOC_OP_SEND)
             words += p->ops[i].words;
-    uint64_t b = sizeof(noc_pe_t) + (R + 1) * 8 + (mem + 1) * sizeof(int64_t);
-    b += (N + 1) * (4 + 1 + 4 + 4 + 2 * 4 + 4 + 4 + 1 + 8 + 4 + 4 + 4 + 4 + 4 + 4 + 2 * 8) + 4;
-    b += ((uint64_t)p->n_deps + 1) * sizeof(noc_dep_t) + R * sizeof(rank_state_t);
+    uint64_t b = sizeof(noc_pe_t) + (mem + 1) * sizeof(int64_t);
+    b += (N + 1) * (4 + 1 + 4 + 2 * 4 + 2 * 4 + 4 + 4 + 1 + 8 + 4 + 4 + 4 + 4 + 4 + 4 + 2 * 8) + 4;
+    b += ((uint64_t)p->n_deps + 1) * sizeof(rdep_t) + R * sizeof(rank_state_t);
     b += 2 * (words + 1) * sizeof(int64_t);
     b += K * (4 + 4 + 4 + sizeof(noc_pe_step_stats_t));
     uint64_t cells = K * (uint64_t)s->n_chan;
@@ -36,7 +38,8 @@ static uint64_t pe_bytes(const struct noc_sim *s, const noc_program_t *p)
 
 /* The refusals before anything is built: synthetic traffic on s, more
  * ranks than nodes, a send to itself, a program larger than the memory. */
-static int check_attach(const struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen)
+static int check_attach(const struct noc_sim *s, const noc_program_t *p, const uint32_t *op_rank, char *err,
+                        size_t errlen)
 {
     if (s->traffic.ops) {
         snprintf(err, errlen, "a program needs a simulator without synthetic traffic");
@@ -44,22 +47,25 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, char *e
     }
     if (p->n_ranks > s->n_nodes) {
         snprintf(err, errlen, "the program has %d ranks, but %s has only %d nodes (rank r runs on node r)",
-                 p->n_ranks, s->topo->spec, s->n_nodes);
+                 p->n_ranks, s->graph->name, s->n_nodes);
         return -1;
     }
-    for (int r = 0; r < p->n_ranks; r++)
-        for (uint32_t i = p->ranks[r].op_start; i < p->ranks[r].op_start + p->ranks[r].n_ops; i++) {
-            const noc_op_t *o = &p->ops[i];
-            if (o->kind == NOC_OP_SEND && o->peer == r) {
-                snprintf(err, errlen, "rank %d: a send to itself (op %u, line %u); a PE does not use "
-                         "the network for that", r, i - p->ranks[r].op_start, o->line);
-                return -1;
-            }
+    for (uint32_t i = 0; i < p->n_ops; i++) {
+        const noc_op_t *o = &p->ops[i];
+        uint32_t r = op_rank[i];
+        if (o->kind == NOC_OP_SEND && o->peer == (int32_t)r) {
+            uint32_t nth = 0; /* its index within the rank */
+            for (uint32_t j = 0; j < i; j++)
+                nth += op_rank[j] == r;
+            snprintf(err, errlen, "rank %u: a send to itself (op %u, line %u); a PE does not use "
+                     "the network for that", r, nth, o->line);
+            return -1;
         }
+    }
     if (s->cfg.memory_check) {
-        char what[NOC_TOPO_SPEC_MAX + 160];
+        char what[NOC_GRAPH_NAME_MAX + 160];
         snprintf(what, sizeof what, "the program engine for %u operations of %d ranks on %s", p->n_ops,
-                 p->n_ranks, s->topo->spec);
+                 p->n_ranks, s->graph->name);
         if (noc_mem_check(pe_bytes(s, p), what, "make the messages or the ranks' memory smaller (their words are "
                           "kept to check the result), or memory_check=0 to try anyway", err, errlen) != 0)
             return -1;
@@ -67,64 +73,140 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, char *e
     return 0;
 }
 
-/* The ranks' memories, one array, with their init values. */
+/* The ranks' memories, one block (each rank's mem points into it), with
+ * their init values. */
 static void build_memories(noc_pe_t *pe, const noc_program_t *p)
 {
-    pe->mem_off = noc_xcalloc((size_t)p->n_ranks + 1, sizeof(uint64_t), "PE engine");
+    uint64_t total = 0;
     for (int r = 0; r < p->n_ranks; r++)
-        pe->mem_off[r + 1] = pe->mem_off[r] + p->ranks[r].mem_words;
-    pe->mem = noc_xcalloc((size_t)pe->mem_off[p->n_ranks] + 1, sizeof(int64_t), "PE engine");
-    for (int r = 0; r < p->n_ranks; r++)
+        total += p->ranks[r].mem_words;
+    pe->mem = noc_xcalloc((size_t)total + 1, sizeof(int64_t), "PE engine");
+    uint64_t off = 0;
+    for (int r = 0; r < p->n_ranks; r++) {
+        rank_state_t *rs = &pe->rank[r];
+        rs->mem = pe->mem + off;
+        rs->mem_cap = p->ranks[r].mem_words;
+        off += p->ranks[r].mem_words;
         for (uint32_t k = 0; k < p->ranks[r].n_init; k++) {
             const noc_memval_t *v = &p->init[p->ranks[r].init_start + k];
-            pe->mem[pe->mem_off[r] + v->addr] = v->value;
+            rs->mem[v->addr] = v->value;
         }
+    }
+}
+
+/* The per-op arrays, with the bytes of one element of each. */
+typedef struct op_array {
+    void **arr;
+    size_t size;
+} op_array_t;
+
+enum { N_OP_ARRAYS = 17 };
+
+static void op_arrays(noc_pe_t *pe, op_array_t *a)
+{
+    int n = 0;
+#define OP_ARRAY(field) a[n++] = (op_array_t){ (void **)&(field), sizeof *(field) }
+    OP_ARRAY(pe->pending);
+    OP_ARRAY(pe->state);
+    OP_ARRAY(pe->op_rank);
+    OP_ARRAY(pe->rdep_head);
+    OP_ARRAY(pe->rdep_tail);
+    OP_ARRAY(pe->send_next);
+    OP_ARRAY(pe->send_off);
+    OP_ARRAY(pe->send_port);
+    OP_ARRAY(pe->msg_off);
+    OP_ARRAY(pe->msg_sent);
+    OP_ARRAY(pe->msg_got);
+    OP_ARRAY(pe->msg_next);
+    OP_ARRAY(pe->recv_next);
+    OP_ARRAY(pe->recv_msg);
+    OP_ARRAY(pe->park_next);
+    OP_ARRAY(pe->st.op_start);
+    OP_ARRAY(pe->st.op_end);
+#undef OP_ARRAY
+    assert(n == N_OP_ARRAYS);
+}
+
+void noc_pe_grow_ops(noc_pe_t *pe, uint32_t need)
+{
+    if (need <= pe->cap_ops && pe->pending)
+        return;
+    uint64_t cap = pe->pending ? 2 * (uint64_t)pe->cap_ops : need; /* attach: exactly; then doubling */
+    if (pe->pending && cap < 16)
+        cap = 16;
+    if (cap < need)
+        cap = need;
+    if (cap > UINT32_MAX - 1)
+        cap = UINT32_MAX - 1;
+    op_array_t a[N_OP_ARRAYS];
+    op_arrays(pe, a);
+    for (int k = 0; k < N_OP_ARRAYS; k++) {
+        if (!*a[k].arr) {
+            *a[k].arr = noc_xcalloc((size_t)cap + 1, a[k].size, "PE engine");
+            continue;
+        }
+        *a[k].arr = noc_xrealloc(*a[k].arr, ((size_t)cap + 1) * a[k].size, "PE engine");
+        memset((char *)*a[k].arr + ((size_t)pe->cap_ops + 1) * a[k].size, 0,
+               (size_t)(cap - pe->cap_ops) * a[k].size);
+    }
+    pe->cap_ops = (uint32_t)cap;
+}
+
+void noc_pe_add_dependent(noc_pe_t *pe, uint32_t on, uint32_t op, int start)
+{
+    if (pe->n_rdep == pe->cap_rdep) {
+        uint64_t cap = pe->cap_rdep ? 2 * (uint64_t)pe->cap_rdep : 16;
+        if (cap > UINT32_MAX)
+            cap = UINT32_MAX;
+        pe->rdep = noc_xrealloc(pe->rdep, (size_t)cap * sizeof *pe->rdep, "PE engine");
+        pe->cap_rdep = (uint32_t)cap;
+    }
+    uint32_t k = pe->n_rdep++;
+    pe->rdep[k] = (rdep_t){ op, NOC_PE_NONE, (uint8_t)start };
+    if (pe->rdep_tail[on] == NOC_PE_NONE)
+        pe->rdep_head[on] = k;
+    else
+        pe->rdep[pe->rdep_tail[on]].next = k;
+    pe->rdep_tail[on] = k;
 }
 
 /* Per op: its pending dependencies, state and rank; and the reverse of
- * the dependency lists (every op's dependents, in rdep[] from
- * rdep_start[op]), in the order of the dependent ops. */
-static void build_dependents(noc_pe_t *pe, const noc_program_t *p)
+ * the dependency lists (every op's dependents, from rdep_head[op]), in
+ * the order of the dependent ops. */
+static void build_dependents(noc_pe_t *pe, const noc_program_t *p, const uint32_t *op_rank)
 {
     uint32_t N = p->n_ops;
-    pe->pending = noc_xcalloc((size_t)N + 1, sizeof(uint32_t), "PE engine");
-    pe->state = noc_xcalloc((size_t)N + 1, 1, "PE engine");
-    pe->op_rank = noc_xcalloc((size_t)N + 1, sizeof(uint32_t), "PE engine");
-    for (int r = 0; r < p->n_ranks; r++)
-        for (uint32_t i = p->ranks[r].op_start; i < p->ranks[r].op_start + p->ranks[r].n_ops; i++)
-            pe->op_rank[i] = (uint32_t)r;
-    pe->rdep_start = noc_xcalloc((size_t)N + 2, sizeof(uint32_t), "PE engine");
-    pe->rdep = noc_xcalloc((size_t)p->n_deps + 1, sizeof(noc_dep_t), "PE engine");
+    noc_pe_grow_ops(pe, N);
+    memcpy(pe->op_rank, op_rank, (size_t)N * sizeof *op_rank);
+    memset(pe->rdep_head, 0xff, ((size_t)N + 1) * sizeof *pe->rdep_head);
+    memset(pe->rdep_tail, 0xff, ((size_t)N + 1) * sizeof *pe->rdep_tail);
+    pe->cap_rdep = p->n_deps + 1;
+    pe->rdep = noc_xcalloc(pe->cap_rdep, sizeof *pe->rdep, "PE engine");
     for (uint32_t i = 0; i < N; i++) {
         pe->pending[i] = p->ops[i].n_deps;
-        for (uint32_t k = 0; k < p->ops[i].n_deps; k++)
-            pe->rdep_start[p->deps[p->ops[i].dep_start + k].op + 1]++;
-    }
-    for (uint32_t i = 0; i < N; i++)
-        pe->rdep_start[i + 1] += pe->rdep_start[i];
-    uint32_t *fill = noc_xcalloc((size_t)N + 1, sizeof(uint32_t), "PE engine");
-    for (uint32_t i = 0; i < N; i++)
         for (uint32_t k = 0; k < p->ops[i].n_deps; k++) {
             const noc_dep_t *d = &p->deps[p->ops[i].dep_start + k];
-            noc_dep_t *rd = &pe->rdep[pe->rdep_start[d->op] + fill[d->op]++];
-            rd->op = i;
-            rd->start = d->start;
+            noc_pe_add_dependent(pe, d->op, i, d->start);
         }
-    free(fill);
+    }
 }
 
-/* The queues and send lists of every rank, and the messages: each send
- * op's words (sent and received, for the data check) and the links of the
- * arrived and posted lists. */
+/* The queues of every rank (two regions of one block, room for each of
+ * its ops), and the messages: each send op's words (sent and received, for
+ * the data check). */
 static void build_queues_and_messages(noc_pe_t *pe, const noc_program_t *p)
 {
     uint32_t N = p->n_ops;
     pe->qslot = noc_xcalloc(2 * (size_t)N + 1, sizeof(uint32_t), "PE engine");
-    pe->send_next = noc_xcalloc((size_t)N + 1, sizeof(int32_t), "PE engine");
-    pe->send_off = noc_xcalloc((size_t)N + 1, sizeof(uint32_t), "PE engine");
-    pe->send_port = noc_xcalloc((size_t)N + 1, 1, "PE engine");
-    pe->rank = noc_xcalloc((size_t)p->n_ranks, sizeof(rank_state_t), "PE engine");
-    pe->msg_off = noc_xcalloc((size_t)N + 1, sizeof(uint64_t), "PE engine");
+    size_t at = 0;
+    for (int r = 0; r < p->n_ranks; r++) {
+        rank_state_t *rs = &pe->rank[r];
+        uint32_t n = p->ranks[r].n_ops;
+        rs->ready.slot = pe->qslot + at;
+        rs->compute.slot = pe->qslot + at + n;
+        rs->q_cap = n;
+        at += 2 * (size_t)n;
+    }
     uint64_t words = 0;
     for (uint32_t i = 0; i < N; i++) {
         pe->msg_off[i] = words;
@@ -135,13 +217,9 @@ static void build_queues_and_messages(noc_pe_t *pe, const noc_program_t *p)
         }
     }
     pe->st.words = words;
+    pe->cap_words = words;
     pe->tx = noc_xcalloc((size_t)words + 1, sizeof(int64_t), "PE engine");
     pe->rx = noc_xcalloc((size_t)words + 1, sizeof(int64_t), "PE engine");
-    pe->msg_sent = noc_xcalloc((size_t)N + 1, sizeof(uint32_t), "PE engine");
-    pe->msg_got = noc_xcalloc((size_t)N + 1, sizeof(uint32_t), "PE engine");
-    pe->msg_next = noc_xcalloc((size_t)N + 1, sizeof(int32_t), "PE engine");
-    pe->recv_next = noc_xcalloc((size_t)N + 1, sizeof(int32_t), "PE engine");
-    pe->recv_msg = noc_xcalloc((size_t)N + 1, sizeof(int32_t), "PE engine");
     for (uint32_t i = 0; i < N; i++)
         pe->recv_msg[i] = -1;
 }
@@ -152,10 +230,10 @@ static void build_steps(noc_pe_t *pe, const noc_program_t *p, int sync)
 {
     uint32_t N = p->n_ops;
     pe->sync = sync;
+    pe->cap_steps = p->n_steps;
     pe->step_left = noc_xcalloc((size_t)p->n_steps + 1, sizeof(uint32_t), "PE engine");
     pe->step_active = noc_xcalloc((size_t)p->n_steps + 1, sizeof(uint32_t), "PE engine");
     pe->park_head = noc_xcalloc((size_t)p->n_steps + 1, sizeof(int32_t), "PE engine");
-    pe->park_next = noc_xcalloc((size_t)N + 1, sizeof(int32_t), "PE engine");
     for (int k = 0; k <= p->n_steps; k++)
         pe->park_head[k] = -1;
     for (uint32_t i = 0; i < N; i++)
@@ -170,18 +248,17 @@ static void build_steps(noc_pe_t *pe, const noc_program_t *p, int sync)
         pe->st.steps[k].name = k < p->n_steps ? p->steps[k] : "(no step)";
         pe->st.steps[k].first_start = pe->st.steps[k].last_end = NOC_NEVER;
     }
-    pe->st.op_start = noc_xcalloc((size_t)N + 1, sizeof(uint64_t), "PE engine");
-    pe->st.op_end = noc_xcalloc((size_t)N + 1, sizeof(uint64_t), "PE engine");
     for (uint32_t i = 0; i < N; i++)
         pe->st.op_start[i] = pe->st.op_end[i] = NOC_NEVER;
 }
 
 /* The simulator's per-step link tables, unless they would be large. */
-static void build_step_links(struct noc_sim *s, const noc_program_t *p)
+static void build_step_links(struct noc_sim *s, noc_pe_t *pe, const noc_program_t *p)
 {
     size_t cells = ((size_t)p->n_steps + 1) * (size_t)s->n_chan;
     if (cells <= ((size_t)1 << 24)) {
         s->n_step_rows = p->n_steps + 1;
+        pe->cap_step_rows = s->n_step_rows;
         s->step_flits = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
         s->step_waits = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
         s->step_stalls = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
@@ -190,15 +267,28 @@ static void build_step_links(struct noc_sim *s, const noc_program_t *p)
 
 noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen)
 {
-    if (check_attach(s, p, err, errlen) != 0)
+    const uint32_t *ranks = noc_prog_op_ranks(p);
+    uint32_t *op_rank = NULL;
+    if (!ranks) { /* rank by rank */
+        op_rank = noc_xcalloc((size_t)p->n_ops + 1, sizeof *op_rank, "PE engine");
+        for (int r = 0; r < p->n_ranks; r++)
+            for (uint32_t i = p->ranks[r].op_start; i < p->ranks[r].op_start + p->ranks[r].n_ops; i++)
+                op_rank[i] = (uint32_t)r;
+        ranks = op_rank;
+    }
+    if (check_attach(s, p, ranks, err, errlen) != 0) {
+        free(op_rank);
         return NULL;
+    }
     noc_pe_t *pe = noc_xcalloc(1, sizeof *pe, "PE engine");
     pe->p = p;
     pe->n_ranks = p->n_ranks;
     pe->compute_cycles = s->cfg.compute_cycles;
     pe->packet_size = (int)s->cfg.packet_size;
+    pe->rank = noc_xcalloc((size_t)p->n_ranks + 1, sizeof(rank_state_t), "PE engine");
     build_memories(pe, p);
-    build_dependents(pe, p);
+    build_dependents(pe, p, ranks);
+    free(op_rank);
     build_queues_and_messages(pe, p);
     build_steps(pe, p, s->cfg.sync_steps != 0);
     return pe;
@@ -209,7 +299,7 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
     noc_pe_t *pe = noc_pe_build(s, p, err, errlen);
     if (!pe)
         return -1;
-    build_step_links(s, p);
+    build_step_links(s, pe, p);
     s->pe = pe;
     noc_pe_start(s);
     return 0;
@@ -219,32 +309,26 @@ void noc_pe_destroy(noc_pe_t *pe)
 {
     if (!pe)
         return;
+    for (int r = 0; r < pe->n_ranks; r++) {
+        if (pe->rank[r].q_own)
+            free(pe->rank[r].ready.slot); /* both queues, one allocation */
+        if (pe->rank[r].mem_own)
+            free(pe->rank[r].mem);
+    }
+    op_array_t a[N_OP_ARRAYS];
+    op_arrays(pe, a);
+    for (int k = 0; k < N_OP_ARRAYS; k++)
+        free(*a[k].arr);
     free(pe->mem);
-    free(pe->mem_off);
-    free(pe->pending);
-    free(pe->state);
-    free(pe->op_rank);
-    free(pe->rdep_start);
-    free(pe->rdep);
     free(pe->qslot);
-    free(pe->send_next);
-    free(pe->send_off);
-    free(pe->send_port);
+    free(pe->rdep);
     free(pe->rank);
-    free(pe->msg_off);
     free(pe->tx);
     free(pe->rx);
-    free(pe->msg_sent);
-    free(pe->msg_got);
-    free(pe->msg_next);
-    free(pe->recv_next);
-    free(pe->recv_msg);
     free(pe->step_left);
     free(pe->step_active);
     free(pe->park_head);
-    free(pe->park_next);
     free(pe->st.steps);
-    free(pe->st.op_start);
-    free(pe->st.op_end);
+    noc_prog_free(pe->own);
     free(pe);
 }

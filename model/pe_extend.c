@@ -1,307 +1,319 @@
-/* pe_extend.c: a running program grows (noc_pe_extend, pe.h). The engine
- * is built again for the larger program and every part of the running
- * engine's state is carried over to the ops' new numbers: memories, per-op
- * states and statistics, queues and lists, message words, steps; the
- * packets in flight are renumbered in the simulator's pool, and the
- * per-step link tables grow. The network is not touched, so the run goes
- * on from the cycle it reached instead of being simulated again from cycle
- * 0 (the SystemC wrapper's use, docs/systemc.md). Nothing here runs in the
- * cycle loop. */
+/* pe_extend.c: a running program grows (pe.h: noc_pe_append_step,
+ * noc_pe_append_memory, noc_pe_append_op), the SystemC wrapper's way
+ * (docs/systemc.md). Ops are appended in place and numbered after every op
+ * so far, so nothing is renumbered and nothing is copied but what
+ * outgrows its room: the engine's own copy of the program grows
+ * (program_grow.c), the per-op tables grow by doubling (pe_build.c's
+ * noc_pe_grow_ops), an op joins its dependencies' lists of dependents and
+ * its rank's counts, a rank's queues and memory move to arrays of their
+ * own when they outgrow theirs, and a new step gets a row in the
+ * statistics and in the simulator's per-step link tables ("no step" stays
+ * the last). The network is not touched: the run goes on from the cycle it
+ * reached. n ops appended cost O(n) in all (append_work counts it).
+ * Nothing here runs in the cycle loop. */
 #include "model/pe_internal.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE UINT32_MAX
-
-/* Old op i and new op j are the same op: fields, rank and dependencies. */
-static int same_op(const noc_program_t *op, uint32_t i, const noc_pe_t *o, const noc_program_t *np,
-                   uint32_t j, const noc_pe_t *n, const uint32_t *map, const int32_t *smap)
+/* The engine's own program, copied from the borrowed one at the first
+ * append. */
+static noc_program_t *own_program(noc_pe_t *pe)
 {
-    const noc_op_t *a = &op->ops[i], *b = &np->ops[j];
-    if (a->kind != b->kind || a->peer != b->peer || a->tag != b->tag || a->words != b->words ||
-        a->addr != b->addr || a->src != b->src || a->cost != b->cost ||
-        (a->step < 0 ? -1 : smap[a->step]) != b->step ||
-        a->n_deps != b->n_deps || o->op_rank[i] != n->op_rank[j])
-        return 0;
-    for (uint32_t k = 0; k < a->n_deps; k++) {
-        const noc_dep_t *da = &op->deps[a->dep_start + k], *db = &np->deps[b->dep_start + k];
-        if (map[da->op] != db->op || da->start != db->start)
-            return 0;
+    if (!pe->own) {
+        pe->own = noc_prog_grow_copy(pe->p);
+        pe->p = pe->own;
+        for (int k = 0; k < pe->st.n_steps; k++)
+            pe->st.steps[k].name = pe->own->steps[k];
     }
+    return pe->own;
+}
+
+static noc_pe_t *engine(struct noc_sim *s, char *err, size_t errlen)
+{
+    if (!s->pe)
+        snprintf(err, errlen, "no program runs on this simulator");
+    return s->pe;
+}
+
+/* ---- steps ---- */
+
+/* Room for k + 1 steps and "no step" in the per-step arrays. */
+static void step_room(noc_pe_t *pe, int k)
+{
+    if (k + 1 <= pe->cap_steps)
+        return;
+    int cap = 2 * pe->cap_steps > k + 1 ? 2 * pe->cap_steps : k + 1;
+    if (cap < 8)
+        cap = 8;
+    size_t n = (size_t)cap + 1;
+    pe->step_left = noc_xrealloc(pe->step_left, n * sizeof *pe->step_left, "PE engine");
+    pe->step_active = noc_xrealloc(pe->step_active, n * sizeof *pe->step_active, "PE engine");
+    pe->park_head = noc_xrealloc(pe->park_head, n * sizeof *pe->park_head, "PE engine");
+    pe->st.steps = noc_xrealloc(pe->st.steps, n * sizeof *pe->st.steps, "PE engine");
+    pe->append_work += (uint64_t)pe->cap_steps;
+    pe->cap_steps = cap;
+}
+
+/* The simulator's per-step link tables get a row for new step k, which
+ * was "no step"'s: that row moves down one (tables too large are
+ * dropped, as noc_pe_attach does not make them). */
+static void step_rows(struct noc_sim *s, noc_pe_t *pe, int k)
+{
+    if (!s->step_flits)
+        return;
+    size_t C = (size_t)s->n_chan, rows = (size_t)k + 2, limit = (size_t)1 << 24;
+    uint32_t **tab[3] = { &s->step_flits, &s->step_waits, &s->step_stalls };
+    if (rows * C > limit) {
+        for (int t = 0; t < 3; t++) {
+            free(*tab[t]);
+            *tab[t] = NULL;
+        }
+        s->n_step_rows = 0;
+        return;
+    }
+    if (rows > (size_t)pe->cap_step_rows) {
+        size_t cap = 2 * (size_t)pe->cap_step_rows > rows ? 2 * (size_t)pe->cap_step_rows : rows;
+        if (cap * C > limit)
+            cap = limit / C;
+        for (int t = 0; t < 3; t++)
+            *tab[t] = noc_xrealloc(*tab[t], cap * C * sizeof(uint32_t), "per-step link tables");
+        pe->append_work += (uint64_t)pe->cap_step_rows * C;
+        pe->cap_step_rows = (int)cap;
+    }
+    for (int t = 0; t < 3; t++) {
+        memcpy(*tab[t] + (size_t)(k + 1) * C, *tab[t] + (size_t)k * C, C * sizeof(uint32_t));
+        memset(*tab[t] + (size_t)k * C, 0, C * sizeof(uint32_t));
+    }
+    pe->append_work += C;
+    s->n_step_rows = (int)rows;
+}
+
+int noc_pe_append_step(struct noc_sim *s, const char *name, char *err, size_t errlen)
+{
+    noc_pe_t *pe = engine(s, err, errlen);
+    if (!pe)
+        return -1;
+    int k = noc_prog_grow_step(own_program(pe), name, err, errlen);
+    if (k < 0)
+        return -1;
+    step_room(pe, k);
+    pe->st.steps[k + 1] = pe->st.steps[k]; /* "no step" stays the last */
+    pe->st.steps[k] = (noc_pe_step_stats_t){ .name = pe->own->steps[k], .first_start = NOC_NEVER,
+                                             .last_end = NOC_NEVER };
+    for (int j = k; j <= k + 1; j++) {
+        pe->step_left[j] = pe->step_active[j] = 0;
+        pe->park_head[j] = -1;
+    }
+    pe->st.n_steps = k + 1;
+    if (pe->cur_step == k) /* every step before it has passed: so has this one, while it has no ops */
+        pe->cur_step = k + 1;
+    /* packets in flight of no step: "no step" is row k + 1 now */
+    for (uint32_t i = 0; i < s->pkt_cap; i++) /* free slots too: harmless */
+        if (s->pkts[i].step == (uint16_t)k)
+            s->pkts[i].step = (uint16_t)(k + 1);
+    pe->append_work += s->pkt_cap;
+    step_rows(s, pe, k);
+    return k;
+}
+
+/* ---- memory ---- */
+
+int noc_pe_append_memory(struct noc_sim *s, int r, uint32_t addr, const int64_t *words, uint32_t n, char *err,
+                         size_t errlen)
+{
+    noc_pe_t *pe = engine(s, err, errlen);
+    if (!pe)
+        return -1;
+    noc_program_t *g = own_program(pe);
+    if (r < 0 || r >= pe->n_ranks) {
+        snprintf(err, errlen, "rank %d out of range [0, %d)", r, pe->n_ranks);
+        return -1;
+    }
+    uint32_t size = g->ranks[r].mem_words;
+    if (addr < size) {
+        snprintf(err, errlen, "rank %d: word %u is in its memory already (%u words), and the run may have "
+                 "used it", r, addr, size);
+        return -1;
+    }
+    uint64_t end = (uint64_t)addr + n;
+    if (noc_prog_grow_mem(g, r, end, err, errlen) != 0)
+        return -1;
+    rank_state_t *rs = &pe->rank[r];
+    if (end > rs->mem_cap) {
+        uint64_t cap = 2 * (uint64_t)rs->mem_cap > end ? 2 * (uint64_t)rs->mem_cap : end;
+        if (cap < 64)
+            cap = 64;
+        int64_t *m = noc_xcalloc((size_t)cap, sizeof *m, "PE engine");
+        memcpy(m, rs->mem, (size_t)size * sizeof *m);
+        if (rs->mem_own)
+            free(rs->mem);
+        rs->mem = m;
+        rs->mem_cap = (uint32_t)cap;
+        rs->mem_own = 1;
+        pe->append_work += size;
+    }
+    if (words)
+        memcpy(rs->mem + addr, words, (size_t)n * sizeof *words);
+    else
+        memset(rs->mem + addr, 0, (size_t)n * sizeof *rs->mem);
+    pe->append_work += n;
+    return 0;
+}
+
+/* ---- ops ---- */
+
+/* Under sync_steps, may an op of step k join now? Yes unless a later step
+ * than k has had ops (its barrier opened, which an op of k would have
+ * held back): the run's current step is k or before it, or every step
+ * has passed and none after k had ops. *cur: the current step then. */
+static int step_open(const noc_pe_t *pe, int k, int *cur)
+{
+    *cur = pe->cur_step;
+    if (k < 0 || k >= pe->cur_step)
+        return 1;
+    if (pe->cur_step < pe->st.n_steps)
+        return 0;
+    for (int j = pe->st.n_steps - 1; j > k; j--) /* only when steps end before their ops do */
+        if (pe->st.steps[j].ops > 0)
+            return 0;
+    *cur = k;
     return 1;
 }
 
-/* Where the running program's steps are in np (found by name, in the same
- * order: new steps may come between them): smap[k] for old step k. */
-static int map_steps(const noc_program_t *op, const noc_program_t *np, int32_t *smap, char *err, size_t errlen)
+/* Can calc *o of rank r (dependencies met) be put on the processor as if
+ * started in cycle at, the processor free since, under sync_steps in an
+ * open step (cur: the current step)? 0, or -1 with a message. */
+static int can_prestart(const noc_pe_t *pe, int r, const noc_op_t *o, uint32_t pending, uint64_t at, uint64_t now,
+                        int cur, char *err, size_t errlen)
 {
-    int next = 0;
-    for (int k = 0; k < op->n_steps; k++) {
-        int j = next;
-        while (j < np->n_steps && strcmp(np->steps[j], op->steps[k]) != 0)
-            j++;
-        if (j == np->n_steps) {
-            snprintf(err, errlen, "step '%s' of the running program is not a step of the new one after '%s'",
-                     op->steps[k], k ? op->steps[k - 1] : "the start");
-            return -1;
-        }
-        smap[k] = j;
-        next = j + 1;
-    }
-    return 0;
-}
-
-/* The step the run is in, in np's numbers: old steps before it have
- * passed their barrier, and so have new steps before it. */
-static int mapped_cur_step(const noc_pe_t *o, const int32_t *smap)
-{
-    int n_old = o->p->n_steps;
-    if (o->cur_step < n_old)
-        return smap[o->cur_step];
-    return n_old ? smap[n_old - 1] + 1 : 0;
-}
-
-/* The refusals: another shape of program, an old op missing or changed,
- * a new op in a step whose barrier has passed, less memory. inv gets the
- * old index of every new op that was in the old program (NONE else). */
-static int check_extend(const noc_pe_t *o, const noc_program_t *np, const noc_pe_t *n, const uint32_t *map,
-                        const int32_t *smap, uint32_t *inv, char *err, size_t errlen)
-{
-    const noc_program_t *op = o->p;
-    if (np->n_ranks != op->n_ranks) {
-        snprintf(err, errlen, "the new program has %d ranks, the running one %d", np->n_ranks, op->n_ranks);
+    if (o->kind != NOC_OP_CALC || pending || at > now) {
+        snprintf(err, errlen, "rank %d: an op cannot have started in cycle %llu: that needs a calc whose "
+                 "dependencies are met, and a cycle already reached", r, (unsigned long long)at);
         return -1;
     }
-    for (int r = 0; r < np->n_ranks; r++)
-        if (np->ranks[r].mem_words < op->ranks[r].mem_words) {
-            snprintf(err, errlen, "rank %d: the new program has less memory (%u words) than the running one (%u)",
-                     r, np->ranks[r].mem_words, op->ranks[r].mem_words);
-            return -1;
-        }
-    for (uint32_t j = 0; j < np->n_ops; j++)
-        inv[j] = NONE;
-    for (uint32_t i = 0; i < op->n_ops; i++) {
-        uint32_t j = map[i];
-        if (j >= np->n_ops || inv[j] != NONE || !same_op(op, i, o, np, j, n, map, smap)) {
-            snprintf(err, errlen, "op %u of the running program is not op %u of the new one", i, j);
-            return -1;
-        }
-        inv[j] = i;
+    const rank_state_t *rs = &pe->rank[r];
+    /* computations run one after the other: the last one ended at cpu_free */
+    int busy = rs->cpu_op >= 0 || rs->compute.head != rs->compute.tail || rs->cpu_free > at;
+    if (busy || (pe->sync && o->step > cur)) {
+        snprintf(err, errlen, "rank %d: a calc from cycle %llu would %s", r, (unsigned long long)at,
+                 busy ? "share the processor with another computation" : "start before its step's barrier");
+        return -1;
     }
-    int cur = mapped_cur_step(o, smap);
-    if (o->sync)
-        for (uint32_t j = 0; j < np->n_ops; j++)
-            if (inv[j] == NONE && np->ops[j].step >= 0 && np->ops[j].step < cur) {
-                snprintf(err, errlen, "rank %u: a new op of step '%s', whose barrier the run has passed",
-                         n->op_rank[j], np->steps[np->ops[j].step]);
-                return -1;
-            }
     return 0;
 }
 
-static int32_t tr(const uint32_t *map, int32_t i)
+/* The refusals of an op: its fields, a send to itself, a step whose
+ * barrier has passed, a start in the past that cannot be. *pending: its
+ * dependencies not met yet; *cur: the current step after it joins. */
+static int check_op(const struct noc_sim *s, const noc_pe_t *pe, int r, const noc_op_t *op, const noc_dep_t *deps,
+                    uint32_t n_deps, uint64_t start_at, uint32_t *pending, int *cur, char *err, size_t errlen)
 {
-    return i < 0 ? -1 : (int32_t)map[i];
+    if (noc_prog_grow_check(pe->p, r, op, deps, n_deps, err, errlen) != 0)
+        return -1;
+    if (op->kind == NOC_OP_SEND && op->peer == r) {
+        snprintf(err, errlen, "rank %d: a send to itself; a PE does not use the network for that", r);
+        return -1;
+    }
+    if (!step_open(pe, op->step, cur) && pe->sync) {
+        snprintf(err, errlen, "rank %d: a new op of step '%s', whose barrier the run has passed", r,
+                 pe->p->steps[op->step]);
+        return -1;
+    }
+    if (!pe->sync)
+        *cur = pe->cur_step;
+    *pending = 0;
+    for (uint32_t k = 0; k < n_deps; k++) {
+        uint8_t st = pe->state[deps[k].op];
+        *pending += !(deps[k].start ? st >= OP_STARTED : st == OP_DONE);
+    }
+    if (start_at != NOC_NEVER)
+        return can_prestart(pe, r, op, *pending, start_at, s->now, *cur, err, errlen);
+    return 0;
 }
 
-/* The live entries of one of rank r's queues, renumbered, at the start of
- * its region in the new engine. */
-static void move_queue(const noc_pe_t *o, noc_pe_t *n, int r, int which, const uint32_t *map)
+/* Room for every op of rank r in its queues: arrays of its own once it
+ * outgrows them (the live entries keep their places). */
+static void queue_room(noc_pe_t *pe, rank_state_t *rs, uint32_t need)
 {
-    const queue_t *qo = which ? &o->rank[r].compute : &o->rank[r].ready;
-    queue_t *qn = which ? &n->rank[r].compute : &n->rank[r].ready;
-    const uint32_t *from = &o->qslot[2 * (size_t)o->p->ranks[r].op_start + (size_t)which * o->p->ranks[r].n_ops];
-    uint32_t *to = &n->qslot[2 * (size_t)n->p->ranks[r].op_start + (size_t)which * n->p->ranks[r].n_ops];
-    qn->head = qn->tail = 0;
-    for (uint32_t k = qo->head; k < qo->tail; k++)
-        to[qn->tail++] = map[from[k]];
-}
-
-/* Memories, per-op state, messages' words. */
-static void move_ops(const noc_pe_t *o, noc_pe_t *n, const uint32_t *map)
-{
-    const noc_program_t *op = o->p;
-    for (int r = 0; r < op->n_ranks; r++)
-        memcpy(&n->mem[n->mem_off[r]], &o->mem[o->mem_off[r]], op->ranks[r].mem_words * sizeof(int64_t));
-    for (uint32_t i = 0; i < op->n_ops; i++) {
-        uint32_t j = map[i];
-        n->pending[j] = o->pending[i];
-        n->state[j] = o->state[i];
-        n->send_next[j] = tr(map, o->send_next[i]);
-        n->send_off[j] = o->send_off[i];
-        n->send_port[j] = o->send_port[i];
-        n->msg_sent[j] = o->msg_sent[i];
-        n->msg_got[j] = o->msg_got[i];
-        n->msg_next[j] = tr(map, o->msg_next[i]);
-        n->recv_next[j] = tr(map, o->recv_next[i]);
-        n->recv_msg[j] = tr(map, o->recv_msg[i]);
-        n->park_next[j] = tr(map, o->park_next[i]);
-        n->st.op_start[j] = o->st.op_start[i];
-        n->st.op_end[j] = o->st.op_end[i];
-        if (op->ops[i].kind == NOC_OP_SEND) {
-            memcpy(&n->tx[n->msg_off[j]], &o->tx[o->msg_off[i]], op->ops[i].words * sizeof(int64_t));
-            memcpy(&n->rx[n->msg_off[j]], &o->rx[o->msg_off[i]], op->ops[i].words * sizeof(int64_t));
-        }
-    }
-}
-
-/* The ranks' queues and lists, the counts, the steps. */
-static void move_ranks_and_steps(const noc_pe_t *o, noc_pe_t *n, const uint32_t *map, const int32_t *smap,
-                                 const uint32_t *inv)
-{
-    const noc_program_t *op = o->p, *np = n->p;
-    for (int r = 0; r < op->n_ranks; r++) {
-        const rank_state_t *a = &o->rank[r];
-        rank_state_t *b = &n->rank[r];
-        move_queue(o, n, r, 0, map);
-        move_queue(o, n, r, 1, map);
-        b->send_head = tr(map, a->send_head);
-        b->send_tail = tr(map, a->send_tail);
-        b->cpu_op = tr(map, a->cpu_op);
-        b->cpu_end = a->cpu_end;
-        b->posted_head = tr(map, a->posted_head);
-        b->posted_tail = tr(map, a->posted_tail);
-        b->arrived_head = tr(map, a->arrived_head);
-        b->arrived_tail = tr(map, a->arrived_tail);
-        b->ops_left = a->ops_left + (np->ranks[r].n_ops - op->ranks[r].n_ops);
-        b->last_op = tr(map, a->last_op);
-        b->sends_out = a->sends_out;
-        b->recvs_open = a->recvs_open;
-    }
-    n->messages_left = o->messages_left + (n->st.messages - o->st.messages);
-    memcpy(n->error, o->error, sizeof n->error);
-    n->last_event = o->last_event;
-    n->stalled = o->stalled;
-    n->st.ops_done = o->st.ops_done;
-    n->st.cycles = o->st.cycles;
-    /* steps: the old ones at their new index, "no step" stays the last */
-    for (int k = 0; k <= op->n_steps; k++) {
-        int kn = k < op->n_steps ? smap[k] : np->n_steps;
-        const char *name = n->st.steps[kn].name;
-        n->st.steps[kn] = o->st.steps[k];
-        n->st.steps[kn].name = name;
-    }
-    for (int k = 0; k <= np->n_steps; k++)
-        n->step_left[k] = 0;
-    for (int k = 0; k < op->n_steps; k++) {
-        n->step_active[smap[k]] = o->step_active[k];
-        n->park_head[smap[k]] = tr(map, o->park_head[k]);
-        n->step_left[smap[k]] = o->step_left[k];
-    }
-    for (uint32_t j = 0; j < np->n_ops; j++)
-        if (inv[j] == NONE && np->ops[j].step >= 0)
-            n->step_left[np->ops[j].step]++;
-    n->cur_step = mapped_cur_step(o, smap);
-}
-
-/* A new op's dependencies on old ops that have already started or
- * completed are met. */
-static void count_pending(noc_pe_t *n, const noc_pe_t *o, const uint32_t *inv)
-{
-    const noc_program_t *np = n->p;
-    for (uint32_t j = 0; j < np->n_ops; j++) {
-        if (inv[j] != NONE)
-            continue;
-        for (uint32_t k = 0; k < np->ops[j].n_deps; k++) {
-            const noc_dep_t *d = &np->deps[np->ops[j].dep_start + k];
-            uint32_t i = inv[d->op];
-            if (i != NONE && (d->start ? o->state[i] >= OP_STARTED : o->state[i] == OP_DONE))
-                n->pending[j]--;
-        }
-    }
-}
-
-/* The simulator's side: packets in flight name their message by its send
- * op and their step by its index; the per-step link tables get rows for
- * the new steps, "no step" staying the last. */
-static void move_sim(struct noc_sim *s, const noc_program_t *op, const noc_program_t *np, const uint32_t *map,
-                     const int32_t *smap)
-{
-    for (uint32_t k = 0; k < s->pkt_cap; k++) { /* free slots too: harmless */
-        noc_packet_t *p = &s->pkts[k];
-        if (p->msg < op->n_ops)
-            p->msg = map[p->msg];
-        if (p->step < (uint16_t)op->n_steps)
-            p->step = (uint16_t)smap[p->step];
-        else if (p->step == (uint16_t)op->n_steps)
-            p->step = (uint16_t)np->n_steps;
-    }
-    if (np->n_steps == op->n_steps || !s->step_flits)
+    if (need <= rs->q_cap)
         return;
-    size_t C = (size_t)s->n_chan, cells = ((size_t)np->n_steps + 1) * C;
-    uint32_t **tab[3] = { &s->step_flits, &s->step_waits, &s->step_stalls };
-    for (int t = 0; t < 3; t++) {
-        uint32_t *old = *tab[t];
-        uint32_t *nw = cells <= ((size_t)1 << 24) ? noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables")
-                                                 : NULL;
-        for (int k = 0; nw && k <= op->n_steps; k++)
-            memcpy(nw + (size_t)(k < op->n_steps ? smap[k] : np->n_steps) * C, old + (size_t)k * C,
-                   C * sizeof(uint32_t));
-        free(old);
-        *tab[t] = nw;
-    }
-    s->n_step_rows = s->step_flits ? np->n_steps + 1 : 0;
+    uint64_t cap = 2 * (uint64_t)rs->q_cap > need ? 2 * (uint64_t)rs->q_cap : need;
+    if (cap < 16)
+        cap = 16;
+    uint32_t *q = noc_xcalloc(2 * (size_t)cap, sizeof *q, "PE engine");
+    memcpy(q, rs->ready.slot, rs->ready.tail * sizeof *q);
+    memcpy(q + cap, rs->compute.slot, rs->compute.tail * sizeof *q);
+    if (rs->q_own)
+        free(rs->ready.slot);
+    rs->ready.slot = q;
+    rs->compute.slot = q + cap;
+    rs->q_cap = (uint32_t)cap;
+    rs->q_own = 1;
+    pe->append_work += rs->ready.tail + rs->compute.tail;
 }
 
-/* The calcs to start in the past: each possible, and no two on one
- * processor. */
-static int check_prestarts(const noc_pe_t *n, const uint32_t *inv, const uint64_t *start_at, uint64_t now,
-                           char *err, size_t errlen)
+/* Room for `need` words of messages in tx and rx. */
+static void word_room(noc_pe_t *pe, uint64_t need)
 {
-    const noc_program_t *np = n->p;
-    int32_t *seen = noc_xcalloc((size_t)np->n_ranks, sizeof(int32_t), "PE engine");
-    int rc = 0;
-    for (uint32_t j = 0; rc == 0 && j < np->n_ops; j++) {
-        if (start_at[j] == NOC_NEVER || inv[j] != NONE)
-            continue;
-        rc = noc_pe_can_prestart(n, j, start_at[j], now, err, errlen);
-        if (rc == 0 && seen[n->op_rank[j]]++) {
-            snprintf(err, errlen, "rank %u: two calcs started in the past on one processor", n->op_rank[j]);
-            rc = -1;
-        }
-    }
-    free(seen);
-    return rc;
+    if (need <= pe->cap_words)
+        return;
+    uint64_t cap = 2 * pe->cap_words > need ? 2 * pe->cap_words : need;
+    if (cap < 64)
+        cap = 64;
+    size_t was = ((size_t)pe->cap_words + 1) * sizeof(int64_t), now = ((size_t)cap + 1) * sizeof(int64_t);
+    pe->tx = noc_xrealloc(pe->tx, now, "PE engine");
+    pe->rx = noc_xrealloc(pe->rx, now, "PE engine");
+    memset((char *)pe->tx + was, 0, now - was);
+    memset((char *)pe->rx + was, 0, now - was);
+    pe->append_work += pe->st.words;
+    pe->cap_words = cap;
 }
 
-int noc_pe_extend(struct noc_sim *s, const noc_program_t *np, const uint32_t *map, const uint64_t *start_at,
-                  char *err, size_t errlen)
+int64_t noc_pe_append_op(struct noc_sim *s, int r, const noc_op_t *op, const noc_dep_t *deps, uint32_t n_deps,
+                         uint64_t start_at, char *err, size_t errlen)
 {
-    noc_pe_t *o = s->pe;
-    if (!o) {
-        snprintf(err, errlen, "no program runs on this simulator");
+    noc_pe_t *pe = engine(s, err, errlen);
+    if (!pe)
         return -1;
+    noc_program_t *g = own_program(pe);
+    uint32_t pending;
+    int cur;
+    if (check_op(s, pe, r, op, deps, n_deps, start_at, &pending, &cur, err, errlen) != 0)
+        return -1;
+    pe->cur_step = cur;
+    uint32_t i = noc_prog_grow_op(g, r, op, deps, n_deps);
+    const noc_op_t *o = &g->ops[i];
+    if (i + 1 > pe->cap_ops)
+        pe->append_work += pe->cap_ops;
+    noc_pe_grow_ops(pe, i + 1);
+    pe->pending[i] = pending;
+    pe->state[i] = OP_WAIT;
+    pe->op_rank[i] = (uint32_t)r;
+    pe->rdep_head[i] = pe->rdep_tail[i] = NOC_PE_NONE;
+    pe->recv_msg[i] = -1;
+    pe->st.op_start[i] = pe->st.op_end[i] = NOC_NEVER;
+    pe->msg_off[i] = pe->st.words;
+    for (uint32_t k = 0; k < n_deps; k++)
+        noc_pe_add_dependent(pe, deps[k].op, i, deps[k].start);
+    if (o->kind == NOC_OP_SEND) {
+        word_room(pe, pe->st.words + o->words);
+        pe->st.words += o->words;
+        pe->st.messages++;
+        pe->messages_left++;
     }
-    noc_pe_t *n = noc_pe_build(s, np, err, errlen);
-    if (!n)
-        return -1;
-    uint32_t *inv = noc_xcalloc((size_t)np->n_ops + 1, sizeof(uint32_t), "PE engine");
-    int32_t *smap = noc_xcalloc((size_t)o->p->n_steps + 1, sizeof(int32_t), "PE engine");
-    if (map_steps(o->p, np, smap, err, errlen) != 0 || check_extend(o, np, n, map, smap, inv, err, errlen) != 0)
-        goto refused;
-    move_ops(o, n, map);
-    move_ranks_and_steps(o, n, map, smap, inv);
-    count_pending(n, o, inv);
-    if (start_at && check_prestarts(n, inv, start_at, s->now, err, errlen) != 0)
-        goto refused;
-    move_sim(s, o->p, np, map, smap);
-    free(smap);
-    s->pe = n;
-    noc_pe_destroy(o);
-    /* the calcs that started in the past; the other new ops whose
-     * dependencies are met join their ranks' queues */
-    for (uint32_t j = 0; j < np->n_ops; j++)
-        if (inv[j] == NONE && start_at && start_at[j] != NOC_NEVER)
-            noc_pe_prestart(s, j, start_at[j]);
-    for (uint32_t j = 0; j < np->n_ops; j++)
-        if (inv[j] == NONE && n->pending[j] == 0 && n->state[j] == OP_WAIT)
-            noc_pe_make_ready(s, j);
-    free(inv);
-    return 0;
-refused:
-    free(smap);
-    free(inv);
-    noc_pe_destroy(n);
-    return -1;
+    rank_state_t *rs = &pe->rank[r];
+    queue_room(pe, rs, g->ranks[r].n_ops);
+    rs->ops_left++;
+    if (o->step >= 0)
+        pe->step_left[o->step]++;
+    pe->st.ops++;
+    pe->append_work += 1 + (uint64_t)n_deps;
+    if (start_at != NOC_NEVER)
+        noc_pe_prestart(s, i, start_at);
+    else if (pending == 0)
+        noc_pe_make_ready(s, i);
+    return i;
 }
+
+uint64_t noc_pe_append_work(const noc_pe_t *pe) { return pe->append_work; }

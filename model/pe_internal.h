@@ -1,7 +1,10 @@
 /* pe_internal.h: the state of the PE program engine (pe.h), shared by the
  * files that make it up: pe_build.c builds it for a program, pe.c runs it
- * cycle by cycle, pe_report.c reads it after the run. Private to
- * model/pe*.c. */
+ * cycle by cycle, pe_extend.c appends ops to it while it runs, pe_report.c
+ * reads it after the run. Every table an op or a rank has can grow in
+ * place (per-op arrays by capacity, each rank's queues and memory on their
+ * own once they outgrow the shared block they start in), so appending n
+ * ops costs O(n). Private to model/pe*.c. */
 #ifndef NOC_PE_INTERNAL_H
 #define NOC_PE_INTERNAL_H
 #include "model/pe.h"
@@ -13,9 +16,13 @@ extern "C" {
 
 enum { OP_WAIT, OP_READY, OP_STARTED, OP_DONE };
 
-/* A FIFO over a region of a shared array: an op enters it at most once. */
+#define NOC_PE_NONE UINT32_MAX
+
+/* A FIFO in an array with room for every op of its rank: an op enters it
+ * at most once, so it never wraps. */
 typedef struct queue {
-    uint32_t head, tail; /* indices into the rank's region */
+    uint32_t *slot;
+    uint32_t head, tail; /* indices into slot */
 } queue_t;
 
 typedef struct rank_state {
@@ -30,28 +37,45 @@ typedef struct rank_state {
     uint32_t ops_left;
     int32_t last_op;      /* the op it started last (waveforms), -1 none */
     uint32_t sends_out, recvs_open;
+    int64_t *mem;         /* its memory */
+    uint64_t cpu_free;    /* the cycle its processor's last computation ended (0: none yet) */
+    uint32_t q_cap;       /* ops each of its queues has room for */
+    uint32_t mem_cap;     /* words mem has room for */
+    uint8_t q_own, mem_own; /* 1: queues / memory of its own (grown), not in the engine's shared block */
 } rank_state_t;
 
+/* A dependent of an op: op `op` waits for it to complete (start = 0) or to
+ * start (1); next: the op's next dependent in rdep[], NOC_PE_NONE after
+ * the last. */
+typedef struct rdep {
+    uint32_t op, next;
+    uint8_t start;
+} rdep_t;
+
 struct noc_pe {
-    const noc_program_t *p;
+    const noc_program_t *p; /* the program: borrowed, or own */
+    noc_program_t *own;    /* after the first append: the engine's copy, which grows (p == own) */
     int n_ranks;
     int64_t compute_cycles;
     int packet_size;
-    int64_t *mem;
-    uint64_t *mem_off;     /* per rank */
+    int64_t *mem;          /* the ranks' memories as attached, one block (rank[].mem point into it) */
+    uint32_t *qslot;       /* the ranks' queues as attached, one block: two regions a rank */
+    uint32_t cap_ops;      /* ops the per-op arrays below have room for (st.ops are in use) */
     uint32_t *pending;     /* per op: dependencies not yet met */
     uint8_t *state;        /* per op: OP_* */
     uint32_t *op_rank;     /* per op: its rank */
-    uint32_t *rdep_start;  /* per op + 1: its dependents in rdep[] */
-    noc_dep_t *rdep;       /* (dependent op, start flag) */
-    uint32_t *qslot;       /* two regions per rank (ready, compute): op ids */
+    uint32_t *rdep_head, *rdep_tail; /* per op: its first and last dependent in rdep[]
+                                        (NOC_PE_NONE: none), in the order of the dependent ops */
+    rdep_t *rdep;
+    uint32_t n_rdep, cap_rdep;
     int32_t *send_next;    /* per send op: the next in its rank's send list */
     uint32_t *send_off;    /* per send op: words handed to the NI so far */
     uint8_t *send_port;    /* per send op: the first hop's output port */
     rank_state_t *rank;
     /* messages, by send op */
     uint64_t *msg_off;     /* first word in tx[] and rx[] */
-    int64_t *tx, *rx;
+    int64_t *tx, *rx;      /* st.words words in use */
+    uint64_t cap_words;    /* words tx and rx have room for */
     uint32_t *msg_sent;    /* words injected */
     uint32_t *msg_got;     /* words arrived */
     int32_t *msg_next;     /* link in the receiver's arrived list */
@@ -69,6 +93,9 @@ struct noc_pe {
     uint32_t *step_active; /* per step: ops ready or running (waveforms' current step) */
     int32_t *park_head;    /* per step: ready ops waiting for the barrier */
     int32_t *park_next;    /* per op */
+    int cap_steps;         /* steps the per-step arrays have room for, besides "no step" */
+    int cap_step_rows;     /* rows the simulator's per-step link tables have room for */
+    uint64_t append_work;  /* entries the appends wrote or moved (noc_pe_append_work) */
     noc_pe_stats_t st;
 };
 
@@ -77,14 +104,19 @@ struct noc_pe {
  * when s cannot run p (the refusals of noc_pe_attach). */
 noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen);
 
+/* The per-op arrays get room for `need` ops (doubling; pe_build.c, for
+ * noc_pe_build and pe_extend.c): what is in use is kept. */
+void noc_pe_grow_ops(noc_pe_t *pe, uint32_t need);
+/* Op op joins the dependents of op on (its dependency): last in on's list
+ * (pe_build.c). */
+void noc_pe_add_dependent(noc_pe_t *pe, uint32_t on, uint32_t op, int start);
+
 /* Op op's dependencies are met: into its rank's ready queue (pe.c's
  * make_ready, for pe_extend.c). */
 void noc_pe_make_ready(struct noc_sim *s, uint32_t op);
 
-/* Can calc op op be put on its PE's processor as if started in cycle at
- * (its dependencies met, the processor free since at)? 0, or -1 with a
- * message. noc_pe_prestart does it (pe.c, for pe_extend.c). */
-int noc_pe_can_prestart(const noc_pe_t *pe, uint32_t op, uint64_t at, uint64_t now, char *err, size_t errlen);
+/* Calc op op (its dependencies met) is put on its PE's processor as if
+ * started in cycle at (pe.c, for pe_extend.c, which checks it can be). */
 void noc_pe_prestart(struct noc_sim *s, uint32_t op, uint64_t at);
 
 /* Every rank's state at cycle 0, its ops without dependencies ready, once

@@ -4,7 +4,9 @@
  * deadlock report), statistics, the critical path, and the views the
  * waveforms and reports take of a rank's memory and state. */
 #include "model/pe_internal.h"
+#include "util/xalloc.h"
 #include <stdio.h>
+#include <stdlib.h>
 
 int noc_pe_finished(const noc_pe_t *pe, char *err, size_t errlen)
 {
@@ -35,10 +37,10 @@ int noc_pe_check(const struct noc_sim *s, char *err, size_t errlen)
         const noc_rank_t *rk = &p->ranks[r];
         for (uint32_t k = 0; k < rk->n_expect; k++) {
             const noc_memval_t *v = &p->expect[rk->expect_start + k];
-            int64_t got = pe->mem[pe->mem_off[r] + v->addr];
+            int64_t got = pe->rank[r].mem[v->addr];
             if (got != v->value) {
                 char label[64];
-                noc_topo_label(s->topo, r, label, sizeof label);
+                noc_graph_label(s->graph, r, label, sizeof label);
                 snprintf(err, errlen, "wrong result at PE %s (rank %d): word %u holds %lld, expected %lld",
                          label, r, v->addr, (long long)got, (long long)v->value);
                 return -1;
@@ -48,16 +50,33 @@ int noc_pe_check(const struct noc_sim *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Every rank's ops in op order, rank by rank: order[at[r] .. at[r + 1]) are
+ * rank r's (a program that grew in place has them interleaved). */
+static uint32_t *ops_by_rank(const noc_pe_t *pe, uint32_t **at_out)
+{
+    uint32_t N = (uint32_t)pe->st.ops, *at = noc_xcalloc((size_t)pe->n_ranks + 2, sizeof *at, "waiting ops");
+    uint32_t *order = noc_xcalloc((size_t)N + 1, sizeof *order, "waiting ops");
+    for (uint32_t i = 0; i < N; i++)
+        at[pe->op_rank[i] + 2]++;
+    for (int r = 0; r < pe->n_ranks; r++)
+        at[r + 2] += at[r + 1];
+    for (uint32_t i = 0; i < N; i++)
+        order[at[pe->op_rank[i] + 1]++] = i;
+    *at_out = at;
+    return order;
+}
+
 void noc_pe_report_waiting(const struct noc_sim *s, FILE *f, int max_lines)
 {
     const noc_pe_t *pe = s->pe;
     const noc_program_t *p = pe->p;
+    uint32_t *at, *order = ops_by_rank(pe, &at);
     int lines = 0;
-    for (int r = 0; r < p->n_ranks && lines < max_lines; r++) {
-        const noc_rank_t *rk = &p->ranks[r];
+    for (int r = 0; r < pe->n_ranks && lines < max_lines; r++) {
         char label[64];
-        noc_topo_label(s->topo, r, label, sizeof label);
-        for (uint32_t i = rk->op_start; i < rk->op_start + rk->n_ops && lines < max_lines; i++) {
+        noc_graph_label(s->graph, r, label, sizeof label);
+        for (uint32_t k = at[r]; k < at[r + 1] && lines < max_lines; k++) {
+            uint32_t i = order[k], nth = k - at[r];
             const noc_op_t *o = &p->ops[i];
             if (pe->state[i] == OP_DONE)
                 continue;
@@ -65,13 +84,15 @@ void noc_pe_report_waiting(const struct noc_sim *s, FILE *f, int max_lines)
                              : pe->state[i] == OP_READY ? "is ready" : "has started";
             if (o->kind == NOC_OP_RECV && pe->state[i] == OP_STARTED)
                 fprintf(f, "  PE %s (rank %d): op %u (recv from %d tag %d, line %u) waits for its message\n",
-                        label, r, i - rk->op_start, o->peer, o->tag, o->line);
+                        label, r, nth, o->peer, o->tag, o->line);
             else
-                fprintf(f, "  PE %s (rank %d): op %u (%s, line %u) %s\n", label, r, i - rk->op_start,
+                fprintf(f, "  PE %s (rank %d): op %u (%s, line %u) %s\n", label, r, nth,
                         noc_op_kind_name((noc_op_kind_t)o->kind), o->line, what);
             lines++;
         }
     }
+    free(order);
+    free(at);
 }
 
 const noc_pe_stats_t *noc_pe_stats(const noc_pe_t *pe) { return &pe->st; }
@@ -120,7 +141,7 @@ int noc_pe_critical_path(const noc_pe_t *pe, uint32_t *ops, int max)
     return n;
 }
 
-const int64_t *noc_pe_memory(const noc_pe_t *pe, int r) { return &pe->mem[pe->mem_off[r]]; }
+const int64_t *noc_pe_memory(const noc_pe_t *pe, int r) { return pe->rank[r].mem; }
 
 void noc_pe_rank_view(const noc_pe_t *pe, int r, noc_pe_rank_view_t *v)
 {
@@ -135,8 +156,8 @@ void noc_pe_rank_view(const noc_pe_t *pe, int r, noc_pe_rank_view_t *v)
 int noc_pe_current_step(const noc_pe_t *pe)
 {
     if (pe->sync)
-        return pe->cur_step < pe->p->n_steps ? pe->cur_step : -1;
-    for (int k = 0; k < pe->p->n_steps; k++)
+        return pe->cur_step < pe->st.n_steps ? pe->cur_step : -1;
+    for (int k = 0; k < pe->st.n_steps; k++)
         if (pe->step_active[k] > 0)
             return k;
     return -1;

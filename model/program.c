@@ -284,6 +284,7 @@ void noc_prog_free(noc_program_t *p)
     if (!p)
         return;
     noc_prog_build_free(p->build);
+    noc_prog_grow_free(p->grow);
     for (int i = 0; i < p->n_steps; i++)
         free(p->steps[i]);
     free(p->steps);

@@ -90,6 +90,7 @@ typedef struct noc_program {
     char **steps;               /* step names, in the order they were first named */
     int n_steps;
     void *build;                /* builder state until noc_prog_finish */
+    void *grow;                 /* a program that grows in place (noc_prog_grow_copy): its state, else NULL */
 } noc_program_t;
 
 /* ---- builder (used by the reader, the generators and tests) ----
@@ -132,6 +133,38 @@ int noc_prog_finish(noc_program_t *p, char *err, size_t errlen);
  * reader sets it. */
 void noc_prog_source(noc_program_t *p, const char *file);
 void noc_prog_free(noc_program_t *p);
+
+/* ---- a finished program that grows in place (model/program_grow.c) ----
+ * The PE engine's copy of a running program to which a platform appends
+ * ops as it goes (noc_pe_append_op, the SystemC wrapper). An op appended
+ * is numbered after every op so far, whatever its rank, so nothing is ever
+ * renumbered, and the arrays grow by doubling: n appends cost O(n) in all.
+ * Such a program is no longer rank by rank: ranks[r].n_ops still counts
+ * rank r's ops, but op_start means nothing (0); noc_prog_op_ranks gives
+ * every op's rank. init and expect keep what the copied program had. To
+ * write or replay what ran, build the program again (the wrapper does). */
+/* A copy of finished program p that can grow (p itself is not changed). */
+noc_program_t *noc_prog_grow_copy(const noc_program_t *p);
+/* The rank of every op of a program that grows in place; NULL for a
+ * program rank by rank (ranks[].op_start). */
+const uint32_t *noc_prog_op_ranks(const noc_program_t *p);
+/* Can op *op (its dep_start and n_deps are ignored; its step is used:
+ * an index into steps[], or -1) be appended to rank r of g, after the
+ * ops deps[0 .. n_deps) of the same rank? Every field as noc_prog_finish
+ * checks it, and its words inside the rank's memory (mem_words: see
+ * noc_prog_grow_mem). 0, or -1 with "rank R: ..." in err. */
+int noc_prog_grow_check(const noc_program_t *g, int r, const noc_op_t *op, const noc_dep_t *deps, uint32_t n_deps,
+                        char *err, size_t errlen);
+/* Append it (noc_prog_grow_check must have passed): returns its index,
+ * g->n_ops before the call. Unused fields are normalised as by
+ * noc_prog_finish. */
+uint32_t noc_prog_grow_op(noc_program_t *g, int r, const noc_op_t *op, const noc_dep_t *deps, uint32_t n_deps);
+/* Append step `name` (a good name, not yet a step of g, at most
+ * NOC_PROG_MAX_STEPS in all): its index, or -1 with a message. */
+int noc_prog_grow_step(noc_program_t *g, const char *name, char *err, size_t errlen);
+/* Rank r's memory holds at least `words` words (at most NOC_PROG_MAX_MEM:
+ * 0, or -1 with a message). */
+int noc_prog_grow_mem(noc_program_t *g, int r, uint64_t words, char *err, size_t errlen);
 
 /* ---- text form (docs/programs.md) ---- */
 /* Read a program; NULL with "FILE:LINE: message" in err on bad input. */

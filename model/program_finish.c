@@ -130,7 +130,7 @@ static int place_deps(finisher_t *f, const uint32_t *perm)
     return 0;
 }
 
-static uint32_t bytes_to_words(uint64_t bytes)
+uint32_t noc_prog_bytes_to_words(uint64_t bytes)
 {
     uint64_t w = (bytes + NOC_PROG_WORD_BYTES - 1) / NOC_PROG_WORD_BYTES;
     if (w == 0)
@@ -140,7 +140,7 @@ static uint32_t bytes_to_words(uint64_t bytes)
 
 /* Fields a kind does not use get fixed values, so equal programs compare
  * equal field by field. */
-static void normalise(noc_op_t *o)
+void noc_prog_normalise(noc_op_t *o)
 {
     if (o->kind != NOC_OP_SEND && o->kind != NOC_OP_RECV) {
         o->peer = 0;
@@ -170,9 +170,9 @@ static int check_message(finisher_t *f, int r, const noc_op_t *o, uint64_t *reac
     if (o->tag < 0 && !(any && o->tag == NOC_PROG_ANY))
         return fail_at(f, r, o->line, "%s: tag %" PRId32 " must be >= 0%s", k, o->tag,
                        any ? " (or any)" : "");
-    if (o->in_bytes && bytes_to_words(o->bytes) != o->words)
+    if (o->in_bytes && noc_prog_bytes_to_words(o->bytes) != o->words)
         return fail_at(f, r, o->line, "%s: %" PRIu64 " bytes are %" PRIu32 " words, not %"
-                       PRIu32, k, o->bytes, bytes_to_words(o->bytes), o->words);
+                       PRIu32, k, o->bytes, noc_prog_bytes_to_words(o->bytes), o->words);
     if (o->addr < 0 && o->addr != NOC_PROG_NO_ADDR)
         return fail_at(f, r, o->line, "%s: bad address %" PRId32, k, o->addr);
     if (o->addr >= 0)
@@ -195,7 +195,7 @@ static int check_op(finisher_t *f, int r, noc_op_t *o)
 {
     if (o->kind >= NOC_OP_KINDS)
         return fail_at(f, r, o->line, "unknown op kind %d", o->kind);
-    normalise(o);
+    noc_prog_normalise(o);
     const char *k = noc_op_kind_name((noc_op_kind_t)o->kind);
     if (o->kind != NOC_OP_CALC && o->words < 1)
         return fail_at(f, r, o->line, "%s: a message or combine has at least one word", k);

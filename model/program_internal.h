@@ -2,7 +2,8 @@
  * (program.h), shared by the two files that make up the builder:
  * program.c adds ops, dependencies, memory values and steps to it;
  * program_finish.c (noc_prog_finish) turns it into the finished program's
- * arrays and frees it. Private to model/program*.c. */
+ * arrays and frees it; program_grow.c lets a finished copy grow in place.
+ * Private to model/program*.c. */
 #ifndef NOC_PROGRAM_INTERNAL_H
 #define NOC_PROGRAM_INTERNAL_H
 #include "model/program.h"
@@ -56,6 +57,15 @@ static inline build_t *state(noc_program_t *p)
 
 /* Frees b (NULL: nothing). */
 void noc_prog_build_free(build_t *b);
+/* Frees the growth state of a program that grows in place (NULL:
+ * nothing; program_grow.c). */
+void noc_prog_grow_free(void *g);
+
+/* Fields a kind does not use get fixed values (program_finish.c, for the
+ * finish and for ops appended to a program that grows). */
+void noc_prog_normalise(noc_op_t *o);
+/* GOAL's byte sizes in words (ceil, at least 1; 0 when too many). */
+uint32_t noc_prog_bytes_to_words(uint64_t bytes);
 
 #ifdef __cplusplus
 }

@@ -89,9 +89,9 @@ static int check_range(const char *name, int64_t v, int64_t lo, int64_t hi, char
     return 0;
 }
 
-/* A per-class parameter `name` (CLASS:VALUE,...) over t's link classes:
+/* A per-class parameter `name` (CLASS:VALUE,...) over gr's link classes:
  * vals[c] keeps its default unless the list names class c. */
-static int class_values(const char *name, const char *list, const noc_topo_t *t, int *vals,
+static int class_values(const char *name, const char *list, const noc_graph_t *gr, int *vals,
                         int lo, int hi, char *err, size_t errlen)
 {
     char buf[NOC_CONFIG_STR_MAX];
@@ -107,17 +107,17 @@ static int class_values(const char *name, const char *list, const noc_topo_t *t,
         }
         *colon = '\0';
         int found = -1;
-        for (int c = 0; c < t->n_classes; c++)
-            if (strcmp(t->class_name[c], tok) == 0)
+        for (int c = 0; c < gr->n_classes; c++)
+            if (strcmp(gr->class_name[c], tok) == 0)
                 found = c;
         if (found < 0) {
             char names[256] = "";
-            for (int c = 0; c < t->n_classes; c++) {
+            for (int c = 0; c < gr->n_classes; c++) {
                 strncat(names, " ", sizeof names - strlen(names) - 1);
-                strncat(names, t->class_name[c], sizeof names - strlen(names) - 1);
+                strncat(names, gr->class_name[c], sizeof names - strlen(names) - 1);
             }
             snprintf(err, errlen, "parameter '%s': %s has no link class '%s' (classes:%s)", name,
-                     t->spec, tok, names);
+                     gr->name, tok, names);
             return -1;
         }
         vals[found] = (int)v;
@@ -127,22 +127,22 @@ static int class_values(const char *name, const char *list, const noc_topo_t *t,
 
 /* Each link class's latency and serialisation (cycles a flit occupies the
  * link: ceil(flit_width / width), at least 1). */
-static int class_timing(const noc_config_t *cfg, const noc_topo_t *t, int *lat, int *ser,
+static int class_timing(const noc_config_t *cfg, const noc_graph_t *gr, int *lat, int *ser,
                         char *err, size_t errlen)
 {
-    int width[NOC_TOPO_MAX_CLASSES];
-    for (int c = 0; c < t->n_classes; c++) {
+    int width[NOC_GRAPH_MAX_CLASSES];
+    for (int c = 0; c < gr->n_classes; c++) {
         lat[c] = (int)cfg->link_latency;
         width[c] = cfg->link_width ? (int)cfg->link_width : (int)cfg->flit_width;
     }
-    if (class_values("class_latency", cfg->class_latency, t, lat, 1, 64, err, errlen) ||
-        class_values("class_width", cfg->class_width, t, width, 1, 65536, err, errlen))
+    if (class_values("class_latency", cfg->class_latency, gr, lat, 1, 64, err, errlen) ||
+        class_values("class_width", cfg->class_width, gr, width, 1, 65536, err, errlen))
         return -1;
-    for (int c = 0; c < t->n_classes; c++) {
+    for (int c = 0; c < gr->n_classes; c++) {
         ser[c] = (int)((cfg->flit_width + width[c] - 1) / width[c]);
         if (ser[c] > 64) {
             snprintf(err, errlen, "link class '%s': a %d-bit link would take %d cycles per %lld-bit flit "
-                     "(at most 64; raise link_width or class_width)", t->class_name[c], width[c],
+                     "(at most 64; raise link_width or class_width)", gr->class_name[c], width[c],
                      ser[c], (long long)cfg->flit_width);
             return -1;
         }
@@ -190,30 +190,30 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
  * injection lanes, channels, the depth of the channel rings, the source
  * queues, the packet pool. Set on s (its cfg, topo, rops already); 0, or -1
  * with a message in err. */
-static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t, const noc_router_ops_t *rops,
+static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *gr, const noc_router_ops_t *rops,
                 int *lat, int *ser, char *err, size_t errlen)
 {
     s->cfg = *cfg;
     if (s->cfg.num_vcs == 0) /* auto: what the routing needs, at least 2 */
-        s->cfg.num_vcs = t->n_vclasses > 2 ? t->n_vclasses : 2;
-    s->n_nodes = t->n_nodes;
-    s->n_ports = t->n_ports;
+        s->cfg.num_vcs = gr->n_vclasses > 2 ? gr->n_vclasses : 2;
+    s->n_nodes = gr->n_nodes;
+    s->n_ports = gr->n_ports;
     s->V = (int)s->cfg.num_vcs;
     /* injection lanes: ni_ports (0: one per network link of the busiest
      * node). The ideal router takes extra lanes' flits directly; a router
      * with lane ports gets an injection channel per extra lane. */
-    s->lanes = cfg->ni_ports == 0 ? (t->max_degree > 1 ? t->max_degree : 1) : (int)cfg->ni_ports;
+    s->lanes = cfg->ni_ports == 0 ? (gr->max_degree > 1 ? gr->max_degree : 1) : (int)cfg->ni_ports;
     if (s->lanes > 1 && !rops->inject && !rops->lane_ports) {
         snprintf(err, errlen, "parameter 'ni_ports': the %s router takes one injection channel", rops->name);
         return -1;
     }
-    if (s->lanes > 1 && rops->lane_ports && t->max_degree + s->lanes > NOC_NI_BIT) {
+    if (s->lanes > 1 && rops->lane_ports && gr->max_degree + s->lanes > NOC_NI_BIT) {
         snprintf(err, errlen, "parameter 'ni_ports': %d lanes and %d network ports exceed a router's 62 ports",
-                 s->lanes, t->max_degree);
+                 s->lanes, gr->max_degree);
         return -1;
     }
-    s->lane_chans = s->lanes > 1 && rops->lane_ports ? t->n_nodes * (s->lanes - 1) : 0;
-    s->n_chan = t->n_ports + t->n_nodes + s->lane_chans;
+    s->lane_chans = s->lanes > 1 && rops->lane_ports ? gr->n_nodes * (s->lanes - 1) : 0;
+    s->n_chan = gr->n_ports + gr->n_nodes + s->lane_chans;
     s->credit_delay = (uint32_t)cfg->credit_delay;
     s->inject_credit_delay = cfg->inject_credit_delay ? (uint32_t)cfg->inject_credit_delay : s->credit_delay;
     s->win_start = s->win_end = NOC_NEVER;
@@ -221,15 +221,15 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t,
     int max_lat = (int)cfg->local_latency;
     if (cfg->inject_latency > max_lat)
         max_lat = (int)cfg->inject_latency;
-    for (int c = 0; c < t->n_classes; c++)
+    for (int c = 0; c < gr->n_classes; c++)
         if (lat[c] > max_lat)
             max_lat = lat[c];
-    if (t->link_latency)
-        for (int g = 0; g < t->n_ports; g++)
-            if (t->link_latency[g] > max_lat)
-                max_lat = t->link_latency[g];
+    if (gr->link_latency)
+        for (int g = 0; g < gr->n_ports; g++)
+            if (gr->link_latency[g] > max_lat)
+                max_lat = gr->link_latency[g];
     int max_ser = 1;
-    for (int c = 0; c < t->n_classes; c++)
+    for (int c = 0; c < gr->n_classes; c++)
         if (ser[c] > max_ser)
             max_ser = ser[c];
     s->serialise = max_ser > 1;
@@ -246,11 +246,11 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t,
     s->srcq_cap = cfg->source_queue ? pow2_above(s->srcq_limit - 1) : 64;
     /* the pool holds every packet that can be in the network at once (a
      * flit in every buffer slot and channel slot) and one per NI lane */
-    uint64_t pool = (uint64_t)t->n_ports * (uint64_t)s->V * (uint64_t)cfg->vc_buf_size +
-                    (uint64_t)s->n_chan * s->cap + (uint64_t)t->n_nodes * (uint64_t)s->lanes + 16;
+    uint64_t pool = (uint64_t)gr->n_ports * (uint64_t)s->V * (uint64_t)cfg->vc_buf_size +
+                    (uint64_t)s->n_chan * s->cap + (uint64_t)gr->n_nodes * (uint64_t)s->lanes + 16;
     if (pool >= UINT32_MAX) { /* packets are named by 32-bit pool slots */
         snprintf(err, errlen, "%d ports with %d VCs of %lld flits hold %llu packets, more than the %u a run "
-                 "may have in flight; use fewer VCs (num_vcs) or shallower buffers (vc_buf_size)", t->n_ports,
+                 "may have in flight; use fewer VCs (num_vcs) or shallower buffers (vc_buf_size)", gr->n_ports,
                  s->V, (long long)cfg->vc_buf_size, (unsigned long long)pool, UINT32_MAX - 1);
         return -1;
     }
@@ -262,17 +262,17 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t,
  * included (rops->bytes), by the same counts as the allocations below. */
 static uint64_t planned_bytes(const struct noc_sim *s)
 {
-    const noc_topo_t *t = s->topo;
-    uint64_t N = (uint64_t)t->n_nodes, nc = (uint64_t)s->n_chan, slots = nc * s->cap, V = (uint64_t)s->V;
+    const noc_graph_t *gr = s->graph;
+    uint64_t N = (uint64_t)gr->n_nodes, nc = (uint64_t)s->n_chan, slots = nc * s->cap, V = (uint64_t)s->V;
     uint64_t credit_lanes = s->lane_chans ? (uint64_t)s->lanes : 1;
     uint64_t b = sizeof(struct noc_sim);
-    b += nc * (5 * 1 + 3 * sizeof(int32_t) + sizeof(uint64_t)) + (uint64_t)t->n_ports * sizeof(int32_t);
+    b += nc * (5 * 1 + 3 * sizeof(int32_t) + sizeof(uint64_t)) + (uint64_t)gr->n_ports * sizeof(int32_t);
     b += slots * (sizeof(noc_flit_t) + 1 + V) + 8 + 2 * N * s->cap * sizeof(uint64_t);
     b += N * (sizeof(noc_ni_t) + (uint64_t)(s->lanes - 1) * sizeof(noc_ni_lane_t));
     b += N * s->srcq_cap * sizeof(noc_srcq_entry_t) + N * credit_lanes * V * sizeof(int16_t);
     b += (uint64_t)s->pkt_cap * (sizeof(noc_packet_t) + sizeof(uint32_t));
     b += N * (3 * sizeof(int32_t) + 1 + sizeof(uint64_t) + sizeof(int32_t));
-    b += (uint64_t)NOC_WHEEL * (uint64_t)((t->n_nodes + 63) / 64) * sizeof(uint64_t);
+    b += (uint64_t)NOC_WHEEL * (uint64_t)((gr->n_nodes + 63) / 64) * sizeof(uint64_t);
     b += (NOC_LAT_HIST + 1) * sizeof(uint32_t) + nc * sizeof(noc_link_stats_t);
     return b + (s->rops->bytes ? s->rops->bytes(s) : 0);
 }
@@ -281,10 +281,10 @@ static uint64_t planned_bytes(const struct noc_sim *s)
  * with the estimate and the limit in err. */
 static int check_fits(const struct noc_sim *s, uint64_t extra, char *err, size_t errlen)
 {
-    const noc_topo_t *t = s->topo;
-    char what[NOC_TOPO_SPEC_MAX + 160];
+    const noc_graph_t *gr = s->graph;
+    char what[NOC_GRAPH_NAME_MAX + 160];
     snprintf(what, sizeof what, "a simulation of %s (%d nodes, %d ports, %d VCs of %lld flits, %s router)",
-             t->spec, t->n_nodes, t->n_ports, s->V, (long long)s->cfg.vc_buf_size, s->rops->name);
+             gr->name, gr->n_nodes, gr->n_ports, s->V, (long long)s->cfg.vc_buf_size, s->rops->name);
     return noc_mem_check(planned_bytes(s) + extra, what, "use a smaller fabric, fewer VCs (num_vcs), shallower "
                          "buffers (vc_buf_size) or source queues (source_queue), or memory_check=0 to try anyway",
                          err, errlen);
@@ -293,81 +293,69 @@ static int check_fits(const struct noc_sim *s, uint64_t extra, char *err, size_t
 /* Packets count their hops in 16 bits (noc_flit_t, noc_packet_t; the ideal
  * router's distances too): a grid whose diameter is longer is refused
  * (the other fabrics noctua builds have diameters far below it). */
-static int check_hops(const noc_topo_t *t, char *err, size_t errlen)
+static int check_hops(const noc_graph_t *gr, char *err, size_t errlen)
 {
-    int64_t d = 0;
-    for (int i = 0; i < t->dims; i++)
-        d += t->wrap ? t->k[i] / 2 : t->k[i] - 1;
-    if (d <= UINT16_MAX)
+    if (gr->diameter <= UINT16_MAX)
         return 0;
     snprintf(err, errlen, "%s: a diameter of %lld hops, more than the %d a packet counts (16 bits); use a "
-             "smaller fabric", t->spec, (long long)d, UINT16_MAX);
+             "smaller fabric", gr->name, (long long)gr->diameter, UINT16_MAX);
     return -1;
 }
 
-int noc_sim_check_shape_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const char *spec,
-                               const noc_topo_shape_t *sh, char *err, size_t errlen)
+int noc_sim_check_shape_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_graph_t *shape,
+                               uint64_t topo_bytes, char *err, size_t errlen)
 {
-    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES], rc = 0;
+    int lat[NOC_GRAPH_MAX_CLASSES], ser[NOC_GRAPH_MAX_CLASSES], rc = 0;
     char why[8];
     if (!cfg->memory_check || !rops)
         return 0;
     struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
-    noc_topo_t *t = noc_xcalloc(1, sizeof *t, "simulator");
-    t->spec = (char *)spec; /* borrowed, never freed */
-    t->n_nodes = sh->n_nodes;
-    t->n_ports = sh->n_ports;
-    t->max_degree = sh->max_degree;
-    t->n_classes = sh->n_classes;
-    memcpy(t->class_name, sh->class_name, sizeof t->class_name);
-    t->n_vclasses = sh->n_vclasses;
-    s->topo = t;
+    s->graph = shape;
     s->rops = rops;
     /* a lower bound: the matrix arbiters' per-node heaps need the ports of
      * every node, which the shape does not list */
     noc_config_t c = *cfg;
     snprintf(c.arb_type, sizeof c.arb_type, "round_robin");
-    if (check_config(&c, why, sizeof why) == 0 && class_timing(&c, t, lat, ser, why, sizeof why) == 0 &&
-        plan(s, &c, t, rops, lat, ser, why, sizeof why) == 0)
-        rc = check_fits(s, sh->bytes, err, errlen);
-    free(t);
+    if (check_config(&c, why, sizeof why) == 0 && class_timing(&c, shape, lat, ser, why, sizeof why) == 0 &&
+        plan(s, &c, shape, rops, lat, ser, why, sizeof why) == 0)
+        rc = check_fits(s, topo_bytes, err, errlen);
     free(s);
     return rc;
 }
 
-int noc_sim_check_memory_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_topo_t *t,
+int noc_sim_check_memory_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_graph_t *gr,
                                 char *err, size_t errlen)
 {
-    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES], rc = 0;
+    int lat[NOC_GRAPH_MAX_CLASSES], ser[NOC_GRAPH_MAX_CLASSES], rc = 0;
     char why[8];
     if (!cfg->memory_check || !rops || check_config(cfg, why, sizeof why) ||
-        class_timing(cfg, t, lat, ser, why, sizeof why))
+        class_timing(cfg, gr, lat, ser, why, sizeof why))
         return 0;
     struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
-    s->topo = t;
+    s->graph = gr;
     s->rops = rops;
-    if (plan(s, cfg, t, rops, lat, ser, why, sizeof why) == 0)
+    if (plan(s, cfg, gr, rops, lat, ser, why, sizeof why) == 0)
         rc = check_fits(s, 0, err, errlen);
     free(s);
     return rc;
 }
 
-uint64_t noc_sim_estimate_bytes_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_topo_t *t)
+uint64_t noc_sim_estimate_bytes_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_graph_t *gr)
 {
-    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];
+    int lat[NOC_GRAPH_MAX_CLASSES], ser[NOC_GRAPH_MAX_CLASSES];
     char err[8];
     struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
-    s->topo = t;
+    s->graph = gr;
     s->rops = rops;
-    uint64_t b = rops && class_timing(cfg, t, lat, ser, err, sizeof err) == 0 &&
-                 plan(s, cfg, t, rops, lat, ser, err, sizeof err) == 0 ? planned_bytes(s) : 0;
+    uint64_t b = rops && class_timing(cfg, gr, lat, ser, err, sizeof err) == 0 &&
+                 plan(s, cfg, gr, rops, lat, ser, err, sizeof err) == 0 ? planned_bytes(s) : 0;
     free(s);
     return b;
 }
 
 /* The channels' wiring from the topology: ends, ports, delays, flit
  * cycles; the ejection, injection and extra lanes' channels of every node. */
-static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t, const int *lat,
+static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *gr, const int *lat,
                           const int *ser)
 {
     int nc = s->n_chan;
@@ -378,38 +366,38 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
     s->chan_local = noc_xcalloc((size_t)nc, 1, "simulator");
     s->chan_in_port = noc_xcalloc((size_t)nc, 1, "simulator");
     s->chan_out_port = noc_xcalloc((size_t)nc, 1, "simulator");
-    s->in_chan = noc_xcalloc((size_t)t->n_ports, sizeof(int32_t), "simulator");
+    s->in_chan = noc_xcalloc((size_t)gr->n_ports, sizeof(int32_t), "simulator");
     s->chan_ser = noc_xcalloc((size_t)nc, 1, "simulator");
     s->chan_free_at = noc_xcalloc((size_t)nc, sizeof(uint64_t), "simulator");
     memset(s->chan_ser, 1, (size_t)nc);
     int64_t inject_lat = cfg->inject_latency ? cfg->inject_latency : cfg->local_latency;
-    for (int n = 0; n < t->n_nodes; n++) {
-        for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
+    for (int n = 0; n < gr->n_nodes; n++) {
+        for (int g = gr->port_base[n]; g < gr->port_base[n + 1]; g++) {
             s->chan_from[g] = n;
-            if (g == t->port_base[n]) { /* ejection channel */
+            if (g == gr->port_base[n]) { /* ejection channel */
                 s->chan_to[g] = n;
                 s->chan_in_gport[g] = -1;
                 s->chan_in_port[g] = NOC_NI_BIT;
                 s->chan_out_port[g] = 0;
                 s->chan_local[g] = 1;
                 s->chan_delay[g] = (uint8_t)cfg->local_latency;
-                s->in_chan[g] = t->n_ports + n;
+                s->in_chan[g] = gr->n_ports + n;
             } else {
-                int pg = t->peer[g];
-                s->chan_to[g] = noc_topo_port_node(t, pg);
+                int pg = gr->peer[g];
+                s->chan_to[g] = noc_graph_port_node(gr, pg);
                 s->chan_in_gport[g] = pg;
-                s->chan_in_port[g] = (int8_t)(pg - t->port_base[s->chan_to[g]]);
-                s->chan_out_port[g] = (int8_t)(g - t->port_base[n]);
-                s->chan_delay[g] = (uint8_t)(t->link_latency && t->link_latency[g]
-                                                 ? t->link_latency[g] : lat[t->link_class[g]]);
-                s->chan_ser[g] = (uint8_t)ser[t->link_class[g]];
+                s->chan_in_port[g] = (int8_t)(pg - gr->port_base[s->chan_to[g]]);
+                s->chan_out_port[g] = (int8_t)(g - gr->port_base[n]);
+                s->chan_delay[g] = (uint8_t)(gr->link_latency && gr->link_latency[g]
+                                                 ? gr->link_latency[g] : lat[gr->link_class[g]]);
+                s->chan_ser[g] = (uint8_t)ser[gr->link_class[g]];
                 s->in_chan[pg] = g;
             }
         }
-        int ic = t->n_ports + n;
+        int ic = gr->n_ports + n;
         s->chan_from[ic] = n;
         s->chan_to[ic] = n;
-        s->chan_in_gport[ic] = t->port_base[n];
+        s->chan_in_gport[ic] = gr->port_base[n];
         s->chan_in_port[ic] = 0;
         s->chan_out_port[ic] = NOC_NI_BIT;
         s->chan_local[ic] = 1;
@@ -421,7 +409,7 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
             s->chan_from[lc] = n;
             s->chan_to[lc] = n;
             s->chan_in_gport[lc] = -1;
-            s->chan_in_port[lc] = (int8_t)(t->port_base[n + 1] - t->port_base[n] + k - 1);
+            s->chan_in_port[lc] = (int8_t)(gr->port_base[n + 1] - gr->port_base[n] + k - 1);
             s->chan_out_port[lc] = NOC_NI_BIT;
             s->chan_local[lc] = 1;
             s->chan_delay[lc] = (uint8_t)inject_lat;
@@ -433,26 +421,26 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
     /* 8 spare bytes: a reader may load a slot's counters as one word */
     s->ring_credit = noc_xcalloc(slots * (size_t)s->V + 8, 1, "simulator");
     s->credit_bytes = s->V >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * s->V)) - 1;
-    s->arr_flit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
-    s->arr_credit = noc_xcalloc((size_t)t->n_nodes * s->cap, sizeof(uint64_t), "simulator");
+    s->arr_flit = noc_xcalloc((size_t)gr->n_nodes * s->cap, sizeof(uint64_t), "simulator");
+    s->arr_credit = noc_xcalloc((size_t)gr->n_nodes * s->cap, sizeof(uint64_t), "simulator");
 }
 
 /* The NIs (their lanes, source queues, credits for the router's local
  * input, whose depth the family gives), the packet pool, the active lists,
  * the synthetic generation calendar, the statistics. */
-static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_topo_t *t, noc_traffic_t traffic,
+static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *gr, noc_traffic_t traffic,
                         int depth)
 {
-    s->ni = noc_xcalloc((size_t)t->n_nodes, sizeof(noc_ni_t), "simulator");
-    s->xlane = noc_xcalloc((size_t)t->n_nodes * (size_t)(s->lanes - 1) + 1, sizeof(noc_ni_lane_t), "simulator");
-    for (size_t i = 0; i < (size_t)t->n_nodes * (size_t)(s->lanes - 1); i++)
+    s->ni = noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_ni_t), "simulator");
+    s->xlane = noc_xcalloc((size_t)gr->n_nodes * (size_t)(s->lanes - 1) + 1, sizeof(noc_ni_lane_t), "simulator");
+    for (size_t i = 0; i < (size_t)gr->n_nodes * (size_t)(s->lanes - 1); i++)
         s->xlane[i].pkt = -1;
-    s->srcq = noc_xcalloc((size_t)t->n_nodes * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
+    s->srcq = noc_xcalloc((size_t)gr->n_nodes * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
     /* per node, lane and VC (lanes with channels of their own; else one set) */
     int credit_lanes = s->lane_chans ? s->lanes : 1;
-    s->ni_credits = noc_xcalloc((size_t)t->n_nodes * (size_t)credit_lanes * (size_t)s->V, sizeof(int16_t),
+    s->ni_credits = noc_xcalloc((size_t)gr->n_nodes * (size_t)credit_lanes * (size_t)s->V, sizeof(int16_t),
                                 "simulator");
-    for (int i = 0; i < t->n_nodes * credit_lanes * s->V; i++)
+    for (int i = 0; i < gr->n_nodes * credit_lanes * s->V; i++)
         s->ni_credits[i] = (int16_t)depth;
 
     s->pkts = noc_xcalloc(s->pkt_cap, sizeof(noc_packet_t), "simulator");
@@ -461,17 +449,17 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_to
         s->pkt_free[i] = s->pkt_cap - 1 - i;
     s->pkt_free_n = s->pkt_cap;
 
-    s->work = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
-    s->listed = noc_xcalloc((size_t)t->n_nodes, 1, "simulator");
-    s->active = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
-    s->woken = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
+    s->work = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
+    s->listed = noc_xcalloc((size_t)gr->n_nodes, 1, "simulator");
+    s->active = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
+    s->woken = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
 
-    s->wheel_words = (t->n_nodes + 63) / 64;
+    s->wheel_words = (gr->n_nodes + 63) / 64;
     s->wheel = noc_xcalloc((size_t)NOC_WHEEL * (size_t)s->wheel_words, sizeof(uint64_t), "simulator");
-    s->heap_t = noc_xcalloc((size_t)t->n_nodes, sizeof(uint64_t), "simulator");
-    s->heap_n = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "simulator");
+    s->heap_t = noc_xcalloc((size_t)gr->n_nodes, sizeof(uint64_t), "simulator");
+    s->heap_n = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
     s->injecting = traffic.ops != NULL;
-    for (int n = 0; n < t->n_nodes; n++) {
+    for (int n = 0; n < gr->n_nodes; n++) {
         noc_ni_t *ni = &s->ni[n];
         noc_rng_seed(&ni->rng, (uint64_t)cfg->seed, (uint64_t)n);
         ni->lane0.pkt = -1;
@@ -485,24 +473,24 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_to
     s->lst = noc_xcalloc((size_t)s->n_chan, sizeof(noc_link_stats_t), "simulator");
 }
 
-noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_topo_t *t,
+noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_graph_t *gr,
                                  noc_traffic_t traffic, char *err, size_t errlen)
 {
-    if (check_config(cfg, err, errlen) || check_hops(t, err, errlen))
+    if (check_config(cfg, err, errlen) || check_hops(gr, err, errlen))
         return NULL;
     if (!rops) { /* (routers/registry.c adds the names it knows) */
         snprintf(err, errlen, "parameter 'router': unknown router '%s'", cfg->router);
         return NULL;
     }
-    int lat[NOC_TOPO_MAX_CLASSES], ser[NOC_TOPO_MAX_CLASSES];
-    if (class_timing(cfg, t, lat, ser, err, errlen))
+    int lat[NOC_GRAPH_MAX_CLASSES], ser[NOC_GRAPH_MAX_CLASSES];
+    if (class_timing(cfg, gr, lat, ser, err, errlen))
         return NULL;
 
     struct noc_sim *s = noc_xcalloc(1, sizeof *s, "simulator");
-    s->topo = t;
+    s->graph = gr;
     s->rops = rops;
     s->traffic = traffic;
-    if (plan(s, cfg, t, rops, lat, ser, err, errlen) != 0) {
+    if (plan(s, cfg, gr, rops, lat, ser, err, errlen) != 0) {
         free(s);
         return NULL;
     }
@@ -510,13 +498,13 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
         free(s);
         return NULL;
     }
-    wire_channels(s, cfg, t, lat, ser);
+    wire_channels(s, cfg, gr, lat, ser);
     if (rops->create(s, err, errlen) != 0) {
         s->rops = NULL;
         noc_sim_destroy(s);
         return NULL;
     }
-    build_nodes(s, cfg, t, traffic, rops->depth(s));
+    build_nodes(s, cfg, gr, traffic, rops->depth(s));
     return s;
 }
 

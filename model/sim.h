@@ -1,6 +1,7 @@
 /* sim.h: the simulator's root object. A noc_sim_t owns everything of one
- * run: the topology, the router state, channels, network interfaces, packet
- * pool and statistics. There are no globals, so several simulators (a C and
+ * run but the fabric's graph (model/graph.h, borrowed from its topology):
+ * the router state, channels, network interfaces, packet pool and
+ * statistics. There are no globals, so several simulators (a C and
  * an RTL model, or two configurations) can live in one process.
  *
  * A cycle has two phases. In the first, every node's network interface and
@@ -18,7 +19,7 @@
 #include "model/flit.h"
 #include "model/stats.h"
 #include "model/traffic_if.h"
-#include "topologies/topo.h"
+#include "model/graph.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,36 +38,38 @@ typedef enum noc_run_status {
  * noc_sim_estimate_bytes, noc_sim_check_memory, noc_sim_check_shape). */
 struct noc_router_ops;
 
-/* Build a simulator for cfg (copied) on topology topo (borrowed: it must
- * outlive the simulator) with router family `family` (cfg->router is only
- * its name in reports; NULL: refused as an unknown router), fed by traffic
- * (may be NULL: no packets). Returns NULL with a message in err that names
+/* Build a simulator for cfg (copied) on the fabric graph g (borrowed: it
+ * must outlive the simulator; a topology's is noc_topo_graph(t)) with
+ * router family `family` (cfg->router is only its name in reports; NULL:
+ * refused as an unknown router), fed by traffic (may be NULL: no packets). Returns NULL with a message in err that names
  * the parameter at fault on bad input. */
 noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const struct noc_router_ops *family,
-                                 const noc_topo_t *topo, noc_traffic_t traffic, char *err, size_t errlen);
+                                 const noc_graph_t *g, noc_traffic_t traffic, char *err, size_t errlen);
 void noc_sim_destroy(noc_sim_t *s);
-/* The bytes noc_sim_create_family would allocate for cfg on t (its router
+/* The bytes noc_sim_create_family would allocate for cfg on g (its router
  * family's state included; not the topology, which exists already), 0 for
  * a configuration it would refuse. noc_sim_create_family compares this with
  * the memory the run may take (util/meminfo.h) and refuses a run that does
  * not fit, unless cfg->memory_check is 0. */
 uint64_t noc_sim_estimate_bytes_family(const noc_config_t *cfg, const struct noc_router_ops *family,
-                                       const noc_topo_t *t);
+                                       const noc_graph_t *g);
 /* The memory check alone, before anything is allocated (a program run
  * makes its program first): 0 (also under memory_check=0, or for a
  * configuration noc_sim_create_family refuses with its own message), or -1
  * with the estimate and the limit in err. */
 int noc_sim_check_memory_family(const noc_config_t *cfg, const struct noc_router_ops *family,
-                                const noc_topo_t *t, char *err, size_t errlen);
-/* The same check from a grid's shape (noc_topo_size) before its topology
- * is built: does a simulation of SPEC with cfg fit in memory, the
- * topology's own bytes included? A lower bound of the estimate (matrix
- * arbiters counted as round_robin). 0 (also under memory_check=0, or for a
- * configuration that will be refused with its own message), or -1 with "a
- * simulation of SPEC ... needs about X (noctua's estimate), more than ..."
- * in err. */
-int noc_sim_check_shape_family(const noc_config_t *cfg, const struct noc_router_ops *family, const char *spec,
-                               const noc_topo_shape_t *sh, char *err, size_t errlen);
+                                const noc_graph_t *g, char *err, size_t errlen);
+/* The same check from a fabric's shape before its topology is built
+ * (noc_topo_size, noc_topo_shape_graph): shape has the sizes, the link
+ * classes and the name (the SPEC) of a graph, and no arrays; topo_bytes is
+ * what the topology itself will take. Does a simulation of it with cfg fit
+ * in memory, the topology's own bytes included? A lower bound of the
+ * estimate (matrix arbiters counted as round_robin). 0 (also under
+ * memory_check=0, or for a configuration that will be refused with its own
+ * message), or -1 with "a simulation of SPEC ... needs about X (noctua's
+ * estimate), more than ..." in err. */
+int noc_sim_check_shape_family(const noc_config_t *cfg, const struct noc_router_ops *family,
+                               const noc_graph_t *shape, uint64_t topo_bytes, char *err, size_t errlen);
 
 /* Synthetic run: warm-up, measurement window, drain. */
 noc_run_status_t noc_sim_run(noc_sim_t *s);
@@ -119,7 +122,7 @@ uint64_t noc_sim_flits_in_network(const noc_sim_t *s);
 
 uint64_t noc_sim_now(const noc_sim_t *s);
 const noc_stats_t *noc_sim_stats(const noc_sim_t *s);
-const noc_topo_t *noc_sim_topo(const noc_sim_t *s);
+const noc_graph_t *noc_sim_graph(const noc_sim_t *s);
 const noc_config_t *noc_sim_config(const noc_sim_t *s);
 
 /* Channels: network links are channels 0 .. n-1 in global-port order of

@@ -62,7 +62,7 @@ typedef struct noc_ni {
 
 struct noc_sim {
     noc_config_t cfg;
-    const noc_topo_t *topo;
+    const noc_graph_t *graph;
     noc_traffic_t traffic;
     uint64_t now;
     int n_nodes, n_ports, n_chan;

@@ -126,7 +126,7 @@ uint32_t noc_sim_step_stalls(const noc_sim_t *s, int k, int c)
     return s->step_stalls && k < s->n_step_rows ? s->step_stalls[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
 }
 const noc_stats_t *noc_sim_stats(const noc_sim_t *s) { return &s->st; }
-const noc_topo_t *noc_sim_topo(const noc_sim_t *s) { return s->topo; }
+const noc_graph_t *noc_sim_graph(const noc_sim_t *s) { return s->graph; }
 const noc_config_t *noc_sim_config(const noc_sim_t *s) { return &s->cfg; }
 uint64_t noc_sim_flits_in_network(const noc_sim_t *s) { return s->in_network; }
 int noc_sim_n_channels(const noc_sim_t *s) { return s->n_chan; }
@@ -141,7 +141,7 @@ void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is
     if (is_local)
         *is_local = s->chan_local[c];
     if (link_class)
-        *link_class = (c < s->n_ports && !s->chan_local[c]) ? s->topo->link_class[c] : -1;
+        *link_class = (c < s->n_ports && !s->chan_local[c]) ? s->graph->link_class[c] : -1;
 }
 
 void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit)

@@ -52,20 +52,20 @@ static json_t *area_json(const noc_topo_t *t, const noc_fabric_area_t *a)
     json_object_set_new(j, "by_ports", arr);
     json_object_set_new(j, "cells", json_integer(a->cells));
     json_object_set_new(j, "nand2", json_real(a->nand2));
-    json_object_set_new(j, "nand2_per_node", json_real(a->nand2 / t->n_nodes));
+    json_object_set_new(j, "nand2_per_node", json_real(a->nand2 / noc_topo_nodes(t)));
     return j;
 }
 
 static json_t *facts_json(const noc_topo_t *t, const noc_facts_t *f, const noc_fabric_area_t *a)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "spec", json_string(t->spec));
-    json_object_set_new(j, "kind", json_string(t->ops->kind));
+    json_object_set_new(j, "spec", json_string(noc_topo_spec(t)));
+    json_object_set_new(j, "kind", json_string(noc_topo_kind(t)));
     json_object_set_new(j, "nodes", json_integer(f->nodes));
     json_object_set_new(j, "links", json_integer(f->links));
     json_t *cls = json_object();
-    for (int k = 0; k < t->n_classes; k++)
-        json_object_set_new(cls, t->class_name[k], json_integer(f->class_links[k]));
+    for (int k = 0; k < noc_topo_classes(t); k++)
+        json_object_set_new(cls, noc_topo_class_name(t, k), json_integer(f->class_links[k]));
     json_object_set_new(j, "links_per_class", cls);
     json_object_set_new(j, "degree", json_pack("{s:i, s:i, s:f}", "min", f->degree_min,
                                                "max", f->degree_max, "avg", f->degree_avg));

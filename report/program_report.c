@@ -56,8 +56,8 @@ static void link_label(const noc_sim_t *s, int c, char *buf, size_t len)
     int from, to, local, cls;
     char a[64], b[64];
     noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
-    noc_topo_label(noc_sim_topo(s), from, a, sizeof a);
-    noc_topo_label(noc_sim_topo(s), to, b, sizeof b);
+    noc_graph_label(noc_sim_graph(s), from, a, sizeof a);
+    noc_graph_label(noc_sim_graph(s), to, b, sizeof b);
     snprintf(buf, len, "%s->%s", a, b);
 }
 
@@ -92,12 +92,12 @@ static void critical_text(FILE *f, const noc_sim_t *s, const noc_program_t *p)
     hop_t hops[64];
     int k = critical_messages(s, hops, 64);
     const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     fprintf(f, "  critical path %d message%s", k, k == 1 ? "" : "s");
     for (int i = 0; i < k && i < 12; i++) {
         char a[64], b[64];
-        noc_topo_label(t, rank_of_op(p, hops[i].send), a, sizeof a);
-        noc_topo_label(t, rank_of_op(p, hops[i].recv), b, sizeof b);
+        noc_graph_label(gr, rank_of_op(p, hops[i].send), a, sizeof a);
+        noc_graph_label(gr, rank_of_op(p, hops[i].recv), b, sizeof b);
         fprintf(f, "%s%s->%s %llu..%llu", i ? ", " : ": ", a, b,
                 (unsigned long long)st->op_start[hops[i].send], (unsigned long long)st->op_end[hops[i].recv]);
     }
@@ -107,11 +107,11 @@ static void critical_text(FILE *f, const noc_sim_t *s, const noc_program_t *p)
 void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p,
                              const noc_prog_result_t *res)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     const noc_config_t *c = noc_sim_config(s);
     const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
     fprintf(f, "noctua %s: program %s on %s (%d nodes, %d ranks), router %s, %s NI%s\n", noc_version(),
-            p->name ? p->name : res->name, t->spec, t->n_nodes, p->n_ranks, c->router,
+            p->name ? p->name : res->name, gr->name, gr->n_nodes, p->n_ranks, c->router,
             c->ni_ports == 1 ? "one-port" : "all-port", c->sync_steps ? ", steps synchronised" : "");
     if (strcmp(res->verdict, "ok") == 0)
         fprintf(f, "  result        ok: %u values checked on %d PEs\n", p->n_expect, p->n_ranks);
@@ -180,7 +180,7 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
  * the step's span, and the cycles they waited or stalled on credits. */
 static json_t *step_links_json(const noc_sim_t *s, int k, const noc_pe_step_stats_t *sk)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     json_t *ls = json_array();
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
         uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits(s, k, c);
@@ -193,8 +193,8 @@ static json_t *step_links_json(const noc_sim_t *s, int k, const noc_pe_step_stat
         if (local)
             continue; /* the PE's own channels: not links */
         noc_sim_channel_timing(s, c, &lat, &ser);
-        noc_topo_label(t, from, a, sizeof a);
-        noc_topo_label(t, to, b, sizeof b);
+        noc_graph_label(gr, from, a, sizeof a);
+        noc_graph_label(gr, to, b, sizeof b);
         uint64_t busy = (uint64_t)fl * (uint64_t)ser, span = step_cycles(sk);
         json_array_append_new(ls, json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "from", a, "to", b,
                                             "flits", (json_int_t)fl, "busy", (json_int_t)busy,
@@ -257,15 +257,15 @@ static json_t *facts_json(const char *text)
 /* The messages of the critical path, first to last. */
 static json_t *critical_path_json(const noc_sim_t *s, const noc_program_t *p)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
     hop_t chain[1024];
     int nh = critical_messages(s, chain, 1024);
     json_t *path = json_array();
     for (int i = 0; i < nh; i++) {
         char a[64], b[64];
-        noc_topo_label(t, rank_of_op(p, chain[i].send), a, sizeof a);
-        noc_topo_label(t, rank_of_op(p, chain[i].recv), b, sizeof b);
+        noc_graph_label(gr, rank_of_op(p, chain[i].send), a, sizeof a);
+        noc_graph_label(gr, rank_of_op(p, chain[i].recv), b, sizeof b);
         json_array_append_new(path, json_pack("{s:s, s:s, s:I, s:I, s:I}", "from", a, "to", b, "words",
                                               (json_int_t)p->ops[chain[i].send].words, "sent",
                                               (json_int_t)st->op_start[chain[i].send], "received",
@@ -276,13 +276,13 @@ static json_t *critical_path_json(const noc_sim_t *s, const noc_program_t *p)
 
 static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
     json_t *j = json_object();
     json_object_set_new(j, "noctua", json_string(noc_version()));
     json_object_set_new(j, "program", json_string(p->name ? p->name : res->name));
-    json_object_set_new(j, "topology", json_string(t->spec));
-    json_object_set_new(j, "nodes", json_integer(t->n_nodes));
+    json_object_set_new(j, "topology", json_string(gr->name));
+    json_object_set_new(j, "nodes", json_integer(gr->n_nodes));
     json_object_set_new(j, "ranks", json_integer(p->n_ranks));
     json_object_set_new(j, "result", json_string(res->verdict));
     if (res->error[0])

@@ -45,8 +45,8 @@ typedef struct class_load {
 
 static void class_loads(const noc_sim_t *s, class_load_t *cl)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
-    memset(cl, 0, sizeof(class_load_t) * (size_t)t->n_classes);
+    const noc_graph_t *gr = noc_sim_graph(s);
+    memset(cl, 0, sizeof(class_load_t) * (size_t)gr->n_classes);
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
         int from, to, local, cls;
         noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
@@ -68,29 +68,29 @@ static void class_loads(const noc_sim_t *s, class_load_t *cl)
 
 static void link_name(const noc_sim_t *s, int c, char *buf, size_t len, int *cls)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     int from, to, local;
     char a[64], b[64];
     noc_sim_channel_ends(s, c, &from, &to, &local, cls);
-    noc_topo_label(t, from, a, sizeof a);
-    noc_topo_label(t, to, b, sizeof b);
+    noc_graph_label(gr, from, a, sizeof a);
+    noc_graph_label(gr, to, b, sizeof b);
     snprintf(buf, len, "%s->%s", a, b);
 }
 
 void noc_report_links_text(FILE *f, const noc_sim_t *s)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
-    class_load_t cl[NOC_TOPO_MAX_CLASSES];
+    const noc_graph_t *gr = noc_sim_graph(s);
+    class_load_t cl[NOC_GRAPH_MAX_CLASSES];
     class_loads(s, cl);
     fprintf(f, "  link classes ");
-    for (int k = 0; k < t->n_classes; k++) {
+    for (int k = 0; k < gr->n_classes; k++) {
         if (!cl[k].links)
             continue;
         char ser[40] = "";
         if (cl[k].cycles_per_flit > 1)
             snprintf(ser, sizeof ser, " (%d cycles a flit)", cl[k].cycles_per_flit);
         fprintf(f, "%s%s: %d links%s, %.1f%% busy on average, %.1f%% at most", k ? ";  " : " ",
-                t->class_name[k], cl[k].links, ser,
+                gr->class_name[k], cl[k].links, ser,
                 100.0 * (double)cl[k].busy / ((double)cl[k].links * window(s)),
                 100.0 * (double)cl[k].busy_max / window(s));
     }
@@ -103,7 +103,7 @@ void noc_report_links_text(FILE *f, const noc_sim_t *s)
         int cls;
         link_name(s, ids[i], name, sizeof name, &cls);
         const noc_link_stats_t *l = noc_sim_link_stats(s, ids[i]);
-        fprintf(f, "%s%s %s %.1f%%", i ? ",  " : " ", name, cls >= 0 ? t->class_name[cls] : "",
+        fprintf(f, "%s%s %s %.1f%%", i ? ",  " : " ", name, cls >= 0 ? gr->class_name[cls] : "",
                 100.0 * (double)l->busy / window(s));
     }
     fputc('\n', f);
@@ -113,9 +113,9 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
 {
     const noc_stats_t *st = noc_sim_stats(s);
     const noc_config_t *c = noc_sim_config(s);
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     fprintf(f, "noctua %s: %s (%d nodes), router %s, %s traffic at %.3f flits/node/cycle, %lld-flit packets\n",
-            noc_version(), t->spec, t->n_nodes, c->router, c->traffic, res->offered, (long long)c->packet_size);
+            noc_version(), gr->name, gr->n_nodes, c->router, c->traffic, res->offered, (long long)c->packet_size);
     fprintf(f, "  cycles        %llu (warm-up %llu, window %llu, drain %llu)\n",
             (unsigned long long)st->cycles, (unsigned long long)st->warmup,
             (unsigned long long)st->sample, (unsigned long long)st->drain);
@@ -175,7 +175,7 @@ json_t *noc_report_config_json(const noc_sim_t *s)
 
 json_t *noc_report_links_json(const noc_sim_t *s)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     json_t *links = json_array();
     int nc = noc_sim_n_channels(s);
     for (int ch = 0; ch < nc; ch++) {
@@ -184,11 +184,11 @@ json_t *noc_report_links_json(const noc_sim_t *s)
         if (local)
             continue;
         char a[64], b[64];
-        noc_topo_label(t, from, a, sizeof a);
-        noc_topo_label(t, to, b, sizeof b);
+        noc_graph_label(gr, from, a, sizeof a);
+        noc_graph_label(gr, to, b, sizeof b);
         const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
         json_array_append_new(links, json_pack("{s:s, s:s, s:s, s:I, s:I, s:f, s:I, s:I, s:I}",
-            "from", a, "to", b, "class", t->class_name[cls], "flits", (json_int_t)l->flits,
+            "from", a, "to", b, "class", gr->class_name[cls], "flits", (json_int_t)l->flits,
             "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / window(s),
             "contention", (json_int_t)l->contention, "credit_stall", (json_int_t)l->credit_stall,
             "peak_queue", (json_int_t)l->peak_queue));
@@ -198,14 +198,14 @@ json_t *noc_report_links_json(const noc_sim_t *s)
 
 json_t *noc_report_classes_json(const noc_sim_t *s)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
-    class_load_t cl[NOC_TOPO_MAX_CLASSES];
+    const noc_graph_t *gr = noc_sim_graph(s);
+    class_load_t cl[NOC_GRAPH_MAX_CLASSES];
     class_loads(s, cl);
     json_t *classes = json_array();
-    for (int k = 0; k < t->n_classes; k++) {
+    for (int k = 0; k < gr->n_classes; k++) {
         if (!cl[k].links)
             continue;
-        json_array_append_new(classes, json_pack("{s:s, s:i, s:i, s:i, s:I, s:f, s:f}", "class", t->class_name[k],
+        json_array_append_new(classes, json_pack("{s:s, s:i, s:i, s:i, s:I, s:f, s:f}", "class", gr->class_name[k],
             "links", cl[k].links, "latency", cl[k].latency_max, "cycles_per_flit", cl[k].cycles_per_flit,
             "flits", (json_int_t)cl[k].flits,
             "utilisation_avg", (double)cl[k].busy / ((double)cl[k].links * window(s)),
@@ -217,11 +217,11 @@ json_t *noc_report_classes_json(const noc_sim_t *s)
 static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
 {
     const noc_stats_t *st = noc_sim_stats(s);
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     json_t *j = json_object();
     json_object_set_new(j, "noctua", json_string(noc_version()));
-    json_object_set_new(j, "topology", json_string(t->spec));
-    json_object_set_new(j, "nodes", json_integer(t->n_nodes));
+    json_object_set_new(j, "topology", json_string(gr->name));
+    json_object_set_new(j, "nodes", json_integer(gr->n_nodes));
     json_object_set_new(j, "cycles", json_integer((json_int_t)st->cycles));
     json_object_set_new(j, "phases", json_pack("{s:I, s:I, s:I}", "warmup", (json_int_t)st->warmup,
                                                "sample", (json_int_t)st->sample, "drain", (json_int_t)st->drain));

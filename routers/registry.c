@@ -41,11 +41,11 @@ const char *noc_router_describe(void)
     return text;
 }
 
-noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *topo, noc_traffic_t traffic, char *err,
+noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_graph_t *g, noc_traffic_t traffic, char *err,
                           size_t errlen)
 {
     const noc_router_ops_t *family = noc_router_find(cfg->router);
-    noc_sim_t *s = noc_sim_create_family(cfg, family, topo, traffic, err, errlen);
+    noc_sim_t *s = noc_sim_create_family(cfg, family, g, traffic, err, errlen);
     if (!family && !s) {
         size_t n = strlen(err);
         if (n < errlen)
@@ -60,21 +60,21 @@ noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *topo, noc_t
     return s;
 }
 
-uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t)
+uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_graph_t *g)
 {
     const noc_router_ops_t *family = noc_router_find(cfg->router);
-    return family ? noc_sim_estimate_bytes_family(cfg, family, t) : 0;
+    return family ? noc_sim_estimate_bytes_family(cfg, family, g) : 0;
 }
 
-int noc_sim_check_memory(const noc_config_t *cfg, const noc_topo_t *t, char *err, size_t errlen)
+int noc_sim_check_memory(const noc_config_t *cfg, const noc_graph_t *g, char *err, size_t errlen)
 {
     const noc_router_ops_t *family = noc_router_find(cfg->router);
-    return family ? noc_sim_check_memory_family(cfg, family, t, err, errlen) : 0;
+    return family ? noc_sim_check_memory_family(cfg, family, g, err, errlen) : 0;
 }
 
-int noc_sim_check_shape(const noc_config_t *cfg, const char *spec, const noc_topo_shape_t *sh, char *err,
+int noc_sim_check_shape(const noc_config_t *cfg, const noc_graph_t *shape, uint64_t topo_bytes, char *err,
                         size_t errlen)
 {
     const noc_router_ops_t *family = noc_router_find(cfg->router);
-    return family ? noc_sim_check_shape_family(cfg, family, spec, sh, err, errlen) : 0;
+    return family ? noc_sim_check_shape_family(cfg, family, shape, topo_bytes, err, errlen) : 0;
 }

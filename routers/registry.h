@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "model/config.h"
 #include "model/sim.h"
-#include "topologies/topo.h"
+#include "model/graph.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,15 +24,16 @@ const char *noc_router_list(void);
  * router parameter's help (from the table). */
 const char *noc_router_describe(void);
 
-/* noc_sim_create_family and the checks of model/sim.h for the family named
+/* noc_sim_create_family and the checks of model/sim.h (on a fabric's graph:
+ * noc_topo_graph of a topology) for the family named
  * cfg->router; an unknown name is refused with the known ones
  * (noc_sim_create) or passes the checks (which then leave it to
  * noc_sim_create). */
-noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_topo_t *topo, noc_traffic_t traffic, char *err,
+noc_sim_t *noc_sim_create(const noc_config_t *cfg, const noc_graph_t *g, noc_traffic_t traffic, char *err,
                           size_t errlen);
-uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_topo_t *t);
-int noc_sim_check_memory(const noc_config_t *cfg, const noc_topo_t *t, char *err, size_t errlen);
-int noc_sim_check_shape(const noc_config_t *cfg, const char *spec, const noc_topo_shape_t *sh, char *err,
+uint64_t noc_sim_estimate_bytes(const noc_config_t *cfg, const noc_graph_t *g);
+int noc_sim_check_memory(const noc_config_t *cfg, const noc_graph_t *g, char *err, size_t errlen);
+int noc_sim_check_shape(const noc_config_t *cfg, const noc_graph_t *shape, uint64_t topo_bytes, char *err,
                         size_t errlen);
 
 #ifdef __cplusplus

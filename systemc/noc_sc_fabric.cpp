@@ -1,8 +1,9 @@
 /* noc_sc_fabric.cpp: the SystemC wrapper (noc_sc_fabric.h): recording the
- * processes' calls as program ops, growing the running engine's program by
- * them (noc_pe_extend), stepping it a cycle on every rising clock edge in
- * parts, and waking the processes whose receives and computations
- * completed. */
+ * processes' calls as program ops, appending them to the running engine's
+ * program (noc_pe_append_op: the n-th op recorded is the engine's op n),
+ * stepping it a cycle on every rising clock edge in parts, waking the
+ * processes whose receives and computations completed, and building the
+ * recorded program, rank by rank, when it is asked for. */
 #include "systemc/noc_sc_fabric.h"
 
 #include <cstring>
@@ -128,14 +129,14 @@ void noc_sc_fabric::init(const std::string &spec)
     /* the simulator, running an empty program that grows as the
      * processes issue ops (which also checks the configuration now) */
     noc_traffic_t none = { NULL, NULL };
-    sim_ = noc_sim_create(&cfg_, topo_, none, err, sizeof err);
-    prog_ = noc_prog_new(topo_->n_nodes, "systemc");
-    if (!sim_ || noc_prog_finish(prog_, err, sizeof err) != 0 || noc_pe_attach(sim_, prog_, err, sizeof err) != 0) {
+    sim_ = noc_sim_create(&cfg_, noc_topo_graph(topo_), none, err, sizeof err);
+    empty_ = noc_prog_new(noc_topo_nodes(topo_), "systemc");
+    if (!sim_ || noc_prog_finish(empty_, err, sizeof err) != 0 || noc_pe_attach(sim_, empty_, err, sizeof err) != 0) {
         SC_REPORT_ERROR("noc_sc_fabric", err);
         return;
     }
     noc_sim_measure_all(sim_); /* what noc_pe_run sets up: the whole run is measured */
-    int n = topo_->n_nodes;
+    int n = noc_topo_nodes(topo_);
     rank_ops_.resize((size_t)n);
     mem_top_.assign((size_t)n, 0);
     for (int r = 0; r < n; r++)
@@ -148,11 +149,12 @@ void noc_sc_fabric::init(const std::string &spec)
 noc_sc_fabric::~noc_sc_fabric()
 {
     noc_sim_destroy(sim_);
-    noc_prog_free(prog_);
+    noc_prog_free(empty_);
+    noc_prog_free(recorded_);
     noc_topo_destroy(topo_);
 }
 
-int noc_sc_fabric::n_pes() const { return topo_ ? topo_->n_nodes : 0; }
+int noc_sc_fabric::n_pes() const { return topo_ ? noc_topo_nodes(topo_) : 0; }
 
 noc_sc_pe &noc_sc_fabric::pe(int r) { return *pes_.at((size_t)r); }
 
@@ -197,27 +199,83 @@ bool noc_sc_fabric::quiet() const
     return st->ops_done == st->ops && noc_sim_flits_in_network(sim_) == 0;
 }
 
+const noc_program_t *noc_sc_fabric::program() const
+{
+    if (!sim_)
+        return nullptr;
+    if (!recorded_ || recorded_ops_ != built_) {
+        noc_prog_free(recorded_);
+        recorded_ = record();
+        recorded_ops_ = built_;
+    }
+    return recorded_;
+}
+
+/* The program of the ops in the engine, rank by rank (what noctua reads
+ * back from the text form): each rank's ops in the order issued, with
+ * their steps, dependencies and the words sent as the memory's initial
+ * values. The engine's program holds the same ops in the order issued. */
+noc_program_t *noc_sc_fabric::record() const
+{
+    char err[512];
+    noc_program_t *p = noc_prog_new(n_pes(), "systemc");
+    for (const std::string &s : steps_)
+        noc_prog_declare_step(p, s.c_str());
+    std::vector<uint32_t> index(built_);
+    for (int r = 0; r < n_pes(); r++) {
+        int cur = -1;
+        for (long k : rank_ops_[(size_t)r]) {
+            if ((size_t)k >= built_)
+                break; /* issued in order: the rest are not in the engine yet */
+            const rec_op &o = ops_[(size_t)k];
+            if (o.step != cur) {
+                noc_prog_step(p, r, o.step >= 0 ? steps_[(size_t)o.step].c_str() : nullptr);
+                cur = o.step;
+            }
+            uint32_t i;
+            if (o.kind == NOC_OP_SEND) {
+                i = noc_prog_send(p, r, o.peer, o.tag, o.words, o.addr);
+                if (o.addr != NOC_PROG_NO_ADDR)
+                    for (uint32_t w = 0; w < o.words; w++)
+                        noc_prog_init(p, r, (uint32_t)o.addr + w, o.data[w]);
+            } else if (o.kind == NOC_OP_RECV) {
+                i = noc_prog_recv(p, r, o.peer, o.tag, o.words, o.addr);
+            } else {
+                i = noc_prog_calc(p, r, o.cost);
+            }
+            index[(size_t)k] = i;
+            if (o.dep >= 0)
+                noc_prog_dep(p, i, index[(size_t)o.dep], o.dep_start);
+        }
+    }
+    if (noc_prog_finish(p, err, sizeof err) != 0) { /* the engine took every op: cannot happen */
+        std::fprintf(stderr, "noc_sc_fabric: the recorded program: %s\n", err);
+        noc_prog_free(p);
+        return nullptr;
+    }
+    return p;
+}
+
 int noc_sc_fabric::write_program(std::FILE *f) const
 {
-    return prog_ && built_ ? noc_prog_write(prog_, f) : -1;
+    const noc_program_t *p = built_ ? program() : nullptr;
+    return p ? noc_prog_write(p, f) : -1;
 }
 
 uint64_t noc_sc_fabric::op_start(int r, size_t n) const
 {
     if (!sim_ || r < 0 || (size_t)r >= rank_ops_.size() || n >= rank_ops_[(size_t)r].size())
         return NOC_NEVER;
-    const rec_op &o = ops_[(size_t)rank_ops_[(size_t)r][n]];
-    return (size_t)rank_ops_[(size_t)r][n] < built_ ? noc_pe_stats(noc_sim_pe(sim_))->op_start[o.prog_op]
-                                                     : NOC_NEVER;
+    size_t k = (size_t)rank_ops_[(size_t)r][n];
+    return k < built_ ? noc_pe_stats(noc_sim_pe(sim_))->op_start[k] : NOC_NEVER;
 }
 
 uint64_t noc_sc_fabric::op_end(int r, size_t n) const
 {
     if (!sim_ || r < 0 || (size_t)r >= rank_ops_.size() || n >= rank_ops_[(size_t)r].size())
         return NOC_NEVER;
-    const rec_op &o = ops_[(size_t)rank_ops_[(size_t)r][n]];
-    return (size_t)rank_ops_[(size_t)r][n] < built_ ? noc_pe_stats(noc_sim_pe(sim_))->op_end[o.prog_op]
-                                                     : NOC_NEVER;
+    size_t k = (size_t)rank_ops_[(size_t)r][n];
+    return k < built_ ? noc_pe_stats(noc_sim_pe(sim_))->op_end[k] : NOC_NEVER;
 }
 
 /* Record op o of rank r, issued by the calling process now. It counts as
@@ -227,7 +285,7 @@ uint64_t noc_sc_fabric::op_end(int r, size_t n) const
  * than the op's chain would start it (the process waited on other SystemC
  * events), a calc op fills the gap: in the recorded program it starts
  * where the chain could have gone on, and the engine is told it started
- * then (noc_pe_extend's start_at), so the op starts in the cycle it was
+ * then (noc_pe_append_op's start_at), so the op starts in the cycle it was
  * issued. */
 long noc_sc_fabric::issue(int r, rec_op &&o)
 {
@@ -252,7 +310,6 @@ long noc_sc_fabric::issue(int r, rec_op &&o)
         gap.dep_start = last >= 0 && ops_[(size_t)last].kind == NOC_OP_SEND;
         gap.issued = ready;
         gap.gap_from = ready;
-        gap.prog_op = 0;
         gap.proc = current_process();
         gap.done.reset(new sc_event());
         ops_.push_back(std::move(gap));
@@ -291,65 +348,49 @@ void noc_sc_fabric::wait_for(long k)
         sc_core::wait(*ops_[(size_t)k].done);
 }
 
-/* Build the program of every op recorded so far and let the running
- * engine go on with it (noc_pe_extend): what has run stays, the new ops
- * join in the cycle being simulated, nothing is simulated again. */
+/* Append the ops recorded since the last call to the running engine's
+ * program (noc_pe_append_op), with the steps named since and the words of
+ * the messages' memory: what has run stays, the new ops join in the cycle
+ * being simulated, nothing is simulated again, and no op is handed over
+ * twice, so a run's growth costs O(its ops) in all. */
 void noc_sc_fabric::grow()
 {
     char err[512];
-    std::vector<uint32_t> old_op(built_);
-    for (size_t k = 0; k < built_; k++)
-        old_op[k] = ops_[k].prog_op;
-    noc_program_t *p = noc_prog_new(n_pes(), "systemc");
-    for (const std::string &s : steps_)
-        noc_prog_declare_step(p, s.c_str());
-    for (int r = 0; r < n_pes(); r++) {
-        int cur = -1;
-        for (long k : rank_ops_[(size_t)r]) {
-            rec_op &o = ops_[(size_t)k];
-            if (o.step != cur) {
-                noc_prog_step(p, r, o.step >= 0 ? steps_[(size_t)o.step].c_str() : nullptr);
-                cur = o.step;
-            }
-            if (o.kind == NOC_OP_SEND) {
-                o.prog_op = noc_prog_send(p, r, o.peer, o.tag, o.words, o.addr);
-                if (o.addr != NOC_PROG_NO_ADDR)
-                    for (uint32_t i = 0; i < o.words; i++)
-                        noc_prog_init(p, r, (uint32_t)o.addr + i, o.data[i]);
-            } else if (o.kind == NOC_OP_RECV) {
-                o.prog_op = noc_prog_recv(p, r, o.peer, o.tag, o.words, o.addr);
-            } else {
-                o.prog_op = noc_prog_calc(p, r, o.cost);
-            }
-            if (o.dep >= 0)
-                noc_prog_dep(p, o.prog_op, ops_[(size_t)o.dep].prog_op, o.dep_start);
+    for (; engine_steps_ < steps_.size(); engine_steps_++)
+        if (noc_pe_append_step(sim_, steps_[engine_steps_].c_str(), err, sizeof err) < 0) {
+            fail(std::string("the recorded program: ") + err);
+            return;
         }
-        if (mem_top_[(size_t)r] > 0)
-            noc_prog_mem(p, r, mem_top_[(size_t)r]);
-    }
-    if (noc_prog_finish(p, err, sizeof err) != 0) {
-        noc_prog_free(p);
-        fail(std::string("the recorded program: ") + err);
-        return;
-    }
-    std::vector<uint32_t> map(built_ + 1);
-    for (size_t k = 0; k < built_; k++)
-        map[old_op[k]] = ops_[k].prog_op;
-    std::vector<uint64_t> start_at(p->n_ops + 1, NOC_NEVER);
-    for (size_t k = built_; k < ops_.size(); k++)
-        start_at[ops_[k].prog_op] = ops_[k].gap_from;
-    if (noc_pe_extend(sim_, p, map.data(), start_at.data(), err, sizeof err) != 0) {
-        noc_prog_free(p);
-        fail(std::string("cycle ") + std::to_string(stepped_) + ": the ops issued change what earlier cycles "
-             "did (" + err + ")");
-        return;
-    }
-    noc_prog_free(prog_);
-    prog_ = p;
-    for (size_t k = built_; k < ops_.size(); k++)
-        if (ops_[k].blocking)
+    for (size_t k = built_; k < ops_.size(); k++) {
+        const rec_op &o = ops_[k];
+        bool message = o.kind == NOC_OP_SEND || o.kind == NOC_OP_RECV;
+        if (message && o.addr != NOC_PROG_NO_ADDR &&
+            noc_pe_append_memory(sim_, o.rank, (uint32_t)o.addr, o.kind == NOC_OP_SEND ? o.data.data() : nullptr,
+                                 o.words, err, sizeof err) != 0) {
+            fail(std::string("the recorded program: ") + err);
+            return;
+        }
+        noc_op_t op{};
+        op.kind = (uint8_t)o.kind;
+        op.peer = message ? o.peer : 0;
+        op.tag = message ? o.tag : 0;
+        op.words = message ? o.words : 0;
+        op.addr = message ? o.addr : NOC_PROG_NO_ADDR;
+        op.src = NOC_PROG_NO_ADDR;
+        op.cost = message ? 0 : o.cost;
+        op.step = o.step;
+        noc_dep_t dep{ (uint32_t)o.dep, (uint8_t)o.dep_start };
+        int64_t i = noc_pe_append_op(sim_, o.rank, &op, o.dep >= 0 ? &dep : nullptr, o.dep >= 0 ? 1 : 0,
+                                     o.gap_from, err, sizeof err);
+        if (i != (int64_t)k) {
+            fail("cycle " + std::to_string(stepped_) + ": the ops issued change what earlier cycles did (" +
+                 (i < 0 ? std::string(err) : "op " + std::to_string(k) + " became " + std::to_string(i)) + ")");
+            return;
+        }
+        if (o.blocking)
             waiting_.push_back((long)k);
-    built_ = ops_.size();
+        built_ = k + 1;
+    }
 }
 
 /* Wake the processes whose blocking ops have completed; how many. */
@@ -360,18 +401,19 @@ size_t noc_sc_fabric::notify_completions()
     size_t woke = 0, keep = 0;
     for (long k : waiting_) {
         rec_op &o = ops_[(size_t)k];
-        if (st->op_end[o.prog_op] == NOC_NEVER) {
+        if (st->op_end[k] == NOC_NEVER) {
             waiting_[keep++] = k;
             continue;
         }
         o.notified = true;
-        o.end = st->op_end[o.prog_op];
+        o.end = st->op_end[k];
         if (o.kind == NOC_OP_RECV && o.addr != NOC_PROG_NO_ADDR) {
             const int64_t *m = noc_pe_memory(pe, o.rank);
             o.data.assign(m + o.addr, m + o.addr + o.words);
-            int32_t msg = noc_pe_recv_message(pe, o.prog_op);
-            if (msg >= 0 && prog_->ops[msg].words < o.words)
-                o.data.resize(prog_->ops[msg].words);
+            int32_t msg = noc_pe_recv_message(pe, (uint32_t)k);
+            const noc_program_t *p = noc_pe_program(pe);
+            if (msg >= 0 && p->ops[msg].words < o.words)
+                o.data.resize(p->ops[msg].words);
         }
         o.done->notify();
         woke++;

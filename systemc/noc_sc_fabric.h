@@ -16,7 +16,8 @@
  * program (model/program.h) that the wrapper records as the processes issue
  * it, chained to the calling process's previous op ("requires" after a
  * blocking op, "irequires" after a send). The program grows while it runs
- * (noc_pe_extend): each cycle is simulated in parts (noc_sim_cycle_*), and
+ * (noc_pe_append_op: in place, O(1) an op): each cycle is simulated in
+ * parts (noc_sim_cycle_*), and
  * between the arrivals and the PEs' turn the threads that a completion woke
  * issue their next ops, which start in that same cycle, as a program's op
  * starts in the cycle its dependency completed. Nothing is simulated twice;
@@ -112,9 +113,12 @@ public:
     uint64_t cycles() const;
     /* Every op issued so far has completed and the network is empty. */
     bool quiet() const;
-    /* The run's program as recorded so far (owned by the fabric; NULL
-     * before the first op), its engine, and the simulator. */
-    const noc_program_t *program() const { return prog_; }
+    /* The run's program as recorded so far, rank by rank as noctua reads
+     * it back (owned by the fabric, built when asked for after ops were
+     * added: O(ops); valid until the next call); its engine, which numbers
+     * the ops in the order they were issued (its op k is this program's op
+     * n of rank r for op_start(r, n)), and the simulator. */
+    const noc_program_t *program() const;
     const noc_pe_t *engine() const { return sim_ ? noc_sim_pe(sim_) : nullptr; }
     const noc_sim_t *sim() const { return sim_; }
     /* Write the recorded program in the text form (docs/programs.md):
@@ -146,7 +150,6 @@ private:
         bool notified;
         uint64_t end;         /* blocking, once notified */
         int32_t addr;         /* SEND/RECV: its words in the rank's memory */
-        uint32_t prog_op;     /* global op index in the current program */
         const sc_core::sc_object *proc; /* the process that issued it */
         std::unique_ptr<sc_core::sc_event> done;
     };
@@ -160,6 +163,7 @@ private:
     long issue(int rank, rec_op &&op);
     void wait_for(long k);
     void grow();
+    noc_program_t *record() const;
     size_t notify_completions();
     void fail(const std::string &msg);
     int step_index(const char *name);
@@ -174,9 +178,12 @@ private:
     std::vector<uint32_t> mem_top_;           /* per rank: next free word */
     std::vector<std::string> steps_;
     std::map<const sc_core::sc_object *, proc_state> procs_;
-    size_t built_ = 0;       /* ops_ in the current program */
+    size_t built_ = 0;       /* ops_ in the engine (ops_[k] is its op k) */
+    size_t engine_steps_ = 0; /* steps_ in the engine (the same indices) */
     std::vector<long> waiting_; /* blocking ops in the program, not yet completed */
-    noc_program_t *prog_ = nullptr;
+    noc_program_t *empty_ = nullptr;             /* the program attached at the start */
+    mutable noc_program_t *recorded_ = nullptr;  /* program(), built for recorded_ops_ ops */
+    mutable size_t recorded_ops_ = 0;
     noc_sim_t *sim_ = nullptr;
     uint64_t stepped_ = 0;
     std::string error_;

@@ -8,23 +8,30 @@
 #
 #   tools/check_layers.sh BUILD_DIR
 #
-# And no folder but report/ calls the JSON library.
+# Symbols miss what a header alone brings (a struct's fields, a static
+# inline function, a macro), so the folders' sources are checked too: every
+# #include "FOLDER/..." names the folder itself or one below it (the kernel,
+# model/, includes nothing of topologies/: it reads a fabric through
+# model/graph.h), and no file outside topologies/ (and its unit tests)
+# includes topologies/topo_internal.h, where struct noc_topo is. And no
+# folder but report/ calls the JSON library.
 #
 # Exit 0: no call up the layers; 1: the calls found, one a line; 2: usage or
 # a library missing.
 set -euo pipefail
 build=${1:?usage: tools/check_layers.sh BUILD_DIR}
+src=$(cd "$(dirname "$0")/.." && pwd)
 # folder: the folders below it (what its library may call)
 declare -A below=(
   [util]=""
-  [topologies]="util"
-  [model]="topologies util"
-  [routers]="model topologies util"
-  [traffic]="model topologies util"
-  [waves]="model topologies util fstapi"
-  [app]="waves traffic routers model topologies util fstapi"
-  [report]="app waves traffic routers model topologies util fstapi"
-  [cli]="report app waves traffic routers model topologies util fstapi"
+  [model]="util"
+  [topologies]="model util"
+  [routers]="model util"
+  [traffic]="topologies model util"
+  [waves]="model util fstapi"
+  [app]="waves traffic routers topologies model util fstapi"
+  [report]="app waves traffic routers topologies model util fstapi"
+  [cli]="report app waves traffic routers topologies model util fstapi"
 )
 lib() { echo "$build/libnoctua_$1.a"; }
 defined() { nm --defined-only -g "$(lib "$1")" 2>/dev/null | awk 'NF == 3 { print $3 }' | grep '^noc_' || true; }
@@ -44,6 +51,32 @@ for folder in "${!below[@]}"; do
     status=1
   done
 done
+# the sources' includes: a folder's own or one below it (headers carry what
+# symbols do not show). rtl_core_shim.cpp is no part of the routers'
+# library: it is compiled into each Verilated core's shared object, with
+# that object's own fstapi and waves/fst_guard.c (routers/rtl/build_model.sh).
+apart="routers/rtl/rtl_core_shim.cpp"
+for folder in "${!below[@]}"; do
+  while IFS=: read -r file line inc; do
+    case " $apart " in *" ${file#"$src"/} "*) continue ;; esac
+    dir=${inc%%/*}
+    [ -n "${below[$dir]+set}" ] || continue # not a folder of the map (fstapi.h, a model's header)
+    case " $folder ${below[$folder]} " in *" $dir "*) continue ;; esac
+    echo "check_layers.sh: ${file#"$src"/}:$line includes $inc ($dir/ is not below $folder/)"
+    status=1
+  done < <(grep -rnoE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[a-z_]+/[^"]+"' --include='*.c' --include='*.h' \
+             --include='*.cpp' "$src/$folder" | sed -E 's/:[[:space:]]*#[[:space:]]*include[[:space:]]+"/:/; s/"$//')
+done
+# a topology's inside (struct noc_topo) is topologies/' own: only its files
+# and the topology unit tests include topologies/topo_internal.h; the rest
+# read a topology through topo.h's functions, the kernel through its graph
+while IFS=: read -r file line _; do
+  rel=${file#"$src"/}
+  case $rel in topologies/* | testbench/unit/topologies/*) continue ;; esac
+  echo "check_layers.sh: $rel:$line includes topologies/topo_internal.h (the inside of a topology is topologies/' own)"
+  status=1
+done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"topologies/topo_internal\.h"' --include='*.c' \
+           --include='*.h' --include='*.cpp' --exclude-dir=build "$src" || true)
 # report/ is the one folder that uses the JSON library (jansson's json_*)
 for folder in "${!below[@]}"; do
   [ "$folder" = report ] && continue
@@ -52,5 +85,5 @@ for folder in "${!below[@]}"; do
     status=1
   done
 done
-[ $status -eq 0 ] && echo "check_layers.sh: ${#below[@]} libraries, every noc_ symbol from the same folder or one below"
+[ $status -eq 0 ] && echo "check_layers.sh: ${#below[@]} libraries, every noc_ symbol and every include from the same folder or one below"
 exit $status

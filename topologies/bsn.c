@@ -52,8 +52,9 @@ typedef struct bsn {
     int nn;            /* n * n: nodes per part */
 } bsn_t;
 
-static void bsn_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+static void bsn_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
+    const noc_topo_t *t = ctx;
     const bsn_t *b = t->priv;
     int n = b->n, nn = b->nn;
     int entry, target, phase;

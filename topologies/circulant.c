@@ -30,8 +30,9 @@
 
 static int port_to(int from, int to) { return to < from ? to + 1 : to; }
 
-static void complete_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+static void complete_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
+    const noc_topo_t *t = ctx;
     (void)t;
     (void)src;
     r->vclass = 0;
@@ -76,8 +77,9 @@ static int build_complete(noc_topo_t *t, const char *arg, char *why, size_t whyl
 
 /* ---- circulant ----------------------------------------------------------- */
 
-static void circulant_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+static void circulant_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
+    const noc_topo_t *t = ctx;
     noc_table_route_get(t->priv, cur, src, dst, r);
 }
 

@@ -14,7 +14,7 @@
 #ifndef NOC_FABRICS_H
 #define NOC_FABRICS_H
 #include "util/xalloc.h"
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 #include <stddef.h>
 #include <stdint.h>
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
  * branch and bound on small fabrics and bounded above by METIS (Debian's
  * libmetis) on larger ones. docs/facts.md describes the methods. */
 #include "topologies/facts.h"
+#include "topologies/topo_internal.h"
 #include "util/xalloc.h"
 #include <math.h>
 #include <metis.h>

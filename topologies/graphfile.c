@@ -329,8 +329,9 @@ static int check_graph(reader_t *r, int *deg)
 
 /* ---- the fabric ---------------------------------------------------------- */
 
-static void graph_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+static void graph_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
+    const noc_topo_t *t = ctx;
     const graph_t *g = t->priv;
     noc_table_route_get(g->tr, cur, src, dst, r);
 }

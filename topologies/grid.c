@@ -65,7 +65,7 @@
  * Drawing positions: rings on a circle, other grids as grids, hypercubes in
  * a recursive 2-D layout (grid_layout). */
 #include "topologies/fabrics.h"
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -75,8 +75,9 @@
  * cur % k[d] is the coordinate and cur / k[d] the rest. It stops at the
  * first dimension that differs, so all lower ones are equal. */
 
-static void mesh_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+static void mesh_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
+    const noc_topo_t *t = ctx;
     (void)src;
     int port = 1;
     r->vclass = 0;
@@ -95,8 +96,9 @@ static void mesh_route(const noc_topo_t *t, int cur, int src, int dst, noc_route
     r->port = 0;
 }
 
-static void torus_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+static void torus_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
+    const noc_topo_t *t = ctx;
     for (int d = 0; cur != dst; d++) {
         int k = t->k[d];
         int cc = cur % k, dc = dst % k, sc = src % k;
@@ -147,11 +149,11 @@ static int lowest_bit(unsigned x)
 #endif
 }
 
-static void hypercube_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+static void hypercube_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
+    (void)ctx;
     (void)src;
     unsigned diff = (unsigned)cur ^ (unsigned)dst;
-    (void)t;
     r->vclass = 0;
     r->port = diff ? (uint8_t)(lowest_bit(diff) + 1) : 0;
 }

@@ -47,8 +47,9 @@ typedef struct otis {
     uint16_t *d;       /* Ω's distances, [a * n + b] */
 } otis_t;
 
-static void otis_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+static void otis_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
+    const noc_topo_t *t = ctx;
     const otis_t *o = t->priv;
     int n = o->n, entry, target, phase;
     if (cur == dst) {

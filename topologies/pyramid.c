@@ -87,8 +87,9 @@ static int shift_between(const pyr_t *p, int a, int b) { return p->cum[b] - p->c
 
 static int iabs(int x) { return x < 0 ? -x : x; }
 
-static void pyr_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
+static void pyr_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
+    const noc_topo_t *t = ctx;
     const pyr_t *p = t->priv;
     r->vclass = 0;
     if (cur == dst) {

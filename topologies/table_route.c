@@ -2,6 +2,7 @@
  * up* / down* root, then per destination a BFS and a pass in BFS order that
  * picks each node's next hop with the fewest down->up turns left. */
 #include "topologies/table_route.h"
+#include "topologies/topo_internal.h"
 #include "topologies/fabrics.h"
 #include <limits.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * the SPEC. Also the helpers every builder shares (port arrays) and the
  * queries that work on any topology: owner of a port, labels and label
  * lookup, hops along the routing function, BFS distance. */
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 #include "util/suggest.h"
 #include "topologies/fabrics.h"
 #include <assert.h>
@@ -203,6 +203,7 @@ noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t 
             for (int dst = 0; dst < t->n_nodes; dst++)
                 t->ops->route(t, cur, -1, dst, &t->route_cache[(size_t)cur * n + (size_t)dst]);
     }
+    noc_topo_fill_graph(t);
     return t;
 
 fail:
@@ -232,19 +233,7 @@ void noc_topo_destroy(noc_topo_t *t)
 
 int noc_topo_port_node(const noc_topo_t *t, int g)
 {
-    int lo = 0, hi = t->n_nodes - 1;
-    if (g < 0 || g >= t->n_ports)
-        return -1;
-    /* Last node whose port_base is <= g (every node has its local port, so
-     * port_base is strictly increasing). */
-    while (lo < hi) {
-        int mid = lo + (hi - lo + 1) / 2;
-        if (t->port_base[mid] <= g)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    return g < 0 || g >= t->n_ports ? -1 : noc_port_owner(t->port_base, t->n_nodes, g);
 }
 
 void noc_topo_label(const noc_topo_t *t, int n, char *buf, size_t len)
@@ -353,20 +342,7 @@ int noc_topo_find_label(const noc_topo_t *t, const char *label)
 
 int noc_topo_route_hops(const noc_topo_t *t, int a, int b)
 {
-    int cur = a, hops = 0;
-    if (a < 0 || a >= t->n_nodes || b < 0 || b >= t->n_nodes)
-        return -1;
-    while (cur != b) {
-        noc_route_t r;
-        t->ops->route(t, cur, a, b, &r);
-        if (r.port == 0 || r.port > noc_topo_degree(t, cur))
-            return -1;
-        int p = t->peer[noc_topo_gport(t, cur, r.port)];
-        if (p < 0 || ++hops > t->n_nodes)
-            return -1;
-        cur = noc_topo_port_node(t, p);
-    }
-    return hops;
+    return noc_graph_route_hops(&t->graph, a, b);
 }
 
 int noc_topo_distance(const noc_topo_t *t, int a, int b)

@@ -1,10 +1,15 @@
 /* topo.h: a fabric as a graph of routers, with a PE on every router.
  *
+ * noc_topo_t is opaque: its struct is topologies/' own (topo_internal.h).
+ * The simulator and the routers read a topology's graph (noc_topo_graph,
+ * model/graph.h: flat arrays and the routing function); everyone else
+ * (program generators, drawings, reports, tests) the functions below.
+ *
  * Node n has ports 0 .. degree(n): port 0 is the local port (to and from the
  * PE's network interface), ports 1 .. degree(n) are network ports. Every port
- * has a global id g in [port_base[n], port_base[n+1]); the network port g
- * sends on the directed link g -> peer[g] (a global port id of the neighbour,
- * whose link back is peer[peer[g]] == g). Links come in classes (one per
+ * has a global id g (noc_topo_gport(t, n, port)); the network port g sends
+ * on the directed link g -> peer(g) (a global port id of the neighbour,
+ * whose link back is peer(peer(g)) == g). Links come in classes (one per
  * dimension in tori, meshes and hypercubes) so that latency and reports can be
  * set and broken down per class.
  *
@@ -28,6 +33,7 @@
 #define NOC_TOPO_H
 #include <stddef.h>
 #include <stdint.h>
+#include "model/graph.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,83 +43,15 @@ extern "C" {
 #endif
 #define NOC_TOPO_MAX_DIMS 22 /* log2(NOC_TOPO_MAX_NODES): every size is >= 2 */
 #define NOC_TOPO_MAX_LEVELS 12 /* levels of a pyramid or multilevel structure */
-#define NOC_TOPO_MAX_CLASSES 32
+#define NOC_TOPO_MAX_CLASSES NOC_GRAPH_MAX_CLASSES
 
 typedef struct noc_topo noc_topo_t;
 
-/* One routing decision. */
-typedef struct noc_route {
-    uint8_t port;   /* output port at the current node (0: eject here) */
-    uint8_t vclass; /* VC class on that port's link, < topo->n_vclasses */
-} noc_route_t;
+/* The longest SPEC (model/graph.h: a path of PATH_MAX with kinds around it). */
+#define NOC_TOPO_SPEC_MAX NOC_GRAPH_NAME_MAX
 
-typedef struct noc_topo_ops {
-    const char *kind; /* "mesh", "torus", "ring", "hypercube", ... */
-    /* Route at node `cur` of a packet from `src` toward `dst`. cur == dst
-     * gives port 0. (Tori use src to tell whether the packet has already
-     * crossed the wraparound link of the dimension it travels in.) */
-    void (*route)(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r);
-    /* Write the label of node n into buf (always NUL-terminated). */
-    void (*label)(const noc_topo_t *t, int n, char *buf, size_t len);
-    /* Free priv (may be NULL when the fabric keeps none). */
-    void (*destroy)(noc_topo_t *t);
-} noc_topo_ops_t;
-
-/* The longest SPEC: room for a graph file's path of PATH_MAX (4096) with
- * the kinds around it (bsn:graph:...). */
-#define NOC_TOPO_SPEC_MAX 4200
-
-struct noc_topo {
-    const noc_topo_ops_t *ops;
-    char *spec;           /* the SPEC it was built from (owned; at most NOC_TOPO_SPEC_MAX characters) */
-    int n_nodes;
-    int n_ports;          /* total ports, local ones included */
-    int *port_base;       /* n_nodes + 1 entries */
-    int *peer;            /* per global port: peer global port, -1 for local */
-    uint8_t *link_class;  /* per global port: class of its outgoing link */
-    int n_classes;
-    char class_name[NOC_TOPO_MAX_CLASSES][16];
-    int n_vclasses;       /* VC classes the routing needs (>= 1) */
-    int max_degree;       /* largest number of network ports of a node */
-    /* Grid shape (meshes, tori, rings, hypercubes): coordinate i of node n is
-     * (n / stride[i]) % k[i]; dimension 0 varies fastest. */
-    int dims;
-    int k[NOC_TOPO_MAX_DIMS];
-    int stride[NOC_TOPO_MAX_DIMS];
-    int wrap;             /* 1 for tori and rings */
-    int dateline;         /* 1: wraparound links use dateline VC classes;
-                             2: BookSim2's (NOC_TOPO_F_WRAP_CLASS) */
-    int route_needs_src;  /* 0: route() ignores its src argument, so a router
-                             need not look the packet's source up */
-    /* Per global port: the latency in cycles the fabric's definition gives
-     * the link leaving it (a graph file may), 0 where the link takes its
-     * class latency; NULL when no link has one. */
-    uint8_t *link_latency;
-    /* Drawing coordinates (x, y) per node, y growing downward, in the
-     * layout the papers draw,
-     * owned by the topology; NULL when the fabric has none (a drawing then
-     * falls back to a generic layout). */
-    float *pos;
-    /* State of a fabric-specific builder (e.g. a routing table), owned by
-     * the topology and freed with ops->destroy; NULL for none. */
-    void *priv;
-    /* The routes of ops->route for every (cur, dst), cur * n_nodes + dst,
-     * kept for small fabrics whose routing ignores the source (at most
-     * NOC_TOPO_ROUTE_CACHE_NODES nodes: a table that stays in cache); NULL
-     * otherwise. Read through noc_topo_route. */
-    noc_route_t *route_cache;
-    /* Structure the program generators (traffic/gen_*.c) build on:
-     * BSN and OTIS: their basis Ω (owned by priv), NULL elsewhere; BSN node
-     * <g,p,c> is c*n*n + g*n + p and OTIS node (g,p) is g*n + p (n = |Ω|). */
-    const noc_topo_t *basis;
-    /* Pyramid and multilevel: levels (0 elsewhere), the side of each
-     * level's mesh, and the number of node (level,0,0), level 0 the base;
-     * node (i,r,c) is level_first[i] + r*level_side[i] + c. */
-    int levels;
-    int level_side[NOC_TOPO_MAX_LEVELS];
-    int level_first[NOC_TOPO_MAX_LEVELS + 1];
-};
-
+/* Fabrics of at most this many nodes whose routing ignores the source keep
+ * the route of every (node, destination) in a table (the graph's route_cache). */
 #define NOC_TOPO_ROUTE_CACHE_NODES 256
 
 /* Build the topology named by spec. Returns NULL and writes a message that
@@ -134,7 +72,7 @@ typedef struct noc_topo_shape {
     int n_nodes, n_ports;   /* ports: local ones included, as in noc_topo_t */
     int max_degree;
     int n_classes;          /* link classes, named as the built topology names them */
-    char class_name[NOC_TOPO_MAX_CLASSES][16];
+    char class_name[NOC_TOPO_MAX_CLASSES][NOC_GRAPH_CLASS_NAME];
     int n_vclasses;
     uint64_t bytes;         /* what the topology itself allocates */
 } noc_topo_shape_t;
@@ -142,21 +80,62 @@ typedef struct noc_topo_shape {
  * noc_topo_create would build (with the same flags); -1 for other kinds
  * and for bad SPECs (noc_topo_create then says what is wrong). */
 int noc_topo_size(const char *spec, unsigned flags, noc_topo_shape_t *sh);
+/* The shape as the kernel's memory check takes it (noc_sim_check_shape):
+ * a graph with sh's sizes and link classes (borrowed from sh), named spec
+ * (borrowed), and no arrays. */
+void noc_topo_shape_graph(const noc_topo_shape_t *sh, const char *spec, noc_graph_t *g);
 
-/* Conveniences over the fields above. */
-static inline int noc_topo_degree(const noc_topo_t *t, int n)
-{ return t->port_base[n + 1] - t->port_base[n] - 1; }
-static inline int noc_topo_gport(const noc_topo_t *t, int n, int port)
-{ return t->port_base[n] + port; }
-/* The route at `cur` of a packet from src to dst (ops->route, or its cached
- * result): what routers call for every head flit. */
-static inline void noc_topo_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
-{
-    if (t->route_cache)
-        *r = t->route_cache[(size_t)cur * (size_t)t->n_nodes + (size_t)dst];
-    else
-        t->ops->route(t, cur, src, dst, r);
-}
+/* The kernel's view of t (model/graph.h), owned by t: what noc_sim_create
+ * and the routers take. */
+const noc_graph_t *noc_topo_graph(const noc_topo_t *t);
+
+/* What t is made of, for the program generators, drawings, reports and
+ * tests: plain functions (the struct is topologies/' own), off the hot path,
+ * where the simulator and the routers read noc_topo_graph's arrays. */
+const char *noc_topo_kind(const noc_topo_t *t);  /* "mesh", "torus", "bsn", ... */
+const char *noc_topo_spec(const noc_topo_t *t);  /* the SPEC it was built from */
+int noc_topo_nodes(const noc_topo_t *t);
+int noc_topo_ports(const noc_topo_t *t);         /* all of them, local ones included */
+int noc_topo_degree(const noc_topo_t *t, int n); /* network ports of node n */
+int noc_topo_max_degree(const noc_topo_t *t);    /* the largest degree */
+/* Global id of port `port` of node n (port 0 the local one). */
+int noc_topo_gport(const noc_topo_t *t, int n, int port);
+/* The global port at the other end of global port g's link (-1: g is local). */
+int noc_topo_peer(const noc_topo_t *t, int g);
+/* Link classes: the class of the link leaving global port g, their count,
+ * their names ("dim0", "group", "swap", ...). */
+int noc_topo_link_class(const noc_topo_t *t, int g);
+int noc_topo_classes(const noc_topo_t *t);
+const char *noc_topo_class_name(const noc_topo_t *t, int c);
+/* VC classes the routing needs (>= 1). */
+int noc_topo_vclasses(const noc_topo_t *t);
+/* Grids (ring, mesh, torus, hypercube): dimensions (0 for other fabrics),
+ * the size k and stride of dimension d (coordinate d of node n is
+ * (n / stride) % k, dimension 0 varying fastest), and whether they wrap
+ * around (rings and tori). */
+int noc_topo_dims(const noc_topo_t *t);
+int noc_topo_k(const noc_topo_t *t, int d);
+int noc_topo_stride(const noc_topo_t *t, int d);
+int noc_topo_wrap(const noc_topo_t *t);
+/* Coordinate d of node n of a grid: (n / stride) % k of dimension d. */
+int noc_topo_coord(const noc_topo_t *t, int n, int d);
+/* BSN and OTIS: the basis network Ω (owned by t), NULL for other fabrics;
+ * BSN node <g,p,c> is c*n*n + g*n + p and OTIS node (g,p) is g*n + p (n =
+ * |Ω|). */
+const noc_topo_t *noc_topo_basis(const noc_topo_t *t);
+/* Pyramid and multilevel: levels (0 for other fabrics), the side of level
+ * i's mesh, and the number of node (i,0,0), level 0 the base (i = levels:
+ * the number of nodes); node (i,r,c) is level_first(i) + r*level_side(i) + c. */
+int noc_topo_levels(const noc_topo_t *t);
+int noc_topo_level_side(const noc_topo_t *t, int i);
+int noc_topo_level_first(const noc_topo_t *t, int i);
+/* Drawing coordinates (x, y) of node n at [2n], [2n+1], y growing
+ * downward, in the layout the papers draw; NULL when the fabric has none (a
+ * drawing then falls back to a generic layout). */
+const float *noc_topo_pos(const noc_topo_t *t);
+/* The route at `cur` of a packet from src to dst (noc_graph_route on t's
+ * graph). */
+void noc_topo_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r);
 /* Node owning global port g, and the port's index at that node. */
 int noc_topo_port_node(const noc_topo_t *t, int g);
 void noc_topo_label(const noc_topo_t *t, int n, char *buf, size_t len);
@@ -164,32 +143,19 @@ void noc_topo_label(const noc_topo_t *t, int n, char *buf, size_t len);
  * so "(1, 2)" finds "(1,2)"), or else whose number is `label` written in
  * decimal, or -1. A label wins over a number ("10" in hypercube:2 is node 2). */
 int noc_topo_find_label(const noc_topo_t *t, const char *label);
+/* The groups node n sits in (model/graph.h's noc_graph_groups_fn: the
+ * scopes between "top" and a node's own scope in a wave file): BSN
+ * "part<c>", "group<g>"; OTIS "group<g>"; meshes and tori "row<y>" (and
+ * "plane<z>" above it with three or more dimensions); pyramids "level<i>",
+ * "row<r>"; anything else none. Writes up to 2 names into names[] (each
+ * `len` bytes) and returns how many. */
+int noc_topo_node_groups(const noc_topo_t *t, int n, char names[2][32], size_t len);
 /* Hops on the route from a to b (follows the routing function). */
 int noc_topo_route_hops(const noc_topo_t *t, int a, int b);
 /* Shortest-path distance from a to b in the graph (BFS; for tests and facts). */
 int noc_topo_distance(const noc_topo_t *t, int a, int b);
 /* One-line help text listing the SPEC forms understood. */
 const char *noc_topo_spec_help(void);
-
-/* For builders (the files of topologies/). noc_topo_create hands a builder a
- * zeroed topology with spec set; the builder sets ops, sizes, classes and
- * ports, using these two helpers for the port arrays (they abort on out of
- * memory). */
-/* Set n_nodes and allocate port_base with port_base[0] = 0; the builder then
- * fills port_base[1 .. n_nodes] with running port totals (local ports
- * included). */
-void noc_topo_alloc_nodes(noc_topo_t *t, int n_nodes);
-/* From a filled port_base: set n_ports and max_degree, allocate peer (all -1)
- * and link_class (all 0). */
-void noc_topo_alloc_ports(noc_topo_t *t);
-/* grid.c: kind "ring", "mesh", "torus" or "hypercube"; arg is the SPEC text
- * after the colon (NULL when there is no colon). Returns 0, or -1 with the
- * reason in why (noc_topo_create prefixes the quoted SPEC). */
-int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
-                        char *why, size_t whylen);
-/* grid.c: noc_topo_size of a grid (kind and arg as above) without building
- * it; 0, or -1 when noc_topo_build_grid would refuse it. */
-int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_topo_shape_t *sh);
 
 #ifdef __cplusplus
 }

@@ -79,7 +79,7 @@ int noc_gen_check_memory(const noc_generator_t *g, const noc_topo_t *t, const no
     noc_mem_format(have, have_s, sizeof have_s);
     snprintf(err, errlen, "%s on %s: the program's %llu memory values (init and expect, 32 bytes each while it "
              "is made) need at least %s (noctua's estimate), more than the %s %s; use fewer words (--words) "
-             "or a smaller fabric, or memory_check=0 to try anyway", g->name, t->spec,
+             "or a smaller fabric, or memory_check=0 to try anyway", g->name, noc_topo_spec(t),
              (unsigned long long)words, need_s, have_s, why);
     return -1;
 }

@@ -27,11 +27,11 @@ extern const noc_generator_t noc_gen_broadcast;
 /* The program with the root's data and everyone's expected result. */
 static noc_program_t *start(const noc_topo_t *t, const noc_gen_args_t *a, const char *name)
 {
-    noc_program_t *p = noc_prog_new(t->n_nodes, name);
+    noc_program_t *p = noc_prog_new(noc_topo_nodes(t), name);
     for (int k = 0; k < a->words; k++) {
         int64_t v = noc_gen_value(a->seed, a->root, k);
         noc_prog_init(p, a->root, (uint32_t)k, v);
-        for (int n = 0; n < t->n_nodes; n++)
+        for (int n = 0; n < noc_topo_nodes(t); n++)
             noc_prog_expect(p, n, (uint32_t)k, v);
     }
     return p;
@@ -41,22 +41,22 @@ static void tree(noc_program_t *p, const noc_topo_t *t, const noc_gen_args_t *a)
 {
     noc_gen_tree_t tr;
     noc_gen_tree_bfs(t, a->root, &tr);
-    uint32_t *have = noc_xcalloc((size_t)t->n_nodes, sizeof(uint32_t), "broadcast");
-    for (int n = 0; n < t->n_nodes; n++)
+    uint32_t *have = noc_xcalloc((size_t)noc_topo_nodes(t), sizeof(uint32_t), "broadcast");
+    for (int n = 0; n < noc_topo_nodes(t); n++)
         have[n] = n == a->root ? NOC_GEN_HAS : NOC_GEN_NONE;
-    noc_gen_forest_step(p, t->n_nodes, tr.parent, (uint32_t)a->words, 0, 0, "tree", have);
+    noc_gen_forest_step(p, noc_topo_nodes(t), tr.parent, (uint32_t)a->words, 0, 0, "tree", have);
     free(have);
     noc_gen_tree_free(&tr);
 }
 
 static void hypercube(noc_program_t *p, const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     int *parent = noc_xcalloc((size_t)n, sizeof(int), "broadcast");
     uint32_t *have = noc_xcalloc((size_t)n, sizeof(uint32_t), "broadcast");
     for (int v = 0; v < n; v++)
         have[v] = v == a->root ? NOC_GEN_HAS : NOC_GEN_NONE;
-    for (int k = 0; k < t->dims; k++) {
+    for (int k = 0; k < noc_topo_dims(t); k++) {
         char step[16];
         snprintf(step, sizeof step, "dim%d", k);
         for (int v = 0; v < n; v++) {
@@ -71,13 +71,11 @@ static void hypercube(noc_program_t *p, const noc_topo_t *t, const noc_gen_args_
 
 /* Coordinate d of node v, and the node one step from v along d (dir +1 or
  * -1, wrapping on tori). */
-static int coord(const noc_topo_t *t, int v, int d) { return (v / t->stride[d]) % t->k[d]; }
-
 static int along(const noc_topo_t *t, int v, int d, int dir)
 {
-    int c = coord(t, v, d), k = t->k[d];
+    int c = noc_topo_coord(t, v, d), k = noc_topo_k(t, d);
     int c2 = (c + dir + k) % k;
-    return v + (c2 - c) * t->stride[d];
+    return v + (c2 - c) * noc_topo_stride(t, d);
 }
 
 /* Parent of v in a line broadcast along d from coordinate c0: the neighbour
@@ -85,10 +83,10 @@ static int along(const noc_topo_t *t, int v, int d, int dir)
  * ties going up). */
 static int line_parent(const noc_topo_t *t, int v, int d, int c0)
 {
-    int c = coord(t, v, d), k = t->k[d];
+    int c = noc_topo_coord(t, v, d), k = noc_topo_k(t, d);
     if (c == c0)
         return -1;
-    if (!t->wrap)
+    if (!noc_topo_wrap(t))
         return along(t, v, d, c > c0 ? -1 : +1);
     int up = (c - c0 + k) % k; /* distance going up from c0 */
     return along(t, v, d, up <= k - up ? -1 : +1);
@@ -96,20 +94,20 @@ static int line_parent(const noc_topo_t *t, int v, int d, int c0)
 
 static void grid(noc_program_t *p, const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     int *parent = noc_xcalloc((size_t)n, sizeof(int), "broadcast");
     uint32_t *have = noc_xcalloc((size_t)n, sizeof(uint32_t), "broadcast");
     for (int v = 0; v < n; v++)
         have[v] = v == a->root ? NOC_GEN_HAS : NOC_GEN_NONE;
-    for (int d = 0; d < t->dims; d++) {
+    for (int d = 0; d < noc_topo_dims(t); d++) {
         char step[16];
         snprintf(step, sizeof step, "dim%d", d);
         for (int v = 0; v < n; v++) {
             /* v takes part if its coordinates above d are the root's */
             int in = 1;
-            for (int e = d + 1; e < t->dims; e++)
-                in &= coord(t, v, e) == coord(t, a->root, e);
-            parent[v] = in ? line_parent(t, v, d, coord(t, a->root, d)) : -1;
+            for (int e = d + 1; e < noc_topo_dims(t); e++)
+                in &= noc_topo_coord(t, v, e) == noc_topo_coord(t, a->root, e);
+            parent[v] = in ? line_parent(t, v, d, noc_topo_coord(t, a->root, d)) : -1;
         }
         noc_gen_forest_step(p, n, parent, (uint32_t)a->words, 0, 0, step, have);
     }

@@ -24,10 +24,10 @@ static int swap_of(int n, int v)
 static int check(const noc_topo_t *t, const noc_gen_args_t *a, const char *prog, char *err,
                  size_t errlen)
 {
-    if (!noc_gen_is(t, "bsn") || !t->basis) {
+    if (!noc_gen_is(t, "bsn") || !noc_topo_basis(t)) {
         snprintf(err, errlen, "%s: this is the BSN algorithm of Wei and Xiao; %s is not a bsn:BASIS "
                               "fabric",
-                 prog, t->spec);
+                 prog, noc_topo_spec(t));
         return -1;
     }
     if (a->words < 1) {
@@ -41,8 +41,8 @@ static int check(const noc_topo_t *t, const noc_gen_args_t *a, const char *prog,
 static noc_program_t *start(const noc_topo_t *t, const noc_gen_args_t *a, const char *name,
                             const char *const *steps)
 {
-    noc_program_t *p = noc_prog_new(t->n_nodes, name);
-    for (int v = 0; v < t->n_nodes; v++)
+    noc_program_t *p = noc_prog_new(noc_topo_nodes(t), name);
+    for (int v = 0; v < noc_topo_nodes(t); v++)
         for (int k = 0; k < a->words; k++)
             noc_prog_init(p, v, (uint32_t)k, noc_gen_value(a->seed, v, k));
     for (; *steps; steps++)
@@ -103,23 +103,23 @@ noc_program_t *noc_gen_bsn_broadcast(const noc_topo_t *t, const noc_gen_args_t *
                                          NULL };
     if (check(t, a, "broadcast", err, errlen) != 0)
         return NULL;
-    if (a->root < 0 || a->root >= t->n_nodes) {
+    if (a->root < 0 || a->root >= noc_topo_nodes(t)) {
         snprintf(err, errlen, "broadcast: root %d is not a node of %s (0 .. %d)", a->root,
-                 t->spec, t->n_nodes - 1);
+                 noc_topo_spec(t), noc_topo_nodes(t) - 1);
         return NULL;
     }
-    const noc_topo_t *o = t->basis;
+    const noc_topo_t *o = noc_topo_basis(t);
     bcast_t b;
-    b.n = o->n_nodes;
+    b.n = noc_topo_nodes(o);
     b.c0 = a->root / (b.n * b.n);
     b.g0 = (a->root % (b.n * b.n)) / b.n;
     b.p0 = a->root % b.n;
     b.c1 = 1 - b.c0;
-    noc_program_t *p = noc_prog_new(t->n_nodes, "bsn-broadcast");
+    noc_program_t *p = noc_prog_new(noc_topo_nodes(t), "bsn-broadcast");
     for (int k = 0; k < a->words; k++) {
         int64_t x = noc_gen_value(a->seed, a->root, k);
         noc_prog_init(p, a->root, (uint32_t)k, x);
-        for (int v = 0; v < t->n_nodes; v++)
+        for (int v = 0; v < noc_topo_nodes(t); v++)
             noc_prog_expect(p, v, (uint32_t)k, x);
     }
     for (int i = 0; steps[i]; i++)
@@ -152,14 +152,14 @@ noc_program_t *noc_gen_bsn_data_sum(const noc_topo_t *t, const noc_gen_args_t *a
                                          "5:add", NULL };
     if (check(t, a, "data-sum", err, errlen) != 0)
         return NULL;
-    const noc_topo_t *o = t->basis;
-    int n = o->n_nodes;
+    const noc_topo_t *o = noc_topo_basis(t);
+    int n = noc_topo_nodes(o);
     noc_program_t *p = start(t, a, "bsn-data-sum", steps);
     for (int k = 0; k < a->words; k++) {
         int64_t sum = 0;
-        for (int v = 0; v < t->n_nodes; v++)
+        for (int v = 0; v < noc_topo_nodes(t); v++)
             sum += noc_gen_value(a->seed, v, k);
-        for (int v = 0; v < t->n_nodes; v++)
+        for (int v = 0; v < noc_topo_nodes(t); v++)
             noc_prog_expect(p, v, (uint32_t)k, sum);
     }
     noc_gen_flow_t *f = noc_gen_flow_new(p, (uint32_t)a->words, o);
@@ -180,7 +180,7 @@ noc_program_t *noc_gen_bsn_data_sum(const noc_topo_t *t, const noc_gen_args_t *a
     /* the paper counts Step 5's sum as one time unit (Step 1 and 3's group
      * sums cost one each: the exchange); variant paper charges it so */
     int paper = a->variant && strcmp(a->variant, "paper") == 0;
-    for (int v = 0; v < t->n_nodes; v++) {
+    for (int v = 0; v < noc_topo_nodes(t); v++) {
         noc_gen_flow_op(f, v, NOC_OP_COPY, 0, s3);
         noc_gen_flow_op_cost(f, v, NOC_OP_ADD, 0, s4, paper);
     }
@@ -201,7 +201,7 @@ typedef struct prefix_slots {
 static void prefix_totals(noc_gen_flow_t *f, const noc_topo_t *o, const prefix_slots_t *s,
                           const char *const *steps)
 {
-    int n = o->n_nodes, last = n - 1;
+    int n = noc_topo_nodes(o), last = n - 1;
     noc_gen_flow_step(f, steps[1]); /* totals: part 0 to group 2n-1, part 1 to group n-1 */
     int32_t tag = noc_gen_flow_tags(f, 1);
     for (int g = 0; g < n; g++)
@@ -229,7 +229,7 @@ static void prefix_totals(noc_gen_flow_t *f, const noc_topo_t *o, const prefix_s
 static void prefix_offsets(noc_gen_flow_t *f, const noc_topo_t *o, const prefix_slots_t *s,
                            const char *const *steps)
 {
-    int n = o->n_nodes, last = n - 1, u = node(n, 0, last, last);
+    int n = noc_topo_nodes(o), last = n - 1, u = node(n, 0, last, last);
     noc_gen_flow_step(f, steps[4]);
     noc_gen_flow_op(f, u, NOC_OP_COPY, s->x, s->r4);
     noc_gen_flow_op(f, u, NOC_OP_ADD, s->x, s->ls);
@@ -262,16 +262,16 @@ noc_program_t *noc_gen_bsn_prefix_sum(const noc_topo_t *t, const noc_gen_args_t 
     char why[256];
     if (check(t, a, "prefix-sum", err, errlen) != 0)
         return NULL;
-    const noc_topo_t *o = t->basis;
+    const noc_topo_t *o = noc_topo_basis(t);
     if (noc_gen_group_prefix_ok(o, why, sizeof why) != 0) {
-        snprintf(err, errlen, "prefix-sum on %s: %s", t->spec, why);
+        snprintf(err, errlen, "prefix-sum on %s: %s", noc_topo_spec(t), why);
         return NULL;
     }
-    int n = o->n_nodes;
+    int n = noc_topo_nodes(o);
     noc_program_t *p = start(t, a, "bsn-prefix-sum", steps);
     for (int k = 0; k < a->words; k++) {
         int64_t sum = 0; /* in node order, which is the paper's */
-        for (int v = 0; v < t->n_nodes; v++) {
+        for (int v = 0; v < noc_topo_nodes(t); v++) {
             sum += noc_gen_value(a->seed, v, k);
             noc_prog_expect(p, v, (uint32_t)k, sum);
         }
@@ -298,7 +298,7 @@ noc_program_t *noc_gen_bsn_prefix_sum(const noc_topo_t *t, const noc_gen_args_t 
         noc_gen_group_bcast(f, &tr, grp * n, s.sd);
     noc_gen_tree_free(&tr);
     noc_gen_flow_step(f, steps[7]); /* PS = SD + LS */
-    for (int v = 0; v < t->n_nodes; v++) {
+    for (int v = 0; v < noc_topo_nodes(t); v++) {
         noc_gen_flow_op(f, v, NOC_OP_COPY, 0, s.ls);
         noc_gen_flow_op(f, v, NOC_OP_ADD, 0, s.sd);
     }

@@ -201,14 +201,14 @@ static void emit(noc_program_t *p, const bsp_plan_t *pl)
 static int check_common(const noc_generator_t *g, const noc_topo_t *t, const noc_gen_args_t *a,
                         char *err, size_t errlen)
 {
-    if (t->n_nodes < 2) {
+    if (noc_topo_nodes(t) < 2) {
         snprintf(err, errlen, "%s: %s has %d node; a BSP program needs at least 2 PEs", g->name,
-                 t->spec, t->n_nodes);
+                 noc_topo_spec(t), noc_topo_nodes(t));
         return -1;
     }
-    if (a->root < 0 || a->root >= t->n_nodes) {
+    if (a->root < 0 || a->root >= noc_topo_nodes(t)) {
         snprintf(err, errlen, "%s: root %d is not a node of %s (0 .. %d)", g->name, a->root,
-                 t->spec, t->n_nodes - 1);
+                 noc_topo_spec(t), noc_topo_nodes(t) - 1);
         return -1;
     }
     return 0;
@@ -220,7 +220,7 @@ static int vector_length(const noc_generator_t *g, const noc_topo_t *t, const no
 {
     if (check_common(g, t, a, err, errlen))
         return -1;
-    int n = a->words > 0 ? a->words : t->n_nodes;
+    int n = a->words > 0 ? a->words : noc_topo_nodes(t);
     if (a->words < 0 || n > NOC_PROG_MAX_MEM) {
         snprintf(err, errlen, "%s: --words %d: the vector length must be 1 .. %d words", g->name,
                  a->words, NOC_PROG_MAX_MEM);
@@ -286,9 +286,9 @@ static noc_program_t *make_broadcast(const noc_generator_t *g, int two, const no
         return NULL;
     bsp_plan_t pl;
     if (two)
-        plan_2phase(&pl, t->n_nodes, a->root, n);
+        plan_2phase(&pl, noc_topo_nodes(t), a->root, n);
     else
-        plan_1phase(&pl, t->n_nodes, a->root, n);
+        plan_1phase(&pl, noc_topo_nodes(t), a->root, n);
     noc_program_t *p = broadcast_program(&pl, a, n, g->name);
     plan_free(&pl);
     return noc_gen_finish(p, err, errlen);
@@ -308,7 +308,7 @@ static noc_program_t *make_2phase(const noc_topo_t *t, const noc_gen_args_t *a, 
 
 static void facts_1phase(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_t len)
 {
-    int p = t->n_nodes, n = a->words > 0 ? a->words : p;
+    int p = noc_topo_nodes(t), n = a->words > 0 ? a->words : p;
     bsp_plan_t pl;
     plan_1phase(&pl, p, a->root, n);
     if (len == 0)
@@ -322,7 +322,7 @@ static void facts_1phase(const noc_topo_t *t, const noc_gen_args_t *a, char *buf
 
 static void facts_2phase(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_t len)
 {
-    int p = t->n_nodes, n = a->words > 0 ? a->words : p, b = (n + p - 1) / p;
+    int p = noc_topo_nodes(t), n = a->words > 0 ? a->words : p, b = (n + p - 1) / p;
     bsp_plan_t pl;
     plan_2phase(&pl, p, a->root, n);
     if (len == 0)
@@ -440,7 +440,7 @@ static noc_program_t *hrel_program(const bsp_plan_t *pl, int h, uint64_t seed)
 
 static int hrel_h(const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    return a->h > 0 ? a->h : t->n_nodes - 1;
+    return a->h > 0 ? a->h : noc_topo_nodes(t) - 1;
 }
 
 static noc_program_t *make_hrel(const noc_topo_t *t, const noc_gen_args_t *a, char *err,
@@ -450,7 +450,7 @@ static noc_program_t *make_hrel(const noc_topo_t *t, const noc_gen_args_t *a, ch
     const char *v = noc_gen_variant(g, a, err, errlen);
     if (!v || check_common(g, t, a, err, errlen))
         return NULL;
-    int p = t->n_nodes, h = hrel_h(t, a);
+    int p = noc_topo_nodes(t), h = hrel_h(t, a);
     if (a->h < 0 || h > MAX_H || (long long)h * p > MAX_VOLUME) {
         snprintf(err, errlen, "%s: --h %d: h must be 1 .. %d and p*h at most %lld words (p = %d)",
                  g->name, a->h, MAX_H, MAX_VOLUME, p);
@@ -476,7 +476,7 @@ static void facts_hrel(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, 
     const char *v = a->variant ? a->variant : hrel_variants[0];
     int h = hrel_h(t, a);
     bsp_plan_t pl;
-    plan_hrel(&pl, v, t->n_nodes, h, a->seed);
+    plan_hrel(&pl, v, noc_topo_nodes(t), h, a->seed);
     if (len == 0)
         return;
     buf[0] = '\0';
@@ -490,8 +490,8 @@ static void facts_hrel(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, 
  * for a length vector_length refuses). */
 static uint64_t volume_vector(const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    uint64_t n = a->words > 0 ? (uint64_t)a->words : (uint64_t)t->n_nodes;
-    return a->words >= 0 && n <= NOC_PROG_MAX_MEM ? (uint64_t)t->n_nodes * n : 0;
+    uint64_t n = a->words > 0 ? (uint64_t)a->words : (uint64_t)noc_topo_nodes(t);
+    return a->words >= 0 && n <= NOC_PROG_MAX_MEM ? (uint64_t)noc_topo_nodes(t) * n : 0;
 }
 
 const noc_generator_t noc_gen_broadcast_1phase = {

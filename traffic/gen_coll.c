@@ -27,7 +27,7 @@ static int64_t block_value(const noc_gen_args_t *a, int i, int j, int k)
 static noc_program_t *exchange(const noc_topo_t *t, const noc_gen_args_t *a, int personal,
                                char *err, size_t errlen)
 {
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     uint32_t w = (uint32_t)a->words;
     if ((uint64_t)n * w > NOC_PROG_MAX_MEM / 2) {
         snprintf(err, errlen, "%s: %d PEs x %u words do not fit a PE's memory",
@@ -83,7 +83,7 @@ static noc_program_t *make_allreduce(const noc_topo_t *t, const noc_gen_args_t *
     if (!v)
         return NULL;
     noc_op_kind_t kind = strcmp(v, "min") == 0 ? NOC_OP_MIN : strcmp(v, "max") == 0 ? NOC_OP_MAX : NOC_OP_ADD;
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     uint32_t w = (uint32_t)a->words;
     noc_program_t *p = noc_prog_new(n, "allreduce");
     for (uint32_t k = 0; k < w; k++) {
@@ -119,7 +119,7 @@ static noc_program_t *make_allreduce(const noc_topo_t *t, const noc_gen_args_t *
  * sizes exchange refuses. */
 static uint64_t volume(int personal, const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    uint64_t n = (uint64_t)t->n_nodes, w = a->words > 0 ? (uint64_t)a->words : 0;
+    uint64_t n = (uint64_t)noc_topo_nodes(t), w = a->words > 0 ? (uint64_t)a->words : 0;
     return w && n * w <= NOC_PROG_MAX_MEM / 2 ? n * (n - 1) * w + (personal ? n * (n - 1) * w : n * w) : 0;
 }
 

@@ -8,8 +8,8 @@
  *   gen_otis.c: the OTIS(Ω) broadcast and data sum (within group, swap,
  *               within group) the paper compares them with.
  *
- * Every entry point takes a fabric of its kind (t->ops->kind "bsn" or
- * "otis", the basis Ω in t->basis) and the generator arguments (gen.h:
+ * Every entry point takes a fabric of its kind (noc_topo_kind "bsn" or
+ * "otis", the basis Ω from noc_topo_basis) and the generator arguments (gen.h:
  * --root for the broadcasts, --words W, --seed), and returns a finished
  * program whose ranks start with W words at address 0 and must end with the
  * result there (init and expect set for every PE, steps declared in the

@@ -34,8 +34,8 @@ noc_gen_flow_t *noc_gen_flow_new(noc_program_t *p, uint32_t words, const noc_top
     f->n_nodes = p->n_ranks;
     f->words = words;
     f->n_slots = NOC_GEN_FIRST_SLOT;
-    f->max_slots = NOC_GEN_MAX_SLOTS + (noc_gen_is(omega, "complete") ? omega->n_nodes
-                                                                      : omega->max_degree);
+    f->max_slots = NOC_GEN_MAX_SLOTS + (noc_gen_is(omega, "complete") ? noc_topo_nodes(omega)
+                                                                      : noc_topo_max_degree(omega));
     size_t cells = cell(f, f->n_nodes, 0);
     f->writer = noc_xcalloc(cells, sizeof *f->writer, "program generator");
     f->readers = noc_xcalloc(cells, sizeof *f->readers, "program generator");

@@ -30,13 +30,13 @@ static int is_grid(const noc_topo_t *o)
  * the ring if `wrap` and the basis wraps), or -1 past the end of the line. */
 static int along(const noc_topo_t *o, int q, int d, int delta, int wrap)
 {
-    int k = o->k[d], c = (q / o->stride[d]) % k, c2 = c + delta;
+    int k = noc_topo_k(o, d), c = (q / noc_topo_stride(o, d)) % k, c2 = c + delta;
     if (c2 < 0 || c2 >= k) {
-        if (!wrap || !o->wrap)
+        if (!wrap || !noc_topo_wrap(o))
             return -1;
         c2 = (c2 + k) % k;
     }
-    return q + (c2 - c) * o->stride[d];
+    return q + (c2 - c) * noc_topo_stride(o, d);
 }
 
 void noc_gen_group_bcast(noc_gen_flow_t *f, const noc_gen_tree_t *tr, int base, int s)
@@ -58,7 +58,7 @@ static void line_sum(noc_gen_flow_t *f, const noc_topo_t *o, int base, int d, in
 {
     const int P = SCRATCH(0), Q = SCRATCH(1), lp = SCRATCH(2), lq = SCRATCH(3);
     int32_t tag = noc_gen_flow_tags(f, 2);
-    for (int q = 0; q < o->n_nodes; q++) {
+    for (int q = 0; q < noc_topo_nodes(o); q++) {
         int v = base + q, lo = along(o, q, d, -1, 0), hi = along(o, q, d, +1, 0);
         if (lo >= 0)
             noc_gen_flow_recv(f, v, base + lo, tag, lp);
@@ -89,9 +89,9 @@ static void line_sum(noc_gen_flow_t *f, const noc_topo_t *o, int base, int d, in
 static void ring_sum(noc_gen_flow_t *f, const noc_topo_t *o, int base, int d, int out)
 {
     const int l = SCRATCH(0), r = SCRATCH(1);
-    int k = o->k[d], up = k / 2, down = (k - 1) / 2;
+    int k = noc_topo_k(o, d), up = k / 2, down = (k - 1) / 2;
     int32_t tag = noc_gen_flow_tags(f, 2 * (up + 1));
-    for (int q = 0; q < o->n_nodes; q++) {
+    for (int q = 0; q < noc_topo_nodes(o); q++) {
         int v = base + q, lo = base + along(o, q, d, -1, 1), hi = base + along(o, q, d, +1, 1);
         noc_gen_flow_send(f, v, hi, tag + 2, out);
         if (down > 0)
@@ -131,7 +131,7 @@ static void exchange_sum(noc_gen_flow_t *f, int n, int base, int out)
 /* A centre of Ω: least eccentricity, lowest number first. */
 static int centre(const noc_topo_t *o)
 {
-    int n = o->n_nodes, best = 0, best_ecc = -1;
+    int n = noc_topo_nodes(o), best = 0, best_ecc = -1;
     uint16_t *d = noc_basis_distances(o);
     for (int a = 0; a < n; a++) {
         int ecc = 0;
@@ -154,7 +154,7 @@ static void tree_sum(noc_gen_flow_t *f, const noc_topo_t *o, int base, int out)
         noc_gen_tree_bfs(o, centre(o), &f->centre);
     const noc_gen_tree_t *tr = &f->centre;
     int32_t tag = noc_gen_flow_tags(f, 1);
-    for (int q = 0; q < o->n_nodes; q++) {
+    for (int q = 0; q < noc_topo_nodes(o); q++) {
         for (int k = tr->child_start[q]; k < tr->child_start[q + 1]; k++) {
             int l = LAND(k - tr->child_start[q]);
             noc_gen_flow_recv(f, base + q, base + tr->child[k], tag, l);
@@ -168,13 +168,13 @@ static void tree_sum(noc_gen_flow_t *f, const noc_topo_t *o, int base, int out)
 
 void noc_gen_group_allreduce(noc_gen_flow_t *f, const noc_topo_t *o, int base, int in, int out)
 {
-    for (int q = 0; q < o->n_nodes && in != out; q++)
+    for (int q = 0; q < noc_topo_nodes(o) && in != out; q++)
         noc_gen_flow_op(f, base + q, NOC_OP_COPY, out, in);
     if (noc_gen_is(o, "complete"))
-        exchange_sum(f, o->n_nodes, base, out);
+        exchange_sum(f, noc_topo_nodes(o), base, out);
     else if (is_grid(o))
-        for (int d = 0; d < o->dims; d++) {
-            if (o->wrap)
+        for (int d = 0; d < noc_topo_dims(o); d++) {
+            if (noc_topo_wrap(o))
                 ring_sum(f, o, base, d, out);
             else
                 line_sum(f, o, base, d, out);
@@ -190,7 +190,7 @@ static void line_prefix(noc_gen_flow_t *f, const noc_topo_t *o, int base, int d,
                         int inc, int exc)
 {
     int32_t tag = noc_gen_flow_tags(f, 1);
-    for (int q = 0; q < o->n_nodes; q++) {
+    for (int q = 0; q < noc_topo_nodes(o); q++) {
         int v = base + q, prev = along(o, q, d, -dir, 0), next = along(o, q, d, dir, 0);
         noc_gen_flow_op(f, v, NOC_OP_COPY, inc, in);
         if (prev < 0) {
@@ -214,13 +214,13 @@ static void grid2_prefix(noc_gen_flow_t *f, const noc_topo_t *o, int base, int i
     const int ci = SCRATCH(0), c = SCRATCH(1), z = SCRATCH(2), zi = SCRATCH(3), ze = SCRATCH(4),
               si = SCRATCH(5), se = SCRATCH(6);
     line_prefix(f, o, base, 1, +1, in, ci, c);
-    for (int q = 0; q < o->n_nodes; q++) {
+    for (int q = 0; q < noc_topo_nodes(o); q++) {
         noc_gen_flow_op(f, base + q, NOC_OP_COPY, z, in);
         noc_gen_flow_op(f, base + q, NOC_OP_ADD, z, c);
     }
     line_prefix(f, o, base, 0, +1, z, zi, ze);
     line_prefix(f, o, base, 0, -1, c, si, se);
-    for (int q = 0; q < o->n_nodes; q++) {
+    for (int q = 0; q < noc_topo_nodes(o); q++) {
         int v = base + q;
         noc_gen_flow_op(f, v, NOC_OP_COPY, inc, zi);
         noc_gen_flow_op(f, v, NOC_OP_ADD, inc, se);
@@ -253,14 +253,14 @@ static void exchange_prefix(noc_gen_flow_t *f, int n, int base, int in, int inc,
 static void cube_prefix(noc_gen_flow_t *f, const noc_topo_t *o, int base, int in, int inc, int exc)
 {
     const int tot = SCRATCH(0), l = SCRATCH(1);
-    for (int q = 0; q < o->n_nodes; q++) {
+    for (int q = 0; q < noc_topo_nodes(o); q++) {
         noc_gen_flow_op(f, base + q, NOC_OP_COPY, inc, in);
         noc_gen_flow_op(f, base + q, NOC_OP_COPY, tot, in);
         noc_gen_flow_op(f, base + q, NOC_OP_COPY, exc, NOC_GEN_ZERO_SLOT);
     }
-    for (int d = 0; d < o->dims; d++) {
+    for (int d = 0; d < noc_topo_dims(o); d++) {
         int32_t tag = noc_gen_flow_tags(f, 1);
-        for (int q = 0; q < o->n_nodes; q++) {
+        for (int q = 0; q < noc_topo_nodes(o); q++) {
             int v = base + q, u = base + (q ^ (1 << d));
             noc_gen_flow_send(f, v, u, tag, tot);
             noc_gen_flow_recv(f, v, u, tag, l);
@@ -277,12 +277,12 @@ int noc_gen_group_prefix_ok(const noc_topo_t *o, char *why, size_t whylen)
 {
     if (noc_gen_is(o, "complete") || noc_gen_is(o, "hypercube") || noc_gen_is(o, "ring"))
         return 0;
-    if ((noc_gen_is(o, "mesh") || noc_gen_is(o, "torus")) && o->dims <= 2)
+    if ((noc_gen_is(o, "mesh") || noc_gen_is(o, "torus")) && noc_topo_dims(o) <= 2)
         return 0;
     snprintf(why, whylen,
              "the basis %s has no node order its groups can sum along (supported: ring, mesh or "
              "torus of 1 or 2 dimensions, hypercube, complete)",
-             o->spec);
+             noc_topo_spec(o));
     return -1;
 }
 
@@ -294,10 +294,10 @@ void noc_gen_group_prefix(noc_gen_flow_t *f, const noc_topo_t *o, int base, int 
     if (exc < 0)
         exc = SCRATCH(9);
     if (noc_gen_is(o, "complete"))
-        exchange_prefix(f, o->n_nodes, base, in, inc, exc);
+        exchange_prefix(f, noc_topo_nodes(o), base, in, inc, exc);
     else if (noc_gen_is(o, "hypercube"))
         cube_prefix(f, o, base, in, inc, exc);
-    else if (o->dims == 1)
+    else if (noc_topo_dims(o) == 1)
         line_prefix(f, o, base, 0, +1, in, inc, exc);
     else
         grid2_prefix(f, o, base, in, inc, exc);

@@ -13,9 +13,9 @@
 static int check(const noc_topo_t *t, const noc_gen_args_t *a, const char *prog, char *err,
                  size_t errlen)
 {
-    if (!noc_gen_is(t, "otis") || !t->basis) {
+    if (!noc_gen_is(t, "otis") || !noc_topo_basis(t)) {
         snprintf(err, errlen, "%s: this is the OTIS algorithm; %s is not an otis:BASIS fabric",
-                 prog, t->spec);
+                 prog, noc_topo_spec(t));
         return -1;
     }
     if (a->words < 1) {
@@ -34,18 +34,18 @@ noc_program_t *noc_gen_otis_broadcast(const noc_topo_t *t, const noc_gen_args_t 
     static const char *const steps[] = { "1:group-bcast", "2:transpose", "3:group-bcast", NULL };
     if (check(t, a, "broadcast", err, errlen) != 0)
         return NULL;
-    if (a->root < 0 || a->root >= t->n_nodes) {
+    if (a->root < 0 || a->root >= noc_topo_nodes(t)) {
         snprintf(err, errlen, "broadcast: root %d is not a node of %s (0 .. %d)", a->root,
-                 t->spec, t->n_nodes - 1);
+                 noc_topo_spec(t), noc_topo_nodes(t) - 1);
         return NULL;
     }
-    const noc_topo_t *o = t->basis;
-    int n = o->n_nodes, g0 = a->root / n, p0 = a->root % n;
-    noc_program_t *p = noc_prog_new(t->n_nodes, "otis-broadcast");
+    const noc_topo_t *o = noc_topo_basis(t);
+    int n = noc_topo_nodes(o), g0 = a->root / n, p0 = a->root % n;
+    noc_program_t *p = noc_prog_new(noc_topo_nodes(t), "otis-broadcast");
     for (int k = 0; k < a->words; k++) {
         int64_t x = noc_gen_value(a->seed, a->root, k);
         noc_prog_init(p, a->root, (uint32_t)k, x);
-        for (int v = 0; v < t->n_nodes; v++)
+        for (int v = 0; v < noc_topo_nodes(t); v++)
             noc_prog_expect(p, v, (uint32_t)k, x);
     }
     for (int i = 0; steps[i]; i++)
@@ -85,16 +85,16 @@ noc_program_t *noc_gen_otis_data_sum(const noc_topo_t *t, const noc_gen_args_t *
     static const char *const steps[] = { "1:group-sum", "2:transpose", "3:group-sum", NULL };
     if (check(t, a, "data-sum", err, errlen) != 0)
         return NULL;
-    const noc_topo_t *o = t->basis;
-    int n = o->n_nodes;
-    noc_program_t *p = noc_prog_new(t->n_nodes, "otis-data-sum");
+    const noc_topo_t *o = noc_topo_basis(t);
+    int n = noc_topo_nodes(o);
+    noc_program_t *p = noc_prog_new(noc_topo_nodes(t), "otis-data-sum");
     for (int k = 0; k < a->words; k++) {
         int64_t sum = 0;
-        for (int v = 0; v < t->n_nodes; v++) {
+        for (int v = 0; v < noc_topo_nodes(t); v++) {
             noc_prog_init(p, v, (uint32_t)k, noc_gen_value(a->seed, v, k));
             sum += noc_gen_value(a->seed, v, k);
         }
-        for (int v = 0; v < t->n_nodes; v++)
+        for (int v = 0; v < noc_topo_nodes(t); v++)
             noc_prog_expect(p, v, (uint32_t)k, sum);
     }
     for (int i = 0; steps[i]; i++)

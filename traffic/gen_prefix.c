@@ -22,9 +22,9 @@ extern const noc_generator_t noc_gen_prefix_sum;
 
 static noc_program_t *start(const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    noc_program_t *p = noc_prog_new(t->n_nodes, "prefix-sum");
+    noc_program_t *p = noc_prog_new(noc_topo_nodes(t), "prefix-sum");
     int64_t run = 0;
-    for (int n = 0; n < t->n_nodes; n++) {
+    for (int n = 0; n < noc_topo_nodes(t); n++) {
         int64_t v = noc_gen_value(a->seed, n, 0);
         run += v;
         noc_prog_init(p, n, 0, v);
@@ -35,10 +35,10 @@ static noc_program_t *start(const noc_topo_t *t, const noc_gen_args_t *a)
 
 static void hypercube(noc_program_t *p, const noc_topo_t *t)
 {
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     /* 0: prefix, 3: running total (starts as the value), 1: landing */
     uint32_t *last = noc_xcalloc((size_t)n, sizeof(uint32_t), "prefix-sum");
-    for (int k = 0; k < t->dims; k++) {
+    for (int k = 0; k < noc_topo_dims(t); k++) {
         char step[16];
         snprintf(step, sizeof step, "dim%d", k);
         noc_prog_declare_step(p, step);
@@ -46,7 +46,7 @@ static void hypercube(noc_program_t *p, const noc_topo_t *t)
     for (int v = 0; v < n; v++) {
         noc_prog_step(p, v, "dim0");
         last[v] = noc_prog_combine(p, v, NOC_OP_COPY, 1, 3, 0);
-        for (int k = 0; k < t->dims; k++) {
+        for (int k = 0; k < noc_topo_dims(t); k++) {
             char step[16];
             snprintf(step, sizeof step, "dim%d", k);
             noc_prog_step(p, v, step);
@@ -69,17 +69,15 @@ static void hypercube(noc_program_t *p, const noc_topo_t *t)
     free(last);
 }
 
-static int coord(const noc_topo_t *t, int v, int d) { return (v / t->stride[d]) % t->k[d]; }
-
 /* One or two dimensions: rows along dimension 0, the column along 1. */
 static void grid(noc_program_t *p, const noc_topo_t *t)
 {
-    int n = t->n_nodes, kx = t->k[0], ky = t->dims > 1 ? t->k[1] : 1;
+    int n = noc_topo_nodes(t), kx = noc_topo_k(t, 0), ky = noc_topo_dims(t) > 1 ? noc_topo_k(t, 1) : 1;
     noc_prog_declare_step(p, "rows");
     noc_prog_declare_step(p, "column");
     noc_prog_declare_step(p, "offsets");
     for (int v = 0; v < n; v++) {
-        int x = coord(t, v, 0), y = t->dims > 1 ? coord(t, v, 1) : 0;
+        int x = noc_topo_coord(t, v, 0), y = noc_topo_dims(t) > 1 ? noc_topo_coord(t, v, 1) : 0;
         /* rows: the prefix along the row (word 0), from the left */
         noc_prog_step(p, v, "rows");
         uint32_t row = NOC_GEN_HAS; /* the op that last wrote word 0 */
@@ -149,12 +147,12 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
     noc_program_t *p = start(t, a);
     if (noc_gen_is(t, "hypercube"))
         hypercube(p, t);
-    else if (noc_gen_is_grid(t) && t->dims <= 2)
+    else if (noc_gen_is_grid(t) && noc_topo_dims(t) <= 2)
         grid(p, t);
     else {
         noc_prog_free(p);
         snprintf(err, errlen, "prefix-sum runs on hypercubes, one- and two-dimensional meshes and tori, "
-                 "rings and BSNs, not on %s", t->spec);
+                 "rings and BSNs, not on %s", noc_topo_spec(t));
         return NULL;
     }
     return noc_gen_finish(p, err, errlen);

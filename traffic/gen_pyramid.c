@@ -91,17 +91,17 @@ static int on_pyramid(place_t *P, const noc_topo_t *t, const char *name, const c
 {
     if (strcmp(how, "stout") == 0 || strcmp(how, "ziavras") == 0) {
         snprintf(err, errlen, "%s: variant %s embeds P_N into a hypercube: run it on hypercube:2N, "
-                 "not on %s (there, use variant direct)", name, variant, t->spec);
+                 "not on %s (there, use variant direct)", name, variant, noc_topo_spec(t));
         return -1;
     }
     P->direct = 1;
-    P->top = t->levels - 1;
+    P->top = noc_topo_levels(t) - 1;
     for (int k = 0; k <= P->top; k++) {
-        P->side[k] = t->level_side[k];
-        P->first[k] = t->level_first[k];
-        P->shift[k] = k ? ilog2(t->level_side[k - 1] / t->level_side[k]) : 0;
+        P->side[k] = noc_topo_level_side(t, k);
+        P->first[k] = noc_topo_level_first(t, k);
+        P->shift[k] = k ? ilog2(noc_topo_level_side(t, k - 1) / noc_topo_level_side(t, k)) : 0;
     }
-    P->first[P->top + 1] = t->level_first[P->top + 1];
+    P->first[P->top + 1] = noc_topo_level_first(t, P->top + 1);
     return 0;
 }
 
@@ -110,16 +110,16 @@ static int on_hypercube(place_t *P, const noc_topo_t *t, const char *name, const
 {
     if (strcmp(how, "direct") == 0) {
         snprintf(err, errlen, "%s: variant %s needs a pyramid or multilevel fabric; on %s use "
-                 "stout or ziavras", name, variant, t->spec);
+                 "stout or ziavras", name, variant, noc_topo_spec(t));
         return -1;
     }
-    if (t->dims % 2 != 0 || t->dims / 2 > NOC_EMBED_MAX_N) {
+    if (noc_topo_dims(t) % 2 != 0 || noc_topo_dims(t) / 2 > NOC_EMBED_MAX_N) {
         snprintf(err, errlen, "%s: %s: the embeddings map P_N onto H_2N, an even dimension from 2 to "
-                 "%d (pyramid:N <-> hypercube:2N)", name, t->spec, 2 * NOC_EMBED_MAX_N);
+                 "%d (pyramid:N <-> hypercube:2N)", name, noc_topo_spec(t), 2 * NOC_EMBED_MAX_N);
         return -1;
     }
     P->emb.kind = strcmp(how, "stout") == 0 ? NOC_EMBED_STOUT : NOC_EMBED_ZIAVRAS;
-    P->emb.n = t->dims / 2;
+    P->emb.n = noc_topo_dims(t) / 2;
     P->emb.row_high = 0;
     P->top = P->emb.n;
     P->first[0] = 0;
@@ -150,13 +150,13 @@ static int resolve(place_t *P, const noc_generator_t *g, const noc_topo_t *t,
         rc = on_hypercube(P, t, g->name, how, v, err, errlen);
     else {
         snprintf(err, errlen, "%s: runs on pyramid:N, multilevel:N:m,... or hypercube:2N (P_N "
-                 "embedded), not on %s", g->name, t->spec);
+                 "embedded), not on %s", g->name, noc_topo_spec(t));
         return -1;
     }
     if (rc != 0)
         return -1;
     P->n_nodes = P->first[P->top + 1];
-    P->n_ranks = t->n_nodes;
+    P->n_ranks = noc_topo_nodes(t);
     int most = 1;
     for (int k = 1; k <= P->top; k++)
         if (n_children(P, k) > most)
@@ -490,7 +490,7 @@ static void sum_facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, s
 {
     if (place_facts(&noc_gen_pyramid_sum, t, a, buf, len) != 0)
         return;
-    int s = t->levels ? t->level_side[0] : 1 << (t->dims / 2), perimeter = 0;
+    int s = noc_topo_levels(t) ? noc_topo_level_side(t, 0) : 1 << (noc_topo_dims(t) / 2), perimeter = 0;
     for (int r = 0; r < s; r++)
         for (int c = 0; c < s; c++)
             perimeter += boundary(a->seed, s, r, c, 0);
@@ -519,10 +519,11 @@ static void bcast_facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf,
  * pyramid (4 children a node). */
 static uint64_t volume(const noc_topo_t *t, const noc_gen_args_t *a, int sum)
 {
-    uint64_t w = a->words > 0 ? (uint64_t)a->words : 0, base = (uint64_t)t->level_side[0] * (uint64_t)t->level_side[0];
-    if (t->levels <= 0 || !w || w * 4 * (uint64_t)t->levels > NOC_PROG_MAX_MEM)
+    uint64_t w = a->words > 0 ? (uint64_t)a->words : 0, side = (uint64_t)noc_topo_level_side(t, 0);
+    uint64_t base = side * side;
+    if (noc_topo_levels(t) <= 0 || !w || w * 4 * (uint64_t)noc_topo_levels(t) > NOC_PROG_MAX_MEM)
         return 0;
-    return (uint64_t)t->n_nodes * w + (sum ? base * w : 0);
+    return (uint64_t)noc_topo_nodes(t) * w + (sum ? base * w : 0);
 }
 
 static uint64_t volume_sum(const noc_topo_t *t, const noc_gen_args_t *a) { return volume(t, a, 1); }

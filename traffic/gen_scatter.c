@@ -123,7 +123,7 @@ static int find_arcs(const noc_topo_t *t, plan_t *pl, int v)
         if (pl->m == MAX_ARCS)
             return -1;
         pl->arc_node[pl->m] = w;
-        pl->arc_port[pl->m] = t->port_base[v] + p;
+        pl->arc_port[pl->m] = noc_topo_gport(t, v, p);
         pl->arc_load[pl->m++] = 0;
     }
     return 0;
@@ -266,12 +266,12 @@ static int plan_node(const noc_topo_t *t, plan_t *pl, int v)
  * a node has more than MAX_ARCS out-arcs. */
 static int plan_build(const noc_topo_t *t, int root, plan_t *pl)
 {
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     memset(pl, 0, sizeof *pl);
     pl->n = n;
     pl->root = root;
     pl->dist = ints(n), pl->order = ints(n), pl->rank = ints(n), pl->frag = ints(n);
-    pl->path_start = ints(n), pl->load = ints(t->n_ports), pl->head = ints(n), pl->link = ints(n);
+    pl->path_start = ints(n), pl->load = ints(noc_topo_ports(t)), pl->head = ints(n), pl->link = ints(n);
     pl->touched = ints(n), pl->queue = ints(n), pl->list = ints(n), pl->arc = ints(n);
     pl->mask = noc_xcalloc((size_t)n, sizeof(uint64_t), "scatter plan");
     if (plan_distances(t, pl) != 0)
@@ -305,18 +305,18 @@ static int check_args(const noc_generator_t *g, const noc_topo_t *t, const noc_g
         snprintf(err, errlen, "%s: --words must be at least 1 (got %d)", g->name, a->words);
         return -1;
     }
-    if (a->root < 0 || a->root >= t->n_nodes) {
-        snprintf(err, errlen, "%s: root %d is not a node of %s (0 .. %d)", g->name, a->root, t->spec,
-                 t->n_nodes - 1);
+    if (a->root < 0 || a->root >= noc_topo_nodes(t)) {
+        snprintf(err, errlen, "%s: root %d is not a node of %s (0 .. %d)", g->name, a->root, noc_topo_spec(t),
+                 noc_topo_nodes(t) - 1);
         return -1;
     }
-    if (t->n_nodes < 2) {
-        snprintf(err, errlen, "%s: %s has one node, nothing to move", g->name, t->spec);
+    if (noc_topo_nodes(t) < 2) {
+        snprintf(err, errlen, "%s: %s has one node, nothing to move", g->name, noc_topo_spec(t));
         return -1;
     }
-    if ((int64_t)t->n_nodes * a->words > NOC_PROG_MAX_MEM) {
+    if ((int64_t)noc_topo_nodes(t) * a->words > NOC_PROG_MAX_MEM) {
         snprintf(err, errlen, "%s: %d fragments of %d words do not fit the root's memory (%d words at most)",
-                 g->name, t->n_nodes, a->words, NOC_PROG_MAX_MEM);
+                 g->name, noc_topo_nodes(t), a->words, NOC_PROG_MAX_MEM);
         return -1;
     }
     return 0;
@@ -327,15 +327,15 @@ static int32_t at(const noc_gen_args_t *a, int i) { return (int32_t)i * a->words
 /* Scatter: the root holds every fragment; PE i must end with its own at 0. */
 static noc_program_t *scatter_start(const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    noc_program_t *p = noc_prog_new(t->n_nodes, "scatter");
-    for (int i = 0; i < t->n_nodes; i++)
+    noc_program_t *p = noc_prog_new(noc_topo_nodes(t), "scatter");
+    for (int i = 0; i < noc_topo_nodes(t); i++)
         for (int k = 0; k < a->words; k++) {
             int64_t v = noc_gen_value(a->seed, i, k);
             noc_prog_init(p, a->root, (uint32_t)(at(a, i) + k), v);
             noc_prog_expect(p, i, (uint32_t)k, v);
         }
     noc_prog_declare_step(p, "scatter");
-    for (int r = 0; r < t->n_nodes; r++)
+    for (int r = 0; r < noc_topo_nodes(t); r++)
         noc_prog_step(p, r, "scatter");
     return p;
 }
@@ -343,15 +343,15 @@ static noc_program_t *scatter_start(const noc_topo_t *t, const noc_gen_args_t *a
 /* Gather: PE i holds its fragment at 0; the root must end with all. */
 static noc_program_t *gather_start(const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    noc_program_t *p = noc_prog_new(t->n_nodes, "gather");
-    for (int i = 0; i < t->n_nodes; i++)
+    noc_program_t *p = noc_prog_new(noc_topo_nodes(t), "gather");
+    for (int i = 0; i < noc_topo_nodes(t); i++)
         for (int k = 0; k < a->words; k++) {
             int64_t v = noc_gen_value(a->seed, i, k);
             noc_prog_init(p, i, (uint32_t)k, v);
             noc_prog_expect(p, a->root, (uint32_t)(at(a, i) + k), v);
         }
     noc_prog_declare_step(p, "gather");
-    for (int r = 0; r < t->n_nodes; r++)
+    for (int r = 0; r < noc_topo_nodes(t); r++)
         noc_prog_step(p, r, "gather");
     return p;
 }
@@ -376,7 +376,7 @@ static uint32_t root_copy(noc_program_t *p, const noc_gen_args_t *a, int scatter
 static void naive_scatter(noc_program_t *p, const noc_topo_t *t, const noc_gen_args_t *a)
 {
     uint32_t w = (uint32_t)a->words, send0 = NOC_GEN_NONE;
-    for (int j = 0; j < t->n_nodes; j++) {
+    for (int j = 0; j < noc_topo_nodes(t); j++) {
         if (j == a->root)
             continue;
         uint32_t sd = noc_prog_send(p, a->root, j, j, w, at(a, j));
@@ -391,7 +391,7 @@ static void naive_gather(noc_program_t *p, const noc_topo_t *t, const noc_gen_ar
 {
     uint32_t w = (uint32_t)a->words;
     uint32_t cp = root_copy(p, a, 0, NOC_GEN_NONE);
-    for (int j = 0; j < t->n_nodes; j++) {
+    for (int j = 0; j < noc_topo_nodes(t); j++) {
         if (j == a->root)
             continue;
         noc_prog_send(p, j, a->root, j, w, 0);
@@ -484,11 +484,11 @@ static noc_program_t *tarkov(const noc_generator_t *g, noc_program_t *p, const n
     plan_t pl;
     int bad = plan_build(t, a->root, &pl);
     if (bad == -1)
-        snprintf(err, errlen, "%s: %s is not connected", g->name, t->spec);
+        snprintf(err, errlen, "%s: %s is not connected", g->name, noc_topo_spec(t));
     else if (bad)
         snprintf(err, errlen,
                  "%s: variant tarkov plans at most %d out-arcs per node on the shortest-path orgraph, and %s "
-                 "has a node with more (use --variant naive)", g->name, MAX_ARCS, t->spec);
+                 "has a node with more (use --variant naive)", g->name, MAX_ARCS, noc_topo_spec(t));
     else if (g == &noc_gen_scatter)
         tarkov_scatter(p, t, &pl, a);
     else
@@ -540,18 +540,18 @@ static void facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_
         return;
     }
     int deg = noc_topo_degree(t, a->root), ecc = pl.dist[pl.frag[0]];
-    int per_arc = (t->n_nodes - 1 + deg - 1) / deg, bound = per_arc > ecc ? per_arc : ecc;
+    int per_arc = (noc_topo_nodes(t) - 1 + deg - 1) / deg, bound = per_arc > ecc ? per_arc : ecc;
     size_t o = (size_t)snprintf(buf, len,
                                 "fragments = %d of %d words\nroot degree = %d\nroot eccentricity = %d\n"
                                 "paper count = ceil((N-1)/deg(root)) * W = %d cycles\n"
                                 "lower bound = max(ceil((N-1)/deg(root)), eccentricity) * W = %d cycles\n",
-                                t->n_nodes - 1, a->words, deg, ecc, per_arc * a->words, bound * a->words);
+                                noc_topo_nodes(t) - 1, a->words, deg, ecc, per_arc * a->words, bound * a->words);
     if (!bad && o < len)
         o += (size_t)snprintf(buf + o, len - o, "tarkov root arc loads =");
     for (int q = 1; !bad && q <= deg && o < len; q++) {
         int w = noc_gen_neighbour(t, a->root, q);
         if (w >= 0 && first_port_to(t, a->root, q, w))
-            o += (size_t)snprintf(buf + o, len - o, " %d", pl.load[t->port_base[a->root] + q]);
+            o += (size_t)snprintf(buf + o, len - o, " %d", pl.load[noc_topo_gport(t, a->root, q)]);
     }
     if (!bad && o < len)
         snprintf(buf + o, len - o, " fragments\n");

@@ -71,7 +71,7 @@ static void put(char *buf, size_t len, const char *fmt, ...)
 static int is_grid(const noc_topo_t *t)
 {
     return noc_gen_is_grid(t) &&
-           t->dims <= 2;
+           noc_topo_dims(t) <= 2;
 }
 
 /* The variant to run: a->variant, or for auto the fabric's own. */
@@ -98,12 +98,12 @@ static int check(const noc_topo_t *t, const noc_gen_args_t *a, const char *v, ch
     if (strcmp(v, "rowcol") == 0 && !is_grid(t)) {
         snprintf(err, errlen,
                  "shift: variant rowcol needs a 2-D torus (or a 2-D mesh or a ring); %s is a %d-D %s",
-                 t->spec, t->dims, t->ops->kind);
+                 noc_topo_spec(t), noc_topo_dims(t), noc_topo_kind(t));
         return -1;
     }
     if ((strcmp(v, "gray") == 0 || strcmp(v, "ecube") == 0) && !noc_gen_is(t, "hypercube")) {
-        snprintf(err, errlen, "shift: variant %s needs a hypercube; %s is a %s", v, t->spec,
-                 t->ops->kind);
+        snprintf(err, errlen, "shift: variant %s needs a hypercube; %s is a %s", v, noc_topo_spec(t),
+                 noc_topo_kind(t));
         return -1;
     }
     return 0;
@@ -152,20 +152,18 @@ static void move(shift_t *s, const char *step)
 
 /* ---- rowcol ---- */
 
-static int coord(const noc_topo_t *t, int v, int d) { return (v / t->stride[d]) % t->k[d]; }
-
 /* The node `by` steps from v along dimension d, round the line. */
 static int along(const noc_topo_t *t, int v, int d, int by)
 {
-    int c = coord(t, v, d), k = t->k[d];
+    int c = noc_topo_coord(t, v, d), k = noc_topo_k(t, d);
     int c2 = ((c + by) % k + k) % k;
-    return v + (c2 - c) * t->stride[d];
+    return v + (c2 - c) * noc_topo_stride(t, d);
 }
 
 static void rowcol_plan(const noc_topo_t *t, int q, rowcol_t *rc)
 {
-    rc->cols = t->k[0];
-    rc->rows = t->dims > 1 ? t->k[1] : 1;
+    rc->cols = noc_topo_k(t, 0);
+    rc->rows = noc_topo_dims(t) > 1 ? noc_topo_k(t, 1) : 1;
     rc->b = q % rc->cols;
     rc->a = q / rc->cols;
     rc->row_dir = rc->b <= rc->cols - rc->b ? +1 : -1;
@@ -199,7 +197,7 @@ static void rowcol(shift_t *s)
     if (rc.comp) {
         /* the blocks that wrapped now sit in columns 0 .. b-1 */
         for (int v = 0; v < s->n; v++)
-            s->dest[v] = coord(s->t, v, 0) < rc.b ? along(s->t, v, 1, +1) : v;
+            s->dest[v] = noc_topo_coord(s->t, v, 0) < rc.b ? along(s->t, v, 1, +1) : v;
         move(s, "compensate");
     }
     unit_shifts(s, 1, rc.col_dir, rc.col_n, "column");
@@ -227,12 +225,12 @@ static void gray_phase(shift_t *s, int j, const char *step)
 static void gray(shift_t *s)
 {
     char step[32];
-    for (int j = s->t->dims - 1; j >= 0; j--)
+    for (int j = noc_topo_dims(s->t) - 1; j >= 0; j--)
         if (s->q >> j & 1) {
             snprintf(step, sizeof step, "shift%d", 1 << j);
             noc_prog_declare_step(s->p, step);
         }
-    for (int j = s->t->dims - 1; j >= 0; j--)
+    for (int j = noc_topo_dims(s->t) - 1; j >= 0; j--)
         if (s->q >> j & 1) {
             snprintf(step, sizeof step, "shift%d", 1 << j);
             gray_phase(s, j, step);
@@ -260,7 +258,7 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
         return NULL;
     shift_t s = { 0 };
     s.t = t;
-    s.n = t->n_nodes;
+    s.n = noc_topo_nodes(t);
     s.q = reduce_q(a->q, s.n);
     s.words = (uint32_t)a->words;
     s.p = noc_prog_new(s.n, "shift");
@@ -301,7 +299,7 @@ static void facts_rowcol(const noc_topo_t *t, int q, uint32_t m, char *buf, size
         rc.row_n, rc.row_dir > 0 ? "forward" : "backward", rc.comp, rc.col_n,
         rc.col_dir > 0 ? "forward" : "backward");
     put(buf, len, "unit_shifts = %d\n", units);
-    if (t->wrap)
+    if (noc_topo_wrap(t))
         put(buf, len, "unit_time_cycles = %llu (m per unit shift)\n",
             (unsigned long long)units * m);
     put(buf, len, "paper_bound = (t_s + t_w m)(sqrt(p) + 1)\n");
@@ -310,7 +308,7 @@ static void facts_rowcol(const noc_topo_t *t, int q, uint32_t m, char *buf, size
 static void facts_gray(const noc_topo_t *t, int q, uint32_t m, char *buf, size_t len)
 {
     int steps = 0, phases = 0;
-    for (int j = 0; j < t->dims; j++)
+    for (int j = 0; j < noc_topo_dims(t); j++)
         if (q >> j & 1) {
             phases++;
             steps += j ? 2 : 1;
@@ -319,19 +317,19 @@ static void facts_gray(const noc_topo_t *t, int q, uint32_t m, char *buf, size_t
     put(buf, len, "phases = %d\nsteps = %d\nunit_time_cycles = %llu (m per step)\n", phases, steps,
         (unsigned long long)steps * m);
     put(buf, len, "paper_bound = (t_s + t_w m)(2 log p - 1) = %llu with t_s = 0, t_w = 1\n",
-        (unsigned long long)(2 * t->dims - 1) * m);
+        (unsigned long long)(2 * noc_topo_dims(t) - 1) * m);
 }
 
 static void facts_direct(const noc_topo_t *t, int q, uint32_t m, int ecube, char *buf, size_t len)
 {
     int hops = 0;
-    for (int v = 0; v < t->n_nodes && q; v++) {
-        int h = noc_topo_route_hops(t, v, (v + q) % t->n_nodes);
+    for (int v = 0; v < noc_topo_nodes(t) && q; v++) {
+        int h = noc_topo_route_hops(t, v, (v + q) % noc_topo_nodes(t));
         hops = h > hops ? h : hops;
     }
     put(buf, len, "pe_order = node order (PE i on node i)\nlongest_route = %d hops\n", hops);
     if (ecube && q)
-        put(buf, len, "paper_longest_path = log p - g(q) = %d\n", t->dims - two_adic(q));
+        put(buf, len, "paper_longest_path = log p - g(q) = %d\n", noc_topo_dims(t) - two_adic(q));
     if (q)
         put(buf, len, "unit_time_cycles = %llu (longest route + m - 1, %s)\n",
             (unsigned long long)hops + m - 1,
@@ -348,9 +346,9 @@ static void facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_
     const char *v = pick(t, a, err, sizeof err);
     if (!v || check(t, a, v, err, sizeof err) != 0)
         return;
-    int q = reduce_q(a->q, t->n_nodes);
+    int q = reduce_q(a->q, noc_topo_nodes(t));
     uint32_t m = (uint32_t)a->words;
-    put(buf, len, "variant = %s\np = %d\nq = %d\nm = %u\n", v, t->n_nodes, q, m);
+    put(buf, len, "variant = %s\np = %d\nq = %d\nm = %u\n", v, noc_topo_nodes(t), q, m);
     if (strcmp(v, "rowcol") == 0)
         facts_rowcol(t, q, m, buf, len);
     else if (strcmp(v, "gray") == 0)

@@ -26,15 +26,15 @@ extern const noc_generator_t noc_gen_data_sum;
 
 static noc_program_t *start(const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    noc_program_t *p = noc_prog_new(t->n_nodes, "data-sum");
+    noc_program_t *p = noc_prog_new(noc_topo_nodes(t), "data-sum");
     for (int k = 0; k < a->words; k++) {
         int64_t sum = 0;
-        for (int n = 0; n < t->n_nodes; n++) {
+        for (int n = 0; n < noc_topo_nodes(t); n++) {
             int64_t v = noc_gen_value(a->seed, n, k);
             noc_prog_init(p, n, (uint32_t)k, v);
             sum += v;
         }
-        for (int n = 0; n < t->n_nodes; n++)
+        for (int n = 0; n < noc_topo_nodes(t); n++)
             noc_prog_expect(p, n, (uint32_t)k, sum);
     }
     return p;
@@ -62,18 +62,18 @@ static void tree(noc_program_t *p, const noc_topo_t *t, const noc_gen_args_t *a)
 {
     noc_gen_tree_t tr;
     noc_gen_tree_bfs(t, a->root, &tr);
-    uint32_t *last = fresh(t->n_nodes);
-    reduce_and_back(p, t->n_nodes, tr.parent, (uint32_t)a->words, "reduce", "broadcast", last);
+    uint32_t *last = fresh(noc_topo_nodes(t));
+    reduce_and_back(p, noc_topo_nodes(t), tr.parent, (uint32_t)a->words, "reduce", "broadcast", last);
     free(last);
     noc_gen_tree_free(&tr);
 }
 
 static void hypercube(noc_program_t *p, const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     uint32_t w = (uint32_t)a->words;
     uint32_t *last = fresh(n);
-    for (int k = 0; k < t->dims; k++) {
+    for (int k = 0; k < noc_topo_dims(t); k++) {
         char step[16];
         snprintf(step, sizeof step, "dim%d", k);
         noc_prog_declare_step(p, step);
@@ -95,26 +95,24 @@ static void hypercube(noc_program_t *p, const noc_topo_t *t, const noc_gen_args_
     free(last);
 }
 
-static int coord(const noc_topo_t *t, int v, int d) { return (v / t->stride[d]) % t->k[d]; }
-
 static void grid(noc_program_t *p, const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     int *parent = noc_xcalloc((size_t)n, sizeof(int), "data-sum");
     uint32_t *last = fresh(n);
-    for (int d = 0; d < t->dims; d++) {
-        int k = t->k[d];
+    for (int d = 0; d < noc_topo_dims(t); d++) {
+        int k = noc_topo_k(t, d);
         for (int v = 0; v < n; v++) {
             /* toward coordinate 0 along d, the shorter way round a ring */
-            int c = coord(t, v, d), dir = -1;
+            int c = noc_topo_coord(t, v, d), dir = -1;
             if (c == 0) {
                 parent[v] = -1;
                 continue;
             }
-            if (t->wrap && k - c < c)
+            if (noc_topo_wrap(t) && k - c < c)
                 dir = +1;
             int c2 = (c + dir + k) % k;
-            parent[v] = v + (c2 - c) * t->stride[d];
+            parent[v] = v + (c2 - c) * noc_topo_stride(t, d);
         }
         char down[24], up[24];
         snprintf(down, sizeof down, "dim%d-reduce", d);
@@ -133,7 +131,7 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
     int own = strcmp(v, "auto") == 0;
     if (strcmp(v, "paper") == 0 && !noc_gen_is(t, "bsn")) {
         snprintf(err, errlen, "data-sum: variant paper (Step 5's sum charged one time unit) is for BSNs, not %s",
-                 t->spec);
+                 noc_topo_spec(t));
         return NULL;
     }
     if ((own || strcmp(v, "paper") == 0) && noc_gen_is(t, "bsn"))

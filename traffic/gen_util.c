@@ -19,7 +19,7 @@ int64_t noc_gen_value(uint64_t seed, int node, int k)
 
 uint64_t noc_gen_volume_each(const noc_topo_t *t, const noc_gen_args_t *a)
 {
-    return a->words >= 1 && a->words <= NOC_PROG_MAX_MEM ? (uint64_t)t->n_nodes * (uint64_t)a->words : 0;
+    return a->words >= 1 && a->words <= NOC_PROG_MAX_MEM ? (uint64_t)noc_topo_nodes(t) * (uint64_t)a->words : 0;
 }
 
 uint64_t noc_gen_volume_twice(const noc_topo_t *t, const noc_gen_args_t *a)
@@ -29,7 +29,7 @@ uint64_t noc_gen_volume_twice(const noc_topo_t *t, const noc_gen_args_t *a)
 
 int noc_gen_is(const noc_topo_t *t, const char *kind)
 {
-    return strcmp(t->ops->kind, kind) == 0;
+    return strcmp(noc_topo_kind(t), kind) == 0;
 }
 
 int noc_gen_is_grid(const noc_topo_t *t)
@@ -39,15 +39,17 @@ int noc_gen_is_grid(const noc_topo_t *t)
 
 int noc_gen_neighbour(const noc_topo_t *t, int n, int p)
 {
-    int g = t->port_base[n] + p;
-    if (p < 1 || g >= t->port_base[n + 1] || t->peer[g] < 0)
+    if (p < 1 || p > noc_topo_degree(t, n))
         return -1;
-    return noc_topo_port_node(t, t->peer[g]);
+    int g = noc_topo_gport(t, n, p);
+    if (noc_topo_peer(t, g) < 0)
+        return -1;
+    return noc_topo_port_node(t, noc_topo_peer(t, g));
 }
 
 void noc_gen_tree_bfs(const noc_topo_t *t, int root, noc_gen_tree_t *tr)
 {
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     tr->n = n;
     tr->parent = noc_xcalloc((size_t)n, sizeof(int), "spanning tree");
     tr->depth = noc_xcalloc((size_t)n, sizeof(int), "spanning tree");

@@ -22,7 +22,7 @@ uint64_t noc_gen_volume_twice(const noc_topo_t *t, const noc_gen_args_t *a);
 /* Is t of kind `kind` ("mesh", "torus", "ring", "hypercube", "bsn", ...)? */
 int noc_gen_is(const noc_topo_t *t, const char *kind);
 
-/* A grid with coordinates (mesh, torus or ring: t->dims, t->k, t->stride)? */
+/* A grid with coordinates (mesh, torus or ring: noc_topo_dims, _k, _stride)? */
 int noc_gen_is_grid(const noc_topo_t *t);
 
 /* Neighbour of node n across network port p (1 .. degree), -1 if none. */

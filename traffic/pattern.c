@@ -1,7 +1,8 @@
 /* pattern.c: synthetic destination patterns (uniform, permutations, hotspot).
  * noc_pattern_init checks the pattern against the topology once, so
  * noc_pattern_dest is a plain computation on the hot path. Of the topology it
- * reads only n_nodes, the grid shape (dims, k, stride) and ops->kind. */
+ * reads only the node count, its kind and the grid shape (dims, k, stride),
+ * which it keeps in the pattern. */
 #include "traffic/pattern.h"
 #include <stdio.h>
 #include <string.h>
@@ -40,9 +41,9 @@ const char *noc_pattern_list(void)
 /* A grid: meshes, tori and rings, whose coordinates the patterns may use. */
 static int is_grid(const noc_topo_t *t)
 {
-    if (t->dims < 1 || !t->ops || !t->ops->kind)
+    if (noc_topo_dims(t) < 1)
         return 0;
-    const char *kind = t->ops->kind;
+    const char *kind = noc_topo_kind(t);
     return strcmp(kind, "mesh") == 0 || strcmp(kind, "torus") == 0 ||
            strcmp(kind, "ring") == 0;
 }
@@ -69,20 +70,27 @@ int noc_pattern_init(noc_pattern_t *p, noc_pattern_kind_t kind, const noc_topo_t
     }
     p->kind = kind;
     p->topo = t;
-    p->n = t->n_nodes;
-    p->bits = log2_exact(t->n_nodes);
+    p->n = noc_topo_nodes(t);
+    p->bits = log2_exact(noc_topo_nodes(t));
     p->hotspot = hotspot;
     p->hotspot_rate = hotspot_rate;
     const char *name = pattern_names[kind];
-    int grid2d = is_grid(t) && t->dims == 2;
+    if (is_grid(t)) {
+        p->dims = noc_topo_dims(t);
+        for (int i = 0; i < p->dims; i++) {
+            p->k[i] = noc_topo_k(t, i);
+            p->stride[i] = noc_topo_stride(t, i);
+        }
+    }
+    int grid2d = p->dims == 2;
 
     switch (kind) {
     case NOC_PAT_TRANSPOSE:
         if (grid2d) {
-            if (t->k[0] != t->k[1]) {
+            if (p->k[0] != p->k[1]) {
                 snprintf(err, errlen,
                          "pattern transpose needs a square grid, but %s is %dx%d",
-                         t->spec[0] ? t->spec : "the topology", t->k[0], t->k[1]);
+                         noc_topo_spec(t)[0] ? noc_topo_spec(t) : "the topology", p->k[0], p->k[1]);
                 return -1;
             }
             break;
@@ -133,22 +141,21 @@ static int uniform_dest(const noc_pattern_t *p, int s, noc_rng_t *rng)
 
 /* Move the first dims_moved grid coordinates of s ahead (mod k[i]): by
  * ceil(k/2) - 1 for tornado, by one otherwise. */
-static int grid_shift(const noc_topo_t *t, int s, int dims_moved, int tornado)
+static int grid_shift(const noc_pattern_t *p, int s, int dims_moved, int tornado)
 {
     int d = s;
-    for (int i = 0; i < t->dims && i < dims_moved; i++) {
-        int k = t->k[i];
-        int c = (s / t->stride[i]) % k;
+    for (int i = 0; i < p->dims && i < dims_moved; i++) {
+        int k = p->k[i];
+        int c = (s / p->stride[i]) % k;
         int step = tornado ? (k + 1) / 2 - 1 : 1;
         int nc = (c + step) % k;
-        d += (nc - c) * t->stride[i];
+        d += (nc - c) * p->stride[i];
     }
     return d;
 }
 
 int noc_pattern_dest(const noc_pattern_t *p, int s, noc_rng_t *rng)
 {
-    const noc_topo_t *t = p->topo;
     int n = p->n, b = p->bits;
     if (n <= 1)
         return s;
@@ -156,10 +163,10 @@ int noc_pattern_dest(const noc_pattern_t *p, int s, noc_rng_t *rng)
     case NOC_PAT_UNIFORM:
         return uniform_dest(p, s, rng);
     case NOC_PAT_TRANSPOSE:
-        if (is_grid(t) && t->dims == 2) {
-            int x = (s / t->stride[0]) % t->k[0];
-            int y = (s / t->stride[1]) % t->k[1];
-            return y * t->stride[0] + x * t->stride[1];
+        if (p->dims == 2) {
+            int x = (s / p->stride[0]) % p->k[0];
+            int y = (s / p->stride[1]) % p->k[1];
+            return y * p->stride[0] + x * p->stride[1];
         } else {
             int h = b / 2;
             int lo = s & ((1 << h) - 1);
@@ -178,12 +185,12 @@ int noc_pattern_dest(const noc_pattern_t *p, int s, noc_rng_t *rng)
     case NOC_PAT_SHUFFLE:
         return ((s << 1) | (s >> (b - 1))) & (n - 1);
     case NOC_PAT_TORNADO:
-        if (is_grid(t))
-            return grid_shift(t, s, t->dims, 1);
+        if (p->dims)
+            return grid_shift(p, s, p->dims, 1);
         return (s + (n + 1) / 2 - 1) % n;
     case NOC_PAT_NEIGHBOR:
-        if (is_grid(t))
-            return grid_shift(t, s, 1, 0);
+        if (p->dims)
+            return grid_shift(p, s, 1, 0);
         return (s + 1) % n;
     case NOC_PAT_HOTSPOT:
         if (noc_rng_unit(rng) < p->hotspot_rate)

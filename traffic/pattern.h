@@ -47,6 +47,12 @@ typedef struct noc_pattern {
     int hotspot;      /* hotspot node */
     double hotspot_rate;
     int self;         /* uniform draws s too (BookSim2's uniform; set after noc_pattern_init) */
+    /* The grid shape the patterns use, read from the topology once: dims
+     * (0 when it is no mesh, torus or ring), and each dimension's size and
+     * stride (noc_topo_k, noc_topo_stride). */
+    int dims;
+    int k[NOC_TOPO_MAX_DIMS];
+    int stride[NOC_TOPO_MAX_DIMS];
 } noc_pattern_t;
 
 const char *noc_pattern_name(noc_pattern_kind_t k);

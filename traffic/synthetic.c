@@ -37,7 +37,7 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
     int hot = noc_topo_find_label(t, cfg->hotspot_node);
     if (hot < 0) {
         snprintf(err, errlen, "parameter 'hotspot_node': '%s' names no node of %s", cfg->hotspot_node,
-                 t->spec);
+                 noc_topo_spec(t));
         return -1;
     }
     if (cfg->hotspot_rate < 0.0 || cfg->hotspot_rate > 1.0) {

@@ -90,8 +90,8 @@ static const noc_wv_link_t *find_link(const noc_waves_t *w, int c)
 static void link_name(const noc_waves_t *w, const noc_wv_link_t *l, char *buf, size_t len)
 {
     char a[96], b[96];
-    noc_topo_label(noc_sim_topo(w->s), l->from, a, sizeof a);
-    noc_topo_label(noc_sim_topo(w->s), l->to, b, sizeof b);
+    noc_graph_label(noc_sim_graph(w->s), l->from, a, sizeof a);
+    noc_graph_label(noc_sim_graph(w->s), l->to, b, sizeof b);
     snprintf(buf, len, "%s->%s", a, b);
 }
 
@@ -100,7 +100,7 @@ static void link_traces(out_t *o, const noc_waves_t *w, const noc_wv_link_t *l, 
     char alias[200], path[600];
     link_name(w, l, alias, sizeof alias);
     snprintf(path, sizeof path, "%s.link_p%d", w->nodes[l->node].path,
-             l->c - noc_sim_topo(w->s)->port_base[l->from]);
+             l->c - noc_sim_graph(w->s)->port_base[l->from]);
     trace(o, F_BIN, alias, path, "valid");
     trace(o, F_DEC, alias, path, "pkt");
     trace(o, F_BIN, alias, path, "src");
@@ -155,7 +155,7 @@ static int critical_links(const noc_sim_t *s, int *chan, int max)
 {
     const noc_pe_t *pe = noc_sim_pe(s);
     const noc_program_t *p = noc_pe_program(pe);
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     uint32_t *path = noc_xmalloc(4096 * sizeof *path, "waves: save file");
     int n = noc_pe_critical_path(pe, path, 4096), k = 0;
     for (int i = n - 1; i >= 0 && k < max; i--) {
@@ -164,12 +164,12 @@ static int critical_links(const noc_sim_t *s, int *chan, int max)
         if (m < 0 || i + 1 >= n || path[i + 1] != (uint32_t)m)
             continue;
         int src = rank_of_op(p, (uint32_t)m), dst = rank_of_op(p, path[i]), cur = src;
-        for (int hop = 0; cur != dst && hop < t->n_nodes && k < max; hop++) {
+        for (int hop = 0; cur != dst && hop < gr->n_nodes && k < max; hop++) {
             noc_route_t r;
-            noc_topo_route(t, cur, src, dst, &r);
+            noc_graph_route(gr, cur, src, dst, &r);
             if (r.port == 0)
                 break;
-            int c = t->port_base[cur] + r.port;
+            int c = gr->port_base[cur] + r.port;
             if (k == 0 || chan[k - 1] != c)
                 chan[k++] = c;
             noc_sim_channel_ends(s, c, NULL, &cur, NULL, NULL);
@@ -290,7 +290,7 @@ static void hot_section(out_t *o, const noc_waves_t *w, ranked_t *rk)
  * op and the links' valid (the rest is a click away in GTKWave's tree). */
 static void fabric_section(out_t *o, const noc_waves_t *w, ranked_t *rk)
 {
-    const noc_topo_t *t = noc_sim_topo(w->s);
+    const noc_graph_t *gr = noc_sim_graph(w->s);
     int brief = w->n_nodes > BRIEF_NODES;
     for (int i = 0; i < w->n_nodes;) {
         const char *g = w->nodes[i].group;
@@ -300,7 +300,7 @@ static void fabric_section(out_t *o, const noc_waves_t *w, ranked_t *rk)
         for (; i < w->n_nodes && strcmp(w->nodes[i].group, g) == 0; i++) {
             const noc_wv_node_t *nd = &w->nodes[i];
             char label[96], pe[600];
-            noc_topo_label(t, nd->n, label, sizeof label);
+            noc_graph_label(gr, nd->n, label, sizeof label);
             row(o, F_COMMENT, label);
             if (nd->pe_sig != UINT32_MAX) {
                 snprintf(pe, sizeof pe, "%s.pe", nd->path);
@@ -319,7 +319,7 @@ static void fabric_section(out_t *o, const noc_waves_t *w, ranked_t *rk)
                 if (brief) {
                     char alias[200], path[600];
                     link_name(w, rk[k].l, alias, sizeof alias);
-                    snprintf(path, sizeof path, "%s.link_p%d", nd->path, rk[k].l->c - t->port_base[nd->n]);
+                    snprintf(path, sizeof path, "%s.link_p%d", nd->path, rk[k].l->c - gr->port_base[nd->n]);
                     trace(o, F_BIN, alias, path, "valid");
                 } else {
                     link_traces(o, w, rk[k].l, 0);
@@ -348,7 +348,7 @@ void noc_wv_write_gtkw(const noc_waves_t *w, FILE *f, const char *gtkw_path, con
     const noc_pe_t *pe = noc_sim_pe(s);
     out_t o = { f, -1, 0 };
     ranked_t *rk = noc_xmalloc(((size_t)w->n_links + 1) * sizeof *rk, "waves: save file");
-    fprintf(f, "[*]\n[*] noctua: %s, %s; open with gtkwave %s %s\n", noc_sim_topo(s)->spec,
+    fprintf(f, "[*]\n[*] noctua: %s, %s; open with gtkwave %s %s\n", noc_sim_graph(s)->name,
             pe ? "program run" : "synthetic traffic", dump_path, gtkw_path);
     fprintf(f, "[*] one time unit (1 ns) is one cycle; markers A, B, ... at the first cycle of each step\n[*]\n");
     fprintf(f, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] 0\n[size] 1600 900\n", dump_path, gtkw_path);

@@ -1,46 +1,12 @@
-/* wave_layout.c: where a node sits in the wave file's hierarchy, the scope
- * names made from node labels, and the --waves-scope pattern. The groups
- * follow the fabric's own structure (topo.h): a BSN's parts and groups, an
- * OTIS group, a mesh or torus row, a pyramid level; node numbers run through
- * them in order, so the scopes of one group are declared together. */
+/* wave_layout.c: the scope names made from node labels, and the
+ * --waves-scope pattern. (Where a node sits in the hierarchy is the
+ * fabric's to say: model/graph.h's groups, a BSN's parts and groups, an OTIS
+ * group, a mesh or torus row, a pyramid level; node numbers run through them
+ * in order, so the scopes of one group are declared together.) */
 #include "waves/waves_internal.h"
 #include <ctype.h>
 #include <fnmatch.h>
 #include <string.h>
-
-int noc_wv_node_groups(const noc_topo_t *t, int n, char names[2][32], size_t len)
-{
-    const char *kind = t->ops ? t->ops->kind : "";
-    if (strcmp(kind, "bsn") == 0 && t->basis) {
-        int b = t->basis->n_nodes, bb = b * b;
-        snprintf(names[0], len, "part%d", n / bb);
-        snprintf(names[1], len, "group%d", (n % bb) / b);
-        return 2;
-    }
-    if (strcmp(kind, "otis") == 0 && t->basis) {
-        snprintf(names[0], len, "group%d", n / t->basis->n_nodes);
-        return 1;
-    }
-    if ((strcmp(kind, "mesh") == 0 || strcmp(kind, "torus") == 0) && t->dims >= 2) {
-        int row = (n / t->stride[1]) % t->k[1];
-        if (t->dims == 2) {
-            snprintf(names[0], len, "row%d", row);
-            return 1;
-        }
-        snprintf(names[0], len, "plane%d", n / t->stride[2]);
-        snprintf(names[1], len, "row%d", row);
-        return 2;
-    }
-    if (t->levels > 0) {
-        int i = 0;
-        while (i + 1 < t->levels && n >= t->level_first[i + 1])
-            i++;
-        snprintf(names[0], len, "level%d", i);
-        snprintf(names[1], len, "row%d", (n - t->level_first[i]) / t->level_side[i]);
-        return 2;
-    }
-    return 0;
-}
 
 void noc_wv_scope_name(const char *label, char *buf, size_t len)
 {

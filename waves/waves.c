@@ -113,7 +113,7 @@ static void op_text(const noc_waves_t *w, int64_t op, char *buf, size_t len)
     const noc_op_t *o = &noc_pe_program(pe)->ops[op];
     char peer[96] = "any", tag[24] = "any", words[24] = "";
     if (o->peer >= 0)
-        noc_topo_label(noc_sim_topo(w->s), o->peer, peer, sizeof peer);
+        noc_graph_label(noc_sim_graph(w->s), o->peer, peer, sizeof peer);
     if (o->tag >= 0)
         snprintf(tag, sizeof tag, "%d", o->tag);
     if (o->words > 1)
@@ -144,7 +144,7 @@ static void render(const noc_waves_t *w, int how, int64_t v, char *buf, size_t l
         if (w->label_at)
             snprintf(buf, len, "%s", w->label_text + w->label_at[v]);
         else
-            noc_topo_label(noc_sim_topo(w->s), (int)v, buf, len);
+            noc_graph_label(noc_sim_graph(w->s), (int)v, buf, len);
     } else {
         const noc_pe_t *pe = noc_sim_pe(w->s);
         snprintf(buf, len, "%s", pe ? noc_pe_program(pe)->steps[v] : "-");
@@ -196,21 +196,21 @@ static int grant_of(noc_waves_t *w, noc_wv_link_t *l, const noc_flit_t *f, const
     if (l->grant_pkt == f->pkt && l->grant_id == pk->id)
         return l->grant;
     const noc_sim_t *s = w->s;
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     int g = 255;
     if (pk->src == l->from) {
         g = 0;
     } else {
         int cur = pk->src;
-        for (int k = 0; k < t->n_nodes; k++) {
+        for (int k = 0; k < gr->n_nodes; k++) {
             noc_route_t r;
-            noc_topo_route(t, cur, pk->src, pk->dst, &r);
+            noc_graph_route(gr, cur, pk->src, pk->dst, &r);
             if (r.port == 0)
                 break;
-            int out = t->port_base[cur] + r.port, nx;
+            int out = gr->port_base[cur] + r.port, nx;
             noc_sim_channel_ends(s, out, NULL, &nx, NULL, NULL);
             if (nx == l->from) {
-                g = noc_sim_channel_in_port(s, out) - t->port_base[nx];
+                g = noc_sim_channel_in_port(s, out) - gr->port_base[nx];
                 break;
             }
             cur = nx;
@@ -279,7 +279,7 @@ static void sample_state(noc_waves_t *w, uint64_t t)
     if (!in_window(w, t))
         return;
     const noc_sim_t *s = w->s;
-    const noc_topo_t *tp = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     const noc_pe_t *pe = noc_sim_pe(s);
     int V = w->V;
     w->now = t;
@@ -307,7 +307,7 @@ static void sample_state(noc_waves_t *w, uint64_t t)
         nd->was_busy = (uint8_t)busy;
         if (!look)
             continue;
-        int base = tp->port_base[n], P = tp->port_base[n + 1] - base;
+        int base = gr->port_base[n], P = gr->port_base[n + 1] - base;
         for (int p = 0; p < P; p++)
             for (int v = 0; v < V; v++)
                 put(w, nd->occ_sig + (uint32_t)(p * V + v), noc_sim_router_occupancy(s, base + p, v));
@@ -365,14 +365,14 @@ static uint32_t vc_signals(noc_waves_t *w, const char *scope, const char *prefix
 static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
 {
     noc_sim_t *s = w->s;
-    const noc_topo_t *t = noc_sim_topo(s);
-    int n = nd->n, base = t->port_base[n], P = t->port_base[n + 1] - base, V = w->V;
+    const noc_graph_t *gr = noc_sim_graph(s);
+    int n = nd->n, base = gr->port_base[n], P = gr->port_base[n + 1] - base, V = w->V;
     char name[64], a[96], b[96], text[256];
-    noc_topo_label(t, n, a, sizeof a);
+    noc_graph_label(gr, n, a, sizeof a);
     nd->link0 = (uint32_t)w->n_links;
     for (int p = 1; p < P; p++) {
         int c = base + p;
-        if (t->peer[c] < 0)
+        if (gr->peer[c] < 0)
             continue;
         noc_wv_link_t *l = &w->links[w->n_links++];
         l->c = c;
@@ -382,9 +382,9 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
         noc_sim_channel_timing(s, c, &latency, NULL);
         l->node = (int32_t)(nd - w->nodes);
         l->grant_pkt = UINT32_MAX;
-        noc_topo_label(t, l->to, b, sizeof b);
+        noc_graph_label(gr, l->to, b, sizeof b);
         snprintf(text, sizeof text, "link %s -> %s (class %s, latency %d)", a, b,
-                 t->class_name[t->link_class[c]], latency);
+                 gr->class_name[gr->link_class[c]], latency);
         w->ops->comment(w->ctx, text);
         snprintf(name, sizeof name, "link_p%d", p);
         w->ops->scope(w->ctx, name, NULL);
@@ -404,7 +404,7 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
         } else if (noc_sim_port_in_channel(s, base + p) >= 0) {
             int from;
             noc_sim_channel_ends(s, noc_sim_port_in_channel(s, base + p), &from, NULL, NULL, NULL);
-            noc_topo_label(t, from, b, sizeof b);
+            noc_graph_label(gr, from, b, sizeof b);
             snprintf(text, sizeof text, "input port %d of %s: from %s", p, a, b);
         } else {
             snprintf(text, sizeof text, "input port %d of %s: not connected", p, a);
@@ -445,23 +445,23 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
 static void declare_all(noc_waves_t *w)
 {
     noc_sim_t *s = w->s;
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     const noc_pe_t *pe = noc_sim_pe(s);
     int ranks = pe ? noc_pe_program(pe)->n_ranks : 0;
-    char text[NOC_TOPO_SPEC_MAX + 512], open[2][32] = { "", "" };
+    char text[NOC_GRAPH_NAME_MAX + 512], open[2][32] = { "", "" };
     int n_open = 0;
-    snprintf(text, sizeof text, "noctua: %s, router %s%s%s", t->spec, noc_sim_config(s)->router,
+    snprintf(text, sizeof text, "noctua: %s, router %s%s%s", gr->name, noc_sim_config(s)->router,
              pe ? ", program " : ", synthetic traffic",
              pe ? (noc_pe_program(pe)->name ? noc_pe_program(pe)->name : "(unnamed)") : "");
     w->ops->comment(w->ctx, text);
-    w->ops->scope(w->ctx, "top", t->spec);
+    w->ops->scope(w->ctx, "top", gr->name);
     w->step_sig = UINT32_MAX;
     if (pe)
         w->step_sig = declare(w, NOC_WV_STR, 0, NOC_WV_R_STEP, "step");
     for (int i = 0; i < w->n_nodes; i++) {
         noc_wv_node_t *nd = &w->nodes[i];
         char groups[2][32], label[96], name[128], path[512];
-        int ng = noc_wv_node_groups(t, nd->n, groups, sizeof groups[0]);
+        int ng = noc_graph_groups(gr, nd->n, groups, sizeof groups[0]);
         int keep = 0;
         while (keep < ng && keep < n_open && strcmp(groups[keep], open[keep]) == 0)
             keep++;
@@ -471,7 +471,7 @@ static void declare_all(noc_waves_t *w)
             w->ops->scope(w->ctx, groups[n_open], NULL);
             snprintf(open[n_open], sizeof open[n_open], "%s", groups[n_open]);
         }
-        noc_topo_label(t, nd->n, label, sizeof label);
+        noc_graph_label(gr, nd->n, label, sizeof label);
         noc_wv_scope_name(label, name, sizeof name);
         snprintf(text, sizeof text, "node %d: %s", nd->n, label);
         w->ops->comment(w->ctx, text);
@@ -512,17 +512,17 @@ static void free_waves(noc_waves_t *w)
 #define LABEL_CACHE_NODES (1 << 16)
 static void cache_labels(noc_waves_t *w)
 {
-    const noc_topo_t *t = noc_sim_topo(w->s);
-    size_t used = 0, cap = 16 * (size_t)t->n_nodes + 64;
-    if (t->n_nodes > LABEL_CACHE_NODES)
+    const noc_graph_t *gr = noc_sim_graph(w->s);
+    size_t used = 0, cap = 16 * (size_t)gr->n_nodes + 64;
+    if (gr->n_nodes > LABEL_CACHE_NODES)
         return;
-    w->label_at = malloc((size_t)t->n_nodes * sizeof *w->label_at);
+    w->label_at = malloc((size_t)gr->n_nodes * sizeof *w->label_at);
     w->label_text = malloc(cap);
     if (!w->label_at || !w->label_text)
         noc_oom("waves: labels", cap);
-    for (int n = 0; n < t->n_nodes; n++) {
+    for (int n = 0; n < gr->n_nodes; n++) {
         char label[96];
-        noc_topo_label(t, n, label, sizeof label);
+        noc_graph_label(gr, n, label, sizeof label);
         size_t k = strlen(label) + 1;
         if (used + k > cap) {
             cap = 2 * cap + k;
@@ -537,7 +537,7 @@ static void cache_labels(noc_waves_t *w)
 noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts_t *o, char *err,
                             size_t errlen)
 {
-    const noc_topo_t *t = noc_sim_topo(s);
+    const noc_graph_t *gr = noc_sim_graph(s);
     noc_waves_t *w = noc_xcalloc(1, sizeof *w, "waves");
     if (o)
         w->o = *o;
@@ -559,19 +559,19 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
     w->V = noc_sim_vcs(s);
     w->scope_pat = w->o.scope ? dup(w->o.scope) : NULL;
     w->o.scope = w->scope_pat;
-    w->nodes = calloc((size_t)t->n_nodes, sizeof *w->nodes);
-    w->links = calloc((size_t)t->n_ports, sizeof *w->links);
+    w->nodes = calloc((size_t)gr->n_nodes, sizeof *w->nodes);
+    w->links = calloc((size_t)gr->n_ports, sizeof *w->links);
     if (!w->nodes || !w->links)
         noc_oom("waves", 0);
-    for (int n = 0; n < t->n_nodes; n++) {
+    for (int n = 0; n < gr->n_nodes; n++) {
         char label[96];
-        noc_topo_label(t, n, label, sizeof label);
+        noc_graph_label(gr, n, label, sizeof label);
         if (noc_wv_match(w->o.scope, label))
             w->nodes[w->n_nodes++].n = n;
     }
     if (w->n_nodes == 0) {
         snprintf(err, errlen, "--waves-scope '%s' matches no node of %s (labels look like the ones "
-                 "`noctua topo %s` prints)", w->o.scope, t->spec, t->spec);
+                 "`noctua topo %s` prints)", w->o.scope, gr->name, gr->name);
         free_waves(w);
         return NULL;
     }
@@ -593,10 +593,10 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
     if (noc_sim_has_trace(s)) {
         /* the router family's own signals (rtl: inside the Verilated cores)
          * of the same nodes and cycles, into a second file */
-        uint8_t *in_scope = calloc((size_t)t->n_nodes, 1);
+        uint8_t *in_scope = calloc((size_t)gr->n_nodes, 1);
         char inner[1100];
         if (!in_scope)
-            noc_oom("waves", (size_t)t->n_nodes);
+            noc_oom("waves", (size_t)gr->n_nodes);
         for (int i = 0; i < w->n_nodes; i++)
             in_scope[w->nodes[i].n] = 1;
         noc_waves_inner_path(path, inner, sizeof inner);

@@ -62,12 +62,8 @@ size_t noc_wv_escape(const char *s, char *buf, size_t len);
 
 /* ---- hierarchy (wave_layout.c) ---- */
 
-/* The scopes between "top" and a node's own scope, following the fabric:
- * BSN "part<c>", "group<g>"; OTIS "group<g>"; meshes and tori "row<y>"
- * (and "plane<z>" above it with three or more dimensions); pyramids
- * "level<i>", "row<r>"; anything else none. Writes up to 2 names into
- * names[] (each `len` bytes) and returns how many. */
-int noc_wv_node_groups(const noc_topo_t *t, int n, char names[2][32], size_t len);
+/* (The scopes between "top" and a node's own scope follow the fabric's
+ * groups: noc_graph_groups.) */
 /* A label made a scope name: letters, digits and '_' kept, every run of
  * other characters one '_', none at the ends, "n_" in front ("<1,2,0>" ->
  * "n_1_2_0"). */

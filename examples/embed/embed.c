@@ -30,7 +30,7 @@ static int run_synthetic(const char *spec)
     noc_synthetic_t syn; /* must outlive the simulator */
     noc_sim_t *s = NULL;
     if (noc_synthetic_init(&syn, &cfg, t, err, sizeof err) != 0 ||
-        !(s = noc_sim_create(&cfg, t, noc_synthetic_traffic(&syn), err, sizeof err))) {
+        !(s = noc_sim_create(&cfg, noc_topo_graph(t), noc_synthetic_traffic(&syn), err, sizeof err))) {
         fprintf(stderr, "embed: %s\n", err);
         noc_topo_destroy(t);
         return 2;
@@ -64,7 +64,7 @@ static int run_program(const char *spec, const char *name)
     noc_gen_args_default(&args);
     noc_program_t *p = g->make(t, &args, err, sizeof err); /* ours, must outlive the simulator */
     noc_sim_t *s = NULL;
-    if (!p || !(s = noc_sim_create(&cfg, t, (noc_traffic_t){ 0 }, err, sizeof err)) ||
+    if (!p || !(s = noc_sim_create(&cfg, noc_topo_graph(t), (noc_traffic_t){ 0 }, err, sizeof err)) ||
         noc_pe_attach(s, p, err, sizeof err) != 0) {
         fprintf(stderr, "embed: %s\n", err);
         noc_sim_destroy(s);

@@ -39,7 +39,7 @@ typedef struct ideal_slot {
 
 typedef struct ideal_state {
     int V, depth, per_port;    /* per_port = V * depth slots */
-    uint8_t cls_lo[NOC_TOPO_MAX_CLASSES], cls_hi[NOC_TOPO_MAX_CLASSES]; /* VCs of each VC class */
+    uint8_t cls_lo[NOC_GRAPH_MAX_CLASSES], cls_hi[NOC_GRAPH_MAX_CLASSES]; /* VCs of each VC class */
     ideal_slot_t *slot;        /* n_ports * per_port */
     uint64_t *used;            /* per port: per_words words, bit k set when slot k holds a flit */
     int per_words;
@@ -50,45 +50,45 @@ typedef struct ideal_state {
 
 static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
 {
-    const noc_topo_t *t = s->topo;
-    if (t->max_degree + 1 > NOC_NI_BIT) {
-        snprintf(err, errlen, "%s: the ideal router supports at most 62 network ports per node", t->spec);
+    const noc_graph_t *gr = s->graph;
+    if (gr->max_degree + 1 > NOC_NI_BIT) {
+        snprintf(err, errlen, "%s: the ideal router supports at most 62 network ports per node", gr->name);
         return -1;
     }
-    if (s->cfg.num_vcs < t->n_vclasses) {
+    if (s->cfg.num_vcs < gr->n_vclasses) {
         snprintf(err, errlen, "parameter 'num_vcs': %s needs at least %d virtual channels for deadlock-free "
-                 "routing, %lld given", t->spec, t->n_vclasses, (long long)s->cfg.num_vcs);
+                 "routing, %lld given", gr->name, gr->n_vclasses, (long long)s->cfg.num_vcs);
         return -1;
     }
     ideal_state_t *r = noc_xcalloc(1, sizeof *r, "ideal router");
     s->rstate = r;
     r->V = (int)s->cfg.num_vcs;
-    for (int c = 0; c < t->n_vclasses && c < NOC_TOPO_MAX_CLASSES; c++) {
+    for (int c = 0; c < gr->n_vclasses && c < NOC_GRAPH_MAX_CLASSES; c++) {
         int lo, hi;
-        noc_vc_class_range(r->V, t->n_vclasses, c, &lo, &hi);
+        noc_vc_class_range(r->V, gr->n_vclasses, c, &lo, &hi);
         r->cls_lo[c] = (uint8_t)lo;
         r->cls_hi[c] = (uint8_t)hi;
     }
     r->depth = (int)s->cfg.vc_buf_size;
     r->per_port = r->V * r->depth;
-    r->slot = noc_xcalloc((size_t)t->n_ports * (size_t)r->per_port, sizeof(ideal_slot_t), "ideal router");
+    r->slot = noc_xcalloc((size_t)gr->n_ports * (size_t)r->per_port, sizeof(ideal_slot_t), "ideal router");
     r->per_words = (r->per_port + 63) / 64;
-    r->used = noc_xcalloc((size_t)t->n_ports * (size_t)r->per_words, sizeof(uint64_t), "ideal router");
-    r->occ = noc_xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t), "ideal router");
-    r->credits = noc_xcalloc((size_t)t->n_ports * (size_t)r->V, sizeof(int16_t), "ideal router");
-    for (int i = 0; i < t->n_ports * r->V; i++)
+    r->used = noc_xcalloc((size_t)gr->n_ports * (size_t)r->per_words, sizeof(uint64_t), "ideal router");
+    r->occ = noc_xcalloc((size_t)gr->n_ports * (size_t)r->V, sizeof(int16_t), "ideal router");
+    r->credits = noc_xcalloc((size_t)gr->n_ports * (size_t)r->V, sizeof(int16_t), "ideal router");
+    for (int i = 0; i < gr->n_ports * r->V; i++)
         r->credits[i] = (int16_t)r->depth;
-    r->buffered = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "ideal router");
+    r->buffered = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "ideal router");
     return 0;
 }
 
 static uint64_t ideal_bytes(const struct noc_sim *s)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     uint64_t V = (uint64_t)s->cfg.num_vcs, per_port = V * (uint64_t)s->cfg.vc_buf_size;
-    uint64_t np = (uint64_t)t->n_ports;
+    uint64_t np = (uint64_t)gr->n_ports;
     return sizeof(ideal_state_t) + np * per_port * sizeof(ideal_slot_t) + np * ((per_port + 63) / 64) * 8 +
-           2 * np * V * sizeof(int16_t) + (uint64_t)t->n_nodes * sizeof(int32_t);
+           2 * np * V * sizeof(int16_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
 }
 
 static void ideal_destroy(struct noc_sim *s)
@@ -108,7 +108,7 @@ static void ideal_destroy(struct noc_sim *s)
 /* Put flit f, arrived at input port gport of node n, into a free slot. */
 static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const noc_flit_t *f)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     ideal_slot_t *sl = &r->slot[(size_t)gport * (size_t)r->per_port];
     uint64_t *used = &r->used[(size_t)gport * (size_t)r->per_words];
     int w = 0;
@@ -118,10 +118,10 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
     assert(k < r->per_port && !sl[k].used);
     used[w] |= UINT64_C(1) << (k & 63);
     noc_route_t rt;
-    noc_topo_route(t, n, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
+    noc_graph_route(gr, n, gr->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
     sl[k].f = *f;
     sl[k].pkt_id = s->pkts[f->pkt].id;
-    sl[k].dist = (uint16_t)noc_topo_route_hops(t, n, f->dst);
+    sl[k].dist = (uint16_t)noc_graph_route_hops(gr, n, f->dst);
     sl[k].port = rt.port;
     sl[k].vclass = rt.vclass;
     sl[k].vc = f->vc;
@@ -134,8 +134,8 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
 static void ideal_pre_eval(struct noc_sim *s, int n)
 {
     ideal_state_t *r = s->rstate;
-    const noc_topo_t *t = s->topo;
-    int base = t->port_base[n];
+    const noc_graph_t *gr = s->graph;
+    int base = gr->port_base[n];
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
     uint64_t fl = noc_chan_flits_in(s, at) & ~(UINT64_C(1) | NOC_NI_MASK);
     /* port 0 is read in eval, after the NI; the NI bit is the NI's */
@@ -165,7 +165,7 @@ static void ideal_pre_eval(struct noc_sim *s, int n)
 /* An all-port NI hands its flits over directly, several in a cycle. */
 static void ideal_inject(struct noc_sim *s, int n, const noc_flit_t *f)
 {
-    store(s, s->rstate, n, s->topo->port_base[n], f);
+    store(s, s->rstate, n, s->graph->port_base[n], f);
     noc_work_add(s, n, 1);
 }
 
@@ -212,8 +212,8 @@ static void count_waits(struct noc_sim *s, const ideal_state_t *r, int base, int
 static void ideal_eval(struct noc_sim *s, int n)
 {
     ideal_state_t *r = s->rstate;
-    const noc_topo_t *t = s->topo;
-    int base = t->port_base[n], P = t->port_base[n + 1] - base, V = r->V;
+    const noc_graph_t *gr = s->graph;
+    int base = gr->port_base[n], P = gr->port_base[n + 1] - base, V = r->V;
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
     for (uint64_t cr = noc_chan_credits_in(s, at) & ~NOC_NI_MASK; cr; cr &= cr - 1) {
         int p = __builtin_ctzll(cr);
@@ -316,8 +316,8 @@ static int ideal_depth(const struct noc_sim *s)
 static void ideal_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void *ctx)
 {
     const ideal_state_t *r = s->rstate;
-    const noc_topo_t *t = s->topo;
-    for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) {
+    const noc_graph_t *gr = s->graph;
+    for (int g = gr->port_base[n]; g < gr->port_base[n + 1]; g++) {
         const ideal_slot_t *sl = &r->slot[(size_t)g * (size_t)r->per_port];
         FOR_USED(r, g, k)
             fn(ctx, &sl[k].f, g, sl[k].vc);

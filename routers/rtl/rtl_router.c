@@ -93,7 +93,7 @@ static noc_flit_t *ivc_slot(const rtl_state_t *r, size_t i, uint16_t k)
 static int check_config(const struct noc_sim *s, char *err, size_t errlen)
 {
     const noc_config_t *c = &s->cfg;
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     const char *bad = NULL;
     char what[160];
     if (c->routing_delay != 1 || c->vc_alloc_delay != 1 || c->sw_alloc_delay != 1 || c->st_final_delay != 1)
@@ -114,13 +114,13 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  "(--router vc models the others)", bad);
         return -1;
     }
-    if (c->num_vcs < t->n_vclasses) {
+    if (c->num_vcs < gr->n_vclasses) {
         snprintf(err, errlen, "parameter 'num_vcs': %s needs at least %d virtual channels for deadlock-free routing, %lld given",
-                 t->spec, t->n_vclasses, (long long)c->num_vcs);
+                 gr->name, gr->n_vclasses, (long long)c->num_vcs);
         return -1;
     }
     int lanes = s->lane_chans ? s->lanes - 1 : 0;
-    int P = t->max_degree + 1 + lanes;
+    int P = gr->max_degree + 1 + lanes;
     if (P > NOC_RTL_MAX_P || P * c->num_vcs > NOC_RTL_MAX_L || c->num_vcs > 255 || c->vc_buf_size > 1024) {
         snprintf(what, sizeof what, "%d ports x %lld VCs, depth %lld", P, (long long)c->num_vcs,
                  (long long)c->vc_buf_size);
@@ -137,9 +137,9 @@ static void rtl_destroy(struct noc_sim *s);
  * label, e.g. router_1_2 for (1,2). */
 static void make_cores(const struct noc_sim *s, rtl_state_t *r)
 {
-    for (int n = 0; n < s->topo->n_nodes; n++) {
+    for (int n = 0; n < s->graph->n_nodes; n++) {
         char label[64], name[80] = "router_";
-        noc_topo_label(s->topo, n, label, sizeof label);
+        noc_graph_label(s->graph, n, label, sizeof label);
         size_t k = strlen(name);
         for (const char *c = label; *c && k + 1 < sizeof name; c++)
             if ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
@@ -159,7 +159,7 @@ static void make_cores(const struct noc_sim *s, rtl_state_t *r)
 static void free_cores(const struct noc_sim *s, rtl_state_t *r)
 {
     if (r->nodes && r->api)
-        for (int n = 0; n < s->topo->n_nodes; n++)
+        for (int n = 0; n < s->graph->n_nodes; n++)
             if (r->nodes[n].core) {
                 r->api->destroy(r->nodes[n].core);
                 r->nodes[n].core = NULL;
@@ -188,7 +188,7 @@ static uint64_t cores_bytes(const struct noc_sim *s, uint64_t n, uint64_t P, uin
     void *core[SAMPLE] = { NULL };
     uint64_t slots = n * P * V * depth * 16, at[SAMPLE + 1];
     at[0] = heap_in_use();
-    if (noc_rtl_model_load(&m, (int)P, (int)V, (int)depth, s->topo->n_vclasses,
+    if (noc_rtl_model_load(&m, (int)P, (int)V, (int)depth, s->graph->n_vclasses,
                            strcmp(s->cfg.arb_type, "matrix") == 0, 0, err, sizeof err) != 0)
         return slots;
     int made = 0;
@@ -211,21 +211,21 @@ static uint64_t cores_bytes(const struct noc_sim *s, uint64_t n, uint64_t P, uin
  * per node, measured (cores_bytes). */
 static uint64_t rtl_bytes(const struct noc_sim *s)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     uint64_t V = (uint64_t)s->cfg.num_vcs, depth = (uint64_t)s->cfg.vc_buf_size;
-    uint64_t lanes = s->lane_chans ? (uint64_t)s->lanes - 1 : 0, P = (uint64_t)t->max_degree + 1 + lanes;
+    uint64_t lanes = s->lane_chans ? (uint64_t)s->lanes - 1 : 0, P = (uint64_t)gr->max_degree + 1 + lanes;
     uint64_t qcap = 1;
     while (qcap < depth)
         qcap <<= 1;
-    uint64_t N = (uint64_t)t->n_nodes, np = N * P, nv = np * V;
-    uint64_t b = sizeof(rtl_state_t) + N * sizeof(rtl_node_t) + (uint64_t)t->n_ports * sizeof(int32_t);
+    uint64_t N = (uint64_t)gr->n_nodes, np = N * P, nv = np * V;
+    uint64_t b = sizeof(rtl_state_t) + N * sizeof(rtl_node_t) + (uint64_t)gr->n_ports * sizeof(int32_t);
     b += np * (4 + 4 + 1 + 4 + 4 + sizeof(noc_flit_t)) + nv * (2 + 2 + 2) + nv * qcap * sizeof(noc_flit_t);
     return b + cores_bytes(s, N, P, V, depth);
 }
 
 static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     const noc_config_t *c = &s->cfg;
     if (check_config(s, err, errlen) != 0)
         return -1;
@@ -234,22 +234,22 @@ static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
     r->V = (int)c->num_vcs;
     r->depth = (int)c->vc_buf_size;
     r->lane_ports = s->lane_chans ? s->lanes - 1 : 0;
-    r->max_ports = t->max_degree + 1 + r->lane_ports;
+    r->max_ports = gr->max_degree + 1 + r->lane_ports;
     r->out_delay = (int)(c->sw_alloc_delay + c->st_final_delay);
     r->qcap = 1;
     while (r->qcap < (uint32_t)r->depth)
         r->qcap <<= 1;
     r->qmask = r->qcap - 1;
     r->arb = strcmp(c->arb_type, "matrix") == 0;
-    if (noc_rtl_model_load(&r->model, r->max_ports, r->V, r->depth, t->n_vclasses, r->arb, 0, err, errlen) != 0) {
+    if (noc_rtl_model_load(&r->model, r->max_ports, r->V, r->depth, gr->n_vclasses, r->arb, 0, err, errlen) != 0) {
         rtl_destroy(s);
         return -1;
     }
     r->api = r->model.api;
 
-    size_t np = (size_t)t->n_nodes * (size_t)r->max_ports, nv = np * (size_t)r->V;
-    r->nodes = noc_xcalloc((size_t)t->n_nodes, sizeof *r->nodes, "rtl router");
-    r->port_node = noc_xcalloc((size_t)t->n_ports, sizeof *r->port_node, "rtl router");
+    size_t np = (size_t)gr->n_nodes * (size_t)r->max_ports, nv = np * (size_t)r->V;
+    r->nodes = noc_xcalloc((size_t)gr->n_nodes, sizeof *r->nodes, "rtl router");
+    r->port_node = noc_xcalloc((size_t)gr->n_ports, sizeof *r->port_node, "rtl router");
     r->up_chan = noc_xcalloc(np, sizeof *r->up_chan, "rtl router");
     r->up_node = noc_xcalloc(np, sizeof *r->up_node, "rtl router");
     r->up_bit = noc_xcalloc(np, sizeof *r->up_bit, "rtl router");
@@ -260,10 +260,10 @@ static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
     r->tail = noc_xcalloc(nv, sizeof *r->tail, "rtl router");
     r->credits = noc_xcalloc(nv, sizeof *r->credits, "rtl router");
     r->buf = noc_xcalloc(nv * r->qcap, sizeof *r->buf, "rtl router");
-    for (int n = 0; n < t->n_nodes; n++) {
+    for (int n = 0; n < gr->n_nodes; n++) {
         rtl_node_t *nd = &r->nodes[n];
-        nd->base = t->port_base[n];
-        nd->Pt = t->port_base[n + 1] - t->port_base[n];
+        nd->base = gr->port_base[n];
+        nd->Pt = gr->port_base[n + 1] - gr->port_base[n];
         nd->P = nd->Pt + r->lane_ports;
         for (int p = 0; p < nd->Pt; p++)
             r->port_node[nd->base + p] = n;
@@ -316,7 +316,7 @@ static void rtl_destroy(struct noc_sim *s)
 static _Noreturn void diverged(const struct noc_sim *s, int n, int o, const char *what)
 {
     char lab[64];
-    noc_topo_label(s->topo, n, lab, sizeof lab);
+    noc_graph_label(s->graph, n, lab, sizeof lab);
     fprintf(stderr, "noctua: --router rtl: cycle %" PRIu64 ", router %s, output port %d: %s\n", s->now, lab, o, what);
     abort();
 }
@@ -326,7 +326,7 @@ static _Noreturn void diverged(const struct noc_sim *s, int n, int o, const char
 static int gather(struct noc_sim *s, rtl_state_t *r, int n, const rtl_node_t *nd, uint64_t at)
 {
     noc_rtl_in_t *in = &r->in;
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     uint32_t slot = noc_chan_slot(s, at), a = noc_chan_at(s, n, slot);
     uint64_t fl = noc_chan_flits_in(s, a) & ~NOC_NI_MASK, cr = noc_chan_credits_in(s, a) & ~NOC_NI_MASK;
     in->valid = in->head = in->tail = 0;
@@ -345,7 +345,7 @@ static int gather(struct noc_sim *s, rtl_state_t *r, int n, const rtl_node_t *nd
             /* the route at this router travels with the head (the core
              * knows no topology) */
             noc_route_t rt;
-            noc_topo_route(t, n, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
+            noc_graph_route(gr, n, gr->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
             in->head |= pb;
             in->port[p] = (uint8_t)rt.port;
             in->cls[p] = (uint8_t)(rt.port ? rt.vclass : 0);
@@ -595,7 +595,7 @@ static size_t port_ivc(const struct noc_sim *s, int g, int v)
 {
     const rtl_state_t *r = s->rstate;
     int n = r->port_node[g];
-    return ivc_index(r, n, g - s->topo->port_base[n], v);
+    return ivc_index(r, n, g - s->graph->port_base[n], v);
 }
 
 static int rtl_credits(const struct noc_sim *s, int g, int v)
@@ -653,7 +653,7 @@ static int rtl_trace_open(struct noc_sim *s, const char *path, const uint8_t *in
     }
     if (!r->api->traced) {
         noc_rtl_model_t traced;
-        if (noc_rtl_model_load(&traced, r->max_ports, r->V, r->depth, s->topo->n_vclasses, r->arb, 1, err,
+        if (noc_rtl_model_load(&traced, r->max_ports, r->V, r->depth, s->graph->n_vclasses, r->arb, 1, err,
                                errlen) != 0)
             return -1;
         free_cores(s, r);
@@ -662,9 +662,9 @@ static int rtl_trace_open(struct noc_sim *s, const char *path, const uint8_t *in
         r->api = r->model.api;
         make_cores(s, r);
     }
-    r->traced = noc_xcalloc((size_t)s->topo->n_nodes, sizeof *r->traced, "rtl router");
+    r->traced = noc_xcalloc((size_t)s->graph->n_nodes, sizeof *r->traced, "rtl router");
     r->n_traced = 0;
-    for (int n = 0; n < s->topo->n_nodes; n++)
+    for (int n = 0; n < s->graph->n_nodes; n++)
         if (in_scope[n]) {
             r->api->trace_add(r->nodes[n].core);
             r->traced[r->n_traced++] = n;

@@ -74,7 +74,7 @@ typedef struct vc_node {
 } vc_node_t;
 
 /* VC class index meaning "any VC" (a packet leaving for the ejection port). */
-#define VC_ANY_CLASS NOC_TOPO_MAX_CLASSES
+#define VC_ANY_CLASS NOC_GRAPH_MAX_CLASSES
 
 typedef struct vc_state {
     int V, depth;
@@ -85,7 +85,7 @@ typedef struct vc_state {
     int max_ports;             /* largest port count of a node, lane ports included */
     int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */
-    uint64_t class_mask[NOC_TOPO_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
+    uint64_t class_mask[NOC_GRAPH_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
     uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
 
     /* per input VC */

@@ -22,9 +22,9 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
         cls = f->la_class;
     } else {
         struct noc_sim *s = x->s;
-        const noc_topo_t *t = s->topo;
+        const noc_graph_t *gr = s->graph;
         noc_route_t rt;
-        noc_topo_route(t, x->n, t->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
+        noc_graph_route(gr, x->n, gr->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
         port = rt.port;
         cls = rt.vclass;
     }

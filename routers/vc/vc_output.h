@@ -57,9 +57,9 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     uint32_t fslot = noc_chan_slot(s, x->now + out->delay + ser);
     noc_chan_forward_flit(s, og, fslot, to, out->to_bit, f, ov, hop);
     if ((flags & NOC_FLIT_HEAD) && o != 0 && r->lookahead) {
-        const noc_topo_t *t = s->topo;
+        const noc_graph_t *gr = s->graph;
         noc_route_t rt;
-        noc_topo_route(t, to, t->route_needs_src ? s->pkts[pkt].src : -1, f->dst, &rt);
+        noc_graph_route(gr, to, gr->route_needs_src ? s->pkts[pkt].src : -1, f->dst, &rt);
         noc_chan_set_lookahead(s, og, fslot, rt.port, rt.vclass);
     }
     uint32_t cd = in->up_bit == NOC_NI_BIT ? s->inject_credit_delay : s->credit_delay;

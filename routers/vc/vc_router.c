@@ -44,7 +44,7 @@ static layout_t node_layout(const vc_state_t *r, noc_arb_kind_t ak, int P)
 /* The sizes of the state for the kernel's plan on s (create and bytes). */
 static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     const noc_config_t *c = &s->cfg;
     r->V = (int)c->num_vcs;
     r->depth = (int)c->vc_buf_size;
@@ -56,7 +56,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->out_delay = (int)(c->sw_alloc_delay + c->st_final_delay);
     /* an all-port NI's extra lanes: input-only ports after a node's own */
     r->lane_ports = s->lane_chans ? s->lanes - 1 : 0;
-    r->max_ports = t->max_degree + 1 + r->lane_ports;
+    r->max_ports = gr->max_degree + 1 + r->lane_ports;
     r->matrix = ak == NOC_ARB_MATRIX;
     r->W = (r->max_ports * r->V + 63) / 64;
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
@@ -65,30 +65,30 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
         r->wslots <<= 1;
     r->wmask = r->wslots - 1;
     r->set_words = (uint32_t)r->W * (3 + 2 * r->wslots);
-    r->n_in_ports = t->n_ports + t->n_nodes * r->lane_ports;
+    r->n_in_ports = gr->n_ports + gr->n_nodes * r->lane_ports;
 }
 
 static uint64_t vc_bytes(const struct noc_sim *s)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     noc_arb_kind_t ak = noc_arb_kind_parse(s->cfg.arb_type);
     if (ak == NOC_ARB_COUNT)
         return 0; /* create refuses it */
     vc_state_t r;
     memset(&r, 0, sizeof r);
     size_state(s, &r, ak);
-    uint64_t nv = ((uint64_t)t->n_ports + (uint64_t)t->n_nodes * (uint64_t)r.lane_ports) * (uint64_t)r.V;
+    uint64_t nv = ((uint64_t)gr->n_ports + (uint64_t)gr->n_nodes * (uint64_t)r.lane_ports) * (uint64_t)r.V;
     uint64_t nl = (uint64_t)r.max_ports * (uint64_t)r.V;
     uint64_t b = sizeof r + nv * r.qcap * sizeof(noc_flit_t) + 2 * nl;
     if (r.matrix) /* the switch stage's VC arbiters, and the allocators' arbiters on the heap */
         b += (uint64_t)r.n_in_ports * (sizeof(noc_arbiter_t) +
                                        (((uint64_t)r.V * (uint64_t)NOC_ARB_WORDS(r.V) * 8 + 31) & ~(uint64_t)15));
-    for (int n = 0; r.matrix && n < t->n_nodes; n++) {
-        int P = t->port_base[n + 1] - t->port_base[n] + r.lane_ports;
+    for (int n = 0; r.matrix && n < gr->n_nodes; n++) {
+        int P = gr->port_base[n + 1] - gr->port_base[n] + r.lane_ports;
         b += noc_alloc_heap_bytes(ak, P, P) + (uint64_t)P * noc_alloc_heap_bytes(ak, P * r.V, r.V);
     }
-    b += (uint64_t)t->n_ports * sizeof(int32_t) + (uint64_t)t->n_nodes * sizeof(int32_t);
-    b += (uint64_t)t->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
+    b += (uint64_t)gr->n_ports * sizeof(int32_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
+    b += (uint64_t)gr->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
     b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t));
     return b;
 }
@@ -97,7 +97,7 @@ static uint64_t vc_bytes(const struct noc_sim *s)
  * allocated: 0, or -1 with a message in err. */
 static int check_params(const struct noc_sim *s, char *err, size_t errlen)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     const noc_config_t *c = &s->cfg;
     noc_alloc_kind_t vak = noc_alloc_kind_parse(c->vc_allocator);
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
@@ -112,13 +112,13 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "parameter 'arb_type': unknown arbiter '%s' (round_robin, matrix)", c->arb_type);
         return -1;
     }
-    if (c->num_vcs < t->n_vclasses) {
+    if (c->num_vcs < gr->n_vclasses) {
         snprintf(err, errlen, "parameter 'num_vcs': %s needs at least %d virtual channels for deadlock-free routing, %lld given",
-                 t->spec, t->n_vclasses, (long long)c->num_vcs);
+                 gr->name, gr->n_vclasses, (long long)c->num_vcs);
         return -1;
     }
-    if (t->max_degree + 1 > NOC_NI_BIT) {
-        snprintf(err, errlen, "%s: the vc router supports at most 62 network ports per node", t->spec);
+    if (gr->max_degree + 1 > NOC_NI_BIT) {
+        snprintf(err, errlen, "%s: the vc router supports at most 62 network ports per node", gr->name);
         return -1;
     }
     return 0;
@@ -129,13 +129,13 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
 static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int n, uint64_t all_vcs,
                       noc_alloc_kind_t vak, noc_alloc_kind_t sak, noc_arb_kind_t ak)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     const noc_config_t *c = &s->cfg;
     const layout_t L = *lp;
-    int Pt = t->port_base[n + 1] - t->port_base[n], P = Pt + r->lane_ports;
+    int Pt = gr->port_base[n + 1] - gr->port_base[n], P = Pt + r->lane_ports;
     vc_node_t *nd = vc_node(r, n);
     char *at = (char *)nd;
-    nd->base = t->port_base[n];
+    nd->base = gr->port_base[n];
     nd->n = n;
     nd->set = (uint64_t *)(at + L.set);
     nd->ivc = (vc_ivc_t *)(at + L.ivc);
@@ -178,7 +178,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
 
 static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     const noc_config_t *c = &s->cfg;
     if (check_params(s, err, errlen) != 0)
         return -1;
@@ -189,14 +189,14 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     s->rstate = r;
     size_state(s, r, ak);
 
-    size_t nv = ((size_t)t->n_ports + (size_t)t->n_nodes * (size_t)r->lane_ports) * (size_t)r->V;
+    size_t nv = ((size_t)gr->n_ports + (size_t)gr->n_nodes * (size_t)r->lane_ports) * (size_t)r->V;
     r->n_ivc = (uint32_t)nv;
     r->buf = noc_xcalloc(nv * r->qcap, sizeof(noc_flit_t), "vc router");
     uint64_t all_vcs = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
     r->class_mask[VC_ANY_CLASS] = all_vcs;
-    for (int cl = 0; cl < t->n_vclasses && cl < NOC_TOPO_MAX_CLASSES; cl++) {
+    for (int cl = 0; cl < gr->n_vclasses && cl < NOC_GRAPH_MAX_CLASSES; cl++) {
         int lo, hi;
-        noc_vc_class_range(r->V, t->n_vclasses, cl, &lo, &hi);
+        noc_vc_class_range(r->V, gr->n_vclasses, cl, &lo, &hi);
         for (int v = lo; v < hi; v++)
             r->class_mask[cl] |= UINT64_C(1) << v;
     }
@@ -211,17 +211,17 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         for (int g = 0; g < r->n_in_ports; g++)
             noc_arbiter_init(&r->sa_vc[g], ak, r->V);
     }
-    r->port_node = noc_xcalloc((size_t)t->n_ports, sizeof(int32_t), "vc router");
-    r->buffered = noc_xcalloc((size_t)t->n_nodes, sizeof(int32_t), "vc router");
+    r->port_node = noc_xcalloc((size_t)gr->n_ports, sizeof(int32_t), "vc router");
+    r->buffered = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "vc router");
 
     layout_t L = node_layout(r, ak, r->max_ports);
     r->node_bytes = L.bytes;
     r->va_bytes = L.va_bytes;
-    r->nodes = aligned_alloc(64, (size_t)t->n_nodes * L.bytes);
+    r->nodes = aligned_alloc(64, (size_t)gr->n_nodes * L.bytes);
     if (!r->nodes)
-        noc_oom("vc router", (size_t)t->n_nodes * L.bytes);
-    memset(r->nodes, 0, (size_t)t->n_nodes * L.bytes);
-    for (int n = 0; n < t->n_nodes; n++)
+        noc_oom("vc router", (size_t)gr->n_nodes * L.bytes);
+    memset(r->nodes, 0, (size_t)gr->n_nodes * L.bytes);
+    for (int n = 0; n < gr->n_nodes; n++)
         init_node(s, r, &L, n, all_vcs, vak, sak, ak);
     size_t nl = (size_t)r->max_ports * (size_t)r->V;
     r->who = noc_xcalloc(nl, sizeof(int16_t), "vc router");
@@ -237,11 +237,11 @@ static void vc_destroy(struct noc_sim *s)
     vc_state_t *r = s->rstate;
     if (!r)
         return;
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     if (r->nodes)
-        for (int n = 0; n < t->n_nodes; n++) {
+        for (int n = 0; n < gr->n_nodes; n++) {
             vc_node_t *nd = vc_node(r, n);
-            int P = t->port_base[n + 1] - t->port_base[n] + r->lane_ports;
+            int P = gr->port_base[n + 1] - gr->port_base[n] + r->lane_ports;
             noc_alloc_free(nd->sa);
             for (int o = 0; o < P; o++)
                 noc_alloc_free(vc_va_alloc(r, nd, o));
@@ -363,9 +363,9 @@ static int vc_depth(const struct noc_sim *s)
 static void vc_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void *ctx)
 {
     const vc_state_t *r = s->rstate;
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *gr = s->graph;
     const vc_node_t *nd = vc_node(r, n);
-    int P = t->port_base[n + 1] - t->port_base[n] + r->lane_ports;
+    int P = gr->port_base[n + 1] - gr->port_base[n] + r->lane_ports;
     for (int p = 0; p < P; p++)
         for (int v = 0; v < r->V; v++) {
             int l = p * r->V + v;
@@ -380,7 +380,7 @@ static int vc_lane_occupancy(const struct noc_sim *s, int n, int lane, int v)
 {
     const vc_state_t *r = s->rstate;
     const vc_node_t *nd = vc_node(r, n);
-    int l = (s->topo->port_base[n + 1] - s->topo->port_base[n] + lane - 1) * r->V + v;
+    int l = (s->graph->port_base[n + 1] - s->graph->port_base[n] + lane - 1) * r->V + v;
     return (int)noc_fifo_count(nd->ivc[l].head, nd->ivc[l].tail);
 }
 

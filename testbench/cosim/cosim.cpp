@@ -11,7 +11,7 @@
 //   - the RTL gets, as its inputs of cycle T, what arrives at n in cycle
 //     T+1 (the C model's arrival cycle is one after the RTL's input cycle,
 //     docs/rtl.md "Pipeline and timing"): the flits in slot T+1 of the
-//     channels into n, with their route at n (noc_topo_route, computed here:
+//     channels into n, with their route at n (noc_graph_route, computed here:
 //     the core has no topology), and the credits in slot T+1 of the rings of
 //     n's output channels;
 //   - its in_credit_o (combinational, the crossings of cycle T) is compared
@@ -80,7 +80,7 @@ class ShadowT : public Shadow {
   public:
     ShadowT(noc_sim_t *s, int n) : n_(n)
     {
-        const noc_topo_t *t = s->topo;
+        const noc_graph_t *t = s->graph;
         P_ = (unsigned)(t->port_base[n + 1] - t->port_base[n]);
         V_ = (unsigned)s->V;
         base_ = t->port_base[n];
@@ -88,7 +88,7 @@ class ShadowT : public Shadow {
         vw_ = idx_width(V_);
         cw_ = idx_width((unsigned)t->n_vclasses);
         out_delay_ = (unsigned)(s->cfg.sw_alloc_delay + s->cfg.st_final_delay);
-        noc_topo_label(t, n, label_, sizeof label_);
+        noc_graph_label(t, n, label_, sizeof label_);
         M &m = *part_.m;
         m.in_valid_i = 0;
         tb::reset(m);
@@ -97,7 +97,7 @@ class ShadowT : public Shadow {
     int cycle(noc_sim_t *s, uint64_t T) override
     {
         M &m = *part_.m;
-        const noc_topo_t *t = s->topo;
+        const noc_graph_t *t = s->graph;
         const uint32_t cap = s->cap, mask = s->mask, V = V_;
         const uint32_t next = (uint32_t)((T + 1) & mask);
         // inputs: what arrives at n in cycle T+1
@@ -113,7 +113,7 @@ class ShadowT : public Shadow {
             if (valid) {
                 const noc_flit_t &f = s->ring_flit[i];
                 noc_route_t rt;
-                noc_topo_route(t, n_, t->route_needs_src ? s->pkts[f.pkt].src : -1, f.dst, &rt);
+                noc_graph_route(t, n_, t->route_needs_src ? s->pkts[f.pkt].src : -1, f.dst, &rt);
                 data = pack(f);
                 vc = f.vc;
                 port = rt.port;
@@ -197,7 +197,7 @@ class ShadowT : public Shadow {
 // A shadow for node n of s, if a model fits it.
 std::unique_ptr<Shadow> make_shadow(noc_sim_t *s, int n)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *t = s->graph;
     const unsigned P = (unsigned)(t->port_base[n + 1] - t->port_base[n]);
     const unsigned V = (unsigned)s->V, depth = (unsigned)s->cfg.vc_buf_size, ncls = (unsigned)t->n_vclasses;
     const unsigned arb = std::strcmp(s->cfg.arb_type, "matrix") == 0 ? 1 : 0;
@@ -252,7 +252,7 @@ int run(uint64_t cycles, uint64_t seed, const std::vector<std::string> &kv)
         noc_topo_destroy(topo);
         return 2;
     }
-    noc_sim_t *s = noc_sim_create(&cfg, topo, noc_synthetic_traffic(&syn), err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(topo), noc_synthetic_traffic(&syn), err, sizeof err);
     if (!s) {
         std::fprintf(stderr, "cosim: %s\n", err);
         noc_topo_destroy(topo);
@@ -266,7 +266,7 @@ int run(uint64_t cycles, uint64_t seed, const std::vector<std::string> &kv)
         std::fprintf(stderr, "cosim: node %s: no such node in %s\n", only.c_str(), cfg.topology_spec);
         status = 2;
     }
-    for (int n = 0; n < topo->n_nodes && status == 0; n++) {
+    for (int n = 0; n < noc_topo_nodes(topo) && status == 0; n++) {
         if (only_n >= 0 && n != only_n)
             continue;
         std::unique_ptr<Shadow> x = make_shadow(s, n);
@@ -276,8 +276,8 @@ int run(uint64_t cycles, uint64_t seed, const std::vector<std::string> &kv)
             std::fprintf(stderr,
                          "cosim: node %s: no Verilated model for its %d ports, V %d, DEPTH %lld, %d VC "
                          "classes, arb_type %s (testbench/cosim/CMakeLists.txt)\n",
-                         lab, topo->port_base[n + 1] - topo->port_base[n], s->V, (long long)cfg.vc_buf_size,
-                         topo->n_vclasses, cfg.arb_type);
+                         lab, noc_topo_degree(topo, n) + 1, s->V, (long long)cfg.vc_buf_size,
+                         noc_topo_vclasses(topo), cfg.arb_type);
             status = 2;
             break;
         }

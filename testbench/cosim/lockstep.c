@@ -42,16 +42,16 @@ typedef struct tally {
     uint64_t registers; /* core register values compared (credits and FIFO fills) */
 } tally_t;
 
-static void label(const noc_topo_t *t, int n, char *buf, size_t len)
+static void label(const noc_graph_t *g, int n, char *buf, size_t len)
 {
-    noc_topo_label(t, n, buf, len);
+    noc_graph_label(g, n, buf, len);
 }
 
 /* Who writes the flits of channel c (and reads its credits), and from which
  * port: a router's output port, or node n's NI. */
 static void writer(const noc_sim_t *s, int c, char *buf, size_t len)
 {
-    const noc_topo_t *t = s->topo;
+    const noc_graph_t *t = s->graph;
     char lab[64];
     int n = s->chan_from[c];
     label(t, n, lab, sizeof lab);
@@ -88,7 +88,7 @@ static int same_flit(const noc_sim_t *a, const noc_flit_t *x, const noc_sim_t *b
  * difference and return 1. */
 static int compare(const noc_sim_t *a, const noc_sim_t *b, uint64_t T)
 {
-    const noc_topo_t *t = a->topo;
+    const noc_graph_t *t = a->graph;
     uint32_t cap = a->cap, V = (uint32_t)a->V;
     char who[160], x[200], y[200];
     for (int c = 0; c < a->n_chan; c++) {
@@ -151,7 +151,7 @@ static int compare(const noc_sim_t *a, const noc_sim_t *b, uint64_t T)
  * print the first difference and return 1. */
 static int compare_registers(const noc_sim_t *a, const noc_sim_t *b, uint64_t T, tally_t *tl)
 {
-    const noc_topo_t *t = a->topo;
+    const noc_graph_t *t = a->graph;
     int P = noc_rtl_core_ports(b), V = a->V;
     uint16_t cred[NOC_RTL_MAX_L], use[NOC_RTL_MAX_L];
     uint32_t slot = (uint32_t)(a->now & a->mask);
@@ -283,7 +283,7 @@ int main(int argc, char **argv)
         }
         if (!program)
             traffic = noc_synthetic_traffic(&d->syn);
-        d->s = noc_sim_create(&d->cfg, t, traffic, err, sizeof err);
+        d->s = noc_sim_create(&d->cfg, noc_topo_graph(t), traffic, err, sizeof err);
         if (!d->s || (program && noc_pe_attach(d->s, p, err, sizeof err)))
             status = 2;
     }
@@ -327,7 +327,7 @@ int main(int argc, char **argv)
                    " cycles identical (%" PRIu64 " flit arrivals, %" PRIu64 " credits and %" PRIu64
                    " core register values compared)%s\n",
                    spec, program ? "program " : "synthetic traffic", program ? (po.file ? po.file : po.name) : "",
-                   a->V, (long long)cfg.vc_buf_size, cfg.arb_type, t->n_nodes, T, tl.flits, tl.credits,
+                   a->V, (long long)cfg.vc_buf_size, cfg.arb_type, noc_topo_nodes(t), T, tl.flits, tl.credits,
                    tl.registers, program ? ", result checked" : "");
         }
     }

@@ -58,7 +58,7 @@ static int check(const char *spec, const char *program)
     static char facts[4096];
     noc_program_t *p = t ? noc_cli_prog_load(&po, t, 1, facts, sizeof facts, err, sizeof err) : NULL;
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = p ? noc_sim_create(&cfg, t, none, err, sizeof err) : NULL;
+    noc_sim_t *s = p ? noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err) : NULL;
     if (!s || noc_pe_attach(s, p, err, sizeof err)) {
         print_error("%s\n", err);
         return 1;
@@ -74,7 +74,7 @@ static int check(const char *spec, const char *program)
     int bad = 0, compared = 0, highs = 0;
     wave_t *core = read_fst_aliases(inner, 1);
     wave_t *link = read_fst(path);
-    for (int n = 0; n < t->n_nodes && !bad; n++) {
+    for (int n = 0; n < noc_topo_nodes(t) && !bad; n++) {
         char label[64], name[128];
         noc_topo_label(t, n, label, sizeof label);
         /* router_<the label's letters and digits, the rest as _> */
@@ -93,11 +93,11 @@ static int check(const char *spec, const char *program)
             bad = 1;
             break;
         }
-        int P = t->port_base[n + 1] - t->port_base[n];
+        int P = noc_topo_degree(t, n) + 1;
         for (int o = 1; o < P && !bad; o++) {
-            int g = t->port_base[n] + o;
+            int g = noc_topo_gport(t, n, o);
             char groups[2][32], sname[80], want[256];
-            int ng = noc_wv_node_groups(t, n, groups, sizeof groups[0]);
+            int ng = noc_topo_node_groups(t, n, groups, sizeof groups[0]);
             noc_wv_scope_name(label, sname, sizeof sname);
             snprintf(want, sizeof want, "top%s%s%s%s.%s.link_p%d.valid", ng > 0 ? "." : "", ng > 0 ? groups[0] : "",
                      ng > 1 ? "." : "", ng > 1 ? groups[1] : "", sname, o);
@@ -129,7 +129,7 @@ static int check(const char *spec, const char *program)
     }
     if (!bad)
         print_message("%s, %s: %d links of %d cores, %d flits: the cores' output registers and the links agree "
-                      "in every one of %llu cycles\n", spec, program, compared, t->n_nodes, highs,
+                      "in every one of %llu cycles\n", spec, program, compared, noc_topo_nodes(t), highs,
                       (unsigned long long)end);
     free_wave(core);
     free_wave(link);

@@ -80,16 +80,16 @@ static inline void fuzz_refused(const char *err)
 
 static inline void fuzz_check_topology(const noc_topo_t *t, int max_nodes)
 {
-    int n = t->n_nodes;
-    if (n < 1 || t->port_base[0] != 0 || t->port_base[n] != t->n_ports)
-        FUZZ_FAIL("%s: %d nodes, ports %d", t->spec, n, t->n_ports);
-    for (int g = 0; g < t->n_ports; g++) {
-        int pg = t->peer[g], node = noc_topo_port_node(t, g);
-        if (g == t->port_base[node]) {
+    int n = noc_topo_nodes(t);
+    if (n < 1 || noc_topo_gport(t, 0, 0) != 0 || noc_topo_gport(t, n - 1, noc_topo_degree(t, n - 1)) + 1 != noc_topo_ports(t))
+        FUZZ_FAIL("%s: %d nodes, ports %d", noc_topo_spec(t), n, noc_topo_ports(t));
+    for (int g = 0; g < noc_topo_ports(t); g++) {
+        int pg = noc_topo_peer(t, g), node = noc_topo_port_node(t, g);
+        if (g == noc_topo_gport(t, node, 0)) {
             if (pg != -1)
-                FUZZ_FAIL("%s: local port %d has a peer", t->spec, g);
-        } else if (pg < 0 || pg >= t->n_ports || t->peer[pg] != g || noc_topo_port_node(t, pg) == node) {
-            FUZZ_FAIL("%s: port %d's link is not a pair", t->spec, g);
+                FUZZ_FAIL("%s: local port %d has a peer", noc_topo_spec(t), g);
+        } else if (pg < 0 || pg >= noc_topo_ports(t) || noc_topo_peer(t, pg) != g || noc_topo_port_node(t, pg) == node) {
+            FUZZ_FAIL("%s: port %d's link is not a pair", noc_topo_spec(t), g);
         }
     }
     char label[256];
@@ -99,7 +99,7 @@ static inline void fuzz_check_topology(const noc_topo_t *t, int max_nodes)
     for (int v = 0; v < n; v += step) {
         noc_topo_label(t, v, label, sizeof label);
         if (noc_topo_find_label(t, label) != v)
-            FUZZ_FAIL("%s: label %s does not name node %d", t->spec, label, v);
+            FUZZ_FAIL("%s: label %s does not name node %d", noc_topo_spec(t), label, v);
     }
     if (n > max_nodes)
         return;
@@ -114,8 +114,8 @@ static inline void fuzz_check_topology(const noc_topo_t *t, int max_nodes)
         queue[tail++] = src;
         while (head < tail) {
             int v = queue[head++];
-            for (int g = t->port_base[v] + 1; g < t->port_base[v + 1]; g++) {
-                int w = noc_topo_port_node(t, t->peer[g]);
+            for (int g = noc_topo_gport(t, v, 1); g <= noc_topo_gport(t, v, noc_topo_degree(t, v)); g++) {
+                int w = noc_topo_port_node(t, noc_topo_peer(t, g));
                 if (dist[w] < 0) {
                     dist[w] = dist[v] + 1;
                     queue[tail++] = w;
@@ -124,21 +124,21 @@ static inline void fuzz_check_topology(const noc_topo_t *t, int max_nodes)
         }
         for (int dst = 0; dst < n; dst++) {
             if (dist[dst] < 0)
-                FUZZ_FAIL("%s: node %d cannot reach node %d", t->spec, src, dst);
+                FUZZ_FAIL("%s: node %d cannot reach node %d", noc_topo_spec(t), src, dst);
             int cur = src, hops = 0;
             for (;;) {
                 noc_route_t r;
                 noc_topo_route(t, cur, src, dst, &r);
                 if (r.port == 0)
                     break;
-                if (r.port > noc_topo_degree(t, cur) || r.vclass >= t->n_vclasses)
-                    FUZZ_FAIL("%s: %d -> %d at %d: port %d, class %d", t->spec, src, dst, cur, r.port, r.vclass);
-                cur = noc_topo_port_node(t, t->peer[noc_topo_gport(t, cur, r.port)]);
+                if (r.port > noc_topo_degree(t, cur) || r.vclass >= noc_topo_vclasses(t))
+                    FUZZ_FAIL("%s: %d -> %d at %d: port %d, class %d", noc_topo_spec(t), src, dst, cur, r.port, r.vclass);
+                cur = noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, cur, r.port)));
                 if (++hops > 4 * n)
-                    FUZZ_FAIL("%s: %d -> %d loops", t->spec, src, dst);
+                    FUZZ_FAIL("%s: %d -> %d loops", noc_topo_spec(t), src, dst);
             }
             if (cur != dst || hops < dist[dst])
-                FUZZ_FAIL("%s: %d -> %d ends at %d after %d hops (shortest %d)", t->spec, src, dst, cur, hops,
+                FUZZ_FAIL("%s: %d -> %d ends at %d after %d hops (shortest %d)", noc_topo_spec(t), src, dst, cur, hops,
                           dist[dst]);
         }
     }
@@ -181,7 +181,7 @@ static inline void fuzz_run_program(const noc_program_t *p, int unit_timing)
     if (!t)
         FUZZ_FAIL("%s: %s", spec, err);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         FUZZ_FAIL("%s: %s", spec, err);
     if (noc_pe_attach(s, p, err, sizeof err) == 0) {

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     fuzz_check_topology(t, 64);
-    if (t->n_nodes <= 64) {
+    if (noc_topo_nodes(t) <= 64) {
         noc_config_t cfg;
         noc_config_defaults(&cfg);
         cfg.check = 1;
@@ -34,12 +34,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         noc_synthetic_t syn;
         if (noc_synthetic_init(&syn, &cfg, t, err, sizeof err) != 0)
             FUZZ_FAIL("%s: %s", spec, err);
-        noc_sim_t *s = noc_sim_create(&cfg, t, noc_synthetic_traffic(&syn), err, sizeof err);
+        noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), noc_synthetic_traffic(&syn), err, sizeof err);
         if (!s)
             FUZZ_FAIL("%s: %s", spec, err);
         noc_run_status_t st = noc_sim_run(s);
         if (st != NOC_RUN_OK)
-            FUZZ_FAIL("a graph of %d nodes: run status %d (3 deadlock, 4 invariant)", t->n_nodes, (int)st);
+            FUZZ_FAIL("a graph of %d nodes: run status %d (3 deadlock, 4 invariant)", noc_topo_nodes(t), (int)st);
         noc_sim_destroy(s);
     }
     noc_topo_destroy(t);

@@ -47,9 +47,9 @@ static tree_t make_tree(const noc_topo_t *t)
     noc_gen_tree_t tr;
     noc_gen_tree_bfs(t, 0, &tr);
     tree_t out;
-    out.parent.assign(tr.parent, tr.parent + t->n_nodes);
-    out.kids.resize((size_t)t->n_nodes);
-    for (int v = 0; v < t->n_nodes; v++)
+    out.parent.assign(tr.parent, tr.parent + noc_topo_nodes(t));
+    out.kids.resize((size_t)noc_topo_nodes(t));
+    for (int v = 0; v < noc_topo_nodes(t); v++)
         if (out.parent[(size_t)v] >= 0)
             out.kids[(size_t)out.parent[(size_t)v]].push_back(v);
     noc_gen_tree_free(&tr);
@@ -156,7 +156,7 @@ static long run_alone(const noc_topo_t *t, const noc_config_t &cfg, const noc_pr
 {
     char err[512];
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s || noc_pe_attach(s, p, err, sizeof err) != 0) {
         std::fprintf(stderr, "%s: %s\n", what, err);
         noc_sim_destroy(s);
@@ -171,14 +171,19 @@ static long run_alone(const noc_topo_t *t, const noc_config_t &cfg, const noc_pr
         cycles = (long)noc_pe_stats(noc_sim_pe(s))->cycles;
     /* the recorded program: every op ends when it ended under SystemC */
     if (cycles >= 0 && fab) {
-        const noc_pe_stats_t *a = noc_pe_stats(noc_sim_pe(s)), *b = noc_pe_stats(fab->engine());
-        for (uint32_t i = 0; i < p->n_ops; i++)
-            if (a->op_end[i] != b->op_end[i] || a->op_start[i] != b->op_start[i]) {
-                std::fprintf(stderr, "%s: op %u ran %llu..%llu alone, %llu..%llu under SystemC\n", what, i,
-                             (unsigned long long)a->op_start[i], (unsigned long long)a->op_end[i],
-                             (unsigned long long)b->op_start[i], (unsigned long long)b->op_end[i]);
-                cycles = -1;
-                break;
+        /* op n of rank r: the recorded program's op ranks[r].op_start + n */
+        const noc_pe_stats_t *a = noc_pe_stats(noc_sim_pe(s));
+        for (int r = 0; r < p->n_ranks && cycles >= 0; r++)
+            for (uint32_t n = 0; n < p->ranks[r].n_ops; n++) {
+                uint32_t i = p->ranks[r].op_start + n;
+                uint64_t bs = fab->op_start(r, n), be = fab->op_end(r, n);
+                if (a->op_end[i] != be || a->op_start[i] != bs) {
+                    std::fprintf(stderr, "%s: rank %d's op %u ran %llu..%llu alone, %llu..%llu under SystemC\n",
+                                 what, r, n, (unsigned long long)a->op_start[i], (unsigned long long)a->op_end[i],
+                                 (unsigned long long)bs, (unsigned long long)be);
+                    cycles = -1;
+                    break;
+                }
             }
     }
     noc_sim_destroy(s);

@@ -139,24 +139,30 @@ int sc_main(int argc, char *argv[])
     char err[512];
     noc_traffic_t none = { NULL, NULL };
     noc_config_t cfg = fab.config();
-    noc_sim_t *s = noc_sim_create(&cfg, fab.topo(), none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(fab.topo()), none, err, sizeof err);
     const noc_program_t *p = fab.program();
     if (!s || noc_pe_attach(s, p, err, sizeof err) != 0 || noc_pe_run(s) != NOC_RUN_OK) {
         std::fprintf(stderr, "the recorded program alone: %s\n", s ? err : "no simulator");
         noc_sim_destroy(s);
         return 1;
     }
+    /* op n of rank r: the recorded program's op ranks[r].op_start + n */
     const noc_pe_stats_t *a = noc_pe_stats(noc_sim_pe(s)), *b = noc_pe_stats(fab.engine());
-    for (uint32_t i = 0; i < p->n_ops; i++) {
-        if (a->op_start[i] != b->op_start[i] || a->op_end[i] != b->op_end[i]) {
-            std::fprintf(stderr, "op %u (%s): %llu..%llu alone, %llu..%llu under SystemC\n", i,
-                         noc_op_kind_name((noc_op_kind_t)p->ops[i].kind),
-                         (unsigned long long)a->op_start[i], (unsigned long long)a->op_end[i],
-                         (unsigned long long)b->op_start[i], (unsigned long long)b->op_end[i]);
-            bad = 1;
-            break;
+    for (int r = 0; r < p->n_ranks && !bad; r++)
+        for (uint32_t n = 0; n < p->ranks[r].n_ops; n++) {
+            uint32_t i = p->ranks[r].op_start + n;
+            uint64_t bs = fab.op_start(r, n), be = fab.op_end(r, n);
+            if (a->op_start[i] != bs || a->op_end[i] != be) {
+                std::fprintf(stderr, "rank %d's op %u (%s): %llu..%llu alone, %llu..%llu under SystemC\n", r, n,
+                             noc_op_kind_name((noc_op_kind_t)p->ops[i].kind),
+                             (unsigned long long)a->op_start[i], (unsigned long long)a->op_end[i],
+                             (unsigned long long)bs, (unsigned long long)be);
+                bad = 1;
+                break;
+            }
         }
-    }
+    if (b->ops != p->n_ops)
+        bad = 1;
     std::printf("%s, %d rounds: %u ops, %llu messages, %llu cycles under SystemC and alone: %s\n", spec.c_str(),
                 rounds, p->n_ops, (unsigned long long)a->messages, (unsigned long long)b->cycles,
                 bad ? "FAIL" : "ok");

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "model/sim.h"
 #include "routers/registry.h"
+#include "topologies/topo.h"
 
 #define SCRIPT_MAX 256       /* entries */
 #define SCRIPT_MAX_NODES 256 /* nodes of the fabric it drives */
@@ -101,8 +102,8 @@ static inline noc_sim_t *script_sim(noc_topo_t **topo, const char *spec, unsigne
     *topo = noc_topo_create(spec, flags, err, sizeof err);
     if (!*topo)
         fail_msg("%s", err);
-    assert_true((*topo)->n_nodes <= SCRIPT_MAX_NODES);
-    noc_sim_t *s = noc_sim_create(&cfg, *topo, script_traffic(sc), err, sizeof err);
+    assert_true(noc_topo_nodes((*topo)) <= SCRIPT_MAX_NODES);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(*topo), script_traffic(sc), err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     return s;
@@ -123,7 +124,7 @@ static inline int script_link(const noc_sim_t *s, int a, int b)
 
 static inline int script_ejection(const noc_sim_t *s, int n)
 {
-    return noc_sim_topo(s)->port_base[n];
+    return noc_sim_graph(s)->port_base[n];
 }
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "model/channel.h"
 #include "routers/registry.h"
+#include "topologies/topo.h"
 
 static noc_sim_t *make(noc_topo_t **t, const char *spec, const char *class_latency)
 {
@@ -28,7 +29,7 @@ static noc_sim_t *make(noc_topo_t **t, const char *spec, const char *class_laten
     *t = noc_topo_create(spec, 0, err, sizeof err);
     assert_non_null(*t);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, *t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(*t), none, err, sizeof err);
     assert_non_null(s);
     return s;
 }
@@ -176,7 +177,7 @@ static void test_credits_many_vcs(void **state)
         noc_topo_t *t = noc_topo_create("mesh:2x2", 0, err, sizeof err);
         assert_non_null(t);
         noc_traffic_t none = { NULL, NULL };
-        noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+        noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
         if (!s)
             fail_msg("num_vcs=%s: %s", vcs[i], err);
         int V = s->V, c = noc_topo_gport(t, 0, 1), c2 = c + 1;
@@ -202,7 +203,7 @@ static void test_credits_many_vcs(void **state)
 
         /* a router's read of all its ports at once: each port's credits to
          * its own counters, the ports not asked for left in place */
-        int base = t->port_base[1], P = t->port_base[2] - base;
+        int base = noc_topo_gport(t, 1, 0), P = noc_topo_degree(t, 1) + 1;
         assert_true(P >= 3 && P * V <= 64);
         for (int p = 0; p < P; p++)
             for (int v = 0; v < V; v++)
@@ -291,13 +292,13 @@ static void test_link_latency_from_graph(void **state)
     noc_config_t cfg;
     noc_config_defaults(&cfg);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     assert_non_null(s);
     int slow = 0, other = 0;
-    for (int g = 0; g < t->n_ports; g++) {
-        if (t->peer[g] < 0)
+    for (int g = 0; g < noc_topo_ports(t); g++) {
+        if (noc_topo_peer(t, g) < 0)
             continue;
-        int a = noc_topo_port_node(t, g), b = noc_topo_port_node(t, t->peer[g]);
+        int a = noc_topo_port_node(t, g), b = noc_topo_port_node(t, noc_topo_peer(t, g));
         if ((a == 0 && b == 1) || (a == 1 && b == 0)) {
             assert_int_equal(s->chan_delay[g], 5);
             slow++;

@@ -44,7 +44,7 @@ static void loaded(run_t *r, const char *router)
     assert_non_null(r->topo);
     if (noc_synthetic_init(&r->syn, &cfg, r->topo, err, sizeof err))
         fail_msg("%s", err);
-    r->sim = noc_sim_create(&cfg, r->topo, noc_synthetic_traffic(&r->syn), err, sizeof err);
+    r->sim = noc_sim_create(&cfg, noc_topo_graph(r->topo), noc_synthetic_traffic(&r->syn), err, sizeof err);
     if (!r->sim)
         fail_msg("%s", err);
     for (int c = 0; c < 300; c++) {
@@ -139,7 +139,7 @@ static void test_credit_held_by_router(void **state)
     vc_node_t *nd = vc_node(vs, n);
     nd->credits[p * vs->V + v]--;
     char want[64];
-    snprintf(want, sizeof want, "credits on channel %d VC %d", s->topo->port_base[n] + p, v);
+    snprintf(want, sizeof want, "credits on channel %d VC %d", s->graph->port_base[n] + p, v);
     expect_fault(&r, "a router's credit lost", want);
     drop(&r);
 }
@@ -213,7 +213,7 @@ static void test_flit_dropped_from_buffer(void **state)
     int done = 0;
     for (int n = 0; n < s->n_nodes && !done; n++) {
         vc_node_t *nd = vc_node(vs, n);
-        int P = s->topo->port_base[n + 1] - s->topo->port_base[n];
+        int P = s->graph->port_base[n + 1] - s->graph->port_base[n];
         for (int l = 0; l < P * vs->V && !done; l++)
             if (noc_fifo_count(nd->ivc[l].head, nd->ivc[l].tail) >= 2) {
                 nd->ivc[l].head++;

@@ -16,6 +16,7 @@
 
 #include "model/sim.h"
 #include "routers/registry.h"
+#include "topologies/topo.h"
 #include "routers/rtl/rtl_model.h"
 
 static uint64_t heap_in_use(void)
@@ -39,10 +40,10 @@ static void check(const char *spec, const char *const *kv)
     }
     noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
     assert_non_null(t);
-    uint64_t est = noc_sim_estimate_bytes(&cfg, t);
+    uint64_t est = noc_sim_estimate_bytes(&cfg, noc_topo_graph(t));
     uint64_t before = heap_in_use();
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         fail_msg("%s: %s", spec, err);
     uint64_t real = heap_in_use() - before;
@@ -108,10 +109,10 @@ static void test_refused(void **state)
     assert_non_null(t);
     /* 65536 source queues of 2^20 packets: a terabyte */
     assert_int_equal(noc_config_set(&cfg, "source_queue", "1048576", err, sizeof err), 0);
-    uint64_t est = noc_sim_estimate_bytes(&cfg, t);
+    uint64_t est = noc_sim_estimate_bytes(&cfg, noc_topo_graph(t));
     assert_true(est > (UINT64_C(1) << 40));
     noc_traffic_t none = { NULL, NULL };
-    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     if (!strstr(err, "a simulation of mesh:256x256 (65536 nodes"))
         fail_msg("%s", err);
     assert_non_null(strstr(err, "TB (noctua's estimate)"));

@@ -17,6 +17,7 @@
 #include "model/pe.h"
 #include "model/sim_internal.h"
 #include "routers/registry.h"
+#include "topologies/topo.h"
 
 typedef struct run {
     noc_topo_t *topo;
@@ -39,7 +40,7 @@ static void build(run_t *r, const char *spec, noc_program_t *p, const char *cons
     if (!r->topo)
         fail_msg("%s", err);
     noc_traffic_t none = { NULL, NULL };
-    r->sim = noc_sim_create(&cfg, r->topo, none, err, sizeof err);
+    r->sim = noc_sim_create(&cfg, noc_topo_graph(r->topo), none, err, sizeof err);
     if (!r->sim)
         fail_msg("%s", err);
     if (noc_prog_finish(p, err, sizeof err) != 0 || noc_pe_attach(r->sim, p, err, sizeof err) != 0)

@@ -41,7 +41,7 @@ static void build(run_t *r, const char *spec, unsigned flags, const char *const 
         fail_msg("%s", err);
     if (noc_synthetic_init(&r->syn, &cfg, r->topo, err, sizeof err) != 0)
         fail_msg("%s", err);
-    r->sim = noc_sim_create(&cfg, r->topo, noc_synthetic_traffic(&r->syn), err, sizeof err);
+    r->sim = noc_sim_create(&cfg, noc_topo_graph(r->topo), noc_synthetic_traffic(&r->syn), err, sizeof err);
     if (!r->sim)
         fail_msg("%s", err);
 }
@@ -341,35 +341,35 @@ static void test_bad_config(void **state)
     assert_non_null(t);
     noc_traffic_t none = { NULL, NULL };
     noc_config_set(&cfg, "num_vcs", "1", err, sizeof err);
-    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     assert_non_null(strstr(err, "num_vcs"));
     noc_config_defaults(&cfg);
     noc_config_set(&cfg, "vc_buf_size", "0", err, sizeof err);
-    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     assert_non_null(strstr(err, "vc_buf_size"));
     noc_config_defaults(&cfg);
     noc_config_set(&cfg, "class_latency", "dim7:2", err, sizeof err);
-    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     assert_non_null(strstr(err, "dim7"));
     noc_config_defaults(&cfg);
     noc_config_set(&cfg, "class_width", "dim1:0", err, sizeof err);
-    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     assert_non_null(strstr(err, "class_width"));
     noc_config_defaults(&cfg);
     noc_config_set(&cfg, "class_width", "swap:8", err, sizeof err);
-    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     assert_non_null(strstr(err, "no link class 'swap'"));
     noc_config_defaults(&cfg);
     noc_config_set(&cfg, "link_width", "1", err, sizeof err); /* 64 cycles a flit: the limit */
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     assert_non_null(s);
     noc_sim_destroy(s);
     noc_config_set(&cfg, "flit_width", "65", err, sizeof err);
-    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     assert_non_null(strstr(err, "at most 64"));
     noc_config_defaults(&cfg);
     noc_config_set(&cfg, "router", "warp", err, sizeof err);
-    assert_null(noc_sim_create(&cfg, t, none, err, sizeof err));
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     assert_non_null(strstr(err, "warp"));
     noc_topo_destroy(t);
 }

@@ -38,7 +38,7 @@ static noc_sim_t *make_sim(noc_topo_t **topo, const char *spec, script_t *sc, no
             fail_msg("%s", err);
         tr = noc_synthetic_traffic(syn);
     }
-    noc_sim_t *s = noc_sim_create(&cfg, *topo, tr, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(*topo), tr, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     return s;

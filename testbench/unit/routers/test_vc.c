@@ -169,7 +169,7 @@ static void stream(int d, int c, int SA, int ST, int L, int both)
     int arrived = RT - (Lloc + c) + 1; /* refills in by the next burst */
     uint32_t peak = (uint32_t)(d < arrived ? d : arrived); /* d < RT; else at most d */
     const noc_link_stats_t *ls = noc_sim_link_stats(s, script_link(s, 0, 1));
-    const noc_link_stats_t *inj = noc_sim_link_stats(s, t->n_ports + 0); /* NI 0 -> router 0 */
+    const noc_link_stats_t *inj = noc_sim_link_stats(s, noc_topo_ports(t) + 0); /* NI 0 -> router 0 */
     print_message("d=%d c=%d SA=%d ST=%d L=%d: RT %d, %llu flits (formula %llu), %llu credit stalls "
                   "(formula %llu), router 0 input peak %u (%s %u)\n", d, c, SA, ST, L, RT,
                   (unsigned long long)ls->flits, (unsigned long long)flits,

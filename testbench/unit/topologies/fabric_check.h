@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 
 static inline noc_topo_t *make(const char *spec)
 {

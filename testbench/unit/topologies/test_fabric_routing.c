@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 
 #include "fabric_check.h"
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "topologies/fabrics.h"
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 
 #include "fabric_check.h"
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "topologies/facts.h"
+#include "topologies/topo_internal.h"
 
 static noc_topo_t *make(const char *spec)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 #include "fabric_check.h" /* cdg_t, cdg_add, cdg_acyclic */
 
 static const char *const specs[] = {

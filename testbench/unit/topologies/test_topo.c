@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topologies/topo.h"
+#include "topologies/topo_internal.h"
 
 static const char *const good_specs[] = {
     "ring:3", "ring:5", "ring:8", "mesh:2", "mesh:8", "mesh:4x4", "mesh:3x5", "mesh:2x3x4",

@@ -49,7 +49,7 @@ static outcome_t run_gen(const char *name, const char *spec, int timing, const n
     if (!p)
         fail_msg("%s on %s: %s", name, spec, err);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     assert_non_null(s);
     if (noc_pe_attach(s, p, err, sizeof err))
         fail_msg("%s", err);

@@ -64,14 +64,14 @@ static measured_t run_on(noc_topo_t *t, const noc_program_t *p, int timing)
     noc_config_t cfg;
     config(&cfg, timing);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     if (noc_pe_attach(s, p, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(noc_pe_run(s), NOC_RUN_OK);
     if (noc_pe_finished(noc_sim_pe(s), err, sizeof err) != 0 || noc_pe_check(s, err, sizeof err) != 0)
-        fail_msg("%s on %s (%s): %s", p->name, t->spec, timing_name[timing], err);
+        fail_msg("%s on %s (%s): %s", p->name, noc_topo_spec(t), timing_name[timing], err);
     const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
     measured_t m;
     memset(&m, 0, sizeof m);
@@ -142,7 +142,7 @@ static int ecc(const noc_topo_t *t, int v)
 static int diameter(const noc_topo_t *t)
 {
     int d = 0;
-    for (int v = 0; v < t->n_nodes; v++)
+    for (int v = 0; v < noc_topo_nodes(t); v++)
         if (ecc(t, v) > d)
             d = ecc(t, v);
     return d;
@@ -170,20 +170,20 @@ static void test_bsn_broadcast(void **state)
         noc_gen_args_t a = args(0, 1);
         measured_t m = run_all(cases[i].spec, noc_gen_bsn_broadcast, &a);
         noc_topo_t *t = topo(cases[i].spec);
-        int d = diameter(t->basis);
+        int d = diameter(noc_topo_basis(t));
         assert_int_equal(m.cycles, cases[i].cycles);
         assert_int_equal(m.cycles, 2 * d + 2);
         assert_int_equal(m.cycles, ecc(t, 0));
-        if (t->n_nodes <= 128)
+        if (noc_topo_nodes(t) <= 128)
             assert_int_equal(m.cycles, diameter(t));
         assert_int_equal(m.n_steps, 4);
         assert_int_equal(step_len(&m, 0), 1);
         assert_int_equal(step_len(&m, 1), d);
         assert_int_equal(step_len(&m, 2), 1);
         assert_int_equal(step_len(&m, 3), d);
-        int n = t->basis->n_nodes;
+        int n = noc_topo_nodes(noc_topo_basis(t));
         assert_int_equal(m.flits[1], 2 * n - 1);
-        assert_int_equal(m.flits[0] + m.flits[1], t->n_nodes - 1);
+        assert_int_equal(m.flits[0] + m.flits[1], noc_topo_nodes(t) - 1);
         noc_topo_destroy(t);
     }
 }
@@ -208,8 +208,8 @@ static void test_bsn_broadcast_roots(void **state)
         uint64_t unit;
         measured_t m = run_all3(cases[i].spec, noc_gen_bsn_broadcast, &a, &unit, NULL);
         noc_topo_t *t = topo(cases[i].spec);
-        int n = t->basis->n_nodes, g0 = (a.root % (n * n)) / n, p0 = a.root % n;
-        int eg = ecc(t->basis, g0), ep = ecc(t->basis, p0), e = eg > ep ? eg : ep;
+        int n = noc_topo_nodes(noc_topo_basis(t)), g0 = (a.root % (n * n)) / n, p0 = a.root % n;
+        int eg = ecc(noc_topo_basis(t), g0), ep = ecc(noc_topo_basis(t), p0), e = eg > ep ? eg : ep;
         assert_int_equal(m.cycles, (uint64_t)((2 + 2 * e) * a.words));
         assert_int_equal(unit, (uint64_t)((2 + eg + ep) * a.words));
         assert_int_equal(2 + eg + ep, ecc(t, a.root));
@@ -234,8 +234,8 @@ static void test_bsn_data_sum(void **state)
         measured_t m = run_all(cases[i].spec, noc_gen_bsn_data_sum, &a);
         assert_int_equal(m.cycles, cases[i].cycles);
         noc_topo_t *t = topo(cases[i].spec);
-        assert_int_equal(m.cycles, 2 * diameter(t->basis) + 2);
-        assert_int_equal(step_len(&m, 0), diameter(t->basis));
+        assert_int_equal(m.cycles, 2 * diameter(noc_topo_basis(t)) + 2);
+        assert_int_equal(step_len(&m, 0), diameter(noc_topo_basis(t)));
         noc_topo_destroy(t);
         assert_int_equal(m.n_steps, 5);
         assert_int_equal(step_len(&m, 1), 1);
@@ -265,10 +265,10 @@ static int group_prefix(const noc_topo_t *b)
     if (noc_gen_is(b, "complete"))
         return 1;
     if (noc_gen_is(b, "hypercube"))
-        return b->dims;
-    if (b->dims == 1)
-        return b->n_nodes - 1;
-    return (b->k[0] - 1) + (b->k[1] - 1);
+        return noc_topo_dims(b);
+    if (noc_topo_dims(b) == 1)
+        return noc_topo_nodes(b) - 1;
+    return (noc_topo_k(b, 0) - 1) + (noc_topo_k(b, 1) - 1);
 }
 
 /* Prefix sum (Table 2): 3 transmissions, 2 group prefix sums and 2
@@ -289,19 +289,19 @@ static void test_bsn_prefix_sum(void **state)
         noc_gen_args_t a = args(0, 1);
         measured_t m = run_all(cases[i], noc_gen_bsn_prefix_sum, &a);
         noc_topo_t *t = topo(cases[i]);
-        const noc_topo_t *b = t->basis;
-        int n = b->n_nodes, pre = group_prefix(b), e = ecc(b, n - 1);
+        const noc_topo_t *b = noc_topo_basis(t);
+        int n = noc_topo_nodes(b), pre = group_prefix(b), e = ecc(b, n - 1);
         assert_int_equal(m.cycles, (uint64_t)(3 + 2 * pre + 2 * e));
         assert_int_equal(m.n_steps, 8);
         const int steps[8] = { pre, 1, pre, 1, e, 1, e, 0 };
         for (int k = 0; k < 8; k++)
             assert_int_equal(step_len(&m, k), steps[k]);
-        if (noc_gen_is(b, "ring") || b->dims == 1)
+        if (noc_gen_is(b, "ring") || noc_topo_dims(b) == 1)
             assert_true(m.cycles <= (uint64_t)(4 * n - 1));
-        if (noc_gen_is(b, "mesh") && b->dims == 1)
+        if (noc_gen_is(b, "mesh") && noc_topo_dims(b) == 1)
             assert_int_equal(m.cycles, 4 * n - 1);
-        if (noc_gen_is(b, "mesh") && b->dims == 2 && b->k[0] == b->k[1])
-            assert_int_equal(m.cycles, 8 * b->k[0] - 5);
+        if (noc_gen_is(b, "mesh") && noc_topo_dims(b) == 2 && noc_topo_k(b, 0) == noc_topo_k(b, 1))
+            assert_int_equal(m.cycles, 8 * noc_topo_k(b, 0) - 5);
         if (noc_gen_is(b, "complete"))
             assert_int_equal(m.cycles, 7);
         noc_topo_destroy(t);
@@ -330,17 +330,17 @@ static void test_otis(void **state)
         assert_int_equal(m.cycles, cases[i].bcast);
         assert_int_equal(m.n_steps, 3);
         noc_topo_t *t = topo(cases[i].spec);
-        int n = t->basis->n_nodes;
-        assert_int_equal(m.cycles, ecc(t->basis, a.root % n) + 1 + ecc(t->basis, a.root / n));
+        int n = noc_topo_nodes(noc_topo_basis(t));
+        assert_int_equal(m.cycles, ecc(noc_topo_basis(t), a.root % n) + 1 + ecc(noc_topo_basis(t), a.root / n));
         if (a.root == 0) {
-            assert_int_equal(m.cycles, 2 * diameter(t->basis) + 1);
+            assert_int_equal(m.cycles, 2 * diameter(noc_topo_basis(t)) + 1);
             assert_int_equal(m.cycles, diameter(t));
         }
-        assert_int_equal(m.flits[0] + m.flits[1], t->n_nodes - 1);
+        assert_int_equal(m.flits[0] + m.flits[1], noc_topo_nodes(t) - 1);
         assert_int_equal(m.flits[1], n - 1);
         m = run_all(cases[i].spec, noc_gen_otis_data_sum, &a);
         assert_int_equal(m.cycles, cases[i].sum);
-        assert_int_equal(m.cycles, 2 * diameter(t->basis) + 1); /* from any root */
+        assert_int_equal(m.cycles, 2 * diameter(noc_topo_basis(t)) + 1); /* from any root */
         assert_int_equal(m.n_steps, 3);
         noc_topo_destroy(t);
     }

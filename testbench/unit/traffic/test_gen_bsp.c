@@ -72,7 +72,7 @@ static void run(const char *spec, const noc_generator_t *g, const noc_gen_args_t
     if (!p)
         fail_msg("%s on %s: %s", g->name, spec, err);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s || noc_pe_attach(s, p, err, sizeof err) != 0)
         fail_msg("%s on %s: %s", g->name, spec, err);
     assert_int_equal(noc_pe_run(s), NOC_RUN_OK);
@@ -228,7 +228,7 @@ static void test_two_phase_cost(void **state)
             noc_gen_args_t a = args(n, 0, NULL);
             char err[64];
             noc_topo_t *t = noc_topo_create(specs[s], 0, err, sizeof err);
-            int p = t->n_nodes, b = (n + p - 1) / p;
+            int p = noc_topo_nodes(t), b = (n + p - 1) / p;
             noc_topo_destroy(t);
             long long h1 = fact(specs[s], &noc_gen_broadcast_2phase, &a, "superstep1.h");
             long long h2 = fact(specs[s], &noc_gen_broadcast_2phase, &a, "superstep2.h");
@@ -269,7 +269,7 @@ static void test_two_phase_wins(void **state)
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
         char err[64];
         noc_topo_t *t = noc_topo_create(specs[s], 0, err, sizeof err);
-        int p = t->n_nodes;
+        int p = noc_topo_nodes(t);
         noc_topo_destroy(t);
         noc_gen_args_t a = args(4 * p, 0, NULL);
         measured_t one, two;

@@ -71,7 +71,7 @@ static outcome_t run(const noc_generator_t *g, const char *spec, const char *var
     if (!p)
         fail_msg("%s on %s: %s", g->name, spec, err);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     if (noc_pe_attach(s, p, err, sizeof err) != 0)
@@ -373,7 +373,7 @@ static void test_hops_and_hot_links(void **state)
             noc_program_t *p = g->make(t, &a, err, sizeof err);
             assert_non_null(p);
             noc_traffic_t none = { NULL, NULL };
-            noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+            noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
             assert_int_equal(noc_pe_attach(s, p, err, sizeof err), 0);
             assert_int_equal(noc_pe_run(s), NOC_RUN_OK);
             const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
@@ -436,15 +436,15 @@ static void test_perimeter(void **state)
         noc_program_t *p = SUM->make(t, &a, err, sizeof err);
         assert_non_null(p);
         noc_traffic_t none = { NULL, NULL };
-        noc_sim_t *sim = noc_sim_create(&cfg, t, none, err, sizeof err);
+        noc_sim_t *sim = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
         assert_int_equal(noc_pe_attach(sim, p, err, sizeof err), 0);
         assert_int_equal(noc_pe_run(sim), NOC_RUN_OK);
-        int apex_rank = t->levels ? t->level_first[3] : 0;
-        if (!t->levels) { /* on the hypercube: where the mapping put the apex */
+        int apex_rank = noc_topo_levels(t) ? noc_topo_level_first(t, 3) : 0;
+        if (!noc_topo_levels(t)) { /* on the hypercube: where the mapping put the apex */
             noc_embed_t e = { noc_embed_parse(a.variant), 3, 0 };
             apex_rank = noc_embed_node(&e, 3, 0, 0);
         }
-        int32_t at = t->levels ? 0 : 3 * 4; /* level 3's region: 3 * slot, slot = 4 words */
+        int32_t at = noc_topo_levels(t) ? 0 : 3 * 4; /* level 3's region: 3 * slot, slot = 4 words */
         assert_int_equal(noc_pe_memory(noc_sim_pe(sim), apex_rank)[at], perimeter);
         char facts[2048] = "", want[64];
         SUM->facts(t, &a, facts, sizeof facts);

@@ -58,7 +58,7 @@ static noc_sim_t *sim_for(const noc_topo_t *t, int timing)
     noc_config_defaults(&cfg);
     noc_config_timing(&cfg, timing);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     return s;
@@ -136,7 +136,7 @@ static void paper_count(const char *spec, const request_t *rq, uint64_t *count, 
     noc_gen_tree_t tr;
     noc_gen_tree_bfs(t, rq->root, &tr);
     int deg = noc_topo_degree(t, rq->root), w = rq->words ? rq->words : 1;
-    *count = (uint64_t)((t->n_nodes - 1 + deg - 1) / deg * w);
+    *count = (uint64_t)((noc_topo_nodes(t) - 1 + deg - 1) / deg * w);
     *ecc = (uint64_t)(tr.height * w);
     noc_gen_tree_free(&tr);
     noc_topo_destroy(t);

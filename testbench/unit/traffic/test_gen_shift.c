@@ -90,7 +90,7 @@ static outcome_t run(const char *spec, int timing, const noc_gen_args_t *a)
     if (!p)
         fail_msg("shift on %s: %s", spec, err);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, t, none, err, sizeof err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     if (noc_pe_attach(s, p, err, sizeof err) != 0)
@@ -123,7 +123,7 @@ static int nodes(const char *spec)
     noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
     if (!t)
         fail_msg("%s", err);
-    int n = t->n_nodes;
+    int n = noc_topo_nodes(t);
     noc_topo_destroy(t);
     return n;
 }

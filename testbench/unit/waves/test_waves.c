@@ -81,7 +81,7 @@ static void start_with(run_t *r, const char *spec, noc_program_t *p, int sync, i
     if (!r->topo)
         fail_msg("%s", err);
     noc_traffic_t none = { NULL, NULL };
-    r->sim = noc_sim_create(&cfg, r->topo, none, err, sizeof err);
+    r->sim = noc_sim_create(&cfg, noc_topo_graph(r->topo), none, err, sizeof err);
     if (!r->sim)
         fail_msg("%s", err);
     r->prog = p;
@@ -416,7 +416,7 @@ static void test_window(void **state)
 static void node_path(const noc_topo_t *t, int n, char *buf, size_t len)
 {
     char groups[2][32], label[64], name[80];
-    int ng = noc_wv_node_groups(t, n, groups, sizeof groups[0]);
+    int ng = noc_topo_node_groups(t, n, groups, sizeof groups[0]);
     noc_topo_label(t, n, label, sizeof label);
     noc_wv_scope_name(label, name, sizeof name);
     snprintf(buf, len, "top%s%s%s%s.%s", ng > 0 ? "." : "", ng > 0 ? groups[0] : "", ng > 1 ? "." : "",
@@ -444,7 +444,7 @@ static void test_grant_synthetic(void **state)
         if (w->all[i].t > end)
             end = w->all[i].t;
     int checked = 0;
-    for (int n = 0; n < t->n_nodes; n++) {
+    for (int n = 0; n < noc_topo_nodes(t); n++) {
         char np[256];
         node_path(t, n, np, sizeof np);
         for (int p = 1; p <= noc_topo_degree(t, n); p++) {
@@ -464,12 +464,12 @@ static void test_grant_synthetic(void **state)
                     assert_string_equal(value_at(w, src, c), label);
                 } else {
                     /* the link into port g of n: the peer's port toward n */
-                    int peer_g = t->peer[noc_topo_gport(t, n, g)];
+                    int peer_g = noc_topo_peer(t, noc_topo_gport(t, n, g));
                     int m = noc_topo_port_node(t, peer_g);
                     char mp[256], in_valid[300], in_pkt[300];
                     node_path(t, m, mp, sizeof mp);
-                    snprintf(in_valid, sizeof in_valid, "%s.link_p%d.valid", mp, peer_g - t->port_base[m]);
-                    snprintf(in_pkt, sizeof in_pkt, "%s.link_p%d.pkt", mp, peer_g - t->port_base[m]);
+                    snprintf(in_valid, sizeof in_valid, "%s.link_p%d.valid", mp, peer_g - noc_topo_gport(t, m, 0));
+                    snprintf(in_pkt, sizeof in_pkt, "%s.link_p%d.pkt", mp, peer_g - noc_topo_gport(t, m, 0));
                     int seen = 0;
                     for (uint64_t e = 0; e < c && !seen; e++)
                         seen = strcmp(value_at(w, in_valid, e), "1") == 0 && strcmp(value_at(w, in_pkt, e), id) == 0;
@@ -512,7 +512,7 @@ static void record_any(const char *spec, const char *prog, int sync, const char 
         assert_int_equal(noc_synthetic_init(&syn, &cfg, t, err, sizeof err), 0);
         traffic = noc_synthetic_traffic(&syn);
     }
-    noc_sim_t *sim = noc_sim_create(&cfg, t, traffic, err, sizeof err);
+    noc_sim_t *sim = noc_sim_create(&cfg, noc_topo_graph(t), traffic, err, sizeof err);
     if (!sim)
         fail_msg("%s", err);
     if (prog) {
@@ -701,11 +701,11 @@ static void test_names(void **state)
     assert_true(noc_wv_match("(9)|(1, 2)", "(1,2)"));
     assert_true(noc_wv_match(NULL, "(1,2)"));
     noc_topo_t *t = noc_topo_create("mesh:4x3", 0, err, sizeof err);
-    assert_int_equal(noc_wv_node_groups(t, 9, groups, sizeof groups[0]), 1);
+    assert_int_equal(noc_topo_node_groups(t, 9, groups, sizeof groups[0]), 1);
     assert_string_equal(groups[0], "row2");
     noc_topo_destroy(t);
     t = noc_topo_create("hypercube:3", 0, err, sizeof err);
-    assert_int_equal(noc_wv_node_groups(t, 5, groups, sizeof groups[0]), 0);
+    assert_int_equal(noc_topo_node_groups(t, 5, groups, sizeof groups[0]), 0);
     noc_topo_destroy(t);
     char esc[64];
     noc_wv_escape("send to <1,2,0> tag 3", esc, sizeof esc);

@@ -1,0 +1,110 @@
+/* graph.h: the fabric as the kernel sees it: routers, ports and links in
+ * flat arrays, and the routing function. A topology (topologies/) builds
+ * one and owns it (noc_topo_graph); the kernel, the router families and the
+ * wave recorder read only this, so model/ knows no topology.
+ *
+ * Node n has ports 0 .. degree(n): port 0 is the local port (to and from the
+ * PE's network interface), ports 1 .. degree(n) are network ports. Every port
+ * has a global id g in [port_base[n], port_base[n+1]); the network port g
+ * sends on the directed link g -> peer[g] (a global port id of the neighbour,
+ * whose link back is peer[peer[g]] == g). Links come in classes (one per
+ * dimension in tori, meshes and hypercubes) so that latency and reports can
+ * be set and broken down per class.
+ *
+ * Routing is a pure function of (current node, destination) (and, where
+ * route_needs_src, the packet's source): the route names the output port and
+ * the VC class the packet must use on that port's link. A router with V
+ * virtual channels gives class c of C the VCs [c*V/C, (c+1)*V/C). On the hot
+ * path routers call noc_graph_route, a load from the cached table where
+ * there is one. */
+#ifndef NOC_GRAPH_H
+#define NOC_GRAPH_H
+#include <stddef.h>
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NOC_GRAPH_MAX_CLASSES 32 /* link classes */
+#define NOC_GRAPH_CLASS_NAME 16  /* bytes of a class name, NUL included */
+/* The longest name (a topology's SPEC): room for a graph file's path of
+ * PATH_MAX (4096) with the kinds around it (bsn:graph:...). */
+#define NOC_GRAPH_NAME_MAX 4200
+
+/* One routing decision. */
+typedef struct noc_route {
+    uint8_t port;   /* output port at the current node (0: eject here) */
+    uint8_t vclass; /* VC class on that port's link, < n_vclasses */
+} noc_route_t;
+
+/* The route at node cur of a packet from src toward dst (cur == dst: port
+ * 0); ctx is the graph's. */
+typedef void (*noc_graph_route_fn)(const void *ctx, int cur, int src, int dst, noc_route_t *r);
+/* The label of node n, in the fabric's own notation, into buf (always
+ * NUL-terminated). */
+typedef void (*noc_graph_label_fn)(const void *ctx, int n, char *buf, size_t len);
+/* The groups node n sits in, outermost first (a BSN's part and group, a
+ * mesh's row, a pyramid's level and row), as names into names[0 .. return),
+ * at most 2; 0 for none. The wave hierarchy follows them. */
+typedef int (*noc_graph_groups_fn)(const void *ctx, int n, char names[2][32], size_t len);
+
+typedef struct noc_graph {
+    const char *name;        /* the SPEC it was built from, for messages */
+    int n_nodes;
+    int n_ports;             /* total ports, local ones included */
+    const int *port_base;    /* n_nodes + 1 entries */
+    const int *peer;         /* per global port: peer global port, -1 for local */
+    const uint8_t *link_class; /* per global port: class of its outgoing link */
+    /* Per global port: the latency in cycles the fabric's definition gives
+     * the link leaving it, 0 where the link takes its class latency; NULL
+     * when no link has one. */
+    const uint8_t *link_latency;
+    int n_classes;
+    const char (*class_name)[NOC_GRAPH_CLASS_NAME]; /* n_classes names */
+    int n_vclasses;          /* VC classes the routing needs (>= 1) */
+    int max_degree;          /* largest number of network ports of a node */
+    int route_needs_src;     /* 0: route ignores src, so a router need not
+                                look the packet's source up */
+    /* Hops of the longest route where the fabric knows it without a search
+     * (grids), 0 where it does not (then it is small: packets count hops in
+     * 16 bits, and a longer route is refused). */
+    int64_t diameter;
+    /* route's result for every (cur, dst), cur * n_nodes + dst, where the
+     * routing ignores the source and the fabric is small; NULL otherwise. */
+    const noc_route_t *route_cache;
+    noc_graph_route_fn route;
+    noc_graph_label_fn label;   /* NULL: labels are node numbers */
+    noc_graph_groups_fn groups; /* NULL: no groups */
+    const void *ctx;            /* the callbacks' first argument */
+} noc_graph_t;
+
+static inline int noc_graph_degree(const noc_graph_t *g, int n)
+{ return g->port_base[n + 1] - g->port_base[n] - 1; }
+/* The route at cur of a packet from src to dst: what routers call for every
+ * head flit. */
+static inline void noc_graph_route(const noc_graph_t *g, int cur, int src, int dst, noc_route_t *r)
+{
+    if (g->route_cache)
+        *r = g->route_cache[(size_t)cur * (size_t)g->n_nodes + (size_t)dst];
+    else
+        g->route(g->ctx, cur, src, dst, r);
+}
+
+/* The node owning global port gport of a port_base of n_nodes + 1 entries
+ * (strictly increasing), or -1 outside [0, port_base[n_nodes]). */
+int noc_port_owner(const int *port_base, int n_nodes, int gport);
+/* The node owning global port gport, -1 for none. */
+int noc_graph_port_node(const noc_graph_t *g, int gport);
+/* Node n's label ("?n" outside the graph; its number without a label
+ * function). */
+void noc_graph_label(const noc_graph_t *g, int n, char *buf, size_t len);
+/* Node n's groups (noc_graph_groups_fn), 0 without a groups function. */
+int noc_graph_groups(const noc_graph_t *g, int n, char names[2][32], size_t len);
+/* Hops on the route from a to b (follows the routing function), -1 when the
+ * route does not arrive. */
+int noc_graph_route_hops(const noc_graph_t *g, int a, int b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
