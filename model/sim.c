@@ -759,19 +759,6 @@ static int deadlocked(const struct noc_sim *s)
     return s->in_network > 0 && s->now - s->last_move > quiet;
 }
 
-void noc_sim_set_stop(noc_sim_t *s, const volatile sig_atomic_t *flag)
-{
-    s->stop = flag;
-}
-
-void noc_sim_set_progress(noc_sim_t *s, noc_progress_fn fn, void *ctx, uint64_t every)
-{
-    s->progress = every ? fn : NULL;
-    s->progress_ctx = ctx;
-    s->progress_every = every;
-    s->progress_next = s->now + every;
-}
-
 /* After a cycle: the stop flag, the invariant checker (check=1), the
  * deadlock detector. */
 static int checks(struct noc_sim *s, noc_run_status_t *status)

@@ -151,3 +151,17 @@ void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles
     if (cycles_per_flit)
         *cycles_per_flit = s->chan_ser[c];
 }
+
+/* The stop flag and the progress hook (sim.h), read after every cycle by sim.c's checks(). */
+void noc_sim_set_stop(noc_sim_t *s, const volatile sig_atomic_t *flag)
+{
+    s->stop = flag;
+}
+
+void noc_sim_set_progress(noc_sim_t *s, noc_progress_fn fn, void *ctx, uint64_t every)
+{
+    s->progress = every ? fn : NULL;
+    s->progress_ctx = ctx;
+    s->progress_every = every;
+    s->progress_next = s->now + every;
+}
