@@ -1,6 +1,7 @@
 /* sim_view.c: what the layers above the kernel read of a running
  * simulator (sim.h), for the wave recorder, the SystemC wrapper, benches
-^ * and embedders (and the run's stop flag and progress hook): the flit a channel delivers in a cycle, packets, the
+ * and embedders (and the run's stop flag and progress hook): the flit a
+ * channel delivers in a cycle, packets, the
  * channels' far ends, the routers' buffers and credits through the
  * family's interface, whether a node has work, and the family's own wave
  * recording; and the figures and wiring every report reads (statistics,
