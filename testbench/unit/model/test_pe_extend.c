@@ -374,8 +374,18 @@ static void test_refusals(void **state)
     try_append(&x, 4, &o, e.c4, 3, NULL);                  /* from the calc's end: fine */
     stop(&x);
     noc_prog_free(early);
+}
 
-    /* under sync_steps, a new op of a step whose barrier has passed */
+/* Under sync_steps: a new op of a step whose barrier has passed, a step
+ * appended after every step has passed, a calc of the gap from before its
+ * step's barrier opened. */
+static void test_refusals_at_barriers(void **state)
+{
+    (void)state;
+    char err[512];
+    run_t x;
+    noc_run_status_t st = NOC_RUN_OK;
+    noc_op_t o;
     noc_program_t *a = noc_prog_new(2, "steps");
     noc_prog_step(a, 0, "one");
     noc_prog_calc(a, 0, 1);
@@ -630,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_grown_mid_cycle_equals_whole),
         cmocka_unit_test(test_cycle_in_parts),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_refusals_at_barriers),
         cmocka_unit_test(test_grown_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
