@@ -413,6 +413,7 @@ void noc_pe_barrier(struct noc_sim *s)
         pe->cur_step++;
         if (pe->cur_step == pe->st.n_steps)
             break;
+        pe->step_open[pe->cur_step] = s->now;
         /* in the order they were parked (the list is newest first) */
         int32_t rev = -1;
         for (int32_t op = pe->park_head[pe->cur_step]; op >= 0;) {

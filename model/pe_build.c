@@ -234,6 +234,7 @@ static void build_steps(noc_pe_t *pe, const noc_program_t *p, int sync)
     pe->step_left = noc_xcalloc((size_t)p->n_steps + 1, sizeof(uint32_t), "PE engine");
     pe->step_active = noc_xcalloc((size_t)p->n_steps + 1, sizeof(uint32_t), "PE engine");
     pe->park_head = noc_xcalloc((size_t)p->n_steps + 1, sizeof(int32_t), "PE engine");
+    pe->step_open = noc_xcalloc((size_t)p->n_steps + 1, sizeof(uint64_t), "PE engine");
     for (int k = 0; k <= p->n_steps; k++)
         pe->park_head[k] = -1;
     for (uint32_t i = 0; i < N; i++)
@@ -241,6 +242,8 @@ static void build_steps(noc_pe_t *pe, const noc_program_t *p, int sync)
             pe->step_left[p->ops[i].step]++;
     while (pe->cur_step < p->n_steps && pe->step_left[pe->cur_step] == 0)
         pe->cur_step++;
+    for (int k = pe->cur_step + 1; k <= p->n_steps; k++) /* the steps up to the first with ops: cycle 0 */
+        pe->step_open[k] = NOC_NEVER;
     pe->st.ops = N;
     pe->st.n_steps = p->n_steps;
     pe->st.steps = noc_xcalloc((size_t)p->n_steps + 1, sizeof(noc_pe_step_stats_t), "PE engine");
@@ -328,6 +331,7 @@ void noc_pe_destroy(noc_pe_t *pe)
     free(pe->step_left);
     free(pe->step_active);
     free(pe->park_head);
+    free(pe->step_open);
     free(pe->st.steps);
     noc_prog_free(pe->own);
     free(pe);

@@ -50,6 +50,7 @@ static void step_room(noc_pe_t *pe, int k)
     pe->step_left = noc_xrealloc(pe->step_left, n * sizeof *pe->step_left, "PE engine");
     pe->step_active = noc_xrealloc(pe->step_active, n * sizeof *pe->step_active, "PE engine");
     pe->park_head = noc_xrealloc(pe->park_head, n * sizeof *pe->park_head, "PE engine");
+    pe->step_open = noc_xrealloc(pe->step_open, n * sizeof *pe->step_open, "PE engine");
     pe->st.steps = noc_xrealloc(pe->st.steps, n * sizeof *pe->st.steps, "PE engine");
     pe->append_work += (uint64_t)pe->cap_steps;
     pe->cap_steps = cap;
@@ -104,10 +105,13 @@ int noc_pe_append_step(struct noc_sim *s, const char *name, char *err, size_t er
     for (int j = k; j <= k + 1; j++) {
         pe->step_left[j] = pe->step_active[j] = 0;
         pe->park_head[j] = -1;
+        pe->step_open[j] = NOC_NEVER;
     }
     pe->st.n_steps = k + 1;
-    if (pe->cur_step == k) /* every step before it has passed: so has this one, while it has no ops */
+    if (pe->cur_step == k) { /* every step before it has passed: so has this one, while it has no ops */
+        pe->step_open[k] = s->now;
         pe->cur_step = k + 1;
+    }
     /* packets in flight of no step: "no step" is row k + 1 now */
     for (uint32_t i = 0; i < s->pkt_cap; i++) /* free slots too: harmless */
         if (s->pkts[i].step == (uint16_t)k)
@@ -167,7 +171,7 @@ int noc_pe_append_memory(struct noc_sim *s, int r, uint32_t addr, const int64_t 
  * than k has had ops (its barrier opened, which an op of k would have
  * held back): the run's current step is k or before it, or every step
  * has passed and none after k had ops. *cur: the current step then. */
-static int step_open(const noc_pe_t *pe, int k, int *cur)
+static int step_may_join(const noc_pe_t *pe, int k, int *cur)
 {
     *cur = pe->cur_step;
     if (k < 0 || k >= pe->cur_step)
@@ -182,8 +186,9 @@ static int step_open(const noc_pe_t *pe, int k, int *cur)
 }
 
 /* Can calc *o of rank r (dependencies met) be put on the processor as if
- * started in cycle at, the processor free since, under sync_steps in an
- * open step (cur: the current step)? 0, or -1 with a message. */
+ * started in cycle at, the processor free since, under sync_steps in a
+ * step open since (cur: the current step; a run of the recorded program
+ * from cycle 0 would hold it at the barrier)? 0, or -1 with a message. */
 static int can_prestart(const noc_pe_t *pe, int r, const noc_op_t *o, uint32_t pending, uint64_t at, uint64_t now,
                         int cur, char *err, size_t errlen)
 {
@@ -195,7 +200,8 @@ static int can_prestart(const noc_pe_t *pe, int r, const noc_op_t *o, uint32_t p
     const rank_state_t *rs = &pe->rank[r];
     /* computations run one after the other: the last one ended at cpu_free */
     int busy = rs->cpu_op >= 0 || rs->compute.head != rs->compute.tail || rs->cpu_free > at;
-    if (busy || (pe->sync && o->step > cur)) {
+    int early = pe->sync && o->step >= 0 && (o->step > cur || at < pe->step_open[o->step]);
+    if (busy || early) {
         snprintf(err, errlen, "rank %d: a calc from cycle %llu would %s", r, (unsigned long long)at,
                  busy ? "share the processor with another computation" : "start before its step's barrier");
         return -1;
@@ -215,7 +221,7 @@ static int check_op(const struct noc_sim *s, const noc_pe_t *pe, int r, const no
         snprintf(err, errlen, "rank %d: a send to itself; a PE does not use the network for that", r);
         return -1;
     }
-    if (!step_open(pe, op->step, cur) && pe->sync) {
+    if (!step_may_join(pe, op->step, cur) && pe->sync) {
         snprintf(err, errlen, "rank %d: a new op of step '%s', whose barrier the run has passed", r,
                  pe->p->steps[op->step]);
         return -1;

@@ -92,6 +92,8 @@ struct noc_pe {
     uint32_t *step_left;   /* per step: ops not completed */
     uint32_t *step_active; /* per step: ops ready or running (waveforms' current step) */
     int32_t *park_head;    /* per step: ready ops waiting for the barrier */
+    uint64_t *step_open;   /* per step: the cycle the run reached it (its barrier opened, or it
+                              was passed empty), NOC_NEVER not yet */
     int32_t *park_next;    /* per op */
     int cap_steps;         /* steps the per-step arrays have room for, besides "no step" */
     int cap_step_rows;     /* rows the simulator's per-step link tables have room for */

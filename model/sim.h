@@ -97,7 +97,7 @@ void noc_sim_where(const noc_sim_t *s, noc_sim_where_t *w);
 /* Simulate one cycle (both phases). */
 void noc_sim_step(noc_sim_t *s);
 /* A program run's cycle in three parts, for a caller that adds ops to
- * the program while it runs (noc_pe_extend; the SystemC wrapper): the
+ * the program while it runs (noc_pe_append_op; the SystemC wrapper): the
  * arrivals of every active node (ejections, credits, computations that end
  * now); then the step barrier (barrier = 1, once a cycle) and every PE's
  * evaluation, which may be called again after the program grew, starting

@@ -375,8 +375,18 @@ static void test_refusals(void **state)
     try_append(&x, 4, &o, e.c4, 3, NULL);                  /* from the calc's end: fine */
     stop(&x);
     noc_prog_free(early);
+}
 
-    /* under sync_steps, a new op of a step whose barrier has passed */
+/* Under sync_steps: a new op of a step whose barrier has passed, a step
+ * appended after every step has passed, a calc of the gap from before its
+ * step's barrier opened. */
+static void test_refusals_at_barriers(void **state)
+{
+    (void)state;
+    char err[512];
+    run_t x;
+    noc_run_status_t st = NOC_RUN_OK;
+    noc_op_t o;
     noc_program_t *a = noc_prog_new(2, "steps");
     noc_prog_step(a, 0, "one");
     noc_prog_calc(a, 0, 1);
@@ -405,6 +415,29 @@ static void test_refusals(void **state)
     assert_int_equal(ps->steps[2].first_start, 3);
     assert_int_equal(ps->steps[2].ops, 1);
     assert_int_equal(ps->cycles, 4);
+    stop(&x);
+    noc_prog_free(a);
+
+    /* under sync_steps, a calc of the gap in a step from before the cycle
+     * its barrier opened: a run from cycle 0 would hold it until then */
+    a = noc_prog_new(2, "steps");
+    noc_prog_step(a, 0, "one");
+    noc_prog_calc(a, 0, 3);
+    noc_prog_step(a, 0, "two");
+    noc_prog_calc(a, 0, 1);
+    uint32_t c1 = noc_prog_calc(a, 1, 1); /* of no step: ends in cycle 1 */
+    assert_int_equal(noc_prog_finish(a, err, sizeof err), 0);
+    start(&x, a, "sync_steps", "1");
+    for (int c = 0; c < 6; c++) /* "two" opens in cycle 3 and ends in 4 */
+        assert_int_equal(noc_sim_step_checked(x.sim, &st), 0);
+    assert_int_equal(stats(&x)->op_end[c1], 1);
+    assert_int_equal(stats(&x)->steps[1].first_start, 3);
+    o = calc_op(4);
+    o.step = 1;
+    try_append(&x, 1, &o, c1, 1, "barrier");
+    try_append(&x, 1, &o, c1, 3, NULL);
+    assert_int_equal(noc_pe_run(x.sim), NOC_RUN_OK);
+    assert_int_equal(stats(&x)->cycles, 7);
     stop(&x);
     noc_prog_free(a);
 }
@@ -608,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_grown_mid_cycle_equals_whole),
         cmocka_unit_test(test_cycle_in_parts),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_refusals_at_barriers),
         cmocka_unit_test(test_grown_in_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
