@@ -37,7 +37,14 @@ typedef struct outcome {
     double last_ok;      /* highest rate below saturation (if rows > saturated) */
     double first_sat;    /* the saturated rate (if saturated) */
     double zero_load;    /* average latency at the lowest rate */
+    double lat_top;      /* the highest p99 latency of the points */
+    int vcs;             /* VCs per port the runs had (num_vcs=0: as routing needs) */
 } outcome_t;
+
+/* The latency axis ends at LAT_CAP times the zero-load latency when a point
+ * lies above that (past saturation latency grows with the run's length and
+ * would squash the knee into the floor). */
+#define LAT_CAP 5.0
 
 enum { O_CONFIG, O_RATES, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
 static const noc_opt_t sweep_opts[] = {
@@ -207,11 +214,16 @@ static int decimals(const rates_t *r)
     return 6;
 }
 
-/* s as a single-quoted gnuplot string (a quote inside is doubled). */
+/* s as a gnuplot string: single-quoted (a quote inside is doubled), a
+ * newline joined in as a double-quoted "\n". */
 static void gp_str(FILE *gp, const char *s)
 {
     fputc('\'', gp);
     for (; *s; s++) {
+        if (*s == '\n') {
+            fputs("'.\"\\n\".'", gp);
+            continue;
+        }
         if (*s == '\'')
             fputc('\'', gp);
         fputc(*s, gp);
@@ -219,28 +231,41 @@ static void gp_str(FILE *gp, const char *s)
     fputc('\'', gp);
 }
 
+/* What a figure shows beyond the CSV: its title, whether the last point is
+ * saturated, and the top of the latency axis (0: as the data go). */
+typedef struct figure {
+    const char *title;
+    int sat;
+    double lat_cap;
+} figure_t;
+
 /* One figure: latency (average, p99 dashed) over offered load above,
- * accepted throughput below; the saturated point in red on both. */
-static void gp_figure(FILE *gp, const char *csv, const char *title, int sat)
+ * accepted throughput below with the line accepted = offered; the saturated
+ * point in red on both (at the top edge when it lies above a capped axis). */
+static void gp_figure(FILE *gp, const char *csv, const figure_t *fig)
 {
     fputs("set multiplot layout 2,1 title ", gp);
-    gp_str(gp, title);
+    gp_str(gp, fig->title);
     fputs("\nset xlabel 'offered load (flits/node/cycle)'\n"
-          "set ylabel 'latency (cycles)'\n"
           "set key top left\n", gp);
+    if (fig->lat_cap > 0)
+        fprintf(gp, "cap = %.1f\nset yrange [0:cap]\n"
+                    "set ylabel 'latency (cycles; axis ends at %.0fx zero-load)'\n", fig->lat_cap, LAT_CAP);
+    else
+        fputs("cap = 1e300\nset ylabel 'latency (cycles)'\n", gp);
     fputs("plot ", gp);
     gp_str(gp, csv);
     fputs(" skip 1 using 1:3 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#1f5fa8' title 'average', \\\n"
           "     '' skip 1 using 1:5 with linespoints dt 2 lw 1.5 pt 6 ps 0.7 lc rgb '#1f5fa8' title 'p99'", gp);
-    if (sat)
-        fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? $3 : 1/0) with points pt 7 ps 1.8 "
+    if (fig->sat)
+        fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? ($3 > cap ? cap : $3) : 1/0) with points pt 7 ps 1.8 "
               "lc rgb '#c0392b' title 'saturated'", gp);
-    fputs("\nset ylabel 'accepted (flits/node/cycle)'\n"
-          "plot ", gp);
+    fputs("\nset yrange [0:*]\n"
+          "set ylabel 'accepted (flits/node/cycle)'\n"
+          "plot x with lines dt 2 lw 1.5 lc rgb '#404040' title 'accepted = offered', ", gp);
     gp_str(gp, csv);
-    fputs(" skip 1 using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#2e8b57' title 'accepted', \\\n"
-          "     '' skip 1 using 1:1 with lines dt 3 lc rgb '#808080' title 'accepted = offered'", gp);
-    if (sat)
+    fputs(" skip 1 using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#2e8b57' title 'accepted'", gp);
+    if (fig->sat)
         fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? $2 : 1/0) with points pt 7 ps 1.8 "
               "lc rgb '#c0392b' title 'saturated'", gp);
     fputs("\nunset multiplot\n", gp);
@@ -251,7 +276,7 @@ static void gp_figure(FILE *gp, const char *csv, const char *title, int sat)
  * the picture through util/outfile.h (cli/filter.h). Returns 0; 1 when
  * gnuplot failed (a warning: the CSV is the result; no picture is left);
  * NOC_EXIT_USAGE when the picture could not be written. */
-static int plot_one(const char *prefix, const char *ext, const char *csv, const char *title, int sat)
+static int plot_one(const char *prefix, const char *ext, const char *csv, const figure_t *fig)
 {
     char path[PATH_LEN + 8], err[600];
     snprintf(path, sizeof path, "%s.%s", prefix, ext);
@@ -275,7 +300,7 @@ static int plot_one(const char *prefix, const char *ext, const char *csv, const 
                   "}\n", gp);
         else
             fputs("set terminal svg noenhanced size 900,900 dynamic background '#ffffff'\n", gp);
-        gp_figure(gp, csv, title, sat);
+        gp_figure(gp, csv, fig);
         bad = ferror(gp) != 0;
         bad |= fclose(gp) != 0;
     }
@@ -309,15 +334,15 @@ static int plot_one(const char *prefix, const char *ext, const char *csv, const 
 /* PREFIX.png, then PREFIX.svg. Returns 0 when both were drawn, 1 when not
  * (warned: no gnuplot, or gnuplot failed), NOC_EXIT_USAGE when a picture
  * could not be written. A picture is whole or absent. */
-static int plot(const char *prefix, const char *csv, const char *title, int sat)
+static int plot(const char *prefix, const char *csv, const figure_t *fig)
 {
     if (!noc_cli_on_path("gnuplot")) {
         fprintf(stderr, "noctua sweep: warning: gnuplot is not on PATH (Debian package gnuplot-nox); "
                 "wrote %s, no plots\n", csv);
         return 1;
     }
-    int rc = plot_one(prefix, "png", csv, title, sat);
-    return rc == 0 ? plot_one(prefix, "svg", csv, title, sat) : rc;
+    int rc = plot_one(prefix, "png", csv, fig);
+    return rc == 0 ? plot_one(prefix, "svg", csv, fig) : rc;
 }
 
 /* Run every rate into csv (open, header written) until the first saturated
@@ -379,8 +404,13 @@ static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FIL
         if (!quiet)
             fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", spec, d, r->v[i],
                     lat, d, res.accepted, i + 1, r->n, st->saturated ? "  saturated" : "");
-        if (out->rows++ == 0)
+        if (out->rows++ == 0) {
             out->zero_load = lat;
+            out->vcs = noc_sim_vcs(s);
+        }
+        double p99 = (double)noc_stats_percentile(st, 0.99);
+        if (p99 > out->lat_top)
+            out->lat_top = p99;
         if (st->saturated) {
             out->saturated = 1;
             out->first_sat = r->v[i];
@@ -484,7 +514,7 @@ int noc_cmd_sweep(int argc, char **argv)
     noc_out_t csv = { .slot = -1 };
     outcome_t o = { 0 };
     char spec[NOC_CONFIG_STR_MAX], prefix[PATH_LEN], csv_path[PATH_LEN + 8];
-    char title[NOC_CONFIG_STR_MAX * 3 + 64];
+    char title[NOC_CONFIG_STR_MAX * 3 + 200];
     if (parse_rates(rates_arg, rates, err, sizeof err) || noc_app_spec(&cfg, spec, sizeof spec, err, sizeof err)) {
         fprintf(stderr, "noctua sweep: %s\n", err);
         rc = NOC_EXIT_USAGE;
@@ -524,9 +554,15 @@ int noc_cmd_sweep(int argc, char **argv)
     }
     if (o.rows == 0)
         goto done;
-    snprintf(title, sizeof title, "%s, router %s, %lld-flit packets, %s traffic%s", spec, cfg.router,
-             (long long)cfg.packet_size, cfg.traffic, rc == NOC_EXIT_OK ? "" : " (partial)");
-    int prc = plot(prefix, csv_path, title, o.saturated);
+    snprintf(title, sizeof title,
+             "%s, router %s, %lld VCs x %lld flits, %lld-flit packets, %s traffic\n"
+             "each point: %lld warm-up + %lld measured cycles%s",
+             spec, cfg.router, (long long)o.vcs, (long long)cfg.vc_buf_size, (long long)cfg.packet_size,
+             cfg.traffic, (long long)cfg.warmup_cycles, (long long)cfg.sample_cycles,
+             rc == NOC_EXIT_OK ? "" : " (partial)");
+    figure_t fig = { title, o.saturated,
+                     o.zero_load > 0 && o.lat_top > LAT_CAP * o.zero_load ? LAT_CAP * o.zero_load : 0 };
+    int prc = plot(prefix, csv_path, &fig);
     plotted = prc == 0;
     if (prc == NOC_EXIT_USAGE && rc == NOC_EXIT_OK)
         rc = NOC_EXIT_USAGE;

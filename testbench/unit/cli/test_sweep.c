@@ -129,6 +129,16 @@ static void test_mesh_sweep(void **state)
         fail_msg("gnuplot is not on PATH (Debian package gnuplot-nox)");
     assert_true(file_size("out/lat.png") > 1000);
     assert_true(file_size("out/lat.svg") > 1000);
+    /* the title gives the VCs the runs had (num_vcs=0 resolved), the depth
+     * and the window; the saturated point's latency lies far above 5x the
+     * zero-load latency, so the latency axis is capped and says so */
+    char *svg = output("out/lat.svg");
+    assert_non_null(strstr(svg, "mesh:4x4, router vc, 2 VCs x 8 flits, 1-flit packets, uniform traffic"));
+    assert_non_null(strstr(svg, "each point: 500 warm-up + 2000 measured cycles"));
+    assert_true(last[C_P99] > 5 * c.v[0][C_LAT]);
+    assert_non_null(strstr(svg, "axis ends at 5x zero-load"));
+    assert_non_null(strstr(svg, "accepted = offered"));
+    free(svg);
 
     /* one progress line per point on stderr; the summary on stdout */
     char *err = output("err.txt");
@@ -164,6 +174,13 @@ static void test_rate_list(void **state)
     char *out = output("out.txt");
     assert_non_null(strstr(out, "no saturation"));
     free(out);
+    /* below saturation the latency axis follows the data */
+    if (!have_gnuplot())
+        fail_msg("gnuplot is not on PATH (Debian package gnuplot-nox)");
+    char *svg = output("list.svg");
+    assert_null(strstr(svg, "axis ends at"));
+    assert_non_null(strstr(svg, "latency (cycles)"));
+    free(svg);
 }
 
 static void test_config_precedence(void **state)
