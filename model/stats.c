@@ -1,4 +1,5 @@
-/* stats.c: small helpers over the run statistics. */
+/* stats.c: small helpers over the run statistics: averages, percentiles
+ * and the binned latency histogram of the reports. */
 #include "model/stats.h"
 #include <math.h>
 
@@ -22,4 +23,39 @@ uint64_t noc_stats_percentile(const noc_stats_t *st, double q)
             return i;
     }
     return st->latency.max;
+}
+
+int noc_stats_histogram(const noc_stats_t *st, int max_bins, uint64_t *from, uint64_t *width, uint64_t *counts,
+                        uint64_t *above)
+{
+    *from = 0;
+    *width = 1;
+    *above = st->lat_hist ? st->lat_hist[NOC_LAT_HIST] : 0;
+    if (st->latency.n == 0 || !st->lat_hist || st->latency.n == *above || max_bins < 1)
+        return 0;
+    uint64_t lo = st->latency.min, hi = st->latency.max;
+    if (hi >= NOC_LAT_HIST) /* the longest latency kept exactly */
+        for (hi = NOC_LAT_HIST - 1; hi > lo && st->lat_hist[hi] == 0; hi--)
+            ;
+    static const uint64_t mant[] = { 1, 2, 5 };
+    uint64_t w = 1, start = lo;
+    for (uint64_t pow10 = 1;; pow10 *= 10) {
+        int k = 0;
+        for (; k < 3; k++) {
+            w = mant[k] * pow10;
+            start = lo / w * w;
+            if ((hi - start) / w + 1 <= (uint64_t)max_bins)
+                break;
+        }
+        if (k < 3)
+            break;
+    }
+    int n = (int)((hi - start) / w + 1);
+    for (int i = 0; i < n; i++)
+        counts[i] = 0;
+    for (uint64_t v = lo; v <= hi; v++)
+        counts[(v - start) / w] += st->lat_hist[v];
+    *from = start;
+    *width = w;
+    return n;
 }

@@ -60,6 +60,16 @@ double noc_lat_avg(const noc_lat_sum_t *s);
 /* Percentile q in [0,1] of the measured packet latencies (nearest rank). */
 uint64_t noc_stats_percentile(const noc_stats_t *st, double q);
 
+/* The measured packet latencies below NOC_LAT_HIST in at most max_bins
+ * bins of equal width (1, 2 or 5 times a power of ten, the smallest that
+ * fits), from the minimum rounded down to a multiple of the width up to the
+ * maximum: bin i counts latencies in [*from + i * *width, *from + (i + 1) *
+ * *width). counts has room for max_bins (>= 1). *above: packets with a
+ * latency of NOC_LAT_HIST or more (not in the bins). Returns the number of
+ * bins, 0 when nothing was measured. */
+int noc_stats_histogram(const noc_stats_t *st, int max_bins, uint64_t *from, uint64_t *width, uint64_t *counts,
+                        uint64_t *above);
+
 #ifdef __cplusplus
 }
 #endif

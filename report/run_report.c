@@ -214,6 +214,23 @@ json_t *noc_report_classes_json(const noc_sim_t *s)
     return classes;
 }
 
+/* The latency histogram: up to HIST_BINS bins of one width (1, 2 or 5 times
+ * a power of ten), each {from, to, count} with both ends inclusive, and the
+ * packets past the exactly kept latencies apart. */
+#define HIST_BINS 40
+static json_t *histogram_json(const noc_stats_t *st)
+{
+    uint64_t from, width, above, counts[HIST_BINS];
+    int n = noc_stats_histogram(st, HIST_BINS, &from, &width, counts, &above);
+    json_t *bins = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(bins, json_pack("{s:I, s:I, s:I}", "from", (json_int_t)(from + (uint64_t)i * width),
+                                              "to", (json_int_t)(from + (uint64_t)(i + 1) * width - 1),
+                                              "count", (json_int_t)counts[i]));
+    return json_pack("{s:I, s:o, s:{s:I, s:I}}", "bin_width", (json_int_t)width, "bins", bins, "above",
+                     "from", (json_int_t)NOC_LAT_HIST, "count", (json_int_t)above);
+}
+
 static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
 {
     const noc_stats_t *st = noc_sim_stats(s);
@@ -234,6 +251,7 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_object_set_new(lat, "p99", json_integer((json_int_t)noc_stats_percentile(st, 0.99)));
     json_object_set_new(lat, "network", lat_json(&st->net_latency));
     json_object_set_new(lat, "queueing", lat_json(&st->queue_latency));
+    json_object_set_new(lat, "histogram", histogram_json(st));
     json_object_set_new(j, "latency", lat);
     json_object_set_new(j, "hops", lat_json(&st->hops));
     json_object_set_new(j, "throughput", json_pack("{s:f, s:f}", "offered", res->offered,

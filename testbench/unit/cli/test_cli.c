@@ -259,6 +259,24 @@ static void test_json_report(void **state)
     json_t *lat = json_object_get(j, "latency");
     assert_true(json_real_value(json_object_get(lat, "avg")) > 1.0);
     assert_non_null(json_object_get(lat, "p99"));
+    /* the histogram: contiguous bins of one width from at most the minimum
+     * to at least the maximum, holding every measured packet */
+    json_t *h = json_object_get(lat, "histogram"), *bins = json_object_get(h, "bins"), *bin;
+    json_int_t w = json_integer_value(json_object_get(h, "bin_width")), hsum = 0, next = -1;
+    size_t bi;
+    assert_true(w >= 1 && json_array_size(bins) >= 1 && json_array_size(bins) <= 40);
+    json_array_foreach(bins, bi, bin) {
+        json_int_t from = json_integer_value(json_object_get(bin, "from"));
+        assert_int_equal(json_integer_value(json_object_get(bin, "to")), from + w - 1);
+        assert_true(next < 0 || from == next);
+        next = from + w;
+        hsum += json_integer_value(json_object_get(bin, "count"));
+    }
+    assert_true(json_integer_value(json_object_get(json_array_get(bins, 0), "from")) <=
+                json_integer_value(json_object_get(lat, "min")));
+    assert_true(next - 1 >= json_integer_value(json_object_get(lat, "max")));
+    assert_int_equal(hsum + json_integer_value(json_object_get(json_object_get(h, "above"), "count")),
+                     json_integer_value(json_object_get(j, "packets")));
     double acc = json_real_value(json_object_get(json_object_get(j, "throughput"), "accepted"));
     assert_true(acc > 0.15 && acc < 0.25);
     json_t *links = json_object_get(j, "links");

@@ -115,6 +115,49 @@ static void test_histogram_percentiles(void **state)
 #undef K
 #undef P
 
+/* The binned histogram of the reports, worked by hand: latencies 3, 3, 4,
+ * 10, 27 and one past the exact bins. With room for 50 bins the width is 1
+ * from 3 (25 bins: 3..27); with 10, widths 1 (25 bins) and 2 (from 2: 13)
+ * do not fit, 5 does: from 0, six bins [0,5) .. [25,30) holding 3, 0, 1,
+ * 0, 0, 1. The long one is counted apart. */
+static void test_histogram_bins(void **state)
+{
+    (void)state;
+    noc_stats_t st;
+    memset(&st, 0, sizeof st);
+    uint64_t from, width, above, counts[64];
+    assert_int_equal(noc_stats_histogram(&st, 10, &from, &width, counts, &above), 0); /* nothing measured */
+    st.lat_hist = calloc(NOC_LAT_HIST + 1, sizeof(uint32_t));
+    assert_non_null(st.lat_hist);
+    uint64_t v[] = { 3, 10, 3, 27, NOC_LAT_HIST + 5, 4 };
+    for (int i = 0; i < 6; i++) {
+        noc_lat_add(&st.latency, v[i]);
+        st.lat_hist[v[i] < NOC_LAT_HIST ? v[i] : NOC_LAT_HIST]++;
+    }
+    int n = noc_stats_histogram(&st, 50, &from, &width, counts, &above);
+    assert_int_equal(n, 25);
+    assert_int_equal(from, 3);
+    assert_int_equal(width, 1);
+    assert_int_equal(above, 1);
+    assert_int_equal(counts[0], 2);
+    assert_int_equal(counts[1], 1);
+    assert_int_equal(counts[7], 1);
+    assert_int_equal(counts[24], 1);
+    n = noc_stats_histogram(&st, 10, &from, &width, counts, &above);
+    assert_int_equal(n, 6);
+    assert_int_equal(from, 0);
+    assert_int_equal(width, 5);
+    const uint64_t want[] = { 3, 0, 1, 0, 0, 1 };
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(counts[i], want[i]);
+    /* one bin: everything from 0 in a width of 50 */
+    n = noc_stats_histogram(&st, 1, &from, &width, counts, &above);
+    assert_int_equal(n, 1);
+    assert_int_equal(width, 50);
+    assert_int_equal(counts[0], 5);
+    free(st.lat_hist);
+}
+
 /* Percentiles on a histogram made by hand: samples 5, 7, 7 and one past the
  * last exact bin (counted in the overflow bin, its value only in max). */
 static void test_percentile_overflow(void **state)
@@ -254,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_latency_is_network_plus_queueing),
         cmocka_unit_test(test_histogram_percentiles),
         cmocka_unit_test(test_percentile_overflow),
+        cmocka_unit_test(test_histogram_bins),
         cmocka_unit_test(test_window),
         cmocka_unit_test(test_link_counters),
     };
