@@ -142,6 +142,59 @@ static void test_parameters_doc_in_step(void **state)
     free(out);
 }
 
+/* Every key of a run's JSON (top level, and in latency, phases,
+ * throughput, the histogram, a link and a class) is named in
+ * docs/report.md as `key` or `parent.key`. */
+static int doc_names(const char *doc, const char *parent, const char *key)
+{
+    char a[128], b[128];
+    snprintf(a, sizeof a, "`%s`", key);
+    if (parent)
+        snprintf(b, sizeof b, "`%s.%s", parent, key); /* `latency.p99` */
+    else
+        snprintf(b, sizeof b, "`%s.", key);           /* `throughput.offered` */
+    char c[128];
+    snprintf(c, sizeof c, "`%s[]`", key);           /* `links[]` */
+    return strstr(doc, a) || strstr(doc, b) || strstr(doc, c);
+}
+
+static void check_keys(const char *doc, json_t *obj, const char *parent)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(obj, key, v) {
+        if (!doc_names(doc, parent, key))
+            fail_msg("docs/report.md does not name the run JSON's key '%s%s%s'", parent ? parent : "",
+                     parent ? "." : "", key);
+    }
+}
+
+static void test_report_doc_names_every_key(void **state)
+{
+    (void)state;
+    char *out, path[512];
+    assert_int_equal(cmd_run("run mesh:4x4 injection_rate=0.2 sample_cycles=500 --json -", &out, NULL), 0);
+    const char *src = getenv("NOCTUA_SOURCE_DIR");
+    assert_non_null(src);
+    snprintf(path, sizeof path, "%s/docs/report.md", src);
+    char *doc = cmd_slurp(path, NULL);
+    assert_non_null(doc);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    check_keys(doc, j, NULL);
+    json_t *lat = json_object_get(j, "latency");
+    check_keys(doc, lat, "latency");
+    check_keys(doc, json_object_get(j, "phases"), "phases");
+    check_keys(doc, json_object_get(j, "throughput"), "throughput");
+    check_keys(doc, json_object_get(lat, "histogram"), "histogram");
+    check_keys(doc, json_array_get(json_object_get(j, "links"), 0), "links");
+    check_keys(doc, json_array_get(json_object_get(j, "classes"), 0), "classes");
+    json_decref(j);
+    free(doc);
+    free(out);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -359,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_booksim_config),
         cmocka_unit_test(test_json_report),
+        cmocka_unit_test(test_report_doc_names_every_key),
         cmocka_unit_test(test_same_seed_same_output),
         cmocka_unit_test(test_deadlock_exit),
         cmocka_unit_test(test_saturation_exit_zero),
