@@ -7,6 +7,7 @@
 #include "cli/cli_waves.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "util/outfile.h"
 #include "util/version.h"
 #include "routers/registry.h"
 #include "traffic/synthetic.h"
@@ -53,12 +54,14 @@ int noc_cli_waves_set(noc_cli_waves_t *w, const char *a, const char *v, char *er
 
 /* ---- the options ---- */
 
-enum { O_CONFIG, O_JSON, O_QUIET, O_ROUTER, O_HELP, O_PROGRESS, O_FIRST_OTHER };
+enum { O_CONFIG, O_JSON, O_CSV, O_QUIET, O_ROUTER, O_HELP, O_PROGRESS, O_FIRST_OTHER };
 /* run's options: its own, then the waves' and the programs' (handed to
  * noc_cli_waves_set and noc_prog_opts_set by name). */
 static const noc_opt_t run_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
     [O_JSON] = { "json", 0, "FILE", "also write the figures and the per-link table as JSON ('-': stdout)" },
+    [O_CSV] = { "csv", 0, "FILE", "also write the per-link table as CSV, a row per directed\n"
+                                  "link ('-': stdout; docs/report.md)" },
     [O_QUIET] = { "quiet", 'q', NULL, "no summary on stdout" },
     [O_ROUTER] = { "router", 0, "NAME", NULL /* usage() writes its line: the list of families */ },
     [O_HELP] = { "help", 'h', NULL, "this text (with --program NAME: that program's options)" },
@@ -89,7 +92,8 @@ static const noc_opt_t run_opts[] = {
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: noctua run [SPEC] [key=value ...] [--router NAME] [--config FILE] [--json FILE|-] [--quiet]\n"
+        "usage: noctua run [SPEC] [key=value ...] [--router NAME] [--config FILE] [--json FILE|-]\n"
+        "                  [--csv FILE|-] [--quiet]\n"
         "       noctua run [SPEC] --program NAME [--root LABEL] [--variant V] [--words W] [--q Q] [--h H]\n"
         "                  [--seed S] [--timing unit|router] [--sync steps|none|both]\n"
         "                  [--emit FILE [--emit-only]] [key=value ...]\n"
@@ -124,7 +128,7 @@ static void usage(FILE *f)
 /* What run's command line asks for. */
 typedef struct run_args {
     noc_config_t cfg;
-    const char *json_path;
+    const char *json_path, *csv_path;
     int quiet, progress;
     noc_prog_opts_t po;
     noc_cli_waves_t wv;
@@ -167,6 +171,35 @@ static int first_pass(run_args_t *r, int argc, char **argv)
     return -1;
 }
 
+/* Every file the run will write may be written, before the work starts (a
+ * run of an hour must not end in "cannot write"); at most one of them on
+ * stdout. -1 to go on, else the exit status. */
+static int check_outputs(const run_args_t *r)
+{
+    const char *out[] = { r->json_path, r->csv_path, r->po.emit, r->wv.path };
+    const char *opt[] = { "--json", "--csv", "--emit", "--waves" };
+    const char *on_stdout = NULL;
+    char err[600];
+    for (int i = 0; i < 4; i++) {
+        if (!out[i])
+            continue;
+        if (strcmp(out[i], "-") == 0 && i < 3) {
+            if (on_stdout) {
+                fprintf(stderr, "noctua run: %s - and %s - both write to stdout: give one of them a file\n",
+                        on_stdout, opt[i]);
+                return NOC_EXIT_USAGE;
+            }
+            on_stdout = opt[i];
+            continue;
+        }
+        if (noc_out_check(out[i], 0, err, sizeof err) != 0) {
+            fprintf(stderr, "noctua run: %s: %s\n", opt[i], err);
+            return NOC_EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
 /* The command line into *r: -1 to go on, else the exit status. */
 static int parse_args(run_args_t *r, int argc, char **argv)
 {
@@ -199,6 +232,12 @@ static int parse_args(run_args_t *r, int argc, char **argv)
                 bad = 1;
             }
             r->json_path = p.value;
+        } else if (k == O_CSV) {
+            if (r->csv_path) {
+                snprintf(err, sizeof err, "--csv given twice ('%s', then '%s')", r->csv_path, p.value);
+                bad = 1;
+            }
+            r->csv_path = p.value;
         } else if (k == O_QUIET) {
             r->quiet = 1;
         } else if (k == O_PROGRESS) {
@@ -229,7 +268,7 @@ static int parse_args(run_args_t *r, int argc, char **argv)
         fprintf(stderr, "noctua run: --emit, --timing, --sync and --root go with --program or --program-file\n");
         return NOC_EXIT_USAGE;
     }
-    return -1;
+    return check_outputs(r);
 }
 
 /* A synthetic run: simulate, report, say how it ended. */
@@ -238,7 +277,7 @@ static int run_synthetic(const run_args_t *r)
     const noc_config_t *cfg = &r->cfg;
     const noc_cli_waves_t *wv = &r->wv;
     const char *json_path = r->json_path;
-    int quiet = r->quiet;
+    int quiet = r->quiet || (r->csv_path && strcmp(r->csv_path, "-") == 0);
     char err[600];
     noc_sim_t *s;
     noc_topo_t *t;
@@ -270,11 +309,13 @@ static int run_synthetic(const run_args_t *r)
     int rc = NOC_EXIT_OK;
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
         noc_report_text(stdout, s, &res);
-    if (json_path) {
-        if (noc_report_json(s, &res, json_path, err, sizeof err)) {
-            fprintf(stderr, "noctua run: %s\n", err);
-            rc = NOC_EXIT_USAGE;
-        }
+    if (json_path && noc_report_json(s, &res, json_path, err, sizeof err)) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        rc = NOC_EXIT_USAGE;
+    }
+    if (r->csv_path && noc_report_links_csv(s, r->csv_path, err, sizeof err)) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        rc = NOC_EXIT_USAGE;
     }
     const noc_stats_t *st = noc_sim_stats(s);
     if (res.status == NOC_RUN_DEADLOCK) {
@@ -306,6 +347,6 @@ int noc_cmd_run(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (noc_prog_opts_wanted(&r.po))
-        return noc_cli_run_program_waves(&r.cfg, &r.po, r.json_path, r.quiet, &r.wv, r.progress);
+        return noc_cli_run_program_waves(&r.cfg, &r.po, r.json_path, r.csv_path, r.quiet, &r.wv, r.progress);
     return run_synthetic(&r);
 }

@@ -32,6 +32,11 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
 int noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res,
                             const char *path, char *err, size_t errlen);
 
+/* A run's per-link table as CSV (the JSON's links[]), synthetic or program:
+ * the header line (no newline), and the whole file. */
+const char *noc_report_links_csv_header(void);
+int noc_report_links_csv(const noc_sim_t *s, const char *path, char *err, size_t errlen);
+
 /* noctua sweep's CSV: the header line (no newline) and one point's row. */
 const char *noc_report_sweep_header(void);
 void noc_report_sweep_row(FILE *f, const noc_sim_t *s, const noc_run_result_t *res);

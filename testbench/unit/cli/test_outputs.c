@@ -16,6 +16,8 @@
 /* Every kind of output, and the files each writes. */
 static const fd_case_t cases[] = {
     { "run ring:4 --json r.json --quiet", { "r.json" } },
+    { "run ring:4 --csv r.csv --quiet", { "r.csv" } },
+    { "run bsn:ring:4 --program broadcast --csv pl.csv --quiet", { "pl.csv" } },
     { "run ring:4 --waves w.fst --quiet", { "w.fst", "w.gtkw" } },
     { "run ring:4 --waves w.vcd --quiet", { "w.vcd", "w.gtkw" } },
     { "run bsn:ring:4 --program broadcast --emit p.goal --emit-only", { "p.goal" } },
@@ -89,6 +91,7 @@ static void test_non_regular_refused(void **state)
         "run ring:4 --waves pipe.fst --json ok.json --quiet",
         "run ring:4 --json dir.json --quiet",
         "run ring:4 --json link.json --quiet",
+        "run ring:4 --csv dir.csv --quiet",
         "topo ring:4 --json dir.json",
         "run bsn:ring:4 --program broadcast --emit pipe.fst --emit-only",
         "draw ring:4 -o dir.svg",
@@ -114,6 +117,64 @@ static void test_non_regular_refused(void **state)
     assert_true(S_ISDIR(st.st_mode));
     assert_int_equal(lstat(link, &st), 0);
     assert_true(S_ISLNK(st.st_mode));
+}
+
+/* Every output of a run is checked before the run starts: a path that
+ * cannot be written ends the command at once (exit 2, no "simulated ..."
+ * line), after no work; two outputs on stdout are refused. */
+static void test_outputs_checked_first(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "run mesh:4x4 --json no/such/dir/r.json",
+        "run mesh:4x4 --csv no/such/dir/r.csv",
+        "run mesh:4x4 --waves no/such/dir/w.fst",
+        "run bsn:ring:4 --program broadcast --json no/such/dir/p.json",
+        "run bsn:ring:4 --program broadcast --emit no/such/dir/p.goal",
+        "run mesh:4x4 --json - --csv -",
+        "run bsn:ring:4 --program broadcast --emit - --json -",
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char *out, *err;
+        int rc = cmd_run(runs[i], &out, &err);
+        if (rc != 2 || strstr(err, "simulated") || strstr(out, "cycles"))
+            fail_msg("noctua %s: exit %d (want 2, before any work):\n%s%s", runs[i], rc, out, err);
+        assert_true(strstr(err, "no/such/dir") || strstr(err, "stdout"));
+        free(out);
+        free(err);
+    }
+}
+
+/* The per-link CSV holds the JSON's links[], row for row. */
+static void test_links_csv(void **state)
+{
+    (void)state;
+    char *out, *err;
+    assert_int_equal(cmd_run("run torus:4x4 injection_rate=0.2 sample_cycles=1000 --csv l.csv --json -", &out, &err), 0);
+    char path[600];
+    fd_path("l.csv", path, sizeof path);
+    char *csv = cmd_slurp(path, NULL);
+    assert_non_null(csv);
+    char *save, *line = strtok_r(csv, "\n", &save);
+    assert_string_equal(line, "from,to,class,flits,busy,utilisation,contention,credit_stall,peak_queue");
+    int rows = 0;
+    unsigned long long flits = 0;
+    while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
+        /* "(a,b)","(c,d)","dimK",flits,... */
+        const char *p = strstr(line, "\",\"dim");
+        assert_non_null(p);
+        p = strchr(p + 3, ',');
+        assert_non_null(p);
+        flits += strtoull(p + 1, NULL, 10);
+        rows++;
+    }
+    assert_int_equal(rows, 64); /* 16 nodes x 4 directed links */
+    const char *fh = strstr(out, "\"flit_hops\": ");
+    assert_non_null(fh);
+    assert_int_equal(flits, strtoull(fh + 13, NULL, 10));
+    free(csv);
+    free(out);
+    free(err);
 }
 
 /* stdout is output too: a full device there is an error. */
@@ -168,6 +229,8 @@ int main(void)
         cmocka_unit_test(test_symlink_kept),
         cmocka_unit_test(test_non_regular_refused),
         cmocka_unit_test(test_stdout_full),
+        cmocka_unit_test(test_outputs_checked_first),
+        cmocka_unit_test(test_links_csv),
         cmocka_unit_test(test_permissions),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
