@@ -19,10 +19,12 @@ void noc_cli_waves_init(noc_cli_waves_t *w);
  * 0 not a waves option, -1 bad (message in err). */
 int noc_cli_waves_set(noc_cli_waves_t *w, const char *a, const char *v, char *err, size_t errlen);
 /* noc_cli_run_program, recording the run into wv->path when wv and
- * wv->path are set, writing the per-link CSV to csv_path when set, with the
+ * wv->path are set, writing the per-link and per-node CSVs to csv_path and
+ * nodes_csv_path when set (the latter needs cfg->node_stats), with the
  * progress line forced on (progress = 1, as --progress) or as
  * cli/progress.h decides (0). */
 int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path,
-                              const char *csv_path, int quiet, const noc_cli_waves_t *wv, int progress);
+                              const char *csv_path, const char *nodes_csv_path, int quiet,
+                              const noc_cli_waves_t *wv, int progress);
 
 #endif

@@ -164,7 +164,7 @@ static int emit(const noc_program_t *p, const char *path, char *err, size_t errl
 
 int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet)
 {
-    return noc_cli_run_program_waves(cfg, o, json_path, NULL, quiet, NULL, 0);
+    return noc_cli_run_program_waves(cfg, o, json_path, NULL, NULL, quiet, NULL, 0);
 }
 
 /* Everything before the simulator: the options' timing and sync into cfg,
@@ -307,10 +307,11 @@ static int exit_status(noc_sim_t *s, const noc_config_t *cfg, const noc_prog_res
 }
 
 int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path,
-                              const char *csv_path, int quiet, const noc_cli_waves_t *wv, int progress)
+                              const char *csv_path, const char *nodes_csv_path, int quiet,
+                              const noc_cli_waves_t *wv, int progress)
 {
-    if (csv_path && strcmp(csv_path, "-") == 0)
-        quiet = 1; /* the CSV is stdout */
+    if ((csv_path && strcmp(csv_path, "-") == 0) || (nodes_csv_path && strcmp(nodes_csv_path, "-") == 0))
+        quiet = 1; /* a CSV is stdout */
     static char facts[8192];
     noc_topo_t *t;
     noc_program_t *p;
@@ -361,6 +362,10 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
         out_rc = NOC_EXIT_USAGE;
     }
     if (csv_path && noc_report_links_csv(s, csv_path, err, sizeof err)) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        out_rc = NOC_EXIT_USAGE;
+    }
+    if (nodes_csv_path && noc_report_nodes_csv(s, nodes_csv_path, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
         out_rc = NOC_EXIT_USAGE;
     }

@@ -54,7 +54,7 @@ int noc_cli_waves_set(noc_cli_waves_t *w, const char *a, const char *v, char *er
 
 /* ---- the options ---- */
 
-enum { O_CONFIG, O_JSON, O_CSV, O_QUIET, O_ROUTER, O_HELP, O_PROGRESS, O_FIRST_OTHER };
+enum { O_CONFIG, O_JSON, O_CSV, O_NODES_CSV, O_QUIET, O_ROUTER, O_HELP, O_PROGRESS, O_FIRST_OTHER };
 /* run's options: its own, then the waves' and the programs' (handed to
  * noc_cli_waves_set and noc_prog_opts_set by name). */
 static const noc_opt_t run_opts[] = {
@@ -62,6 +62,8 @@ static const noc_opt_t run_opts[] = {
     [O_JSON] = { "json", 0, "FILE", "also write the figures and the per-link table as JSON ('-': stdout)" },
     [O_CSV] = { "csv", 0, "FILE", "also write the per-link table as CSV, a row per directed\n"
                                   "link ('-': stdout; docs/report.md)" },
+    [O_NODES_CSV] = { "nodes-csv", 0, "FILE", "also write the per-node figures as CSV, a row per node\n"
+                                              "('-': stdout; sets node_stats=1; docs/report.md)" },
     [O_QUIET] = { "quiet", 'q', NULL, "no summary on stdout" },
     [O_ROUTER] = { "router", 0, "NAME", NULL /* usage() writes its line: the list of families */ },
     [O_HELP] = { "help", 'h', NULL, "this text (with --program NAME: that program's options)" },
@@ -93,7 +95,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: noctua run [SPEC] [key=value ...] [--router NAME] [--config FILE] [--json FILE|-]\n"
-        "                  [--csv FILE|-] [--quiet]\n"
+        "                  [--csv FILE|-] [--nodes-csv FILE|-] [--quiet]\n"
         "       noctua run [SPEC] --program NAME [--root LABEL] [--variant V] [--words W] [--q Q] [--h H]\n"
         "                  [--seed S] [--timing unit|router] [--sync steps|none|both]\n"
         "                  [--emit FILE [--emit-only]] [key=value ...]\n"
@@ -128,7 +130,7 @@ static void usage(FILE *f)
 /* What run's command line asks for. */
 typedef struct run_args {
     noc_config_t cfg;
-    const char *json_path, *csv_path;
+    const char *json_path, *csv_path, *nodes_csv_path;
     int quiet, progress;
     noc_prog_opts_t po;
     noc_cli_waves_t wv;
@@ -176,14 +178,14 @@ static int first_pass(run_args_t *r, int argc, char **argv)
  * stdout. -1 to go on, else the exit status. */
 static int check_outputs(const run_args_t *r)
 {
-    const char *out[] = { r->json_path, r->csv_path, r->po.emit, r->wv.path };
-    const char *opt[] = { "--json", "--csv", "--emit", "--waves" };
+    const char *out[] = { r->json_path, r->csv_path, r->nodes_csv_path, r->po.emit, r->wv.path };
+    const char *opt[] = { "--json", "--csv", "--nodes-csv", "--emit", "--waves" };
     const char *on_stdout = NULL;
     char err[600];
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         if (!out[i])
             continue;
-        if (strcmp(out[i], "-") == 0 && i < 3) {
+        if (strcmp(out[i], "-") == 0 && i < 4) {
             if (on_stdout) {
                 fprintf(stderr, "noctua run: %s - and %s - both write to stdout: give one of them a file\n",
                         on_stdout, opt[i]);
@@ -238,6 +240,12 @@ static int parse_args(run_args_t *r, int argc, char **argv)
                 bad = 1;
             }
             r->csv_path = p.value;
+        } else if (k == O_NODES_CSV) {
+            if (r->nodes_csv_path) {
+                snprintf(err, sizeof err, "--nodes-csv given twice ('%s', then '%s')", r->nodes_csv_path, p.value);
+                bad = 1;
+            }
+            r->nodes_csv_path = p.value;
         } else if (k == O_QUIET) {
             r->quiet = 1;
         } else if (k == O_PROGRESS) {
@@ -268,6 +276,8 @@ static int parse_args(run_args_t *r, int argc, char **argv)
         fprintf(stderr, "noctua run: --emit, --timing, --sync and --root go with --program or --program-file\n");
         return NOC_EXIT_USAGE;
     }
+    if (r->nodes_csv_path)
+        r->cfg.node_stats = 1;
     return check_outputs(r);
 }
 
@@ -277,7 +287,8 @@ static int run_synthetic(const run_args_t *r)
     const noc_config_t *cfg = &r->cfg;
     const noc_cli_waves_t *wv = &r->wv;
     const char *json_path = r->json_path;
-    int quiet = r->quiet || (r->csv_path && strcmp(r->csv_path, "-") == 0);
+    int quiet = r->quiet || (r->csv_path && strcmp(r->csv_path, "-") == 0) ||
+                (r->nodes_csv_path && strcmp(r->nodes_csv_path, "-") == 0);
     char err[600];
     noc_sim_t *s;
     noc_topo_t *t;
@@ -317,6 +328,10 @@ static int run_synthetic(const run_args_t *r)
         fprintf(stderr, "noctua run: %s\n", err);
         rc = NOC_EXIT_USAGE;
     }
+    if (r->nodes_csv_path && noc_report_nodes_csv(s, r->nodes_csv_path, err, sizeof err)) {
+        fprintf(stderr, "noctua run: %s\n", err);
+        rc = NOC_EXIT_USAGE;
+    }
     const noc_stats_t *st = noc_sim_stats(s);
     if (res.status == NOC_RUN_DEADLOCK) {
         fprintf(stderr, "noctua run: DEADLOCK at cycle %llu: no flit moved for %lld cycles; %llu flits are stuck:\n",
@@ -347,6 +362,7 @@ int noc_cmd_run(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (noc_prog_opts_wanted(&r.po))
-        return noc_cli_run_program_waves(&r.cfg, &r.po, r.json_path, r.csv_path, r.quiet, &r.wv, r.progress);
+        return noc_cli_run_program_waves(&r.cfg, &r.po, r.json_path, r.csv_path, r.nodes_csv_path, r.quiet, &r.wv,
+                                         r.progress);
     return run_synthetic(&r);
 }

@@ -14,8 +14,11 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     p->received++;
     if (f->flags & NOC_FLIT_HEAD)
         p->hops = f->hops;
-    if (noc_measuring(s))
+    if (noc_measuring(s)) {
         st->window_flits_out++;
+        if (s->nst)
+            s->nst[p->dst].flits_out++;
+    }
     if (p->received < p->size)
         return;
     if (p->measured) {
@@ -25,6 +28,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
         noc_lat_add(&st->queue_latency, p->injected - p->created);
         noc_lat_add(&st->hops, p->hops);
         st->lat_hist[lat < NOC_LAT_HIST ? lat : NOC_LAT_HIST]++;
+        if (s->nst)
+            noc_node_lat_add(s->nst, p->src, p->dst, lat);
         st->packets++;
         st->flits += p->size;
         st->measured_outstanding--;
@@ -152,8 +157,11 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
     }
     s->in_network++;
     s->last_move = s->now;
-    if (noc_measuring(s))
+    if (noc_measuring(s)) {
         s->st.window_flits_in++;
+        if (s->nst)
+            s->nst[n].flits_in++;
+    }
     if (++ln->seq == p->size) {
         ln->pkt = -1;
         if (ln != &ni->lane0)

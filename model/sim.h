@@ -135,6 +135,8 @@ int noc_sim_n_channels(const noc_sim_t *s);
 void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is_local,
                           int *link_class);
 const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c);
+/* Node n's figures, or NULL when the run keeps none (node_stats = 0). */
+const noc_node_stats_t *noc_sim_node_stats(const noc_sim_t *s, int n);
 /* Timing of channel c: cycles from the upstream side's write to arrival (its
  * latency), and cycles a flit occupies it (> 1 on links narrower than a flit). */
 void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit);

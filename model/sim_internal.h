@@ -154,6 +154,7 @@ struct noc_sim {
     /* statistics */
     noc_stats_t st;
     noc_link_stats_t *lst;  /* per channel */
+    noc_node_stats_t *nst;  /* per node, with node_stats = 1; else NULL */
     int phase;              /* NOC_PHASE_* */
     int measuring;          /* phase == NOC_PHASE_SAMPLE */
     uint64_t win_start, win_end; /* packets created in [start, end) are measured */

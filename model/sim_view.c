@@ -132,6 +132,7 @@ const noc_config_t *noc_sim_config(const noc_sim_t *s) { return &s->cfg; }
 uint64_t noc_sim_flits_in_network(const noc_sim_t *s) { return s->in_network; }
 int noc_sim_n_channels(const noc_sim_t *s) { return s->n_chan; }
 const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c) { return &s->lst[c]; }
+const noc_node_stats_t *noc_sim_node_stats(const noc_sim_t *s, int n) { return s->nst ? &s->nst[n] : NULL; }
 
 void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is_local, int *link_class)
 {

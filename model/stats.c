@@ -59,3 +59,32 @@ int noc_stats_histogram(const noc_stats_t *st, int max_bins, uint64_t *from, uin
     *width = w;
     return n;
 }
+
+uint64_t noc_node_lat_bin_top(int b)
+{
+    if (b < 64)
+        return (uint64_t)b;
+    if (b >= NOC_NODE_LAT_BINS - 1)
+        return UINT64_MAX;
+    int e = 6 + (b - 64) / 16, sub = (b - 64) % 16;
+    uint64_t lower = (uint64_t)(16 + sub) << (e - 4);
+    return lower + (UINT64_C(1) << (e - 4)) - 1;
+}
+
+uint64_t noc_node_percentile(const uint32_t *hist, const noc_lat_sum_t *l, double q)
+{
+    if (l->n == 0)
+        return 0;
+    uint64_t rank = (uint64_t)ceil(q * (double)l->n);
+    if (rank < 1)
+        rank = 1;
+    uint64_t acc = 0;
+    for (int b = 0; b < NOC_NODE_LAT_BINS; b++) {
+        acc += hist[b];
+        if (acc >= rank) {
+            uint64_t top = noc_node_lat_bin_top(b);
+            return top < l->max ? top : l->max;
+        }
+    }
+    return l->max;
+}

@@ -57,6 +57,47 @@ static inline void noc_lat_add(noc_lat_sum_t *s, uint64_t v)
     s->sum += v;
 }
 double noc_lat_avg(const noc_lat_sum_t *s);
+
+/* Per-node figures (node_stats = 1): flits injected at and delivered to the
+ * node in the window, and the latencies of the measured packets it sent and
+ * received, with a histogram each for their percentiles: latencies below 64
+ * in bins of one cycle, longer ones in 16 bins per power of two (a bin's
+ * width is at most 1/16 of its lower edge) up to 2^32; the last bin also
+ * holds everything longer. */
+#define NOC_NODE_LAT_BINS 480
+typedef struct noc_node_stats {
+    uint64_t flits_in, flits_out;
+    noc_lat_sum_t lat_src, lat_dst;
+    uint32_t hist_src[NOC_NODE_LAT_BINS], hist_dst[NOC_NODE_LAT_BINS];
+} noc_node_stats_t;
+
+/* The bin of latency v in a node histogram, and the largest value bin b
+ * holds. */
+static inline int noc_node_lat_bin(uint64_t v)
+{
+    if (v < 64)
+        return (int)v;
+    int e = 63 - __builtin_clzll(v);
+    if (e > 31)
+        return NOC_NODE_LAT_BINS - 1;
+    return 64 + (e - 6) * 16 + (int)((v >> (e - 4)) & 15);
+}
+uint64_t noc_node_lat_bin_top(int b);
+/* Percentile q of a node's latencies: the exact value below 64 cycles,
+ * otherwise the top of the bin holding the nearest rank, never above the
+ * largest latency seen (l->max). 0 when l->n is 0. */
+uint64_t noc_node_percentile(const uint32_t *hist, const noc_lat_sum_t *l, double q);
+
+/* A measured packet from src to dst took latency lat: into both nodes'
+ * figures (inline: once per measured packet, only with node_stats = 1). */
+static inline void noc_node_lat_add(noc_node_stats_t *ns, int src, int dst, uint64_t lat)
+{
+    int b = noc_node_lat_bin(lat);
+    noc_lat_add(&ns[src].lat_src, lat);
+    ns[src].hist_src[b]++;
+    noc_lat_add(&ns[dst].lat_dst, lat);
+    ns[dst].hist_dst[b]++;
+}
 /* Percentile q in [0,1] of the measured packet latencies (nearest rank). */
 uint64_t noc_stats_percentile(const noc_stats_t *st, double q);
 

@@ -172,6 +172,7 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
         }
     }
     critical_text(f, s, p);
+    noc_report_nodes_text(f, s);
     noc_report_links_text(f, s);
     fprintf(f, "  wall clock    %.3f s\n", res->seconds);
 }
@@ -307,6 +308,9 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
     json_object_set_new(j, "config", noc_report_config_json(s));
     json_object_set_new(j, "links", noc_report_links_json(s));
     json_object_set_new(j, "classes", noc_report_classes_json(s));
+    json_t *nodes = noc_report_nodes_json(s);
+    if (nodes)
+        json_object_set_new(j, "nodes", nodes);
     return j;
 }
 

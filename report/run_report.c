@@ -144,6 +144,7 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
                 st->packets_offered_lost ? " (source queues overflowed)" : "");
     else
         fprintf(f, "  state         below saturation\n");
+    noc_report_nodes_text(f, s);
     noc_report_links_text(f, s);
 }
 
@@ -265,6 +266,9 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_object_set_new(j, "config", noc_report_config_json(s));
     json_object_set_new(j, "links", noc_report_links_json(s));
     json_object_set_new(j, "classes", noc_report_classes_json(s));
+    json_t *nodes = noc_report_nodes_json(s);
+    if (nodes)
+        json_object_set_new(j, "nodes", nodes);
     return j;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <math.h>
 #include <jansson.h>
 
 #include "model/config.h"
@@ -173,7 +174,7 @@ static void test_report_doc_names_every_key(void **state)
 {
     (void)state;
     char *out, path[512];
-    assert_int_equal(cmd_run("run mesh:4x4 injection_rate=0.2 sample_cycles=500 --json -", &out, NULL), 0);
+    assert_int_equal(cmd_run("run mesh:4x4 injection_rate=0.2 sample_cycles=500 node_stats=1 --json -", &out, NULL), 0);
     const char *src = getenv("NOCTUA_SOURCE_DIR");
     assert_non_null(src);
     snprintf(path, sizeof path, "%s/docs/report.md", src);
@@ -190,6 +191,10 @@ static void test_report_doc_names_every_key(void **state)
     check_keys(doc, json_object_get(lat, "histogram"), "histogram");
     check_keys(doc, json_array_get(json_object_get(j, "links"), 0), "links");
     check_keys(doc, json_array_get(json_object_get(j, "classes"), 0), "classes");
+    json_t *node = json_array_get(json_object_get(j, "nodes"), 0);
+    assert_non_null(node);
+    check_keys(doc, node, "nodes");
+    check_keys(doc, json_object_get(node, "as_source"), "as_source");
     json_decref(j);
     free(doc);
     free(out);
@@ -362,6 +367,54 @@ static void test_json_report(void **state)
     free(out);
 }
 
+/* node_stats=1: the nodes' figures add up to the run's. Every measured
+ * packet is counted once at its source and once at its destination, with
+ * its latency; the nodes' accepted flits are the run's accepted load. */
+static void test_node_figures_add_up(void **state)
+{
+    (void)state;
+    char *out;
+    assert_int_equal(cmd_run("run mesh:4x4 traffic=transpose injection_rate=0.25 sample_cycles=2000 node_stats=1 "
+                             "--json -", &out, NULL), 0);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    json_t *nodes = json_object_get(j, "nodes"), *n;
+    assert_int_equal(json_array_size(nodes), 16);
+    json_int_t packets = json_integer_value(json_object_get(j, "packets")), src_n = 0, dst_n = 0, accepted = 0;
+    double src_sum = 0, dst_sum = 0;
+    size_t i;
+    json_array_foreach(nodes, i, n) {
+        json_t *a = json_object_get(n, "as_source"), *b = json_object_get(n, "as_destination");
+        src_n += json_integer_value(json_object_get(a, "packets"));
+        dst_n += json_integer_value(json_object_get(b, "packets"));
+        src_sum += json_real_value(json_object_get(a, "avg")) * (double)json_integer_value(json_object_get(a, "packets"));
+        dst_sum += json_real_value(json_object_get(b, "avg")) * (double)json_integer_value(json_object_get(b, "packets"));
+        accepted += json_integer_value(json_object_get(n, "accepted"));
+        json_int_t p99 = json_integer_value(json_object_get(a, "p99"));
+        if (json_integer_value(json_object_get(a, "packets")) > 0)
+            assert_true(p99 >= json_integer_value(json_object_get(a, "min")) &&
+                        p99 <= json_integer_value(json_object_get(a, "max")));
+    }
+    /* transpose: the diagonal (0,0), (1,1), ... sends nothing */
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(json_array_get(nodes, 0), "as_source"),
+                                                        "packets")), 0);
+    assert_int_equal(src_n, packets);
+    assert_int_equal(dst_n, packets);
+    json_t *lat = json_object_get(j, "latency");
+    double total = json_real_value(json_object_get(lat, "avg")) * (double)packets;
+    assert_true(src_sum > total - 0.5 && src_sum < total + 0.5);
+    assert_true(dst_sum > total - 0.5 && dst_sum < total + 0.5);
+    double acc = json_real_value(json_object_get(json_object_get(j, "throughput"), "accepted"));
+    assert_true(fabs((double)accepted / (16.0 * 2000.0) - acc) < 1e-6);
+    json_decref(j);
+    free(out);
+    /* without node_stats the report has no nodes[] */
+    assert_int_equal(cmd_run("run mesh:4x4 sample_cycles=500 --json -", &out, NULL), 0);
+    assert_null(strstr(out, "\"nodes\": ["));
+    free(out);
+}
+
 static void test_same_seed_same_output(void **state)
 {
     (void)state;
@@ -413,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_booksim_config),
         cmocka_unit_test(test_json_report),
         cmocka_unit_test(test_report_doc_names_every_key),
+        cmocka_unit_test(test_node_figures_add_up),
         cmocka_unit_test(test_same_seed_same_output),
         cmocka_unit_test(test_deadlock_exit),
         cmocka_unit_test(test_saturation_exit_zero),

@@ -158,6 +158,48 @@ static void test_histogram_bins(void **state)
     free(st.lat_hist);
 }
 
+/* The per-node histogram's bins: exact below 64, then 16 a power of two
+ * (64..127 in steps of 4, 128..255 in steps of 8, ...); a node's p99 is
+ * the top of its bin, never above the largest latency seen. */
+static void test_node_histogram(void **state)
+{
+    (void)state;
+    assert_int_equal(noc_node_lat_bin(0), 0);
+    assert_int_equal(noc_node_lat_bin(63), 63);
+    assert_int_equal(noc_node_lat_bin(64), 64);
+    assert_int_equal(noc_node_lat_bin(67), 64);
+    assert_int_equal(noc_node_lat_bin(68), 65);
+    assert_int_equal(noc_node_lat_bin(127), 79);
+    assert_int_equal(noc_node_lat_bin(128), 80);
+    assert_int_equal(noc_node_lat_bin(135), 80);
+    assert_int_equal(noc_node_lat_bin(136), 81);
+    assert_int_equal(noc_node_lat_bin(UINT64_C(1) << 32), NOC_NODE_LAT_BINS - 1);
+    assert_int_equal(noc_node_lat_bin((UINT64_C(1) << 32) - 1), NOC_NODE_LAT_BINS - 1);
+    assert_int_equal(noc_node_lat_bin(UINT64_C(1) << 31), 64 + 25 * 16);
+    assert_int_equal(noc_node_lat_bin_top(63), 63);
+    assert_int_equal(noc_node_lat_bin_top(64), 67);
+    assert_int_equal(noc_node_lat_bin_top(79), 127);
+    assert_int_equal(noc_node_lat_bin_top(80), 135);
+    /* every value lies in [lower, top] of its bin, and bins are contiguous */
+    for (uint64_t v = 0; v < 5000; v++) {
+        int b = noc_node_lat_bin(v);
+        assert_true(v <= noc_node_lat_bin_top(b));
+        assert_true(b == 0 || v > noc_node_lat_bin_top(b - 1));
+    }
+    /* node 0 sends to node 1: latencies 10 x 100 (rank 1..100 of 100) */
+    noc_node_stats_t *ns = calloc(2, sizeof *ns);
+    assert_non_null(ns);
+    for (int i = 1; i <= 100; i++)
+        noc_node_lat_add(ns, 0, 1, (uint64_t)(i < 100 ? 10 : 70));
+    assert_int_equal(ns[0].lat_src.n, 100);
+    assert_int_equal(ns[1].lat_dst.n, 100);
+    assert_int_equal(ns[0].lat_dst.n, 0);
+    assert_int_equal(noc_node_percentile(ns[0].hist_src, &ns[0].lat_src, 0.99), 10); /* rank 99: exact */
+    assert_int_equal(noc_node_percentile(ns[1].hist_dst, &ns[1].lat_dst, 1.0), 70);  /* bin 64..71: capped at max 70 */
+    assert_int_equal(noc_node_percentile(ns[1].hist_src, &ns[1].lat_src, 0.99), 0);  /* nothing sent */
+    free(ns);
+}
+
 /* Percentiles on a histogram made by hand: samples 5, 7, 7 and one past the
  * last exact bin (counted in the overflow bin, its value only in max). */
 static void test_percentile_overflow(void **state)
@@ -298,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_histogram_percentiles),
         cmocka_unit_test(test_percentile_overflow),
         cmocka_unit_test(test_histogram_bins),
+        cmocka_unit_test(test_node_histogram),
         cmocka_unit_test(test_window),
         cmocka_unit_test(test_link_counters),
     };
