@@ -154,6 +154,10 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
     } else {
         int c = noc_lane_chan(s, n, lane);
         noc_chan_send_flit(s, c, s->chan_delay[c], &f);
+        if (noc_measuring(s)) { /* the injection channel's load, as a router counts its outputs' */
+            s->lst[c].flits++;
+            s->lst[c].busy += s->chan_ser[c];
+        }
     }
     s->in_network++;
     s->last_move = s->now;

@@ -10,6 +10,8 @@
 json_t *noc_report_config_json(const noc_sim_t *s);
 json_t *noc_report_links_json(const noc_sim_t *s);
 json_t *noc_report_classes_json(const noc_sim_t *s);
+/* The injection and ejection channels, one entry each (per lane). */
+json_t *noc_report_local_json(const noc_sim_t *s);
 /* The per-node figures (nodes_report.c), or NULL when the run kept none. */
 json_t *noc_report_nodes_json(const noc_sim_t *s);
 /* Write j to path ("-" is stdout) and release it. Returns 0 or -1 with err. */

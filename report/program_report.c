@@ -308,6 +308,7 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
     json_object_set_new(j, "config", noc_report_config_json(s));
     json_object_set_new(j, "links", noc_report_links_json(s));
     json_object_set_new(j, "classes", noc_report_classes_json(s));
+    json_object_set_new(j, "local_channels", noc_report_local_json(s));
     json_t *nodes = noc_report_nodes_json(s);
     if (nodes)
         json_object_set_new(j, "nodes", nodes);

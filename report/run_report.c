@@ -77,6 +77,32 @@ static void link_name(const noc_sim_t *s, int c, char *buf, size_t len, int *cls
     snprintf(buf, len, "%s->%s", a, b);
 }
 
+/* The injection and ejection channels' load: average and highest busy
+ * share of the window, over every node. */
+static void local_text(FILE *f, const noc_sim_t *s)
+{
+    const noc_graph_t *gr = noc_sim_graph(s);
+    uint64_t busy[2] = { 0, 0 }, top[2] = { 0, 0 };
+    int n[2] = { 0, 0 };
+    for (int c = 0; c < noc_sim_n_channels(s); c++) {
+        int local;
+        noc_sim_channel_ends(s, c, NULL, NULL, &local, NULL);
+        if (!local)
+            continue;
+        int k = c < gr->n_ports; /* 1: ejection */
+        uint64_t b = noc_sim_link_stats(s, c)->busy;
+        busy[k] += b;
+        n[k]++;
+        if (b > top[k])
+            top[k] = b;
+    }
+    if (!n[0] && !n[1])
+        return;
+    fprintf(f, "  local         injection %.1f%% busy on average, %.1f%% at most;  ejection %.1f%%, %.1f%% at most\n",
+            n[0] ? 100.0 * (double)busy[0] / ((double)n[0] * window(s)) : 0.0, 100.0 * (double)top[0] / window(s),
+            n[1] ? 100.0 * (double)busy[1] / ((double)n[1] * window(s)) : 0.0, 100.0 * (double)top[1] / window(s));
+}
+
 void noc_report_links_text(FILE *f, const noc_sim_t *s)
 {
     const noc_graph_t *gr = noc_sim_graph(s);
@@ -95,6 +121,7 @@ void noc_report_links_text(FILE *f, const noc_sim_t *s)
                 100.0 * (double)cl[k].busy_max / window(s));
     }
     fputc('\n', f);
+    local_text(f, s);
     int ids[4];
     int k = hottest_links(s, ids, 4);
     fprintf(f, "  hottest links");
@@ -197,6 +224,27 @@ json_t *noc_report_links_json(const noc_sim_t *s)
     return links;
 }
 
+json_t *noc_report_local_json(const noc_sim_t *s)
+{
+    const noc_graph_t *gr = noc_sim_graph(s);
+    json_t *locals = json_array();
+    int nc = noc_sim_n_channels(s);
+    for (int ch = 0; ch < nc; ch++) {
+        int from, to, local;
+        noc_sim_channel_ends(s, ch, &from, &to, &local, NULL);
+        if (!local)
+            continue;
+        char a[64];
+        noc_graph_label(gr, from, a, sizeof a);
+        const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
+        json_array_append_new(locals, json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "node", a,
+            "direction", ch < gr->n_ports ? "eject" : "inject", "flits", (json_int_t)l->flits,
+            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / window(s),
+            "credit_stall", (json_int_t)l->credit_stall, "peak_queue", (json_int_t)l->peak_queue));
+    }
+    return locals;
+}
+
 json_t *noc_report_classes_json(const noc_sim_t *s)
 {
     const noc_graph_t *gr = noc_sim_graph(s);
@@ -266,6 +314,7 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_object_set_new(j, "config", noc_report_config_json(s));
     json_object_set_new(j, "links", noc_report_links_json(s));
     json_object_set_new(j, "classes", noc_report_classes_json(s));
+    json_object_set_new(j, "local_channels", noc_report_local_json(s));
     json_t *nodes = noc_report_nodes_json(s);
     if (nodes)
         json_object_set_new(j, "nodes", nodes);

@@ -195,6 +195,7 @@ static void test_report_doc_names_every_key(void **state)
     assert_non_null(node);
     check_keys(doc, node, "nodes");
     check_keys(doc, json_object_get(node, "as_source"), "as_source");
+    check_keys(doc, json_array_get(json_object_get(j, "local_channels"), 0), "local_channels");
     json_decref(j);
     free(doc);
     free(out);
@@ -407,6 +408,23 @@ static void test_node_figures_add_up(void **state)
     assert_true(dst_sum > total - 0.5 && dst_sum < total + 0.5);
     double acc = json_real_value(json_object_get(json_object_get(j, "throughput"), "accepted"));
     assert_true(fabs((double)accepted / (16.0 * 2000.0) - acc) < 1e-6);
+    /* a node's injection channel carried exactly the flits it injected */
+    json_t *locals = json_object_get(j, "local_channels"), *lc;
+    int injects = 0;
+    assert_int_equal(json_array_size(locals), 32); /* an ejection and an injection channel a node */
+    json_array_foreach(locals, i, lc) {
+        if (strcmp(json_string_value(json_object_get(lc, "direction")), "inject") != 0)
+            continue;
+        injects++;
+        const char *label = json_string_value(json_object_get(lc, "node"));
+        size_t k;
+        json_array_foreach(nodes, k, n) {
+            if (strcmp(json_string_value(json_object_get(n, "node")), label) == 0)
+                assert_int_equal(json_integer_value(json_object_get(lc, "flits")),
+                                 json_integer_value(json_object_get(n, "injected")));
+        }
+    }
+    assert_int_equal(injects, 16);
     json_decref(j);
     free(out);
     /* without node_stats the report has no nodes[] */

@@ -324,7 +324,15 @@ static void test_link_counters(void **state)
             assert_int_equal(l->contention, 0);
         flits += l->flits;
     }
-    assert_int_equal(flits, 3 * P + 2 * P); /* 3 links and 2 ejections */
+    assert_int_equal(flits, 3 * P + 2 * P + 2 * P); /* 3 links, 2 ejections, 2 injections */
+    /* the injection channels (after the routers' ports): P flits from nodes 0 and 1 */
+    for (int c = noc_sim_graph(s)->n_ports; c < noc_sim_n_channels(s); c++) {
+        int from, local;
+        noc_sim_channel_ends(s, c, &from, NULL, &local, NULL);
+        assert_true(local);
+        assert_int_equal(noc_sim_link_stats(s, c)->flits, from <= 1 ? P : 0);
+        assert_int_equal(noc_sim_link_stats(s, c)->busy, from <= 1 ? P : 0);
+    }
     const noc_stats_t *st = noc_sim_stats(s);
     assert_int_equal(st->packets, 2);
     assert_int_equal(st->latency.min, t0(1, P) + 3);
