@@ -1,17 +1,19 @@
-/* cmd_sweep.c: `noctua sweep SPEC --rates FROM:TO:STEP|a,b,c [key=value ...]
- * [--config FILE] [-o PREFIX]`: latency against offered load. One synthetic
- * run per rate, in increasing order, up to and including the first saturated
- * run. The points go to PREFIX.csv (written whole at the end, util/outfile.h;
- * a sweep cut short by Ctrl-C or a deadlock ends with a "# ... partial"
- * line); gnuplot (an external program, Debian's gnuplot-nox) then draws
- * PREFIX.png and PREFIX.svg from a script generated here. Without gnuplot the
- * CSV is still the result. */
+/* cmd_sweep.c: `noctua sweep SPEC... --rates FROM:TO:STEP|a,b,c [--vary
+ * KEY=V1,V2,...] [key=value ...] [--config FILE] [-o PREFIX]`: latency
+ * against offered load. One synthetic run per rate, in increasing order, up
+ * to and including the first saturated run, for each series (every SPEC
+ * with every combination of the --vary values). The points go to PREFIX.csv
+ * (written whole at the end, util/outfile.h; with several series its first
+ * column names the series; a sweep cut short by Ctrl-C or a deadlock ends
+ * with a "# ... partial" line); gnuplot then draws PREFIX.png and PREFIX.svg
+ * (cli/sweep_plot.c). Without gnuplot the CSV is still the result. */
 #include "util/xalloc.h"
 #include "cli/cli.h"
 #include "report/report.h"
 #include "cli/filter.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "cli/sweep_plot.h"
 #include "app/config_file.h"
 #include "util/interrupt.h"
 #include "util/outfile.h"
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #define MAX_POINTS 1000
+#define MAX_SERIES_HELP 16 /* MAX_SERIES, below */
 #define PATH_LEN 4096
 
 typedef struct rates {
@@ -41,15 +44,12 @@ typedef struct outcome {
     int vcs;             /* VCs per port the runs had (num_vcs=0: as routing needs) */
 } outcome_t;
 
-/* The latency axis ends at LAT_CAP times the zero-load latency when a point
- * lies above that (past saturation latency grows with the run's length and
- * would squash the knee into the floor). */
-#define LAT_CAP 5.0
-
-enum { O_CONFIG, O_RATES, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
+enum { O_CONFIG, O_RATES, O_VARY, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
 static const noc_opt_t sweep_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
     [O_RATES] = { "rates", 'r', "R", NULL /* usage() writes its line: MAX_POINTS */ },
+    [O_VARY] = { "vary", 0, "KEY=V1,V2,...", "a curve per value of parameter KEY, overlaid in one plot\n"
+                                             "(up to two --vary; values split at every comma)" },
     [O_OUTPUT] = { "output", 'o', "PREFIX", "output files PREFIX.csv/.png/.svg (default: sweep)" },
     [O_HELP] = { "help", 'h', NULL, "this text" },
     [O_PROGRESS] = { "progress", 0, NULL, "show the progress line even when stderr is not a terminal" },
@@ -62,17 +62,20 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: noctua sweep SPEC --rates FROM:TO:STEP [key=value ...] [--config FILE] [-o PREFIX]\n"
         "       noctua sweep SPEC --rates a,b,c ...\n"
+        "       noctua sweep SPEC [SPEC ...] --rates ... [--vary KEY=V1,V2,...] ...\n"
         "\n"
         "Latency against offered load: one run of `noctua run` per injection rate, in\n"
         "increasing order, stopping after the first saturated run (that point is kept\n"
         "and marked). Writes PREFIX.csv and, with gnuplot (Debian package gnuplot-nox),\n"
-        "PREFIX.png and PREFIX.svg.\n"
+        "PREFIX.png and PREFIX.svg. Several SPECs, or --vary, make several series\n"
+        "(each SPEC with each combination of values, at most %d), overlaid in one plot;\n"
+        "the CSV then starts with a column naming the series.\n"
         "\n"
         "  SPEC            the fabric: %s (default: the config's, else mesh:8x8)\n"
         "  --rates R       injection_rate values (flits/node/cycle): FROM:TO:STEP with\n"
         "                  FROM > 0, TO >= FROM, STEP > 0, or a list a,b,c; at most %d points\n"
         "  key=value       set a parameter for every point (wins over --config)\n",
-        noc_topo_spec_help(), MAX_POINTS);
+        MAX_SERIES_HELP, noc_topo_spec_help(), MAX_POINTS);
     noc_opts_usage(f, sweep_opts);
     fprintf(f,
         "\n"
@@ -214,166 +217,38 @@ static int decimals(const rates_t *r)
     return 6;
 }
 
-/* s as a gnuplot string: single-quoted (a quote inside is doubled), a
- * newline joined in as a double-quoted "\n". */
-static void gp_str(FILE *gp, const char *s)
-{
-    fputc('\'', gp);
-    for (; *s; s++) {
-        if (*s == '\n') {
-            fputs("'.\"\\n\".'", gp);
-            continue;
-        }
-        if (*s == '\'')
-            fputc('\'', gp);
-        fputc(*s, gp);
-    }
-    fputc('\'', gp);
-}
-
-/* What a figure shows beyond the CSV: its title, whether the last point is
- * saturated, and the top of the latency axis (0: as the data go). */
-typedef struct figure {
-    const char *title;
-    int sat;
-    double lat_cap;
-} figure_t;
-
-/* One figure: latency (average, p99 dashed) over offered load above,
- * accepted throughput below with the line accepted = offered; the saturated
- * point in red on both (at the top edge when it lies above a capped axis). */
-static void gp_figure(FILE *gp, const char *csv, const figure_t *fig)
-{
-    fputs("set multiplot layout 2,1 title ", gp);
-    gp_str(gp, fig->title);
-    fputs("\nset xlabel 'offered load (flits/node/cycle)'\n"
-          "set key top left\n", gp);
-    if (fig->lat_cap > 0)
-        fprintf(gp, "cap = %.1f\nset yrange [0:cap]\n"
-                    "set ylabel 'latency (cycles; axis ends at %.0fx zero-load)'\n", fig->lat_cap, LAT_CAP);
-    else
-        fputs("cap = 1e300\nset ylabel 'latency (cycles)'\n", gp);
-    fputs("plot ", gp);
-    gp_str(gp, csv);
-    fputs(" skip 1 using 1:3 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#1f5fa8' title 'average', \\\n"
-          "     '' skip 1 using 1:5 with linespoints dt 2 lw 1.5 pt 6 ps 0.7 lc rgb '#1f5fa8' title 'p99'", gp);
-    if (fig->sat)
-        fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? ($3 > cap ? cap : $3) : 1/0) with points pt 7 ps 1.8 "
-              "lc rgb '#c0392b' title 'saturated'", gp);
-    fputs("\nset yrange [0:*]\n"
-          "set ylabel 'accepted (flits/node/cycle)'\n"
-          "plot x with lines dt 2 lw 1.5 lc rgb '#404040' title 'accepted = offered', ", gp);
-    gp_str(gp, csv);
-    fputs(" skip 1 using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#2e8b57' title 'accepted'", gp);
-    if (fig->sat)
-        fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? $2 : 1/0) with points pt 7 ps 1.8 "
-              "lc rgb '#c0392b' title 'saturated'", gp);
-    fputs("\nunset multiplot\n", gp);
-}
-
-/* One picture, PREFIX.EXT, with gnuplot: the script goes to a temporary
- * beside the target, gnuplot draws to its standard output, which goes into
- * the picture through util/outfile.h (cli/filter.h). Returns 0; 1 when
- * gnuplot failed (a warning: the CSV is the result; no picture is left);
- * NOC_EXIT_USAGE when the picture could not be written. */
-static int plot_one(const char *prefix, const char *ext, const char *csv, const figure_t *fig)
-{
-    char path[PATH_LEN + 8], err[600];
-    snprintf(path, sizeof path, "%s.%s", prefix, ext);
-    noc_out_t script, o;
-    if (noc_out_reserve(&script, path, NULL, err, sizeof err) != 0) {
-        fprintf(stderr, "noctua sweep: %s\n", err);
-        return NOC_EXIT_USAGE;
-    }
-    FILE *gp = fopen(script.tmp, "w");
-    int bad = !gp;
-    if (gp) {
-        fputs("set datafile separator ','\n"
-              "set grid\n"
-              "set xrange [0:*]\n"
-              "set yrange [0:*]\n", gp);
-        if (strcmp(ext, "png") == 0)
-            fputs("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-                  "  set terminal pngcairo noenhanced size 900,900 font ',10'\n"
-                  "} else {\n"
-                  "  set terminal png noenhanced size 900,900\n"
-                  "}\n", gp);
-        else
-            fputs("set terminal svg noenhanced size 900,900 dynamic background '#ffffff'\n", gp);
-        gp_figure(gp, csv, fig);
-        bad = ferror(gp) != 0;
-        bad |= fclose(gp) != 0;
-    }
-    if (bad) {
-        fprintf(stderr, "noctua sweep: %s: cannot write gnuplot's script (%s); nothing written\n", path,
-                strerror(errno));
-        noc_out_abort(&script);
-        return NOC_EXIT_USAGE;
-    }
-    if (noc_out_open(&o, path, 0, err, sizeof err) != 0) {
-        fprintf(stderr, "noctua sweep: %s\n", err);
-        noc_out_abort(&script);
-        return NOC_EXIT_USAGE;
-    }
-    const char *const argv[] = { "gnuplot", script.tmp, NULL };
-    size_t n;
-    int st = noc_cli_filter(argv, NULL, o.f, &n);
-    noc_out_abort(&script);
-    if (st != 0 || n == 0) {
-        fprintf(stderr, "noctua sweep: warning: gnuplot failed (status %d); no %s\n", st, path);
-        noc_out_abort(&o);
-        return 1;
-    }
-    if (noc_out_commit(&o, err, sizeof err) != 0) {
-        fprintf(stderr, "noctua sweep: %s\n", err);
-        return NOC_EXIT_USAGE;
-    }
-    return 0;
-}
-
-/* PREFIX.png, then PREFIX.svg. Returns 0 when both were drawn, 1 when not
- * (warned: no gnuplot, or gnuplot failed), NOC_EXIT_USAGE when a picture
- * could not be written. A picture is whole or absent. */
-static int plot(const char *prefix, const char *csv, const figure_t *fig)
-{
-    if (!noc_cli_on_path("gnuplot")) {
-        fprintf(stderr, "noctua sweep: warning: gnuplot is not on PATH (Debian package gnuplot-nox); "
-                "wrote %s, no plots\n", csv);
-        return 1;
-    }
-    int rc = plot_one(prefix, "png", csv, fig);
-    return rc == 0 ? plot_one(prefix, "svg", csv, fig) : rc;
-}
-
-/* Run every rate into csv (open, header written) until the first saturated
- * point, a deadlock or an error. Returns an exit status; fills out. */
-static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FILE *csv, outcome_t *out,
-                      noc_progress_t *pg, int quiet)
+/* Run every rate of one series into csv (open, header written; each row
+ * after `label,` when label is set) until the first saturated point, a
+ * deadlock or an error. Returns an exit status; fills out. */
+static int run_points(noc_config_t *cfg, const rates_t *r, const char *name, const char *label, FILE *csv,
+                      outcome_t *out, noc_progress_t *pg, int quiet)
 {
     int d = decimals(r);
-    char err[600];
+    char err[600], pre[NOC_CONFIG_STR_MAX * 6 + 2] = ""; /* "LABEL " in messages with several series */
+    if (label)
+        snprintf(pre, sizeof pre, "%s ", label);
     for (int i = 0; i < r->n; i++) {
         noc_sim_t *s;
         noc_topo_t *t;
         noc_run_result_t res;
         cfg->injection_rate = r->v[i];
-        char what[NOC_CONFIG_STR_MAX + 64];
-        snprintf(what, sizeof what, "sweep %s rate %.*f (%d/%d)", spec, d, r->v[i], i + 1, r->n);
+        char what[NOC_CONFIG_STR_MAX + 300];
+        snprintf(what, sizeof what, "sweep %s rate %.*f (%d/%d)", name, d, r->v[i], i + 1, r->n);
         noc_progress_start(pg, NULL, what);
         noc_app_run_opts_t opts = { .progress = pg->on ? noc_progress_show : NULL, .progress_ctx = pg,
                                     .progress_every = NOC_PROGRESS_EVERY };
         int bad = noc_app_simulate(cfg, &opts, &s, &t, &res, err, sizeof err);
         noc_progress_done(pg);
         if (bad) {
-            fprintf(stderr, "noctua sweep: rate %.*f: %s\n", d, r->v[i], err);
+            fprintf(stderr, "noctua sweep: %srate %.*f: %s\n", pre, d, r->v[i], err);
             return NOC_EXIT_USAGE;
         }
         const noc_stats_t *st = noc_sim_stats(s);
         if (res.status == NOC_RUN_INTERRUPTED) {
-            fprintf(csv, "# interrupted during rate %.*f: the sweep is partial (%d of %d rates)\n", d, r->v[i],
-                    out->rows, r->n);
-            fprintf(stderr, "noctua sweep: interrupted during rate %.*f; the CSV holds the %d point%s before it, "
-                    "marked partial\n", d, r->v[i], out->rows, out->rows == 1 ? "" : "s");
+            fprintf(csv, "# interrupted during %srate %.*f: the sweep is partial (%d of %d rates)\n", pre, d,
+                    r->v[i], out->rows, r->n);
+            fprintf(stderr, "noctua sweep: interrupted during %srate %.*f; the CSV holds the %d point%s before it, "
+                    "marked partial\n", pre, d, r->v[i], out->rows, out->rows == 1 ? "" : "s");
             noc_sim_destroy(s);
             noc_topo_destroy(t);
             return NOC_EXIT_INTERRUPTED;
@@ -381,28 +256,30 @@ static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FIL
         if (res.status != NOC_RUN_OK) {
             int rc;
             if (res.status == NOC_RUN_DEADLOCK) {
-                fprintf(stderr, "noctua sweep: DEADLOCK at rate %.*f, cycle %llu: no flit moved for %lld "
-                        "cycles; %llu flits are stuck:\n", d, r->v[i], (unsigned long long)noc_sim_now(s),
+                fprintf(stderr, "noctua sweep: DEADLOCK at %srate %.*f, cycle %llu: no flit moved for %lld "
+                        "cycles; %llu flits are stuck:\n", pre, d, r->v[i], (unsigned long long)noc_sim_now(s),
                         (long long)cfg->deadlock_cycles, (unsigned long long)noc_sim_flits_in_network(s));
                 noc_sim_report_stuck(s, stderr, 20);
                 rc = NOC_EXIT_DEADLOCK;
             } else {
-                fprintf(stderr, "noctua sweep: rate %.*f: the invariant checker failed (an internal error)\n",
-                        d, r->v[i]);
+                fprintf(stderr, "noctua sweep: %srate %.*f: the invariant checker failed (an internal error)\n",
+                        pre, d, r->v[i]);
                 rc = NOC_EXIT_INTERNAL;
             }
-            fprintf(stderr, "noctua sweep: stopped; the CSV holds the %d point%s before rate %.*f\n",
-                    out->rows, out->rows == 1 ? "" : "s", d, r->v[i]);
-            fprintf(csv, "# stopped at rate %.*f by %s: the sweep is partial (%d of %d rates)\n", d, r->v[i],
-                    rc == NOC_EXIT_DEADLOCK ? "a deadlock" : "an internal error", out->rows, r->n);
+            fprintf(stderr, "noctua sweep: stopped; the CSV holds the %d point%s before %srate %.*f\n",
+                    out->rows, out->rows == 1 ? "" : "s", pre, d, r->v[i]);
+            fprintf(csv, "# stopped at %srate %.*f by %s: the sweep is partial (%d of %d rates)\n", pre, d,
+                    r->v[i], rc == NOC_EXIT_DEADLOCK ? "a deadlock" : "an internal error", out->rows, r->n);
             noc_sim_destroy(s);
             noc_topo_destroy(t);
             return rc;
         }
+        if (label)
+            fprintf(csv, "\"%s\",", label);
         noc_report_sweep_row(csv, s, &res);
         double lat = noc_lat_avg(&st->latency);
         if (!quiet)
-            fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", spec, d, r->v[i],
+            fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", name, d, r->v[i],
                     lat, d, res.accepted, i + 1, r->n, st->saturated ? "  saturated" : "");
         if (out->rows++ == 0) {
             out->zero_load = lat;
@@ -425,32 +302,157 @@ static int run_points(noc_config_t *cfg, const rates_t *r, const char *spec, FIL
     return NOC_EXIT_OK;
 }
 
-static void summary(const outcome_t *o, const rates_t *r, const char *prefix, int plotted)
+/* Where a series saturated, as one phrase. */
+static void saturation_text(FILE *f, const outcome_t *o, const rates_t *r)
 {
     int d = decimals(r);
     if (o->saturated && o->rows > 1)
-        printf("saturation between %.*f (last rate below it) and %.*f (first saturated rate) flits/node/cycle\n",
-               d, o->last_ok, d, o->first_sat);
+        fprintf(f, "saturation between %.*f (last rate below it) and %.*f (first saturated rate) flits/node/cycle",
+                d, o->last_ok, d, o->first_sat);
     else if (o->saturated)
-        printf("saturated already at the lowest rate, %.*f flits/node/cycle; try lower rates\n",
-               d, o->first_sat);
+        fprintf(f, "saturated already at the lowest rate, %.*f flits/node/cycle; try lower rates", d, o->first_sat);
     else
-        printf("no saturation up to %.*f flits/node/cycle; try higher rates\n", d, o->last_ok);
-    printf("zero-load latency about %.1f cycles (at %.*f)\n", o->zero_load, d, r->v[0]);
-    if (plotted)
-        printf("wrote %s.csv, %s.png, %s.svg\n", prefix, prefix, prefix);
-    else
-        printf("wrote %s.csv\n", prefix);
+        fprintf(f, "no saturation up to %.*f flits/node/cycle; try higher rates", d, o->last_ok);
 }
 
-/* The command line into cfg, *rates_arg and *prefix_arg: --config files
- * first, then SPEC and key=value in their order, which win. -1 to go on,
- * else the exit status. */
-static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rates_arg, const char **prefix_arg,
-                      int *progress, int *quiet)
+/* ---- several series: SPECs and --vary ---- */
+
+#define MAX_SERIES MAX_SERIES_HELP
+#define MAX_VARY 2
+
+/* --vary KEY=V1,V2,...: one series per value. */
+typedef struct vary {
+    char key[64];
+    char val[MAX_SERIES][NOC_CONFIG_STR_MAX];
+    int n;
+} vary_t;
+
+/* One curve: its parameters, its name, what its runs gave. */
+typedef struct series {
+    noc_config_t cfg;
+    char spec[NOC_CONFIG_STR_MAX];
+    char label[NOC_CONFIG_STR_MAX * 6];
+    outcome_t o;
+} series_t;
+
+/* What sweep's command line asks for. */
+typedef struct sweep_args {
+    noc_config_t cfg; /* --config and key=value */
+    const char *rates, *prefix;
+    const char *specs[MAX_SERIES];
+    int n_specs;
+    vary_t vary[MAX_VARY];
+    int n_vary;
+    int progress, quiet;
+} sweep_args_t;
+
+static int parse_vary(sweep_args_t *a, const char *v, char *err, size_t errlen)
+{
+    const char *eq = strchr(v, '=');
+    if (a->n_vary == MAX_VARY) {
+        snprintf(err, errlen, "--vary: at most %d parameters", MAX_VARY);
+        return -1;
+    }
+    vary_t *w = &a->vary[a->n_vary];
+    if (!eq || eq == v || (size_t)(eq - v) >= sizeof w->key || !eq[1]) {
+        snprintf(err, errlen, "--vary '%s': expected KEY=V1,V2,... (num_vcs=2,4)", v);
+        return -1;
+    }
+    snprintf(w->key, sizeof w->key, "%.*s", (int)(eq - v), v);
+    w->n = 0;
+    for (const char *p = eq + 1;;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == 0 || len >= NOC_CONFIG_STR_MAX || w->n == MAX_SERIES) {
+            snprintf(err, errlen, "--vary '%s': %s", v, w->n == MAX_SERIES ? "too many values" : "an empty or overlong value");
+            return -1;
+        }
+        snprintf(w->val[w->n++], NOC_CONFIG_STR_MAX, "%.*s", (int)len, p);
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    a->n_vary++;
+    return 0;
+}
+
+/* Every series: each SPEC (or the config's fabric) with every combination
+ * of the --vary values, applied over --config and key=value. Returns the
+ * number of series (at least 1), or -1 with err. */
+static int make_series(const sweep_args_t *a, series_t *out, char *err, size_t errlen)
+{
+    int n_specs = a->n_specs ? a->n_specs : 1, per = 1;
+    for (int k = 0; k < a->n_vary; k++)
+        per *= a->vary[k].n;
+    if (n_specs * per > MAX_SERIES) {
+        snprintf(err, errlen, "%d series (SPECs times --vary values); at most %d", n_specs * per, MAX_SERIES);
+        return -1;
+    }
+    int n = 0;
+    for (int i = 0; i < n_specs; i++) {
+        for (int j = 0; j < per; j++, n++) {
+            series_t *sr = &out[n];
+            sr->cfg = a->cfg;
+            memset(&sr->o, 0, sizeof sr->o);
+            const char *spec_arg = NULL;
+            if (a->n_specs && noc_cli_config_operand(&sr->cfg, a->specs[i], &spec_arg, err, errlen) != 0)
+                return -1;
+            char kv[MAX_VARY][NOC_CONFIG_STR_MAX + 80];
+            for (int k = 0, rest = j; k < a->n_vary; k++) {
+                const vary_t *w = &a->vary[k];
+                snprintf(kv[k], sizeof kv[k], "%s=%s", w->key, w->val[rest % w->n]);
+                rest /= w->n;
+                if (noc_app_set_arg(&sr->cfg, kv[k], err, errlen) != 0)
+                    return -1;
+            }
+            if (noc_app_spec(&sr->cfg, sr->spec, sizeof sr->spec, err, errlen) != 0)
+                return -1;
+            /* the SPEC (when there are several), then the varied values */
+            int with_spec = a->n_specs > 1 || a->n_vary == 0;
+            snprintf(sr->label, sizeof sr->label, "%s%s%s%s%s", with_spec ? sr->spec : "",
+                     with_spec && a->n_vary ? " " : "", a->n_vary ? kv[0] : "", a->n_vary > 1 ? " " : "",
+                     a->n_vary > 1 ? kv[1] : "");
+        }
+    }
+    return n;
+}
+
+/* Is key one of the varied parameters? */
+static int varied(const sweep_args_t *a, const char *key)
+{
+    for (int k = 0; k < a->n_vary; k++)
+        if (strcmp(a->vary[k].key, key) == 0)
+            return 1;
+    return 0;
+}
+
+/* The picture's title: the fabric and router configuration of one series,
+ * or what the series share; each point's warm-up and window. */
+static void make_title(const sweep_args_t *a, const series_t *sr, int n, int partial, char *t, size_t len)
+{
+    const noc_config_t *c = &sr[0].cfg;
+    size_t k = 0;
+    if (n == 1)
+        k += (size_t)snprintf(t + k, len - k, "%s, router %s, %lld VCs x %lld flits, %lld-flit packets, %s traffic",
+                              sr[0].spec, c->router, (long long)sr[0].o.vcs, (long long)c->vc_buf_size,
+                              (long long)c->packet_size, c->traffic);
+    else
+        k += (size_t)snprintf(t + k, len - k, "%d series%s%s%s%s%s", n,
+                              varied(a, "router") ? "" : ", router ", varied(a, "router") ? "" : c->router,
+                              varied(a, "traffic") ? "" : ", ", varied(a, "traffic") ? "" : c->traffic,
+                              varied(a, "traffic") ? "" : " traffic");
+    if (k < len && !varied(a, "warmup_cycles") && !varied(a, "sample_cycles"))
+        snprintf(t + k, len - k, "\neach point: %lld warm-up + %lld measured cycles%s", (long long)c->warmup_cycles,
+                 (long long)c->sample_cycles, partial ? " (partial)" : "");
+    else if (k < len && partial)
+        snprintf(t + k, len - k, " (partial)");
+}
+
+/* The command line into a: --config files first, then SPECs and key=value
+ * in their order, which win. -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, sweep_args_t *a)
 {
     char err[600];
-    const char *spec_arg = NULL;
     int bad_operands = 0;
     for (int pass = 0; pass < 2; pass++) {
         noc_opts_t p;
@@ -465,26 +467,34 @@ static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rat
                 usage(stdout);
                 return NOC_EXIT_OK;
             } else if (pass == 0) {
-                bad = k == O_CONFIG && noc_app_load_file(cfg, p.value, err, sizeof err);
+                bad = k == O_CONFIG && noc_app_load_file(&a->cfg, p.value, err, sizeof err);
+            } else if (k == NOC_OPTS_OPERAND && !strchr(p.value, '=')) {
+                bad = a->n_specs == MAX_SERIES;
+                snprintf(err, sizeof err, "at most %d SPECs", MAX_SERIES);
+                if (!bad)
+                    a->specs[a->n_specs++] = p.value;
             } else if (k == NOC_OPTS_OPERAND) {
                 /* every refused key=value is named, not only the first */
-                if (noc_cli_config_operand(cfg, p.value, &spec_arg, err, sizeof err) != 0) {
+                const char *none = NULL;
+                if (noc_cli_config_operand(&a->cfg, p.value, &none, err, sizeof err) != 0) {
                     fprintf(stderr, "noctua sweep: %s\n", err);
                     bad_operands++;
                 } else if (strncmp(p.value, "injection_rate=", 15) == 0) {
                     fprintf(stderr, "noctua sweep: warning: '%s' is ignored; --rates sets injection_rate\n",
                             p.value);
                 }
+            } else if (k == O_VARY) {
+                bad = parse_vary(a, p.value, err, sizeof err) != 0;
             } else if (k == O_PROGRESS) {
-                *progress = 1;
+                a->progress = 1;
             } else if (k == O_QUIET) {
-                *quiet = 1;
+                a->quiet = 1;
             } else if (k == O_RATES) {
-                *rates_arg = p.value;
+                a->rates = p.value;
             } else if (k == O_OUTPUT) {
                 bad = !*p.value;
                 snprintf(err, sizeof err, "-o needs a PREFIX");
-                *prefix_arg = p.value;
+                a->prefix = p.value;
             }
             if (bad) {
                 fprintf(stderr, "noctua sweep: %s\n", err);
@@ -492,58 +502,124 @@ static int parse_args(int argc, char **argv, noc_config_t *cfg, const char **rat
             }
         }
     }
-    return bad_operands ? NOC_EXIT_USAGE : -1;
+    if (bad_operands)
+        return NOC_EXIT_USAGE;
+    if (!a->rates) {
+        fprintf(stderr, "noctua sweep: --rates is required (FROM:TO:STEP or a list a,b,c; see noctua sweep --help)\n");
+        return NOC_EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* PREFIX from -o ("-o out.csv" means the prefix "out"). 0, or -1 (said). */
+static int make_prefix(const char *arg, char *prefix, size_t len)
+{
+    size_t plen = strlen(arg);
+    if (plen > 4 && strcmp(arg + plen - 4, ".csv") == 0)
+        plen -= 4;
+    if (plen >= len) {
+        fprintf(stderr, "noctua sweep: -o: PREFIX is too long\n");
+        return -1;
+    }
+    snprintf(prefix, len, "%.*s", (int)plen, arg);
+    return 0;
+}
+
+/* Every series' points into the open CSV, in order, until one stops the
+ * sweep (deadlock, interrupt, error). Returns an exit status. */
+static int run_series(const sweep_args_t *a, series_t *sr, int n, const rates_t *rates, FILE *csv, int *rows)
+{
+    if (n > 1)
+        fputs("series,", csv);
+    fprintf(csv, "%s\n", noc_report_sweep_header());
+    noc_interrupt_cooperate(1);
+    noc_progress_t pg;
+    noc_progress_init(&pg, a->progress, a->quiet);
+    int rc = NOC_EXIT_OK;
+    *rows = 0;
+    for (int i = 0; i < n && rc == NOC_EXIT_OK; i++) {
+        rc = run_points(&sr[i].cfg, rates, sr[i].label, n > 1 ? sr[i].label : NULL, csv, &sr[i].o, &pg, a->quiet);
+        *rows += sr[i].o.rows;
+    }
+    noc_interrupt_cooperate(0); /* from here, Ctrl-C quits at once */
+    return rc;
+}
+
+/* The pictures, then what the sweep found. */
+static int report(const sweep_args_t *a, const series_t *sr, int n, const rates_t *rates, const char *prefix,
+                  const char *csv_path, int rc)
+{
+    char title[NOC_CONFIG_STR_MAX * 3 + 200];
+    const char *labels[MAX_SERIES];
+    int sat[MAX_SERIES];
+    double zero = 0, top = 0;
+    for (int i = 0; i < n; i++) {
+        labels[i] = sr[i].label;
+        sat[i] = sr[i].o.saturated;
+        if (sr[i].o.zero_load > zero)
+            zero = sr[i].o.zero_load;
+        if (sr[i].o.lat_top > top)
+            top = sr[i].o.lat_top;
+    }
+    make_title(a, sr, n, rc != NOC_EXIT_OK, title, sizeof title);
+    noc_sweep_figure_t fig = { title, n, labels, sat,
+                               zero > 0 && top > NOC_SWEEP_LAT_CAP * zero ? NOC_SWEEP_LAT_CAP * zero : 0 };
+    int prc = noc_sweep_plot(prefix, csv_path, &fig);
+    int plotted = prc == 0;
+    if (prc == NOC_EXIT_USAGE && rc == NOC_EXIT_OK)
+        rc = NOC_EXIT_USAGE;
+    const noc_config_t *c = &sr[0].cfg;
+    for (int i = 0; i < n; i++) {
+        if (n == 1) {
+            printf("sweep %s (router %s, %lld-flit packets, %s traffic): %d point%s\n", sr[i].spec, c->router,
+                   (long long)c->packet_size, c->traffic, sr[i].o.rows, sr[i].o.rows == 1 ? "" : "s");
+        } else {
+            printf("%s: %d point%s; ", sr[i].label, sr[i].o.rows, sr[i].o.rows == 1 ? "" : "s");
+            if (sr[i].o.rows == 0) {
+                printf("not run\n");
+                continue;
+            }
+        }
+        if (rc == NOC_EXIT_OK || n > 1) {
+            saturation_text(stdout, &sr[i].o, rates);
+            printf(n == 1 ? "\n" : "; ");
+            printf("zero-load latency about %.1f cycles (at %.*f)\n", sr[i].o.zero_load, decimals(rates), rates->v[0]);
+        }
+    }
+    if (rc == NOC_EXIT_OK)
+        printf(plotted ? "wrote %s.csv, %s.png, %s.svg\n" : "wrote %s.csv\n", prefix, prefix, prefix);
+    else
+        printf("%s (see above); wrote %s%s\n", rc == NOC_EXIT_INTERRUPTED ? "interrupted, partial" : "stopped early",
+               csv_path, plotted ? " and the plots" : "");
+    return rc;
 }
 
 int noc_cmd_sweep(int argc, char **argv)
 {
-    noc_config_t cfg;
-    char err[600];
-    const char *rates_arg = NULL, *prefix_arg = "sweep";
-    noc_config_defaults(&cfg);
-    int progress = 0, quiet = 0;
-    int arc = parse_args(argc, argv, &cfg, &rates_arg, &prefix_arg, &progress, &quiet);
-    if (arc >= 0)
-        return arc;
-    if (!rates_arg) {
-        fprintf(stderr, "noctua sweep: --rates is required (FROM:TO:STEP or a list a,b,c; see noctua sweep --help)\n");
-        return NOC_EXIT_USAGE;
-    }
+    sweep_args_t *a = noc_xcalloc(1, sizeof *a, "sweep");
+    series_t *sr = noc_xcalloc(MAX_SERIES, sizeof *sr, "sweep");
     rates_t *rates = noc_xmalloc(sizeof *rates, "sweep");
-    int rc = NOC_EXIT_OK, plotted = 0;
+    char err[600], prefix[PATH_LEN], csv_path[PATH_LEN + 8];
     noc_out_t csv = { .slot = -1 };
-    outcome_t o = { 0 };
-    char spec[NOC_CONFIG_STR_MAX], prefix[PATH_LEN], csv_path[PATH_LEN + 8];
-    char title[NOC_CONFIG_STR_MAX * 3 + 200];
-    if (parse_rates(rates_arg, rates, err, sizeof err) || noc_app_spec(&cfg, spec, sizeof spec, err, sizeof err)) {
+    noc_config_defaults(&a->cfg);
+    a->prefix = "sweep";
+    int n = 0, rows = 0, rc = parse_args(argc, argv, a);
+    if (rc >= 0)
+        goto done;
+    rc = NOC_EXIT_USAGE;
+    if (parse_rates(a->rates, rates, err, sizeof err) || (n = make_series(a, sr, err, sizeof err)) < 0) {
         fprintf(stderr, "noctua sweep: %s\n", err);
-        rc = NOC_EXIT_USAGE;
         goto done;
     }
-    /* "-o out.csv" means the prefix "out" */
-    size_t plen = strlen(prefix_arg);
-    if (plen > 4 && strcmp(prefix_arg + plen - 4, ".csv") == 0)
-        plen -= 4;
-    if (plen >= sizeof prefix) {
-        fprintf(stderr, "noctua sweep: -o: PREFIX is too long\n");
-        rc = NOC_EXIT_USAGE;
+    if (make_prefix(a->prefix, prefix, sizeof prefix) != 0)
         goto done;
-    }
-    snprintf(prefix, sizeof prefix, "%.*s", (int)plen, prefix_arg);
     snprintf(csv_path, sizeof csv_path, "%s.csv", prefix);
     if (noc_out_open(&csv, csv_path, 0, err, sizeof err) != 0) {
         fprintf(stderr, "noctua sweep: -o: %s\n", err);
-        rc = NOC_EXIT_USAGE;
         goto done;
     }
-    fprintf(csv.f, "%s\n", noc_report_sweep_header());
-
-    noc_interrupt_cooperate(1);
-    noc_progress_t pg;
-    noc_progress_init(&pg, progress, quiet);
-    rc = run_points(&cfg, rates, spec, csv.f, &o, &pg, quiet);
-    noc_interrupt_cooperate(0); /* from here, Ctrl-C quits at once */
-    if (rc == NOC_EXIT_USAGE && o.rows == 0) {
+    rc = run_series(a, sr, n, rates, csv.f, &rows);
+    if (rc == NOC_EXIT_USAGE && rows == 0) {
         noc_out_abort(&csv); /* bad parameters: nothing was measured */
         goto done;
     }
@@ -552,29 +628,12 @@ int noc_cmd_sweep(int argc, char **argv)
         rc = NOC_EXIT_USAGE;
         goto done;
     }
-    if (o.rows == 0)
-        goto done;
-    snprintf(title, sizeof title,
-             "%s, router %s, %lld VCs x %lld flits, %lld-flit packets, %s traffic\n"
-             "each point: %lld warm-up + %lld measured cycles%s",
-             spec, cfg.router, (long long)o.vcs, (long long)cfg.vc_buf_size, (long long)cfg.packet_size,
-             cfg.traffic, (long long)cfg.warmup_cycles, (long long)cfg.sample_cycles,
-             rc == NOC_EXIT_OK ? "" : " (partial)");
-    figure_t fig = { title, o.saturated,
-                     o.zero_load > 0 && o.lat_top > LAT_CAP * o.zero_load ? LAT_CAP * o.zero_load : 0 };
-    int prc = plot(prefix, csv_path, &fig);
-    plotted = prc == 0;
-    if (prc == NOC_EXIT_USAGE && rc == NOC_EXIT_OK)
-        rc = NOC_EXIT_USAGE;
-    printf("sweep %s (router %s, %lld-flit packets, %s traffic): %d point%s\n", spec, cfg.router,
-           (long long)cfg.packet_size, cfg.traffic, o.rows, o.rows == 1 ? "" : "s");
-    if (rc == NOC_EXIT_OK)
-        summary(&o, rates, prefix, plotted);
-    else
-        printf("%s (see above); wrote %s%s\n", rc == NOC_EXIT_INTERRUPTED ? "interrupted, partial" : "stopped early",
-               csv_path, plotted ? " and the plots" : "");
+    if (rows > 0)
+        rc = report(a, sr, n, rates, prefix, csv_path, rc);
 done:
     noc_out_abort(&csv);
     free(rates);
+    free(sr);
+    free(a);
     return rc;
 }

@@ -229,6 +229,87 @@ static void test_no_gnuplot(void **state)
     free(err);
 }
 
+/* The rows of one series in a multi-series CSV ("label",offered,...), as
+ * a plain CSV's rows. */
+static int series_rows(const char *text, const char *label, char *out, size_t len)
+{
+    char key[256];
+    snprintf(key, sizeof key, "\"%s\",", label);
+    size_t k = 0;
+    int n = 0;
+    out[0] = '\0';
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        if (p != text && p[-1] != '\n')
+            continue;
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) - strlen(key) : strlen(p) - strlen(key);
+        assert_true(k + l + 2 < len);
+        memcpy(out + k, p + strlen(key), l);
+        k += l;
+        out[k++] = '\n';
+        out[k] = '\0';
+        n++;
+    }
+    return n;
+}
+
+/* Several SPECs and --vary: one series per SPEC and value, in that order,
+ * each the same rows as a sweep of that SPEC with that value alone, and
+ * every series named in the plot. */
+static void test_series(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep("", "mesh:4x4 ring:6 --rates 0.1,0.3,0.6 --vary num_vcs=2,4 sample_cycles=800 "
+                               "warmup_cycles=200 -o multi"), 0);
+    char *out = output("out.txt");
+    assert_non_null(strstr(out, "ring:6 num_vcs=4: "));
+    free(out);
+    char *text = output("multi.csv");
+    assert_true(strncmp(text, "series," HEADER "\n", strlen("series," HEADER "\n")) == 0);
+    static const char *const labels[] = { "mesh:4x4 num_vcs=2", "mesh:4x4 num_vcs=4", "ring:6 num_vcs=2",
+                                          "ring:6 num_vcs=4" };
+    const char *prev = text;
+    for (int i = 0; i < 4; i++) {
+        char key[64], rows[4096], alone[256];
+        snprintf(key, sizeof key, "\n\"%s\",", labels[i]);
+        const char *at = strstr(text, key);
+        if (!at || at < prev)
+            fail_msg("series '%s' missing or out of order", labels[i]);
+        prev = at;
+        int n = series_rows(text, labels[i], rows, sizeof rows);
+        assert_true(n >= 1 && n <= 3);
+        /* the same series alone */
+        char spec[32];
+        snprintf(spec, sizeof spec, "%.*s", (int)(strchr(labels[i], ' ') - labels[i]), labels[i]);
+        snprintf(alone, sizeof alone, "%s --rates 0.1,0.3,0.6 %s sample_cycles=800 warmup_cycles=200 -o alone", spec,
+                 strchr(labels[i], ' ') + 1);
+        assert_int_equal(sweep("", alone), 0);
+        char *one = output("alone.csv");
+        const char *body = strchr(one, '\n') + 1;
+        assert_string_equal(rows, body);
+        free(one);
+    }
+    free(text);
+    if (!have_gnuplot())
+        fail_msg("gnuplot is not on PATH (Debian package gnuplot-nox)");
+    char *svg = output("multi.svg");
+    for (int i = 0; i < 4; i++)
+        assert_non_null(strstr(svg, labels[i]));
+    assert_non_null(strstr(svg, "4 series, router vc, uniform traffic"));
+    free(svg);
+    /* bad series */
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1 --vary num_vcs -o bad"), 2);
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1 --vary num_vcz=2,4 -o bad"), 2);
+    char *err = output("err.txt");
+    assert_non_null(strstr(err, "num_vcs"));
+    free(err);
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1 --vary num_vcs=1,2,3,4,5 --vary vc_buf_size=2,4,8,16 -o bad"), 2);
+    err = output("err.txt");
+    assert_non_null(strstr(err, "20 series"));
+    free(err);
+    assert_int_equal(file_size("bad.csv"), -1);
+}
+
 static void test_bad_rates(void **state)
 {
     (void)state;
@@ -275,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_no_gnuplot),
         cmocka_unit_test(test_bad_rates),
+        cmocka_unit_test(test_series),
         cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
