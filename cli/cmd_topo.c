@@ -155,12 +155,12 @@ static void row(FILE *out, const char *name, const column_t *cols, int n, const 
 }
 
 enum field {
-    F_NODES, F_LINKS, F_DEG_MIN, F_DEG_MAX, F_DEG_AVG, F_DIAMETER, F_AVG_DIST,
+    F_NODES, F_LINKS, F_CHANNELS, F_DEG_MIN, F_DEG_MAX, F_DEG_AVG, F_DIAMETER, F_AVG_DIST,
     F_BISECTION, F_LINKS_PER_NODE, F_DEG_X_DIAM, F_COUNT
 };
 
 static const char *const field_name[F_COUNT] = {
-    "nodes", "links", "degree min", "degree max", "degree avg", "diameter",
+    "nodes", "links", "channels", "degree min", "degree max", "degree avg", "diameter",
     "avg distance", "bisection width", "links per node", "degree x diameter",
 };
 
@@ -170,6 +170,7 @@ static void cell(const column_t *c, const void *arg, char *buf, size_t len)
     switch (*(const enum field *)arg) {
     case F_NODES: snprintf(buf, len, "%d", f->nodes); break;
     case F_LINKS: snprintf(buf, len, "%d", f->links); break;
+    case F_CHANNELS: snprintf(buf, len, "%lld", 2LL * f->links); break;
     case F_DEG_MIN: snprintf(buf, len, "%d", f->degree_min); break;
     case F_DEG_MAX: snprintf(buf, len, "%d", f->degree_max); break;
     case F_DEG_AVG: snprintf(buf, len, "%.2f", f->degree_avg); break;
@@ -267,8 +268,10 @@ static void print_table(FILE *out, const column_t *cols, int n)
             runs = cols[i].f.bisection_runs;
         split |= cols[i].f.bisection_method == NOC_FACTS_BISECT_SPLIT;
     }
+    fprintf(out, "\nlinks: bidirectional, each counted once; channels: one per direction (2 a link),\n"
+                 "  the entries of noctua run's link tables\n");
     if (exact || bound)
-        fprintf(out, "\nbisection width: links cut between halves of floor(N/2) and ceil(N/2) nodes;\n");
+        fprintf(out, "bisection width: links cut between halves of floor(N/2) and ceil(N/2) nodes;\n");
     if (exact)
         fprintf(out, "  exact: branch and bound over every balanced bipartition\n");
     if (bound)

@@ -63,6 +63,7 @@ static json_t *facts_json(const noc_topo_t *t, const noc_facts_t *f, const noc_f
     json_object_set_new(j, "kind", json_string(noc_topo_kind(t)));
     json_object_set_new(j, "nodes", json_integer(f->nodes));
     json_object_set_new(j, "links", json_integer(f->links));
+    json_object_set_new(j, "channels", json_integer(2 * (json_int_t)f->links));
     json_t *cls = json_object();
     for (int k = 0; k < noc_topo_classes(t); k++)
         json_object_set_new(cls, noc_topo_class_name(t, k), json_integer(f->class_links[k]));

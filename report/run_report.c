@@ -38,7 +38,7 @@ static int hottest_links(const noc_sim_t *s, int *ids, int k)
 
 /* Per link class: links, flits carried, mean and peak utilisation. */
 typedef struct class_load {
-    int links;
+    int channels, links; /* directed channels; links, each a channel both ways, once */
     int latency_max, cycles_per_flit;
     uint64_t flits, busy, busy_max;
 } class_load_t;
@@ -58,7 +58,8 @@ static void class_loads(const noc_sim_t *s, class_load_t *cl)
         if (lat > cl[cls].latency_max)
             cl[cls].latency_max = lat;
         cl[cls].cycles_per_flit = ser; /* the same for every link of a class */
-        cl[cls].links++;
+        cl[cls].channels++;
+        cl[cls].links += c < gr->peer[c]; /* a link once, from its lower port */
         cl[cls].flits += l->flits;
         cl[cls].busy += l->busy;
         if (l->busy > cl[cls].busy_max)
@@ -110,14 +111,14 @@ void noc_report_links_text(FILE *f, const noc_sim_t *s)
     class_loads(s, cl);
     fprintf(f, "  link classes ");
     for (int k = 0; k < gr->n_classes; k++) {
-        if (!cl[k].links)
+        if (!cl[k].channels)
             continue;
         char ser[40] = "";
         if (cl[k].cycles_per_flit > 1)
             snprintf(ser, sizeof ser, " (%d cycles a flit)", cl[k].cycles_per_flit);
-        fprintf(f, "%s%s: %d links%s, %.1f%% busy on average, %.1f%% at most", k ? ";  " : " ",
-                gr->class_name[k], cl[k].links, ser,
-                100.0 * (double)cl[k].busy / ((double)cl[k].links * window(s)),
+        fprintf(f, "%s%s: %d links (%d channels)%s, %.1f%% busy on average, %.1f%% at most", k ? ";  " : " ",
+                gr->class_name[k], cl[k].links, cl[k].channels, ser,
+                100.0 * (double)cl[k].busy / ((double)cl[k].channels * window(s)),
                 100.0 * (double)cl[k].busy_max / window(s));
     }
     fputc('\n', f);
@@ -252,12 +253,12 @@ json_t *noc_report_classes_json(const noc_sim_t *s)
     class_loads(s, cl);
     json_t *classes = json_array();
     for (int k = 0; k < gr->n_classes; k++) {
-        if (!cl[k].links)
+        if (!cl[k].channels)
             continue;
-        json_array_append_new(classes, json_pack("{s:s, s:i, s:i, s:i, s:I, s:f, s:f}", "class", gr->class_name[k],
-            "links", cl[k].links, "latency", cl[k].latency_max, "cycles_per_flit", cl[k].cycles_per_flit,
+        json_array_append_new(classes, json_pack("{s:s, s:i, s:i, s:i, s:i, s:I, s:f, s:f}", "class", gr->class_name[k],
+            "links", cl[k].links, "channels", cl[k].channels, "latency", cl[k].latency_max, "cycles_per_flit", cl[k].cycles_per_flit,
             "flits", (json_int_t)cl[k].flits,
-            "utilisation_avg", (double)cl[k].busy / ((double)cl[k].links * window(s)),
+            "utilisation_avg", (double)cl[k].busy / ((double)cl[k].channels * window(s)),
             "utilisation_max", (double)cl[k].busy_max / window(s)));
     }
     return classes;
