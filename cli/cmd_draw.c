@@ -57,8 +57,8 @@ static const noc_opt_t draw_opts[] = {
                  "two arrows per link, one per direction on its right-hand side,\n"
                  "blue (idle) to red (hot), wider with utilisation; the run's\n"
                  "topology must be SPEC" },
-    [O_SCALE] = { "scale", 0, "S", "max: red is the hottest link of the run (default);\n"
-                  "abs: red is utilisation 1" },
+    [O_SCALE] = { "scale", 0, "S", "abs: colours on utilisation 0..1, red = busy every cycle\n"
+                  "(default); relative (or max): red is the run's hottest link" },
     [O_DOT] = { "dot", 0, "FILE", "also keep the Graphviz graph in FILE" },
     [O_LAYOUT] = { "layout", 0, "L", "topology: the fabric's own drawing (default; grid or circle\n"
                    "when it has none); grid: meshes, tori, rings and hypercubes\n"
@@ -73,7 +73,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: noctua draw SPEC -o FILE.svg|FILE.png|FILE.dot [--load RUN.json] [--dot FILE]\n"
-        "                   [--layout topology|grid|circle] [--labels|--no-labels] [--scale max|abs]\n"
+        "                   [--layout topology|grid|circle] [--labels|--no-labels] [--scale abs|relative]\n"
         "       noctua draw --load RUN.json -o FILE.svg   (the SPEC is the run's)\n"
         "\n"
         "Draws the fabric with its node labels, in the layout the topology gives\n"
@@ -160,17 +160,20 @@ static void write_legend(FILE *f, const drawing_t *dw, const char *load_path, do
     html_str(f, noc_topo_spec(t));
     fprintf(f, "</b>: %d nodes, %d links", noc_topo_nodes(t), dw->n_links);
     if (load_path) {
-        fputs(", link utilisation from ", f);
+        fputs(", link utilisation (busy share of the window) from ", f);
         html_str(f, load_path);
+        fputs(dw->relative ? "; relative scale: red is the hottest link" : "; absolute scale: red is 1, busy every cycle",
+              f);
     }
     fputs("</td></tr><tr>", f);
     if (load_path) {
         for (int i = 0; i <= 4; i++) {
             char col[16];
             load_colour(i / 4.0, col, sizeof col);
-            fprintf(f, "<td><font color=\"%s\">&#9632;&#9632;</font> %.2f</td>", col, dw->umax * i / 4.0);
+            fprintf(f, "<td><font color=\"%s\">&#9632;&#9632;</font> %s%.2f</td>", col, i ? "" : "&gt; ",
+                    dw->umax * i / 4.0);
         }
-        fprintf(f, "<td><font color=\"#c0c0c0\">&#9632;&#9632;</font> idle</td>");
+        fprintf(f, "<td><font color=\"#c0c0c0\">&#9472; &#9472;</font> idle: no flit</td>");
     } else {
         for (int c = 0; c < noc_topo_classes(t); c++) {
             if (c && c % 8 == 0)
@@ -244,8 +247,8 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
             pt_t end = noc_draw_toward(c[3], c[2], dw->r);
             c[0] = noc_draw_toward(c[0], c[1], dw->r);
             c[3] = noc_draw_toward(end, c[2], 5.0 + width);
-            fprintf(f, "  n%d -- n%d [dir=forward, color=\"%s\", penwidth=%.2f,", dir ? l->v : l->u,
-                    dir ? l->u : l->v, col, width);
+            fprintf(f, "  n%d -- n%d [dir=forward, color=\"%s\", penwidth=%.2f,%s", dir ? l->v : l->u,
+                    dir ? l->u : l->v, col, width, u > 0 ? "" : " style=dashed,"); /* idle: unlike the lowest load */
             write_pos(f, c, &end);
             if (u >= 0)
                 snprintf(tip, sizeof tip, "%s -> %s (%s): utilisation %.4f, %lld flits",
@@ -433,7 +436,7 @@ static const char *extension(const char *path)
 typedef struct draw_args {
     const char *spec, *out, *load, *dot_path, *layout, *ext;
     int labels;        /* -1: by the node count */
-    int abs_scale;
+    int relative; /* --scale relative: red is the hottest link (default: utilisation 1) */
     int is_svg, is_png, is_dot;
 } draw_args_t;
 
@@ -455,11 +458,11 @@ static int parse_args(int argc, char **argv, draw_args_t *a)
         case O_LOAD: a->load = v; break;
         case O_DOT: a->dot_path = v; break;
         case O_SCALE:
-            if (strcmp(v, "abs") != 0 && strcmp(v, "max") != 0) {
-                fprintf(stderr, "noctua draw: --scale '%s': expected max or abs\n", v);
+            if (strcmp(v, "abs") != 0 && strcmp(v, "relative") != 0 && strcmp(v, "max") != 0) {
+                fprintf(stderr, "noctua draw: --scale '%s': expected abs or relative\n", v);
                 return NOC_EXIT_USAGE;
             }
-            a->abs_scale = strcmp(v, "abs") == 0;
+            a->relative = strcmp(v, "abs") != 0;
             break;
         case O_LAYOUT:
             if (strcmp(v, "topology") != 0 && strcmp(v, "grid") != 0 && strcmp(v, "circle") != 0) {
@@ -554,7 +557,8 @@ static int build_drawing(drawing_t *dw, const draw_args_t *a, const noc_run_load
             fprintf(stderr, "noctua draw: %s\n", err);
             return NOC_EXIT_USAGE;
         }
-        if (a->abs_scale || dw->umax <= 0.0)
+        dw->relative = a->relative && dw->umax > 0.0;
+        if (!dw->relative)
             dw->umax = 1.0;
     }
     noc_draw_bend(dw);

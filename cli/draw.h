@@ -35,6 +35,7 @@ typedef struct drawing {
     link_t *links;
     int loaded;         /* --load given */
     double umax;        /* utilisation that maps to full red */
+    int relative;       /* umax is the hottest link's (else 1) */
     const char *layout; /* "topology", "grid" or "circle" */
 } drawing_t;
 

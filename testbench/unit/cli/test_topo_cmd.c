@@ -322,6 +322,41 @@ static void test_draw_load(void **state)
         arrows++;
     assert_int_equal(arrows, 2 * 24);
     assert_non_null(strstr(dot, "utilisation"));
+    /* absolute by default: the legend's top colour is utilisation 1 */
+    assert_non_null(strstr(dot, "absolute scale"));
+    assert_non_null(strstr(dot, "</font> 1.00</td>"));
+    free(dot);
+    /* relative: the top is the hottest link's utilisation, below 1 at 0.2 */
+    assert_int_equal(cmd_run("draw mesh:4x4 --load run.json --scale relative -o rel.dot", &out, &err), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/rel.dot", cmd_tmpdir);
+    dot = cmd_slurp(path, NULL);
+    assert_non_null(strstr(dot, "relative scale"));
+    assert_null(strstr(dot, "</font> 1.00</td>"));
+    free(dot);
+    assert_int_equal(cmd_run("draw mesh:4x4 --load run.json --scale huge -o x.dot", &out, &err), 2);
+    free(out);
+    free(err);
+    /* a transpose run leaves links idle: drawn dashed, apart from the lowest load */
+    assert_int_equal(cmd_run("run mesh:4x4 traffic=transpose injection_rate=0.1 --quiet --json tr.json", &out, &err), 0);
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("draw mesh:4x4 --load tr.json -o tr.dot", &out, &err), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/tr.dot", cmd_tmpdir);
+    dot = cmd_slurp(path, NULL);
+    int dashed = 0, idle = 0;
+    for (char *line = strtok(dot, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strstr(line, "dir=forward"))
+            continue;
+        int d = strstr(line, "style=dashed") != NULL, z = strstr(line, ", 0 flits\"") != NULL;
+        assert_int_equal(d, z); /* dashed exactly when it carried nothing */
+        dashed += d;
+        idle += z;
+    }
+    assert_true(dashed > 0 && dashed < 2 * 24);
     free(dot);
 
     /* a label that is not in the fabric */
