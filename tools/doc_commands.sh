@@ -9,7 +9,8 @@
 # block that is a shell block (```sh, or ``` with no language), each line
 # that starts with `build/` (the binaries of a build folder: noctua,
 # noctua_bench, the testbenches) is a command; a `\` at the end of a line
-# joins the next. Lines that start with `noctua ` are commands too (the
+# joins the next. So is such a line of an indented code block (four spaces
+# in). Lines that start with `noctua ` are commands too (the
 # installed binary; run as BUILD_DIR/noctua). A line such as `noctua: ...`
 # or `noctua run: ...` is the program's output and is not run. Usage
 # synopses with placeholders belong in ```text blocks: a command with one
@@ -53,6 +54,10 @@ extract() {
       /^```/ {
         if (!inblock) { inblock = 1; lang = substr($0, 4); gsub(/[ \t]/, "", lang); next }
         inblock = 0; next
+      }
+      !inblock && $0 ~ /^    (build\/|noctua [a-z])/ {   # an indented code block
+        c = substr($0, 5); sub(/[ \t]+$/, "", c)
+        printf "%s\t%d\t%s\n", file, NR, c; next
       }
       !inblock || (lang != "" && lang != "sh") { next }
       {
@@ -136,7 +141,7 @@ placeholder() {
     case "$w" in
       *...*|'['*|*']') echo "$w"; return ;;
     esac
-    if [[ $w =~ ^[A-Z][A-Z_]+$ ]]; then echo "$w"; return; fi
+    if [[ $w =~ ^[A-Z][A-Z_0-9]*$ ]]; then echo "$w"; return; fi   # SPEC, FILE, Q
   done
 }
 

@@ -148,20 +148,24 @@ static void pyr_destroy(noc_topo_t *t)
 static const noc_topo_ops_t pyramid_ops = {"pyramid", pyr_route, pyr_label, pyr_destroy};
 static const noc_topo_ops_t multilevel_ops = {"multilevel", pyr_route, pyr_label, pyr_destroy};
 
-/* Level above level, apex on top, every level a square mesh centred over
- * the base, one unit between neighbours. */
+/* Level above level, apex on top, in an oblique view: every level a
+ * square mesh seen from above and in front (rows squashed to SQUASH of a
+ * unit and sheared right by SHEAR), each node drawn over the middle of the
+ * base nodes below it (its 2x2 children one level down, their children
+ * further down), so that a parent's links to its children are short and
+ * its own. Base neighbours are one unit apart. */
+#define SQUASH 0.6f
+#define SHEAR 0.4f
 static void pyr_layout(noc_topo_t *t, const pyr_t *p)
 {
-    float y[MAX_LEVELS];
-    float base = (float)p->side[0];
-    y[p->levels - 1] = 0.0f;
-    for (int k = p->levels - 2; k >= 0; k--)
-        y[k] = y[k + 1] + (float)p->side[k + 1] + 1.0f;
+    float base = (float)p->side[0], band = SQUASH * (base - 1.0f) + 1.5f; /* a level's height and a gap */
     t->pos = noc_xcalloc((size_t)t->n_nodes * 2, sizeof *t->pos, "topology");
     for (int id = 0; id < t->n_nodes; id++) {
         int k = level_of(p, id), off = id - p->first[k], s = p->side[k];
-        t->pos[2 * id] = (base - (float)s) / 2.0f + (float)(off % s);
-        t->pos[2 * id + 1] = y[k] + (float)(off / s);
+        float f = base / (float)s; /* base nodes under one node of level k, per side */
+        float cx = ((float)(off % s) + 0.5f) * f - 0.5f, cy = ((float)(off / s) + 0.5f) * f - 0.5f;
+        t->pos[2 * id] = cx + SHEAR * cy;
+        t->pos[2 * id + 1] = SQUASH * cy + band * (float)(p->levels - 1 - k);
     }
 }
 

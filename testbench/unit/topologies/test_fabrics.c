@@ -393,9 +393,25 @@ static void test_ports_positions(void **state)
     for (int v = 0; v < 16; v++)
         assert_true(t->pos[2 * v + 1] < t->pos[2 * (v + 16) + 1]);
     noc_topo_destroy(t);
+    /* pyramid:2 (base 0..15 row by row, level 1 16..19, apex 20): each
+     * node above the middle of the base nodes under it (in x, the mean of
+     * theirs: the view is linear), every level above the one below */
     t = make("pyramid:2");
-    assert_true(t->pos[2 * 20 + 1] < t->pos[1]);
-    assert_true(fabsf(t->pos[2 * 20] - 1.5f) < 1e-4f);
+    float base_x = 0.0f, base_top = t->pos[1];
+    for (int v = 0; v < 16; v++) {
+        base_x += t->pos[2 * v] / 16.0f;
+        base_top = fminf(base_top, t->pos[2 * v + 1]);
+    }
+    assert_true(fabsf(t->pos[2 * 20] - base_x) < 1e-4f);
+    for (int i = 0; i < 4; i++) {
+        int r = i / 2, c = i % 2;
+        float x = 0.0f;
+        for (int d = 0; d < 4; d++)
+            x += t->pos[2 * ((2 * r + d / 2) * 4 + 2 * c + d % 2)] / 4.0f;
+        assert_true(fabsf(t->pos[2 * (16 + i)] - x) < 1e-4f);
+        assert_true(t->pos[2 * (16 + i) + 1] < base_top);
+        assert_true(t->pos[2 * 20 + 1] < t->pos[2 * (16 + i) + 1]);
+    }
     noc_topo_destroy(t);
     /* grids: mesh coordinates are positions */
     t = make("mesh:4x4");
