@@ -49,7 +49,7 @@ static const char *const class_colour[] = {
 #define STR(x) STR_(x)
 
 /* The options of noctua draw, in the usage's order (cli/options.h). */
-enum { O_HELP, O_OUT, O_LOAD, O_SCALE, O_DOT, O_LAYOUT, O_LABELS, O_NO_LABELS };
+enum { O_HELP, O_OUT, O_LOAD, O_SCALE, O_DOT, O_LAYOUT, O_LABELS, O_NO_LABELS, O_DETAIL };
 static const noc_opt_t draw_opts[] = {
     [O_HELP] = { "help", 'h', NULL, NULL },
     [O_OUT] = { "", 'o', "FILE", "the picture: .svg or .png; .dot writes only the Graphviz graph" },
@@ -66,6 +66,8 @@ static const noc_opt_t draw_opts[] = {
     [O_LABELS] = { "labels", 0, NULL, "label the nodes however many there are (default: up to " STR(LABEL_MAX)
                    " nodes)" },
     [O_NO_LABELS] = { "no-labels", 0, NULL, "dots instead of labelled nodes (an SVG keeps labels as tooltips)" },
+    [O_DETAIL] = { "detail", 0, NULL, "every node, also for BSN and OTIS fabrics of " STR(CLUSTER_MIN) " nodes or more\n"
+                   "(drawn by default as a box per group, an edge per pair of groups)" },
     { NULL, 0, NULL, NULL },
 };
 
@@ -74,6 +76,7 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: noctua draw SPEC -o FILE.svg|FILE.png|FILE.dot [--load RUN.json] [--dot FILE]\n"
         "                   [--layout topology|grid|circle] [--labels|--no-labels] [--scale abs|relative]\n"
+        "                   [--detail]\n"
         "       noctua draw --load RUN.json -o FILE.svg   (the SPEC is the run's)\n"
         "\n"
         "Draws the fabric with its node labels, in the layout the topology gives\n"
@@ -186,8 +189,84 @@ static void write_legend(FILE *f, const drawing_t *dw, const char *load_path, do
     fputs("</tr></table>>];\n", f);
 }
 
+/* The cluster view: a box per group at its nodes' mean position, an edge per
+ * pair of groups joined by links, 1 to 5 points wide with how many (1 when
+ * every pair has as many), in the
+ * links' class colour, or with --load the colour of the busiest direction of
+ * any of them. */
+#define BOX_GAP 170.0 /* points between the centres of the closest two group boxes */
+static void write_cluster_dot(FILE *f, const drawing_t *dw, const char *load_path, int png)
+{
+    const clusters_t *c = dw->clusters;
+    const noc_topo_t *t = dw->t;
+    double gap = (double)INFINITY;
+    for (int g = 0; g < c->n; g++)
+        for (int h = 0; h < g && h < 64; h++) /* the closest two boxes (a sample) */
+            gap = fmin(gap, hypot(c->pos[g].x - c->pos[h].x, c->pos[g].y - c->pos[h].y));
+    /* scaled so that the closest two boxes are BOX_GAP points apart */
+    double sc = isfinite(gap) && gap > 0 ? BOX_GAP / gap : 1.0, xmax = 0.0, ymax = 0.0, low = (double)INFINITY;
+    gap = BOX_GAP;
+    for (int g = 0; g < c->n; g++) {
+        xmax = fmax(xmax, c->pos[g].x * sc);
+        ymax = fmax(ymax, c->pos[g].y * sc);
+        low = fmin(low, c->pos[g].y * sc);
+    }
+    int most = 1;
+    int inter = 0;
+    for (size_t i = 0; i < c->cap; i++) {
+        inter += c->slot[i].count;
+        if (c->slot[i].count > most)
+            most = c->slot[i].count;
+    }
+    fputs("/* noctua draw (clusters): every position is final; render with neato -n2 */\ngraph ", f);
+    dot_str(f, noc_topo_spec(t));
+    fputs(" {\n  graph [bgcolor=\"white\", pad=\"0.3\", outputorder=\"edgesfirst\"", f);
+    if (png)
+        fprintf(f, ", dpi=\"%.1f\"", fmin(96.0, 72.0 * PNG_MAX_PX / (fmax(xmax, ymax) + 2 * gap)));
+    fprintf(f, "];\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#f4f4f4\", color=\"#404040\", "
+               "fixedsize=true, width=\"%.3f\", height=\"%.3f\", fontname=\"Helvetica\", fontsize=%.0f];\n",
+            0.7 * gap / 72.0, 0.45 * gap / 72.0, FONT_PT);
+    for (int g = 0; g < c->n; g++) {
+        char lab[160];
+        snprintf(lab, sizeof lab, "%s\\n%d nodes, %d links", c->names[g], c->size[g], c->intra[g]);
+        fprintf(f, "  c%d [pos=\"%.1f,%.1f!\", label=\"%s\"];\n", g, c->pos[g].x * sc, c->pos[g].y * sc, lab);
+    }
+    for (size_t i = 0; i < c->cap; i++) {
+        const cluster_edge_t *e = &c->slot[i];
+        if (e->count == 0)
+            continue;
+        char col[16];
+        if (!dw->loaded)
+            snprintf(col, sizeof col, "%s", class_colour[(size_t)e->cls % N_CLASS_COLOURS]);
+        else if (e->util_max > 0)
+            load_colour(e->util_max / dw->umax, col, sizeof col);
+        else
+            snprintf(col, sizeof col, "#c0c0c0");
+        fprintf(f, "  c%d -- c%d [color=\"%s\", penwidth=%.2f%s, tooltip=\"%s -- %s: %d link%s", e->a, e->b, col,
+                most > 1 ? 1.0 + 4.0 * e->count / most : 1.0, dw->loaded && e->util_max <= 0 ? ", style=dashed" : "",
+                c->names[e->a], c->names[e->b], e->count, e->count == 1 ? "" : "s");
+        if (dw->loaded)
+            fprintf(f, ", busiest direction %.4f, mean %.4f", e->util_max, e->util_sum / (2.0 * e->count));
+        fputs("\"];\n", f);
+    }
+    fprintf(f, "  legend [shape=plaintext, fixedsize=false, style=\"\", pos=\"%.1f,%.1f\", label=<<b>", xmax / 2,
+            low - 0.6 * gap);
+    html_str(f, noc_topo_spec(t));
+    fprintf(f, "</b>: %d nodes in %d groups, %d links (%d between groups: %d edges, width by count)", dw->n, c->n,
+            dw->n_links, inter, c->n_edges);
+    if (load_path) {
+        fputs("; colour: the busiest link between two groups, ", f);
+        fputs(dw->relative ? "relative scale" : "absolute scale (red: busy every cycle)", f);
+    }
+    fputs("; --detail draws every node>];\n}\n", f);
+}
+
 static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int png)
 {
+    if (dw->clusters) {
+        write_cluster_dot(f, dw, load_path, png);
+        return;
+    }
     const noc_topo_t *t = dw->t;
     double xmax = 0.0, ymax = 0.0;
     for (int v = 0; v < dw->n; v++) {
@@ -422,8 +501,12 @@ static int render(const drawing_t *dw, const char *out, const char *load, int is
 /* One line on stderr about what was drawn. */
 static void summary(const drawing_t *dw, const char *out)
 {
-    fprintf(stderr, "noctua draw: %s: %s, %d nodes, %d links, %s layout%s\n", out, noc_topo_spec(dw->t), dw->n,
-            dw->n_links, dw->layout, dw->labels ? "" : ", no labels");
+    if (dw->clusters)
+        fprintf(stderr, "noctua draw: %s: %s, %d nodes, %d links, drawn as %d groups (--detail: every node)\n", out,
+                noc_topo_spec(dw->t), dw->n, dw->n_links, dw->clusters->n);
+    else
+        fprintf(stderr, "noctua draw: %s: %s, %d nodes, %d links, %s layout%s\n", out, noc_topo_spec(dw->t), dw->n,
+                dw->n_links, dw->layout, dw->labels ? "" : ", no labels");
 }
 
 static const char *extension(const char *path)
@@ -437,6 +520,7 @@ typedef struct draw_args {
     const char *spec, *out, *load, *dot_path, *layout, *ext;
     int labels;        /* -1: by the node count */
     int relative; /* --scale relative: red is the hottest link (default: utilisation 1) */
+    int detail;   /* --detail: no cluster view */
     int is_svg, is_png, is_dot;
 } draw_args_t;
 
@@ -473,6 +557,7 @@ static int parse_args(int argc, char **argv, draw_args_t *a)
             break;
         case O_LABELS: a->labels = 1; break;
         case O_NO_LABELS: a->labels = 0; break;
+        case O_DETAIL: a->detail = 1; break;
         default: break;
         }
     }
@@ -561,6 +646,10 @@ static int build_drawing(drawing_t *dw, const draw_args_t *a, const noc_run_load
         if (!dw->relative)
             dw->umax = 1.0;
     }
+    if (!a->detail && noc_draw_wants_clusters(dw->t, dw->n)) {
+        noc_draw_make_clusters(dw);
+        return NOC_EXIT_OK;
+    }
     noc_draw_bend(dw);
     return NOC_EXIT_OK;
 }
@@ -614,6 +703,7 @@ int noc_cmd_draw(int argc, char **argv)
         rc = build_drawing(&dw, &a, &run);
     if (rc == NOC_EXIT_OK)
         rc = write_outputs(&dw, &a);
+    noc_draw_free_clusters(&dw);
     free(dw.p);
     free(dw.links);
     noc_topo_destroy(dw.t);

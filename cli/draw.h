@@ -4,6 +4,7 @@
 #ifndef NOC_DRAW_H
 #define NOC_DRAW_H
 #include <stddef.h>
+#include <stdint.h>
 #include "topologies/topo.h"
 
 #define BEND_WORK 40000000.0 /* links x nodes up to which bends are computed */
@@ -24,6 +25,30 @@ typedef struct link {
     long long flits[2];
 } link_t;
 
+/* The cluster view (cli/draw_cluster.c): BSN and OTIS fabrics of at least
+ * CLUSTER_MIN nodes are drawn a box per group unless --detail. */
+#define CLUSTER_MIN 512
+
+typedef struct cluster_edge {
+    int a, b;           /* groups, a < b; count 0: an empty slot */
+    int count;          /* links between them */
+    int cls;            /* the class of (the last of) those links */
+    double util_max;    /* the busiest direction of any of them (--load) */
+    double util_sum;    /* both directions of every one of them */
+} cluster_edge_t;
+
+typedef struct clusters {
+    int n;              /* groups */
+    int *of;            /* per node: its group */
+    char (*names)[72];  /* per group: "part0/group3" */
+    pt_t *pos;          /* per group: the mean of its nodes' centres */
+    int *size;          /* per group: nodes */
+    int *intra;         /* per group: links inside it */
+    cluster_edge_t *slot; /* hash table of the edges between groups */
+    size_t cap;
+    int n_edges;
+} clusters_t;
+
 typedef struct drawing {
     noc_topo_t *t;
     int n;
@@ -37,7 +62,15 @@ typedef struct drawing {
     double umax;        /* utilisation that maps to full red */
     int relative;       /* umax is the hottest link's (else 1) */
     const char *layout; /* "topology", "grid" or "circle" */
+    clusters_t *clusters; /* the cluster view, or NULL */
 } drawing_t;
+
+/* Is t (with n nodes) drawn as clusters unless --detail? */
+int noc_draw_wants_clusters(const noc_topo_t *t, int n);
+/* The groups of dw's fabric and the edges between them (after its links
+ * and their load are in); freed by noc_draw_free_clusters. */
+void noc_draw_make_clusters(drawing_t *dw);
+void noc_draw_free_clusters(drawing_t *dw);
 
 /* Node positions for t in the layout `want` ("topology", "grid" or
  * "circle"; the fabric's own falls back to a grid or a circle), y downward;

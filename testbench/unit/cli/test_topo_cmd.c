@@ -381,6 +381,53 @@ static void test_draw_load(void **state)
     free(svg);
 }
 
+/* A BSN of 512 nodes is drawn as its 32 groups (boxes), an edge per pair of
+ * groups joined by swap links: part0/group g and part1/group i share the one
+ * link between node i of the first and node g of the second, so all 16 x 16
+ * pairs, one link each; every group keeps its 16 ring links. --detail draws
+ * every node. */
+static void test_draw_clusters(void **state)
+{
+    (void)state;
+    char *out, *err, path[512];
+    assert_int_equal(cmd_run("draw bsn:ring:16 -o bsn.dot", &out, &err), 0);
+    assert_non_null(strstr(err, "drawn as 32 groups"));
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/bsn.dot", cmd_tmpdir);
+    char *dot = cmd_slurp(path, NULL);
+    int boxes = 0, edges = 0, ring_links = 0;
+    for (char *line = strtok(dot, "\n"); line; line = strtok(NULL, "\n")) {
+        int a, b;
+        if (sscanf(line, "  c%d -- c%d", &a, &b) == 2) {
+            edges++;
+            assert_true(a < 16 && b >= 16); /* part 0 to part 1 only */
+        } else if (sscanf(line, "  c%d [pos=", &a) == 1) {
+            boxes++;
+            assert_non_null(strstr(line, "16 nodes, 16 links"));
+            ring_links += 16;
+        }
+    }
+    assert_int_equal(boxes, 32);
+    assert_int_equal(edges, 16 * 16);
+    assert_int_equal(ring_links + edges, 768); /* every link of bsn:ring:16 once */
+    free(dot);
+    assert_int_equal(cmd_run("draw bsn:ring:16 --detail -o full.dot", &out, &err), 0);
+    assert_null(strstr(err, "groups"));
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/full.dot", cmd_tmpdir);
+    dot = cmd_slurp(path, NULL);
+    assert_null(strstr(dot, "shape=box"));
+    assert_non_null(strstr(dot, "  n511 [pos="));
+    free(dot);
+    /* below 512 nodes, every node */
+    assert_int_equal(cmd_run("draw bsn:ring:8 -o small.dot", &out, &err), 0);
+    assert_null(strstr(err, "groups"));
+    free(out);
+    free(err);
+}
+
 static void test_draw_without_graphviz(void **state)
 {
     (void)state;
@@ -403,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_draw_dot),
         cmocka_unit_test(test_draw_svg_png),
         cmocka_unit_test(test_draw_load),
+        cmocka_unit_test(test_draw_clusters),
         cmocka_unit_test(test_draw_without_graphviz),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
