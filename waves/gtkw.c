@@ -99,8 +99,7 @@ static void link_traces(out_t *o, const noc_waves_t *w, const noc_wv_link_t *l, 
 {
     char alias[200], path[600];
     link_name(w, l, alias, sizeof alias);
-    snprintf(path, sizeof path, "%s.link_p%d", w->nodes[l->node].path,
-             l->c - noc_sim_graph(w->s)->port_base[l->from]);
+    snprintf(path, sizeof path, "%s.%s", w->nodes[l->node].path, l->name);
     trace(o, F_BIN, alias, path, "valid");
     trace(o, F_DEC, alias, path, "pkt");
     trace(o, F_BIN, alias, path, "src");
@@ -319,7 +318,7 @@ static void fabric_section(out_t *o, const noc_waves_t *w, ranked_t *rk)
                 if (brief) {
                     char alias[200], path[600];
                     link_name(w, rk[k].l, alias, sizeof alias);
-                    snprintf(path, sizeof path, "%s.link_p%d", nd->path, rk[k].l->c - gr->port_base[nd->n]);
+                    snprintf(path, sizeof path, "%s.%s", nd->path, rk[k].l->name);
                     trace(o, F_BIN, alias, path, "valid");
                 } else {
                     link_traces(o, w, rk[k].l, 0);

@@ -32,6 +32,13 @@ void noc_wv_scope_name(const char *label, char *buf, size_t len)
     buf[n] = '\0';
 }
 
+void noc_wv_link_scope_name(const char *to_label, char *buf, size_t len)
+{
+    char node[64];
+    noc_wv_scope_name(to_label, node, sizeof node);
+    snprintf(buf, len, "to%s", node + 1);
+}
+
 /* Copy s without blanks into buf. */
 static void unblank(const char *s, size_t n, char *buf, size_t len)
 {

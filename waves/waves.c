@@ -386,7 +386,14 @@ static void declare_node(noc_waves_t *w, noc_wv_node_t *nd, int has_rank)
         snprintf(text, sizeof text, "link %s -> %s (class %s, latency %d)", a, b,
                  gr->class_name[gr->link_class[c]], latency);
         w->ops->comment(w->ctx, text);
-        snprintf(name, sizeof name, "link_p%d", p);
+        noc_wv_link_scope_name(b, l->name, sizeof l->name);
+        for (uint32_t k = nd->link0; k + 1 < (uint32_t)w->n_links; k++)
+            if (w->links[k].to == l->to) { /* a second link to the same neighbour */
+                size_t used = strlen(l->name);
+                snprintf(l->name + used, sizeof l->name - used, "_p%d", p);
+                break;
+            }
+        snprintf(name, sizeof name, "%s", l->name);
         w->ops->scope(w->ctx, name, NULL);
         l->sig = declare(w, NOC_WV_BIT, 1, 0, "valid");
         declare(w, NOC_WV_INT, 64, 0, "pkt");

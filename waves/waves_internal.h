@@ -68,6 +68,9 @@ size_t noc_wv_escape(const char *s, char *buf, size_t len);
  * other characters one '_', none at the ends, "n_" in front ("<1,2,0>" ->
  * "n_1_2_0"). */
 void noc_wv_scope_name(const char *label, char *buf, size_t len);
+/* The scope of a link to the node labelled to_label: "to_1_2_0" (the node's
+ * scope name with "to" for its leading "n"). */
+void noc_wv_link_scope_name(const char *to_label, char *buf, size_t len);
 /* Does node label `label` match pattern `pat` (see noc_waves_opts_t.scope)? */
 int noc_wv_match(const char *pat, const char *label);
 
@@ -95,6 +98,8 @@ typedef struct noc_wv_link {
     int32_t c;          /* channel (= the upstream global port) */
     int32_t from, to;   /* nodes */
     int32_t node;       /* index into noc_waves.nodes of `from` */
+    char name[48];      /* its scope: "to_1_2_0" (to_<the far end's label>; "_p<port>" added
+                           when two links of a node go to one neighbour) */
     uint32_t sig;       /* first of its NOC_WV_LINK_SIGS signals */
     uint32_t grant_pkt; /* packet slot whose grant is cached, and its id */
     uint64_t grant_id;

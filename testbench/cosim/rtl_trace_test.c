@@ -99,8 +99,17 @@ static int check(const char *spec, const char *program)
             char groups[2][32], sname[80], want[256];
             int ng = noc_topo_node_groups(t, n, groups, sizeof groups[0]);
             noc_wv_scope_name(label, sname, sizeof sname);
-            snprintf(want, sizeof want, "top%s%s%s%s.%s.link_p%d.valid", ng > 0 ? "." : "", ng > 0 ? groups[0] : "",
-                     ng > 1 ? "." : "", ng > 1 ? groups[1] : "", sname, o);
+            /* the link is named by its far end (_p<port> on a second link to it) */
+            char far[64], lname[80];
+            int m = noc_topo_port_node(t, noc_topo_peer(t, g)), dup = 0;
+            for (int o2 = 1; o2 < o; o2++)
+                dup |= noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, n, o2))) == m;
+            noc_topo_label(t, m, far, sizeof far);
+            noc_wv_link_scope_name(far, lname, sizeof lname);
+            if (dup)
+                snprintf(lname + strlen(lname), sizeof lname - strlen(lname), "_p%d", o);
+            snprintf(want, sizeof want, "top%s%s%s%s.%s.%s.valid", ng > 0 ? "." : "", ng > 0 ? groups[0] : "",
+                     ng > 1 ? "." : "", ng > 1 ? groups[1] : "", sname, lname);
             if (find_sig(link, want) < 0) {
                 print_error("%s: no %s in %s\n", spec, want, path);
                 bad = 1;

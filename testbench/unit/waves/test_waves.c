@@ -175,23 +175,23 @@ static void test_link_carries_packet(void **state)
             assert_int_equal(st->op_start[sd], 0);
             assert_int_equal(st->op_end[rv], cases[i].to + cases[i].words - 1);
             wave_t *wv = vcd ? read_vcd(path) : read_fst(path);
-            /* ring port 1 is +: (0)->(1) is n_0.link_p1, (1)->(2) n_1.link_p1 */
-            ones(wv, "top.n_0.link_p1.valid", end + 2, got, sizeof got);
+            /* links are named by their far end: (0)->(1) is n_0.to_1, (1)->(2) n_1.to_2 */
+            ones(wv, "top.n_0.to_1.valid", end + 2, got, sizeof got);
             assert_string_equal(got, cases[i].link0);
-            ones(wv, "top.n_1.link_p1.valid", end + 2, got, sizeof got);
+            ones(wv, "top.n_1.to_2.valid", end + 2, got, sizeof got);
             assert_string_equal(got, cases[i].link1);
-            ones(wv, "top.n_0.link_p2.valid", end + 2, got, sizeof got);
+            ones(wv, "top.n_0.to_7.valid", end + 2, got, sizeof got);
             assert_string_equal(got, ""); /* (0)->(7): nothing */
             /* the packet: the run's first, from (0) to its destination */
             char dst[16];
             snprintf(dst, sizeof dst, "(%d)", cases[i].to);
-            assert_string_equal(value_at(wv, "top.n_0.link_p1.pkt", 1), "0");
-            assert_string_equal(value_at(wv, "top.n_0.link_p1.src", 1), "(0)");
-            assert_string_equal(value_at(wv, "top.n_0.link_p1.dst", 1), dst);
-            assert_string_equal(value_at(wv, "top.n_0.link_p1.src", 0), "-");
-            assert_string_equal(value_at(wv, "top.n_0.link_p1.head", 1), "1");
-            assert_string_equal(value_at(wv, "top.n_0.link_p1.tail", 1), cases[i].words == 1 ? "1" : "0");
-            assert_string_equal(value_at(wv, "top.n_0.link_p1.grant", 1), "0"); /* from (0)'s own PE */
+            assert_string_equal(value_at(wv, "top.n_0.to_1.pkt", 1), "0");
+            assert_string_equal(value_at(wv, "top.n_0.to_1.src", 1), "(0)");
+            assert_string_equal(value_at(wv, "top.n_0.to_1.dst", 1), dst);
+            assert_string_equal(value_at(wv, "top.n_0.to_1.src", 0), "-");
+            assert_string_equal(value_at(wv, "top.n_0.to_1.head", 1), "1");
+            assert_string_equal(value_at(wv, "top.n_0.to_1.tail", 1), cases[i].words == 1 ? "1" : "0");
+            assert_string_equal(value_at(wv, "top.n_0.to_1.grant", 1), "0"); /* from (0)'s own PE */
             /* the link's flit count in the report = the cycles it was valid */
             assert_int_equal(noc_sim_link_stats(r.sim, noc_topo_gport(r.topo, 0, 1))->flits, cases[i].words);
             /* the PEs: (0) sends in cycle 0; the receiver waits from cycle 0 */
@@ -208,13 +208,13 @@ static void test_link_carries_packet(void **state)
             assert_string_equal(value_at(wv, "top.n_0.pe.op", st->op_end[sd]), want0);
             assert_string_equal(value_at(wv, "top.n_0.pe.op", st->op_end[sd] + 1), "idle");
             if (cases[i].words > 1) {
-                assert_string_equal(value_at(wv, "top.n_0.link_p1.head", 2), "0");
-                assert_string_equal(value_at(wv, "top.n_0.link_p1.tail", 3), "1");
-                assert_string_equal(value_at(wv, "top.n_1.link_p1.pkt", 2), "0");
-                assert_string_equal(value_at(wv, "top.n_1.link_p1.src", 2), "(0)");
+                assert_string_equal(value_at(wv, "top.n_0.to_1.head", 2), "0");
+                assert_string_equal(value_at(wv, "top.n_0.to_1.tail", 3), "1");
+                assert_string_equal(value_at(wv, "top.n_1.to_2.pkt", 2), "0");
+                assert_string_equal(value_at(wv, "top.n_1.to_2.src", 2), "(0)");
                 /* (1)'s port 2 (its - port) is fed by (0)'s + link */
                 assert_int_equal(noc_sim_port_in_channel(r.sim, noc_topo_gport(r.topo, 1, 2)), noc_topo_gport(r.topo, 0, 1));
-                assert_string_equal(value_at(wv, "top.n_1.link_p1.grant", 2), "2");
+                assert_string_equal(value_at(wv, "top.n_1.to_2.grant", 2), "2");
             }
             free_wave(wv);
             stop(&r);
@@ -380,7 +380,7 @@ static void test_window(void **state)
         const char *leaf = strrchr(g->name, '.');
         char valid[300];
         snprintf(valid, sizeof valid, "%.*s.valid", (int)(leaf - g->name), g->name);
-        int field = strstr(g->name, ".link_p") && strcmp(leaf, ".valid") != 0;
+        int field = strstr(g->name, ".to_") && strcmp(leaf, ".valid") != 0;
         for (uint64_t t = 4; t <= 7; t++)
             if (!field || strcmp(value_at(a, valid, t), "1") == 0)
                 assert_string_equal(value_at(b, g->name, t), value_at(a, g->name, t));
@@ -423,6 +423,18 @@ static void node_path(const noc_topo_t *t, int n, char *buf, size_t len)
              ng > 1 ? groups[1] : "", name);
 }
 
+/* The scope of n's link leaving by network port p: "<n's path>.to_<the far
+ * end's label>" (no two links of a mesh node share a far end). */
+static void link_path(const noc_topo_t *t, int n, int p, char *buf, size_t len)
+{
+    char np[200], label[64], name[80];
+    node_path(t, n, np, sizeof np);
+    int m = noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, n, p)));
+    noc_topo_label(t, m, label, sizeof label);
+    noc_wv_link_scope_name(label, name, sizeof name);
+    snprintf(buf, len, "%s.%s", np, name);
+}
+
 /* A synthetic run on the vc router, through the CLI: every flit's grant is
  * the input port over which its packet reached that router before (0: the
  * router's own PE sent it). */
@@ -448,11 +460,12 @@ static void test_grant_synthetic(void **state)
         char np[256];
         node_path(t, n, np, sizeof np);
         for (int p = 1; p <= noc_topo_degree(t, n); p++) {
-            char valid[300], pkt[300], grant[300], src[300], label[64];
-            snprintf(valid, sizeof valid, "%s.link_p%d.valid", np, p);
-            snprintf(pkt, sizeof pkt, "%s.link_p%d.pkt", np, p);
-            snprintf(grant, sizeof grant, "%s.link_p%d.grant", np, p);
-            snprintf(src, sizeof src, "%s.link_p%d.src", np, p);
+            char valid[400], pkt[400], grant[400], src[400], label[64], lp[320];
+            link_path(t, n, p, lp, sizeof lp);
+            snprintf(valid, sizeof valid, "%s.valid", lp);
+            snprintf(pkt, sizeof pkt, "%s.pkt", lp);
+            snprintf(grant, sizeof grant, "%s.grant", lp);
+            snprintf(src, sizeof src, "%s.src", lp);
             noc_topo_label(t, n, label, sizeof label);
             for (uint64_t c = 0; c <= end; c++) {
                 if (strcmp(value_at(w, valid, c), "1") != 0)
@@ -466,10 +479,10 @@ static void test_grant_synthetic(void **state)
                     /* the link into port g of n: the peer's port toward n */
                     int peer_g = noc_topo_peer(t, noc_topo_gport(t, n, g));
                     int m = noc_topo_port_node(t, peer_g);
-                    char mp[256], in_valid[300], in_pkt[300];
-                    node_path(t, m, mp, sizeof mp);
-                    snprintf(in_valid, sizeof in_valid, "%s.link_p%d.valid", mp, peer_g - noc_topo_gport(t, m, 0));
-                    snprintf(in_pkt, sizeof in_pkt, "%s.link_p%d.pkt", mp, peer_g - noc_topo_gport(t, m, 0));
+                    char mp[320], in_valid[400], in_pkt[400];
+                    link_path(t, m, peer_g - noc_topo_gport(t, m, 0), mp, sizeof mp);
+                    snprintf(in_valid, sizeof in_valid, "%s.valid", mp);
+                    snprintf(in_pkt, sizeof in_pkt, "%s.pkt", mp);
                     int seen = 0;
                     for (uint64_t e = 0; e < c && !seen; e++)
                         seen = strcmp(value_at(w, in_valid, e), "1") == 0 && strcmp(value_at(w, in_pkt, e), id) == 0;

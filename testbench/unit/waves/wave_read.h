@@ -1,6 +1,6 @@
 /* wave_read.h: wave files read back for the tests, with GTKWave's own
  * fstapi reader (FST) and a VCD parser of its own: every signal by its full
- * name ("top.n_0.link_p1.valid"; a vector's range dropped) with its changes
+ * name ("top.n_0.to_1.valid"; a vector's range dropped) with its changes
  * in time order. Shared by waves.waves (test_waves.c) and waves.rtl_trace
  * (testbench/cosim/rtl_trace_test.c); include after <cmocka.h>, whose
  * assertions it uses. */
