@@ -2,17 +2,20 @@
 # bootstrap.sh: the README's first quick-start command. On a fresh Debian 12
 # machine: install the Debian packages noctua needs (only those missing),
 # configure and build into build/, and run the built-in default job.
-# Options: --no-run (build only), --build-dir DIR.
+# Options: --no-run (build only), --build-dir DIR, --viewers (also GTKWave and
+# what tools/wave_screenshot.sh needs: Xvfb, xdotool, ImageMagick).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 run=1
+viewers=0
 build=build
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-run) run=0 ;;
+    --viewers) viewers=1 ;;
     --build-dir) build="$2"; shift ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "bootstrap.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -37,6 +40,11 @@ done
 pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox
       libmetis-dev graphviz verilator yosys zlib1g-dev libsystemc-dev clang libclang-rt-14-dev
       shellcheck)
+#   with --viewers: gtkwave (the waveform viewer), xvfb, xdotool, imagemagick
+#                                  (tools/wave_screenshot.sh grabs GTKWave's window)
+if [ "$viewers" -eq 1 ]; then
+  pkgs+=(gtkwave xvfb xdotool imagemagick)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -7,8 +7,8 @@
 # pixels have stopped changing. GTKWave's own stderr (warnings about the save
 # file land there) is printed with the prefix "gtkwave: ".
 # Needs gtkwave, Xvfb, xdotool and ImageMagick's import/convert; none of
-# them is part of the build (Debian: apt-get install gtkwave xvfb xdotool
-# imagemagick). The docs/waves/*.png screenshots were made with it; see the
+# them is part of the build: `tools/bootstrap.sh --viewers` installs them
+# (Debian: gtkwave xvfb xdotool imagemagick). The docs/waves/*.png screenshots were made with it; see the
 # walk-through in docs/waves.md for the commands.
 # Environment: WAVE_SHOT_TIMEOUT (seconds, default 60) bounds the whole
 # wait; WAVE_SHOT_KEEP_LOG=FILE keeps GTKWave's output.
@@ -20,7 +20,7 @@ wave=$1 save=$2 out=$3 size=${4:-}
 [ -r "$wave" ] || { echo "wave_screenshot: cannot read $wave" >&2; exit 1; }
 [ -r "$save" ] || { echo "wave_screenshot: cannot read $save" >&2; exit 1; }
 for t in Xvfb gtkwave xdotool import convert; do
-  command -v "$t" >/dev/null || { echo "wave_screenshot: $t not found" >&2; exit 1; }
+  command -v "$t" >/dev/null || { echo "wave_screenshot: $t not found: tools/bootstrap.sh --viewers installs it" >&2; exit 1; }
 done
 if [ -z "$size" ]; then
   size=$(awk '$1 == "[size]" { print $2 "x" $3; exit }' "$save")
