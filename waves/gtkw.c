@@ -9,7 +9,9 @@
  *
  * What it shows, top to bottom: the top step signal; for a program run the
  * hot link of every step (the report's rule: most cycles waited, then most
- * flits) and the links of the critical path's messages in path order; the
+ * flits) and its last link, each with the occupancy of the input buffer it
+ * feeds (a full buffer downstream is what a waiting flit waits for), and
+ * the links of the critical path's messages in path order; the
  * links that carried the most flits; then one closed group per group of
  * the fabric (BSN part/group, mesh row, ...) with each node's PE and its
  * links, busiest first. A named marker (A, B, ...) sits at the first cycle
@@ -109,6 +111,29 @@ static void link_traces(out_t *o, const noc_waves_t *w, const noc_wv_link_t *l, 
         trace(o, F_BIN, alias, path, "head");
         trace(o, F_BIN, alias, path, "tail");
         trace(o, F_DEC, alias, path, "grant");
+    }
+}
+
+/* The input buffer the link l feeds: its downstream router's occupancy,
+ * one trace per VC (what a flit that waited on l was waiting for); nothing
+ * when that node is out of the recorded scope. */
+static void downstream_traces(out_t *o, const noc_waves_t *w, const noc_wv_link_t *l)
+{
+    const noc_graph_t *gr = noc_sim_graph(w->s);
+    const noc_wv_node_t *nd = NULL;
+    for (int i = 0; i < w->n_nodes && !nd; i++)
+        if (w->nodes[i].n == l->to)
+            nd = &w->nodes[i];
+    if (!nd)
+        return;
+    char alias[240], path[600], from[96], to[96], leaf[32];
+    noc_graph_label(gr, l->from, from, sizeof from);
+    noc_graph_label(gr, l->to, to, sizeof to);
+    snprintf(alias, sizeof alias, "%s in from %s", to, from);
+    snprintf(path, sizeof path, "%s.in_p%d", nd->path, gr->peer[l->c] - gr->port_base[l->to]);
+    for (int v = 0; v < noc_sim_vcs(w->s); v++) {
+        snprintf(leaf, sizeof leaf, "occ_vc%d", v);
+        trace(o, F_DEC, alias, path, leaf);
     }
 }
 
@@ -245,10 +270,14 @@ static void step_section(out_t *o, const noc_waves_t *w)
             snprintf(text + n, sizeof text - n, " at %llu", (unsigned long long)at);
         }
         row(o, F_COMMENT, text);
-        if (hl)
+        if (hl) {
             link_traces(o, w, hl, 0);
-        if (ll && ll != hl)
+            downstream_traces(o, w, hl); /* the buffer that holds its flits up */
+        }
+        if (ll && ll != hl) {
             link_traces(o, w, ll, 0);
+            downstream_traces(o, w, ll);
+        }
     }
     row(o, F_GRP_END, "steps: hot link, last link");
 

@@ -605,7 +605,8 @@ static void test_gtkw(void **state)
     char *text = cmd_slurp(gpath, NULL);
     assert_non_null(text);
     const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(r.sim));
-    int traces = 0, groups = 0, markers = 0, first = 1, lasts = 0;
+    int traces = 0, groups = 0, markers = 0, first = 1, lasts = 0, downstream = 0;
+    const noc_topo_t *t = r.topo;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         if (line[0] == '*') {
             /* *ZOOM PRIMARY A B C ...: A.. at the steps' first cycles */
@@ -630,6 +631,17 @@ static void test_gtkw(void **state)
                 fail_msg("the save file names %s, not in the wave file", name);
             if (first)
                 assert_string_equal(name, "top.step"); /* the step signal first */
+            /* "+{<B> in from <A> occ_vcV} ...n_B.in_pK.occ_vcV": input port K of B is A's link's end */
+            const char *in = strstr(line, " in from ");
+            if (line[0] == '+' && in) {
+                char b[64], a[64];
+                assert_int_equal(sscanf(line, "+{%63[^ ] in from %63[^ ]", b, a), 2);
+                int nb = noc_topo_find_label(t, b), na = noc_topo_find_label(t, a);
+                int port = atoi(strstr(name, ".in_p") + 5);
+                assert_true(nb >= 0 && na >= 0 && port >= 1 && port <= noc_topo_degree(t, nb));
+                assert_int_equal(noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, nb, port))), na);
+                downstream++;
+            }
             first = 0;
             traces++;
         } else if (strcmp(line, "@800200") == 0 || strcmp(line, "@c00200") == 0) {
@@ -647,6 +659,7 @@ static void test_gtkw(void **state)
     }
     assert_int_equal(markers, st->n_steps);
     assert_int_equal(lasts, st->n_steps - 1); /* the last step moves no message */
+    assert_true(downstream >= 4 * (st->n_steps - 1)); /* V = 4: a link's downstream buffer per step at least */
     assert_true(traces > 100);
     assert_true(groups >= 2 + 8); /* hot links, busiest links, 8 BSN groups */
     free(text);
