@@ -130,7 +130,7 @@ needs() {
   if [[ $c == *"--router rtl"* || $c == *router=rtl* || $c == *cosim/* || $c == *tb_rtl* ]] && [ "$rtl" != ON ]; then
     echo "the RTL core (built with -DNOCTUA_RTL=OFF)"
   elif [[ $c == *"noctua area"* || $c == *"--area"* ]] && [ "$area" != ON ]; then
-    echo "yosys (built with -DNOCTUA_AREA=OFF)"
+    echo "yosys and the RTL sources (built with -DNOCTUA_AREA=OFF or -DNOCTUA_RTL=OFF)"
   fi
 }
 
