@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/sweep_plot.h"
+#include "cli/sweep.h"
 #include "app/config_file.h"
 #include "util/interrupt.h"
 #include "util/outfile.h"
@@ -24,32 +25,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_POINTS 1000
-#define MAX_SERIES_HELP 16 /* MAX_SERIES, below */
 #define PATH_LEN 4096
 
-typedef struct rates {
-    double v[MAX_POINTS];
-    int n;
-} rates_t;
-
-/* What the summary and the plot need from the runs. */
-typedef struct outcome {
-    int rows;            /* points written to the CSV */
-    int saturated;       /* the last point written is saturated */
-    double last_ok;      /* highest rate below saturation (if rows > saturated) */
-    double first_sat;    /* the saturated rate (if saturated) */
-    double zero_load;    /* average latency at the lowest rate */
-    double lat_top;      /* the highest p99 latency of the points */
-    int vcs;             /* VCs per port the runs had (num_vcs=0: as routing needs) */
-} outcome_t;
-
-enum { O_CONFIG, O_RATES, O_VARY, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
+enum { O_CONFIG, O_RATES, O_VARY, O_JOBS, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
 static const noc_opt_t sweep_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
     [O_RATES] = { "rates", 'r', "R", NULL /* usage() writes its line: MAX_POINTS */ },
     [O_VARY] = { "vary", 0, "KEY=V1,V2,...", "a curve per value of parameter KEY, overlaid in one plot\n"
                                              "(up to two --vary; values split at every comma)" },
+    [O_JOBS] = { "jobs", 'j', "N", "run N points at once, each in a process of its own (default: one\n"
+                                   "per core; 1: one after another); the CSV is the same for any N" },
     [O_OUTPUT] = { "output", 'o', "PREFIX", "output files PREFIX.csv/.png/.svg (default: sweep)" },
     [O_HELP] = { "help", 'h', NULL, "this text" },
     [O_PROGRESS] = { "progress", 0, NULL, "show the progress line even when stderr is not a terminal" },
@@ -75,7 +60,7 @@ static void usage(FILE *f)
         "  --rates R       injection_rate values (flits/node/cycle): FROM:TO:STEP with\n"
         "                  FROM > 0, TO >= FROM, STEP > 0, or a list a,b,c; at most %d points\n"
         "  key=value       set a parameter for every point (wins over --config)\n",
-        MAX_SERIES_HELP, noc_topo_spec_help(), MAX_POINTS);
+        MAX_SERIES, noc_topo_spec_help(), MAX_POINTS);
     noc_opts_usage(f, sweep_opts);
     fprintf(f,
         "\n"
@@ -203,109 +188,10 @@ static int parse_rates(const char *arg, rates_t *r, char *err, size_t errlen)
     return 0;
 }
 
-/* Decimals (3 to 6) that show every rate exactly. */
-static int decimals(const rates_t *r)
-{
-    for (int d = 3; d < 6; d++) {
-        double scale = pow(10.0, d);
-        int ok = 1;
-        for (int i = 0; i < r->n && ok; i++)
-            ok = fabs(round(r->v[i] * scale) - r->v[i] * scale) < 1e-6;
-        if (ok)
-            return d;
-    }
-    return 6;
-}
-
-/* Run every rate of one series into csv (open, header written; each row
- * after `label,` when label is set) until the first saturated point, a
- * deadlock or an error. Returns an exit status; fills out. */
-static int run_points(noc_config_t *cfg, const rates_t *r, const char *name, const char *label, FILE *csv,
-                      outcome_t *out, noc_progress_t *pg, int quiet)
-{
-    int d = decimals(r);
-    char err[600], pre[NOC_CONFIG_STR_MAX * 6 + 2] = ""; /* "LABEL " in messages with several series */
-    if (label)
-        snprintf(pre, sizeof pre, "%s ", label);
-    for (int i = 0; i < r->n; i++) {
-        noc_sim_t *s;
-        noc_topo_t *t;
-        noc_run_result_t res;
-        cfg->injection_rate = r->v[i];
-        char what[NOC_CONFIG_STR_MAX + 300];
-        snprintf(what, sizeof what, "sweep %s rate %.*f (%d/%d)", name, d, r->v[i], i + 1, r->n);
-        noc_progress_start(pg, NULL, what);
-        noc_app_run_opts_t opts = { .progress = pg->on ? noc_progress_show : NULL, .progress_ctx = pg,
-                                    .progress_every = NOC_PROGRESS_EVERY };
-        int bad = noc_app_simulate(cfg, &opts, &s, &t, &res, err, sizeof err);
-        noc_progress_done(pg);
-        if (bad) {
-            fprintf(stderr, "noctua sweep: %srate %.*f: %s\n", pre, d, r->v[i], err);
-            return NOC_EXIT_USAGE;
-        }
-        const noc_stats_t *st = noc_sim_stats(s);
-        if (res.status == NOC_RUN_INTERRUPTED) {
-            fprintf(csv, "# interrupted during %srate %.*f: the sweep is partial (%d of %d rates)\n", pre, d,
-                    r->v[i], out->rows, r->n);
-            fprintf(stderr, "noctua sweep: interrupted during %srate %.*f; the CSV holds the %d point%s before it, "
-                    "marked partial\n", pre, d, r->v[i], out->rows, out->rows == 1 ? "" : "s");
-            noc_sim_destroy(s);
-            noc_topo_destroy(t);
-            return NOC_EXIT_INTERRUPTED;
-        }
-        if (res.status != NOC_RUN_OK) {
-            int rc;
-            if (res.status == NOC_RUN_DEADLOCK) {
-                fprintf(stderr, "noctua sweep: DEADLOCK at %srate %.*f, cycle %llu: no flit moved for %lld "
-                        "cycles; %llu flits are stuck:\n", pre, d, r->v[i], (unsigned long long)noc_sim_now(s),
-                        (long long)cfg->deadlock_cycles, (unsigned long long)noc_sim_flits_in_network(s));
-                noc_sim_report_stuck(s, stderr, 20);
-                rc = NOC_EXIT_DEADLOCK;
-            } else {
-                fprintf(stderr, "noctua sweep: %srate %.*f: the invariant checker failed (an internal error)\n",
-                        pre, d, r->v[i]);
-                rc = NOC_EXIT_INTERNAL;
-            }
-            fprintf(stderr, "noctua sweep: stopped; the CSV holds the %d point%s before %srate %.*f\n",
-                    out->rows, out->rows == 1 ? "" : "s", pre, d, r->v[i]);
-            fprintf(csv, "# stopped at %srate %.*f by %s: the sweep is partial (%d of %d rates)\n", pre, d,
-                    r->v[i], rc == NOC_EXIT_DEADLOCK ? "a deadlock" : "an internal error", out->rows, r->n);
-            noc_sim_destroy(s);
-            noc_topo_destroy(t);
-            return rc;
-        }
-        if (label)
-            fprintf(csv, "\"%s\",", label);
-        noc_report_sweep_row(csv, s, &res);
-        double lat = noc_lat_avg(&st->latency);
-        if (!quiet)
-            fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", name, d, r->v[i],
-                    lat, d, res.accepted, i + 1, r->n, st->saturated ? "  saturated" : "");
-        if (out->rows++ == 0) {
-            out->zero_load = lat;
-            out->vcs = noc_sim_vcs(s);
-        }
-        double p99 = (double)noc_stats_percentile(st, 0.99);
-        if (p99 > out->lat_top)
-            out->lat_top = p99;
-        if (st->saturated) {
-            out->saturated = 1;
-            out->first_sat = r->v[i];
-        } else {
-            out->last_ok = r->v[i];
-        }
-        noc_sim_destroy(s);
-        noc_topo_destroy(t);
-        if (out->saturated)
-            break;
-    }
-    return NOC_EXIT_OK;
-}
-
 /* Where a series saturated, as one phrase. */
 static void saturation_text(FILE *f, const outcome_t *o, const rates_t *r)
 {
-    int d = decimals(r);
+    int d = noc_sweep_decimals(r);
     if (o->saturated && o->rows > 1)
         fprintf(f, "saturation between %.*f (last rate below it) and %.*f (first saturated rate) flits/node/cycle",
                 d, o->last_ok, d, o->first_sat);
@@ -317,7 +203,6 @@ static void saturation_text(FILE *f, const outcome_t *o, const rates_t *r)
 
 /* ---- several series: SPECs and --vary ---- */
 
-#define MAX_SERIES MAX_SERIES_HELP
 #define MAX_VARY 2
 
 /* --vary KEY=V1,V2,...: one series per value. */
@@ -326,14 +211,6 @@ typedef struct vary {
     char val[MAX_SERIES][NOC_CONFIG_STR_MAX];
     int n;
 } vary_t;
-
-/* One curve: its parameters, its name, what its runs gave. */
-typedef struct series {
-    noc_config_t cfg;
-    char spec[NOC_CONFIG_STR_MAX];
-    char label[NOC_CONFIG_STR_MAX * 6];
-    outcome_t o;
-} series_t;
 
 /* What sweep's command line asks for. */
 typedef struct sweep_args {
@@ -344,6 +221,7 @@ typedef struct sweep_args {
     vary_t vary[MAX_VARY];
     int n_vary;
     int progress, quiet;
+    int jobs;         /* -j: points at once */
 } sweep_args_t;
 
 static int parse_vary(sweep_args_t *a, const char *v, char *err, size_t errlen)
@@ -485,6 +363,12 @@ static int parse_args(int argc, char **argv, sweep_args_t *a)
                 }
             } else if (k == O_VARY) {
                 bad = parse_vary(a, p.value, err, sizeof err) != 0;
+            } else if (k == O_JOBS) {
+                char *end;
+                long j = strtol(p.value, &end, 10);
+                bad = *end || end == p.value || j < 1 || j > 64;
+                snprintf(err, sizeof err, "-j '%s': expected a number of processes from 1 to 64", p.value);
+                a->jobs = (int)j;
             } else if (k == O_PROGRESS) {
                 a->progress = 1;
             } else if (k == O_QUIET) {
@@ -525,22 +409,15 @@ static int make_prefix(const char *arg, char *prefix, size_t len)
     return 0;
 }
 
-/* Every series' points into the open CSV, in order, until one stops the
- * sweep (deadlock, interrupt, error). Returns an exit status. */
+/* Every series' points into the open CSV (cli/sweep_run.c), the header
+ * first. Returns an exit status. */
 static int run_series(const sweep_args_t *a, series_t *sr, int n, const rates_t *rates, FILE *csv, int *rows)
 {
     if (n > 1)
         fputs("series,", csv);
     fprintf(csv, "%s\n", noc_report_sweep_header());
     noc_interrupt_cooperate(1);
-    noc_progress_t pg;
-    noc_progress_init(&pg, a->progress, a->quiet);
-    int rc = NOC_EXIT_OK;
-    *rows = 0;
-    for (int i = 0; i < n && rc == NOC_EXIT_OK; i++) {
-        rc = run_points(&sr[i].cfg, rates, sr[i].label, n > 1 ? sr[i].label : NULL, csv, &sr[i].o, &pg, a->quiet);
-        *rows += sr[i].o.rows;
-    }
+    int rc = noc_sweep_run(sr, n, rates, csv, n > 1, a->jobs, a->progress, a->quiet, rows);
     noc_interrupt_cooperate(0); /* from here, Ctrl-C quits at once */
     return rc;
 }
@@ -583,7 +460,7 @@ static int report(const sweep_args_t *a, const series_t *sr, int n, const rates_
         if (rc == NOC_EXIT_OK || n > 1) {
             saturation_text(stdout, &sr[i].o, rates);
             printf(n == 1 ? "\n" : "; ");
-            printf("zero-load latency about %.1f cycles (at %.*f)\n", sr[i].o.zero_load, decimals(rates), rates->v[0]);
+            printf("zero-load latency about %.1f cycles (at %.*f)\n", sr[i].o.zero_load, noc_sweep_decimals(rates), rates->v[0]);
         }
     }
     if (rc == NOC_EXIT_OK)
@@ -603,6 +480,8 @@ int noc_cmd_sweep(int argc, char **argv)
     noc_out_t csv = { .slot = -1 };
     noc_config_defaults(&a->cfg);
     a->prefix = "sweep";
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    a->jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
     int n = 0, rows = 0, rc = parse_args(argc, argv, a);
     if (rc >= 0)
         goto done;

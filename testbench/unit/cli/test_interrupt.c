@@ -188,7 +188,7 @@ static void test_sigint_sweep(void **state)
     (void)state;
     fd_clear();
     int fd;
-    pid_t pid = spawn("sweep mesh:8x8 --rates 0.01,0.02,0.03 sample_cycles=20000 -o s", &fd);
+    pid_t pid = spawn("sweep mesh:8x8 --rates 0.01,0.02,0.03 sample_cycles=20000 -j 1 -o s", &fd);
     char buf[8192];
     read_until(fd, "(2/3)", buf, sizeof buf); /* two points done: the third runs */
     kill(pid, SIGINT);
@@ -207,6 +207,39 @@ static void test_sigint_sweep(void **state)
     free(csv);
 }
 
+/* The same with points in parallel processes (-j 3): the parent passes the
+ * signal on, the CSV keeps the points finished in order (each as a whole
+ * sweep has it) and says where it was cut. */
+static void test_sigint_sweep_jobs(void **state)
+{
+    (void)state;
+    fd_clear();
+    char *out;
+    assert_int_equal(cmd_run("sweep mesh:8x8 --rates 0.01 sample_cycles=200000 -j 1 -o whole", &out, NULL), 0);
+    free(out);
+    int fd;
+    pid_t pid = spawn("sweep mesh:8x8 --rates 0.01,0.02,0.03,0.04,0.05,0.06 sample_cycles=200000 -j 3 -o p", &fd);
+    char buf[8192];
+    read_until(fd, "(1/6)", buf, sizeof buf); /* the first point done: later ones run */
+    kill(pid, SIGINT);
+    assert_int_equal(cmd_finish(pid, fd, &out), 130);
+    free(out);
+    char p[512];
+    fd_path("p.csv", p, sizeof p);
+    char *csv = cmd_slurp(p, NULL);
+    fd_path("whole.csv", p, sizeof p);
+    char *whole = cmd_slurp(p, NULL);
+    assert_non_null(csv);
+    assert_non_null(whole);
+    char *first = strstr(whole, "\n0.01,"), *end = strchr(first + 1, '\n');
+    *end = '\0';
+    assert_non_null(strstr(csv, first)); /* the finished point as the whole sweep has it */
+    assert_non_null(strstr(csv, "# interrupted during rate 0.0"));
+    assert_null(strstr(csv, "\n0.06,"));
+    free(csv);
+    free(whole);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_second_sigint),
         cmocka_unit_test(test_sigint_program),
         cmocka_unit_test(test_sigint_sweep),
+        cmocka_unit_test(test_sigint_sweep_jobs),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }

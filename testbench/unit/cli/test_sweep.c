@@ -218,6 +218,51 @@ static void test_deadlock(void **state)
     free(err);
 }
 
+/* -j: points run in parallel processes give the same CSV, the same lines on
+ * stderr and the same summary as one after another, past saturation (the
+ * points a series would not run are thrown away), over several series and
+ * into a deadlock (the sweep stops at the same point). */
+static void test_jobs_same_output(void **state)
+{
+    (void)state;
+    static const char *const sweeps[] = {
+        "mesh:4x4 ring:6 --rates 0.05:0.9:0.05 --vary num_vcs=2,4 sample_cycles=600 warmup_cycles=200",
+        "torus:8 routing_function=dor_no_dateline num_vcs=1 --rates 0.01,0.02,0.8,0.85,0.9 sample_cycles=2000 "
+        "warmup_cycles=500",
+    };
+    for (size_t k = 0; k < sizeof sweeps / sizeof sweeps[0]; k++) {
+        char args[600];
+        char *csv[2], *err[2], *out[2];
+        int rc[2];
+        for (int v = 0; v < 2; v++) {
+            snprintf(args, sizeof args, "%s -j %d -o jobs%d", sweeps[k], v ? 3 : 1, v);
+            rc[v] = sweep("", args);
+            char name[32];
+            snprintf(name, sizeof name, "jobs%d.csv", v);
+            csv[v] = output(name);
+            err[v] = output("err.txt");
+            out[v] = output("out.txt");
+        }
+        assert_int_equal(rc[0], rc[1]);
+        assert_int_equal(rc[0], k == 0 ? 0 : 3);
+        assert_string_equal(csv[0], csv[1]);
+        assert_string_equal(err[0], err[1]);
+        /* the summary names its own files */
+        char *w0 = strstr(out[0], "wrote "), *w1 = strstr(out[1], "wrote ");
+        assert_true(w0 && w1);
+        *w0 = *w1 = '\0';
+        assert_string_equal(out[0], out[1]);
+        for (int v = 0; v < 2; v++) {
+            free(csv[v]);
+            free(err[v]);
+            free(out[v]);
+        }
+    }
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1 -j 0 -o bad"), 2);
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1 -j x -o bad"), 2);
+    assert_int_equal(file_size("bad.csv"), -1);
+}
+
 static void test_no_gnuplot(void **state)
 {
     (void)state;
@@ -354,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_rate_list),
         cmocka_unit_test(test_config_precedence),
         cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_jobs_same_output),
         cmocka_unit_test(test_no_gnuplot),
         cmocka_unit_test(test_bad_rates),
         cmocka_unit_test(test_series),

@@ -1,0 +1,50 @@
+/* sweep.h: what noctua sweep's files share (cli/cmd_sweep.c reads the
+ * command line and reports, cli/sweep_run.c runs the points, one after
+ * another or in parallel processes). Internal to cli/. */
+#ifndef NOC_CLI_SWEEP_H
+#define NOC_CLI_SWEEP_H
+#include <stdio.h>
+#include "model/config.h"
+
+#define MAX_POINTS 1000
+#define MAX_SERIES 16
+
+typedef struct rates {
+    double v[MAX_POINTS];
+    int n;
+} rates_t;
+
+/* What the summary and the plot need from a series' runs. */
+typedef struct outcome {
+    int rows;            /* points written to the CSV */
+    int saturated;       /* the last point written is saturated */
+    double last_ok;      /* highest rate below saturation (if rows > saturated) */
+    double first_sat;    /* the saturated rate (if saturated) */
+    double zero_load;    /* average latency at the lowest rate */
+    double lat_top;      /* the highest p99 latency of the points */
+    int vcs;             /* VCs per port the runs had (num_vcs=0: as routing needs) */
+} outcome_t;
+
+/* One curve: its parameters, its name, what its runs gave. */
+typedef struct series {
+    noc_config_t cfg;
+    char spec[NOC_CONFIG_STR_MAX];
+    char label[NOC_CONFIG_STR_MAX * 6];
+    outcome_t o;
+} series_t;
+
+/* Decimals (3 to 6) that show every rate exactly. */
+int noc_sweep_decimals(const rates_t *r);
+
+/* Run every series' rates into csv (open; header written) in order, each
+ * series up to and including its first saturated point, the sweep stopping
+ * at a deadlock, an internal error or an interrupt (a "# ... partial" line
+ * in the CSV). jobs > 1 runs that many points at once in child processes:
+ * the CSV, the lines on stderr and the outcomes are the same as jobs = 1's
+ * (points past a series' saturated one are run and thrown away). label_rows:
+ * each row starts with its series' quoted label. Returns an exit status;
+ * *rows is the number of points written. */
+int noc_sweep_run(series_t *sr, int n, const rates_t *r, FILE *csv, int label_rows, int jobs, int progress,
+                  int quiet, int *rows);
+
+#endif

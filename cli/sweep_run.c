@@ -1,0 +1,353 @@
+/* sweep_run.c: the points of noctua sweep (cli/sweep.h). A point is one
+ * synthetic run at one rate; its result is applied to the CSV, the lines on
+ * stderr and its series' outcome strictly in order (series by series, rate
+ * by rate), so that the output does not depend on how the points ran. With
+ * jobs > 1 up to that many points run at once, each in a child process
+ * (fork) that sends its result back whole through a pipe; points past a
+ * series' first saturated one, and those after a deadlock, may have started
+ * and are killed or thrown away. */
+#include "cli/sweep.h"
+#include "cli/cli.h"
+#include "cli/progress.h"
+#include "app/run.h"
+#include "report/report.h"
+#include "util/interrupt.h"
+#include "util/xalloc.h"
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int noc_sweep_decimals(const rates_t *r)
+{
+    for (int d = 3; d < 6; d++) {
+        double scale = pow(10.0, d);
+        int ok = 1;
+        for (int i = 0; i < r->n && ok; i++)
+            ok = fabs(round(r->v[i] * scale) - r->v[i] * scale) < 1e-6;
+        if (ok)
+            return d;
+    }
+    return 6;
+}
+
+/* One point's result, sent whole by a child. */
+typedef struct point {
+    int bad;            /* the parameters were refused (msg) */
+    int status;         /* NOC_RUN_* */
+    int saturated, vcs;
+    double lat, p99, accepted;
+    unsigned long long now, stuck;
+    char row[512];      /* the CSV row, without a series label */
+    char msg[4096];     /* bad: why; a deadlock: the stuck flits */
+} point_t;
+
+static void run_point(noc_config_t *cfg, double rate, noc_progress_t *pg, const char *what, point_t *pt)
+{
+    memset(pt, 0, sizeof *pt);
+    cfg->injection_rate = rate;
+    noc_sim_t *s;
+    noc_topo_t *t;
+    noc_run_result_t res;
+    noc_progress_start(pg, NULL, what);
+    noc_app_run_opts_t opts = { .progress = pg->on ? noc_progress_show : NULL, .progress_ctx = pg,
+                                .progress_every = NOC_PROGRESS_EVERY };
+    pt->bad = noc_app_simulate(cfg, &opts, &s, &t, &res, pt->msg, sizeof pt->msg) != 0;
+    noc_progress_done(pg);
+    if (pt->bad)
+        return;
+    const noc_stats_t *st = noc_sim_stats(s);
+    pt->status = res.status;
+    pt->saturated = st->saturated;
+    pt->vcs = noc_sim_vcs(s);
+    pt->lat = noc_lat_avg(&st->latency);
+    pt->p99 = (double)noc_stats_percentile(st, 0.99);
+    pt->accepted = res.accepted;
+    pt->now = (unsigned long long)noc_sim_now(s);
+    pt->stuck = (unsigned long long)noc_sim_flits_in_network(s);
+    FILE *f = fmemopen(pt->row, sizeof pt->row, "w");
+    if (f) {
+        noc_report_sweep_row(f, s, &res);
+        fclose(f);
+    }
+    if (res.status == NOC_RUN_DEADLOCK && (f = fmemopen(pt->msg, sizeof pt->msg, "w")) != NULL) {
+        noc_sim_report_stuck(s, f, 20);
+        fclose(f);
+    }
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+/* Point i of series sr into the CSV, stderr and sr->o, as the sweep has
+ * always told them. NOC_EXIT_OK to go on (sr->o.saturated: the series is
+ * done), else the exit status that ends the sweep. */
+static int apply_point(series_t *sr, int label_rows, const rates_t *r, int i, const point_t *pt, FILE *csv, int quiet)
+{
+    int d = noc_sweep_decimals(r);
+    char pre[sizeof sr->label + 2] = ""; /* "LABEL " in messages with several series */
+    outcome_t *out = &sr->o;
+    if (label_rows)
+        snprintf(pre, sizeof pre, "%s ", sr->label);
+    if (pt->bad) {
+        fprintf(stderr, "noctua sweep: %srate %.*f: %s\n", pre, d, r->v[i], pt->msg);
+        return NOC_EXIT_USAGE;
+    }
+    if (pt->status == NOC_RUN_INTERRUPTED) {
+        fprintf(csv, "# interrupted during %srate %.*f: the sweep is partial (%d of %d rates)\n", pre, d, r->v[i],
+                out->rows, r->n);
+        fprintf(stderr, "noctua sweep: interrupted during %srate %.*f; the CSV holds the %d point%s before it, "
+                "marked partial\n", pre, d, r->v[i], out->rows, out->rows == 1 ? "" : "s");
+        return NOC_EXIT_INTERRUPTED;
+    }
+    if (pt->status != NOC_RUN_OK) {
+        int rc = pt->status == NOC_RUN_DEADLOCK ? NOC_EXIT_DEADLOCK : NOC_EXIT_INTERNAL;
+        if (rc == NOC_EXIT_DEADLOCK)
+            fprintf(stderr, "noctua sweep: DEADLOCK at %srate %.*f, cycle %llu: no flit moved for %lld "
+                    "cycles; %llu flits are stuck:\n%s", pre, d, r->v[i], pt->now, (long long)sr->cfg.deadlock_cycles,
+                    pt->stuck, pt->msg);
+        else
+            fprintf(stderr, "noctua sweep: %srate %.*f: the invariant checker failed (an internal error)\n", pre,
+                    d, r->v[i]);
+        fprintf(stderr, "noctua sweep: stopped; the CSV holds the %d point%s before %srate %.*f\n", out->rows,
+                out->rows == 1 ? "" : "s", pre, d, r->v[i]);
+        fprintf(csv, "# stopped at %srate %.*f by %s: the sweep is partial (%d of %d rates)\n", pre, d, r->v[i],
+                rc == NOC_EXIT_DEADLOCK ? "a deadlock" : "an internal error", out->rows, r->n);
+        return rc;
+    }
+    if (label_rows)
+        fprintf(csv, "\"%s\",", sr->label);
+    fputs(pt->row, csv);
+    if (!quiet)
+        fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", sr->label, d, r->v[i],
+                pt->lat, d, pt->accepted, i + 1, r->n, pt->saturated ? "  saturated" : "");
+    if (out->rows++ == 0) {
+        out->zero_load = pt->lat;
+        out->vcs = pt->vcs;
+    }
+    if (pt->p99 > out->lat_top)
+        out->lat_top = pt->p99;
+    if (pt->saturated) {
+        out->saturated = 1;
+        out->first_sat = r->v[i];
+    } else {
+        out->last_ok = r->v[i];
+    }
+    return NOC_EXIT_OK;
+}
+
+static void what_of(const series_t *sr, const rates_t *r, int i, char *buf, size_t len)
+{
+    snprintf(buf, len, "sweep %s rate %.*f (%d/%d)", sr->label, noc_sweep_decimals(r), r->v[i], i + 1, r->n);
+}
+
+static int run_in_order(series_t *sr, int n, const rates_t *r, FILE *csv, int label_rows, noc_progress_t *pg,
+                        int quiet, int *rows)
+{
+    point_t *pt = noc_xmalloc(sizeof *pt, "sweep");
+    int rc = NOC_EXIT_OK;
+    for (int k = 0; k < n && rc == NOC_EXIT_OK; k++) {
+        for (int i = 0; i < r->n && rc == NOC_EXIT_OK && !sr[k].o.saturated; i++) {
+            char what[sizeof sr->label + 64];
+            what_of(&sr[k], r, i, what, sizeof what);
+            run_point(&sr[k].cfg, r->v[i], pg, what, pt);
+            rc = apply_point(&sr[k], label_rows, r, i, pt, csv, quiet);
+            *rows += rc == NOC_EXIT_OK;
+        }
+    }
+    free(pt);
+    return rc;
+}
+
+/* ---- in parallel ---- */
+
+/* A slot of the window of points in flight: task k (series k / r->n, rate
+ * k % r->n) runs in child pid, whose result arrives through fd. */
+typedef struct slot {
+    int task;           /* -1: free */
+    pid_t pid;
+    int fd;
+    size_t got;         /* bytes of res read */
+    int done;           /* res is whole (or the child failed: res says so) */
+    point_t res;
+} slot_t;
+
+static void start(slot_t *sl, int task, series_t *sr, const rates_t *r, slot_t *all, int n_slots)
+{
+    int fds[2];
+    sl->task = task;
+    sl->got = 0;
+    sl->done = 0;
+    if (pipe(fds) != 0 || (sl->pid = fork()) < 0) {
+        memset(&sl->res, 0, sizeof sl->res);
+        sl->res.bad = 1;
+        snprintf(sl->res.msg, sizeof sl->res.msg, "cannot start a worker process: %s", strerror(errno));
+        sl->done = 1;
+        sl->fd = -1;
+        return;
+    }
+    if (sl->pid == 0) { /* the child: run the point, send it, leave without the parent's exit handlers */
+        close(fds[0]);
+        for (int j = 0; j < n_slots; j++)
+            if (all[j].task >= 0 && &all[j] != sl && all[j].fd >= 0)
+                close(all[j].fd);
+        noc_progress_t quiet_pg;
+        noc_progress_init(&quiet_pg, 0, 1);
+        point_t *pt = noc_xmalloc(sizeof *pt, "sweep worker");
+        int k = task / r->n, i = task % r->n;
+        run_point(&sr[k].cfg, r->v[i], &quiet_pg, "", pt);
+        const char *p = (const char *)pt;
+        for (size_t left = sizeof *pt; left > 0;) {
+            ssize_t w = write(fds[1], p, left);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                _exit(1);
+            p += w;
+            left -= (size_t)w;
+        }
+        _exit(0);
+    }
+    close(fds[1]);
+    sl->fd = fds[0];
+}
+
+/* Read what the child of sl has sent; at its end, reap it. */
+static void collect(slot_t *sl)
+{
+    ssize_t k = read(sl->fd, (char *)&sl->res + sl->got, sizeof sl->res - sl->got);
+    if (k > 0) {
+        sl->got += (size_t)k;
+        return;
+    }
+    if (k < 0 && errno == EINTR)
+        return;
+    close(sl->fd);
+    sl->fd = -1;
+    int st = 0;
+    while (waitpid(sl->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (sl->got != sizeof sl->res) {
+        memset(&sl->res, 0, sizeof sl->res);
+        sl->res.status = NOC_RUN_INVARIANT;
+        fprintf(stderr, "noctua sweep: a worker process ended %s %d without its result\n",
+                WIFSIGNALED(st) ? "by signal" : "with status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    }
+    sl->done = 1;
+}
+
+static void drop(slot_t *sl)
+{
+    if (sl->task < 0)
+        return;
+    if (sl->fd >= 0) {
+        kill(sl->pid, SIGKILL);
+        close(sl->fd);
+        while (waitpid(sl->pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
+    sl->task = -1;
+    sl->fd = -1;
+}
+
+/* Wait until a running child has something to read, and read it. */
+static void wait_some(slot_t *sl, int n_slots)
+{
+    struct pollfd pf[64];
+    int idx[64], m = 0;
+    for (int j = 0; j < n_slots && m < 64; j++)
+        if (sl[j].task >= 0 && !sl[j].done && sl[j].fd >= 0) {
+            pf[m].fd = sl[j].fd;
+            pf[m].events = POLLIN;
+            idx[m++] = j;
+        }
+    if (m == 0 || poll(pf, (nfds_t)m, 500) <= 0)
+        return;
+    for (int q = 0; q < m; q++)
+        if (pf[q].revents)
+            collect(&sl[idx[q]]);
+}
+
+static int run_parallel(series_t *sr, int n, const rates_t *r, FILE *csv, int label_rows, int jobs, int quiet,
+                        int *rows)
+{
+    int total = n * r->n, n_slots = 2 * jobs > 64 ? 64 : 2 * jobs;
+    if (jobs > n_slots)
+        jobs = n_slots;
+    slot_t *sl = noc_xcalloc((size_t)n_slots, sizeof *sl, "sweep");
+    for (int j = 0; j < n_slots; j++) {
+        sl[j].task = -1;
+        sl[j].fd = -1;
+    }
+    int next = 0, at = 0, running = 0, rc = NOC_EXIT_OK, told = 0;
+    fflush(NULL); /* nothing buffered is written twice by a child */
+    while (at < total && rc == NOC_EXIT_OK) {
+        if (noc_interrupted() && !told) {
+            /* Ctrl-C reaches the children from a terminal; a signal sent to
+             * this process alone is passed on, so that their runs end at the
+             * end of a cycle and say so, as a run in this process would */
+            for (int j = 0; j < n_slots; j++)
+                if (sl[j].task >= 0 && sl[j].fd >= 0)
+                    kill(sl[j].pid, SIGINT);
+            told = 1;
+        }
+        /* fill the window: tasks at .. at + n_slots - 1, of series not done */
+        for (; next < total && next < at + n_slots && running < jobs && !noc_interrupted(); next++) {
+            if (sr[next / r->n].o.saturated)
+                continue;
+            start(&sl[next % n_slots], next, sr, r, sl, n_slots);
+            running++;
+        }
+        slot_t *s = &sl[at % n_slots];
+        if (sr[at / r->n].o.saturated) { /* a point past its series' saturated one */
+            if (s->task == at) {
+                running--;
+                drop(s);
+            }
+            at++;
+            continue;
+        }
+        if (s->task != at && noc_interrupted()) { /* Ctrl-C before this point started: it ends here */
+            memset(&s->res, 0, sizeof s->res);
+            s->res.status = NOC_RUN_INTERRUPTED;
+            rc = apply_point(&sr[at / r->n], label_rows, r, at % r->n, &s->res, csv, quiet);
+            break;
+        }
+        int waiting = 0;
+        for (int j = 0; j < n_slots; j++)
+            waiting += sl[j].task >= 0 && !sl[j].done;
+        if (s->task != at && waiting == 0 && next > at) { /* cannot happen: never wait for nothing */
+            fprintf(stderr, "noctua sweep: point %d was never started (an internal error)\n", at + 1);
+            rc = NOC_EXIT_INTERNAL;
+            break;
+        }
+        if (s->task != at || !s->done) {
+            wait_some(sl, n_slots);
+            continue;
+        }
+        rc = apply_point(&sr[at / r->n], label_rows, r, at % r->n, &s->res, csv, quiet);
+        *rows += rc == NOC_EXIT_OK;
+        s->task = -1;
+        running--;
+        at++;
+    }
+    for (int j = 0; j < n_slots; j++)
+        drop(&sl[j]);
+    free(sl);
+    return rc;
+}
+
+int noc_sweep_run(series_t *sr, int n, const rates_t *r, FILE *csv, int label_rows, int jobs, int progress,
+                  int quiet, int *rows)
+{
+    *rows = 0;
+    if (jobs <= 1 || n * r->n == 1) {
+        noc_progress_t pg;
+        noc_progress_init(&pg, progress, quiet);
+        return run_in_order(sr, n, r, csv, label_rows, &pg, quiet, rows);
+    }
+    return run_parallel(sr, n, r, csv, label_rows, jobs, quiet, rows);
+}
