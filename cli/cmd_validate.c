@@ -9,6 +9,7 @@
 #include "routers/registry.h"
 #include "model/pe.h"
 #include "traffic/gen.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,38 @@ static int64_t f_levels(const noc_topo_t *t, const vcase_t *c) { (void)c; return
 static int64_t f_ziavras_bcast(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 3 * (noc_topo_dims(t) / 2) - 1; }
 
+/* Gray-code shift, forward phases only: a phase per set bit of q, two
+ * steps each but one for the 1-shift (Grama et al., Figure 4.23) */
+static int64_t f_gray_forward(const noc_topo_t *t, const vcase_t *c)
+{
+    (void)t;
+    int64_t steps = 0;
+    for (int j = 0; j < 62; j++)
+        if (c->q >> j & 1)
+            steps += j ? 2 : 1;
+    return steps;
+}
+
+/* ... with forward and backward phases: the least cost of q = sum e_j 2^j
+ * mod p, e_j in {-1, 0, +1}, over all 3^d such forms (docs/algorithms/shift.md) */
+static int64_t f_gray_mix(const noc_topo_t *t, const vcase_t *c)
+{
+    int d = noc_topo_dims(t), n = 1;
+    int64_t p = (int64_t)1 << d, best = INT64_MAX;
+    for (int j = 0; j < d; j++)
+        n *= 3;
+    for (int code = 0; code < n; code++) {
+        int64_t sum = 0, cost = 0;
+        for (int j = 0, k = code; j < d; j++, k /= 3) {
+            sum += (int64_t)(k % 3 - 1) << j;
+            cost += k % 3 == 1 ? 0 : j ? 2 : 1;
+        }
+        if (((sum - c->q) % p + p) % p == 0 && cost < best)
+            best = cost;
+    }
+    return best;
+}
+
 static int64_t f_bsn_2d2(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 2 * diameter(noc_topo_basis(t)) + 2; }
 static int64_t f_five(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 5; }
@@ -139,6 +172,14 @@ static const vcase_t cases[] = {
       "002, wraparound mesh" },
     { "shift", "hypercube:3", "gray", 0, 1, 5, T_UNIT_SYNC, R_EQ, M_CYCLES, "3 steps (Fig. 4.23)", f_three,
       "002, hypercube, Gray code" },
+    { "shift", "hypercube:3", "gray-forward", 0, 1, 6, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "2 a set bit of q, 1 for bit 0 (forward only)", f_gray_forward, "002, Gray code, Eq. 4.11: 2 log p - 1" },
+    { "shift", "hypercube:3", "gray", 0, 1, 6, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "1 backward 2-shift (cheapest mix of +-2^j)", f_gray_mix, "002, Gray code, forward and backward" },
+    { "shift", "hypercube:5", "gray", 0, 1, 27, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "cheapest mix of +-2^j (-4-1)", f_gray_mix, "002, Gray code, forward and backward" },
+    { "shift", "hypercube:5", "gray", 0, 1, 11, T_UNIT_SYNC, R_LE, M_CYCLES,
+      "at most log p (mixed shifts)", f_dims, "002, Gray code, forward and backward" },
     { "shift", "hypercube:4", "ecube", 0, 1, 5, T_UNIT_SYNC, R_EQ, M_LINK, "1 message a link (congestion-free)",
       f_one, "002, E-cube routing" },
     { "shift", "hypercube:5", "ecube", 0, 1, 11, T_UNIT_SYNC, R_EQ, M_LINK, "1 message a link (congestion-free)",
