@@ -114,7 +114,12 @@ static int64_t f_gray_mix(const noc_topo_t *t, const vcase_t *c)
 
 static int64_t f_bsn_2d2(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 2 * diameter(noc_topo_basis(t)) + 2; }
-static int64_t f_five(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 5; }
+static int64_t f_bsn_3d2(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 3 * diameter(noc_topo_basis(t)) + 2; }
+/* hypercube prefix sum of W-word vectors: a copy, then per dimension an
+ * exchange and two adds, W cycles each (compute_cycles = 1 a word) */
+static int64_t f_cube_prefix(const noc_topo_t *t, const vcase_t *c)
+{ return (int64_t)c->words * (3 * noc_topo_dims(t) + 1); }
 static int64_t f_seven(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 7; }
 static int64_t f_array_prefix(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 4 * noc_topo_nodes(noc_topo_basis(t)) - 1; }
@@ -146,10 +151,16 @@ static const vcase_t cases[] = {
       "000, Table 1" },
     { "broadcast", "bsn:complete:4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "4 (2D(basis)+2)", f_bsn_2d2,
       "000, Table 4" },
-    { "data-sum", "bsn:complete:4", "paper", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "5 (3 sums + 2 swaps)", f_five,
-      "000, Table 3 and 4" },
+    { "data-sum", "bsn:complete:4", "paper", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "5 = 3D(basis)+2 (3 sums + 2 swaps)",
+      f_bsn_3d2, "000, Table 3 and 4" },
+    { "data-sum", "bsn:mesh:8", "paper", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "3n-1 = 3D(basis)+2 (array basis)",
+      f_bsn_3d2, "000, Table 4" },
+    { "data-sum", "bsn:mesh:4x4", "paper", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "6m-4 = 3D(basis)+2 (mesh basis)",
+      f_bsn_3d2, "000, Table 4" },
     { "data-sum", "bsn:complete:4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES,
       "2D(basis)+2 (Step 5 a local add)", f_bsn_2d2, "000, Table 3 (docs/algorithms/bsn.md)" },
+    { "prefix-sum", "hypercube:4", NULL, 0, 2, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "W(3d+1) (copy; exchange, 2 adds a dim)",
+      f_cube_prefix, "by dimension, W-word vectors" },
     { "prefix-sum", "bsn:mesh:8", NULL, 0, 1, 0, T_UNIT_SYNC, R_LE, M_CYCLES, "at most 4n-1 (array basis)",
       f_array_prefix, "000, Table 4" },
     { "prefix-sum", "bsn:complete:4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "7", f_seven,
@@ -328,6 +339,8 @@ int noc_cmd_validate(int argc, char **argv)
             snprintf(args + strlen(args), sizeof args - strlen(args), " %s", c->variant);
         if (c->root)
             snprintf(args + strlen(args), sizeof args - strlen(args), " root %d", c->root);
+        if (c->words > 1)
+            snprintf(args + strlen(args), sizeof args - strlen(args), " words %d", c->words);
         if (strcmp(c->program, "shift") == 0)
             snprintf(args + strlen(args), sizeof args - strlen(args), " q %lld", (long long)c->q);
         const char *what = c->metric == M_LINK ? "messages/link" : "cycles";

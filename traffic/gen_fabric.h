@@ -106,6 +106,9 @@ void noc_gen_group_bcast(noc_gen_flow_t *f, const noc_gen_tree_t *tree, int base
  * reduction to a centre and a broadcast back). */
 void noc_gen_group_allreduce(noc_gen_flow_t *f, const noc_topo_t *omega, int base, int in,
                              int out);
+/* How many steps noc_gen_group_allreduce takes on omega: D(Ω), or
+ * 2·radius(Ω) on the other bases. */
+int noc_gen_group_allreduce_steps(const noc_topo_t *omega);
 /* Can noc_gen_group_prefix run on basis omega? 0, or -1 with the reason. */
 int noc_gen_group_prefix_ok(const noc_topo_t *omega, char *why, size_t whylen);
 /* Prefix sums of slot in over the group in Ω's node order: inc gets the

@@ -256,6 +256,38 @@ static void test_bsn_data_sum(void **state)
     assert_int_equal(m.cycles, 2 * 4 + 2);
 }
 
+/* Data sum, variant paper: Table 4's accounting, three group data sums and
+ * two swaps, 3·D(Ω)+2: 5 on a complete basis, 3n−1 on an array of n, 6m−4
+ * on an m × m mesh (Step 5 charged as long as a group data sum). */
+static void test_bsn_data_sum_paper(void **state)
+{
+    (void)state;
+    static const struct { const char *spec; uint64_t paper; } cases[] = {
+        { "bsn:complete:3", 5 }, { "bsn:complete:4", 5 }, { "bsn:mesh:8", 3 * 8 - 1 },
+        { "bsn:mesh:5", 3 * 5 - 1 }, { "bsn:mesh:4x4", 6 * 4 - 4 }, { "bsn:mesh:3x3", 6 * 3 - 4 },
+        { "bsn:ring:8", 0 }, { "bsn:torus:3x4", 0 }, { "bsn:hypercube:3", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        noc_gen_args_t a = args(0, 1);
+        a.variant = "paper";
+        measured_t m = run_all(cases[i].spec, noc_gen_bsn_data_sum, &a);
+        noc_topo_t *t = topo(cases[i].spec);
+        uint64_t d = (uint64_t)diameter(noc_topo_basis(t));
+        noc_topo_destroy(t);
+        if (cases[i].paper)
+            assert_int_equal(m.cycles, cases[i].paper);
+        assert_int_equal(m.cycles, 3 * d + 2);
+        assert_int_equal(step_len(&m, 4), step_len(&m, 0));
+    }
+    /* a basis without its own group sum: 2·radius each (Petersen: 4) */
+    char spec[512];
+    const char *src = getenv("NOCTUA_SOURCE_DIR");
+    snprintf(spec, sizeof spec, "bsn:graph:%s/examples/graphs/petersen.txt", src ? src : ".");
+    noc_gen_args_t a = args(0, 1);
+    a.variant = "paper";
+    assert_int_equal(run_all(spec, noc_gen_bsn_data_sum, &a).cycles, 3 * 4 + 2);
+}
+
 /* Steps of a prefix sum within a group (docs/algorithms/bsn.md, steps 1
  * and 3): a sweep along a line of n (ring, or a 1-D mesh or torus: the wrap
  * link unused), n - 1; a 2-D mesh or torus k0 x k1, (k0-1) + (k1-1); a
@@ -383,7 +415,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bsn_broadcast),  cmocka_unit_test(test_bsn_broadcast_roots),
-        cmocka_unit_test(test_bsn_data_sum),   cmocka_unit_test(test_bsn_prefix_sum),
+        cmocka_unit_test(test_bsn_data_sum),
+        cmocka_unit_test(test_bsn_data_sum_paper),   cmocka_unit_test(test_bsn_prefix_sum),
         cmocka_unit_test(test_otis),           cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
