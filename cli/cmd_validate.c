@@ -125,6 +125,10 @@ static int64_t f_array_prefix(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 4 * noc_topo_nodes(noc_topo_basis(t)) - 1; }
 static int64_t f_otis_bcast(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 4 * noc_topo_k(noc_topo_basis(t), 0) - 3; }
+static int64_t f_otis_prefix(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 8 * noc_topo_k(noc_topo_basis(t), 0) - 6; }
+static int64_t f_otis_prefix_ours(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 6 * noc_topo_k(noc_topo_basis(t), 0) - 4; }
 static int64_t f_otis_sum(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 8 * noc_topo_k(noc_topo_basis(t), 0) - 7; }
 
@@ -167,6 +171,10 @@ static const vcase_t cases[] = {
       "000, Table 4" },
     { "broadcast", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "4m-3 (OTIS-Mesh)", f_otis_bcast,
       "000, Table 4, after [6]" },
+    { "prefix-sum", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_LE, M_CYCLES, "at most 8m-6 (OTIS-Mesh)",
+      f_otis_prefix, "000, Table 4, after [6]" },
+    { "prefix-sum", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "6m-4 (Table 2 on one part: 3 group ops + 2)", f_otis_prefix_ours, "000, Table 2 on OTIS (docs/algorithms/bsn.md)" },
     { "data-sum", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_LE, M_CYCLES, "at most 8m-7 (OTIS-Mesh)",
       f_otis_sum, "000, Table 4, after [6]" },
     /* Tarkov & Tsarenko: data array input */

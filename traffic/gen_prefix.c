@@ -8,7 +8,8 @@
  *     (a chain along dimension 0), a prefix of the row totals down the last
  *     column (a chain along dimension 1), and each row's offset sent back
  *     along the row and added;
- *   BSN: the eight-step algorithm of the BSN paper (traffic/gen_bsn.c).
+ *   BSN: the eight-step algorithm of the BSN paper (traffic/gen_bsn.c);
+ *   OTIS: the same on OTIS's one part, six steps (traffic/gen_otis.c).
  * Every PE has W words (--words W, a vector), summed element-wise. Memory,
  * in slots of W words (slot k at words k*W .. k*W+W-1): 0 the value, then
  * the result; 1 landing area; 2 the offset; 3 a running total. */
@@ -146,6 +147,8 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
         return NULL;
     if (noc_gen_is(t, "bsn"))
         return noc_gen_bsn_prefix_sum(t, a, err, errlen);
+    if (noc_gen_is(t, "otis"))
+        return noc_gen_otis_prefix_sum(t, a, err, errlen);
     if (a->words < 1 || a->words > NOC_PROG_MAX_MEM / 4) {
         snprintf(err, errlen, "prefix-sum: --words %d out of range (1 .. %d words per PE)", a->words,
                  NOC_PROG_MAX_MEM / 4);
@@ -159,7 +162,7 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
     else {
         noc_prog_free(p);
         snprintf(err, errlen, "prefix-sum runs on hypercubes, one- and two-dimensional meshes and tori, "
-                 "rings and BSNs, not on %s", noc_topo_spec(t));
+                 "rings, BSNs and OTIS networks, not on %s", noc_topo_spec(t));
         return NULL;
     }
     return noc_gen_finish(p, err, errlen);
@@ -171,7 +174,8 @@ const noc_generator_t noc_gen_prefix_sum = {
     .args_help = "  --words W      words per PE, a vector summed element-wise (default 1)\n"
                  "  --seed S       the data values\n"
                  "  fabrics: hypercube (by dimension), mesh/torus/ring in one or two dimensions\n"
-                 "           (rows, then the last column, then the offsets), bsn (the paper's 8 steps)\n",
+                 "           (rows, then the last column, then the offsets), bsn (the paper's 8 steps),\n"
+                 "           otis (the same on one part: 6 steps)\n",
     .variants = NULL,
     .make = make,
 };

@@ -74,7 +74,7 @@ static int supports(const char *gen, const char *spec)
     if (strcmp(gen, "prefix-sum") != 0)
         return 1;
     return strncmp(spec, "ring", 4) == 0 || strncmp(spec, "mesh", 4) == 0 || strncmp(spec, "torus", 5) == 0 ||
-           strncmp(spec, "hypercube", 9) == 0;
+           strncmp(spec, "hypercube", 9) == 0 || strncmp(spec, "bsn", 3) == 0 || strncmp(spec, "otis", 4) == 0;
 }
 
 static void test_every_generator_everywhere(void **state)
@@ -144,7 +144,7 @@ static void test_prefix_words(void **state)
     noc_gen_args_default(&a);
     for (a.words = 2; a.words <= 3; a.words++) {
         for (int f = 0; FABRICS[f]; f++) {
-            if (!supports("prefix-sum", FABRICS[f]) && strncmp(FABRICS[f], "bsn", 3) != 0)
+            if (!supports("prefix-sum", FABRICS[f]))
                 continue;
             for (int timing = 0; timing <= 2; timing++) {
                 outcome_t o = run_gen("prefix-sum", FABRICS[f], timing, &a);
