@@ -9,6 +9,7 @@
 #include "routers/registry.h"
 #include "model/pe.h"
 #include "traffic/gen.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,14 +80,55 @@ static int64_t f_levels(const noc_topo_t *t, const vcase_t *c) { (void)c; return
 static int64_t f_ziavras_bcast(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 3 * (noc_topo_dims(t) / 2) - 1; }
 
+/* Gray-code shift, forward phases only: a phase per set bit of q, two
+ * steps each but one for the 1-shift (Grama et al., Figure 4.23) */
+static int64_t f_gray_forward(const noc_topo_t *t, const vcase_t *c)
+{
+    (void)t;
+    int64_t steps = 0;
+    for (int j = 0; j < 62; j++)
+        if (c->q >> j & 1)
+            steps += j ? 2 : 1;
+    return steps;
+}
+
+/* ... with forward and backward phases: the least cost of q = sum e_j 2^j
+ * mod p, e_j in {-1, 0, +1}, over all 3^d such forms (docs/algorithms/shift.md) */
+static int64_t f_gray_mix(const noc_topo_t *t, const vcase_t *c)
+{
+    int d = noc_topo_dims(t), n = 1;
+    int64_t p = (int64_t)1 << d, best = INT64_MAX;
+    for (int j = 0; j < d; j++)
+        n *= 3;
+    for (int code = 0; code < n; code++) {
+        int64_t sum = 0, cost = 0;
+        for (int j = 0, k = code; j < d; j++, k /= 3) {
+            sum += (int64_t)(k % 3 - 1) << j;
+            cost += k % 3 == 1 ? 0 : j ? 2 : 1;
+        }
+        if (((sum - c->q) % p + p) % p == 0 && cost < best)
+            best = cost;
+    }
+    return best;
+}
+
 static int64_t f_bsn_2d2(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 2 * diameter(noc_topo_basis(t)) + 2; }
-static int64_t f_five(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 5; }
+static int64_t f_bsn_3d2(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 3 * diameter(noc_topo_basis(t)) + 2; }
+/* hypercube prefix sum of W-word vectors: a copy, then per dimension an
+ * exchange and two adds, W cycles each (compute_cycles = 1 a word) */
+static int64_t f_cube_prefix(const noc_topo_t *t, const vcase_t *c)
+{ return (int64_t)c->words * (3 * noc_topo_dims(t) + 1); }
 static int64_t f_seven(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 7; }
 static int64_t f_array_prefix(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 4 * noc_topo_nodes(noc_topo_basis(t)) - 1; }
 static int64_t f_otis_bcast(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 4 * noc_topo_k(noc_topo_basis(t), 0) - 3; }
+static int64_t f_otis_prefix(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 8 * noc_topo_k(noc_topo_basis(t), 0) - 6; }
+static int64_t f_otis_prefix_ours(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 6 * noc_topo_k(noc_topo_basis(t), 0) - 4; }
 static int64_t f_otis_sum(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 8 * noc_topo_k(noc_topo_basis(t), 0) - 7; }
 
@@ -113,16 +155,26 @@ static const vcase_t cases[] = {
       "000, Table 1" },
     { "broadcast", "bsn:complete:4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "4 (2D(basis)+2)", f_bsn_2d2,
       "000, Table 4" },
-    { "data-sum", "bsn:complete:4", "paper", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "5 (3 sums + 2 swaps)", f_five,
-      "000, Table 3 and 4" },
+    { "data-sum", "bsn:complete:4", "paper", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "5 = 3D(basis)+2 (3 sums + 2 swaps)",
+      f_bsn_3d2, "000, Table 3 and 4" },
+    { "data-sum", "bsn:mesh:8", "paper", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "3n-1 = 3D(basis)+2 (array basis)",
+      f_bsn_3d2, "000, Table 4" },
+    { "data-sum", "bsn:mesh:4x4", "paper", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "6m-4 = 3D(basis)+2 (mesh basis)",
+      f_bsn_3d2, "000, Table 4" },
     { "data-sum", "bsn:complete:4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES,
       "2D(basis)+2 (Step 5 a local add)", f_bsn_2d2, "000, Table 3 (docs/algorithms/bsn.md)" },
+    { "prefix-sum", "hypercube:4", NULL, 0, 2, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "W(3d+1) (copy; exchange, 2 adds a dim)",
+      f_cube_prefix, "by dimension, W-word vectors" },
     { "prefix-sum", "bsn:mesh:8", NULL, 0, 1, 0, T_UNIT_SYNC, R_LE, M_CYCLES, "at most 4n-1 (array basis)",
       f_array_prefix, "000, Table 4" },
     { "prefix-sum", "bsn:complete:4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "7", f_seven,
       "000, Table 4" },
     { "broadcast", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "4m-3 (OTIS-Mesh)", f_otis_bcast,
       "000, Table 4, after [6]" },
+    { "prefix-sum", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_LE, M_CYCLES, "at most 8m-6 (OTIS-Mesh)",
+      f_otis_prefix, "000, Table 4, after [6]" },
+    { "prefix-sum", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "6m-4 (Table 2 on one part: 3 group ops + 2)", f_otis_prefix_ours, "000, Table 2 on OTIS (docs/algorithms/bsn.md)" },
     { "data-sum", "otis:mesh:4x4", NULL, 0, 1, 0, T_UNIT_SYNC, R_LE, M_CYCLES, "at most 8m-7 (OTIS-Mesh)",
       f_otis_sum, "000, Table 4, after [6]" },
     /* Tarkov & Tsarenko: data array input */
@@ -139,6 +191,14 @@ static const vcase_t cases[] = {
       "002, wraparound mesh" },
     { "shift", "hypercube:3", "gray", 0, 1, 5, T_UNIT_SYNC, R_EQ, M_CYCLES, "3 steps (Fig. 4.23)", f_three,
       "002, hypercube, Gray code" },
+    { "shift", "hypercube:3", "gray-forward", 0, 1, 6, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "2 a set bit of q, 1 for bit 0 (forward only)", f_gray_forward, "002, Gray code, Eq. 4.11: 2 log p - 1" },
+    { "shift", "hypercube:3", "gray", 0, 1, 6, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "1 backward 2-shift (cheapest mix of +-2^j)", f_gray_mix, "002, Gray code, forward and backward" },
+    { "shift", "hypercube:5", "gray", 0, 1, 27, T_UNIT_SYNC, R_EQ, M_CYCLES,
+      "cheapest mix of +-2^j (-4-1)", f_gray_mix, "002, Gray code, forward and backward" },
+    { "shift", "hypercube:5", "gray", 0, 1, 11, T_UNIT_SYNC, R_LE, M_CYCLES,
+      "at most log p (mixed shifts)", f_dims, "002, Gray code, forward and backward" },
     { "shift", "hypercube:4", "ecube", 0, 1, 5, T_UNIT_SYNC, R_EQ, M_LINK, "1 message a link (congestion-free)",
       f_one, "002, E-cube routing" },
     { "shift", "hypercube:5", "ecube", 0, 1, 11, T_UNIT_SYNC, R_EQ, M_LINK, "1 message a link (congestion-free)",
@@ -287,6 +347,8 @@ int noc_cmd_validate(int argc, char **argv)
             snprintf(args + strlen(args), sizeof args - strlen(args), " %s", c->variant);
         if (c->root)
             snprintf(args + strlen(args), sizeof args - strlen(args), " root %d", c->root);
+        if (c->words > 1)
+            snprintf(args + strlen(args), sizeof args - strlen(args), " words %d", c->words);
         if (strcmp(c->program, "shift") == 0)
             snprintf(args + strlen(args), sizeof args - strlen(args), " q %lld", (long long)c->q);
         const char *what = c->metric == M_LINK ? "messages/link" : "cycles";

@@ -296,17 +296,24 @@ NOC_CHAN_INLINE int noc_chan_recv_credits(struct noc_sim *s, int c, int16_t *cou
 /* ---- serialisation (links narrower than a flit) ---- */
 
 /* Output ports of node n whose links still serialise an earlier flit (bit p:
- * port p of the node); 0 unless the run serialises. */
+ * port p of the node, for p < 64; a router with more ports asks
+ * noc_chan_ser_busy for the others); 0 unless the run serialises. */
 NOC_CHAN_INLINE uint64_t noc_chan_ser_held(const struct noc_sim *s, int n)
 {
     uint64_t m = 0;
     if (!s->serialise)
         return 0;
     int base = s->graph->port_base[n], P = s->graph->port_base[n + 1] - base;
-    for (int p = 1; p < P; p++)
+    for (int p = 1; p < P && p < 64; p++)
         if (s->chan_free_at[base + p] > s->now)
             m |= UINT64_C(1) << p;
     return m;
+}
+
+/* Does output channel c still serialise an earlier flit? */
+NOC_CHAN_INLINE int noc_chan_ser_busy(const struct noc_sim *s, int c)
+{
+    return s->serialise && s->chan_free_at[c] > s->now;
 }
 
 /* A flit starts across channel c now: hold the link for its phits; returns

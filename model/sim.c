@@ -387,8 +387,9 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
                 int pg = gr->peer[g];
                 s->chan_to[g] = noc_graph_port_node(gr, pg);
                 s->chan_in_gport[g] = pg;
-                s->chan_in_port[g] = (int8_t)(pg - gr->port_base[s->chan_to[g]]);
-                s->chan_out_port[g] = (int8_t)(g - gr->port_base[n]);
+                int ip = pg - gr->port_base[s->chan_to[g]], op = g - gr->port_base[n];
+                s->chan_in_port[g] = (int8_t)(ip < NOC_PORT_SPILL ? ip : NOC_PORT_SPILL);
+                s->chan_out_port[g] = (int8_t)(op < NOC_PORT_SPILL ? op : NOC_PORT_SPILL);
                 s->chan_delay[g] = (uint8_t)(gr->link_latency && gr->link_latency[g]
                                                  ? gr->link_latency[g] : lat[gr->link_class[g]]);
                 s->chan_ser[g] = (uint8_t)ser[gr->link_class[g]];

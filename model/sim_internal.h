@@ -184,6 +184,10 @@ enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
  * bits 0 .. 62, so a router has at most 63 ports. */
 #define NOC_NI_BIT 63
 #define NOC_NI_MASK (UINT64_C(1) << NOC_NI_BIT)
+/* Router ports NOC_PORT_SPILL and above share that arrival bit: a router
+ * that takes more ports than the bits (the ideal router) looks at each of
+ * them when it is set; the others refuse such nodes. */
+#define NOC_PORT_SPILL 62
 
 /* The injection channel of lane k (0 .. lanes-1) of node n's NI, and the
  * first of that lane's credit counters (V of them). */

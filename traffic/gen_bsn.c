@@ -177,9 +177,11 @@ noc_program_t *noc_gen_bsn_data_sum(const noc_topo_t *t, const noc_gen_args_t *a
     noc_gen_flow_step(f, steps[3]); /* s4: the sum of my own part */
     swap_all(f, n, s3, s4);
     noc_gen_flow_step(f, steps[4]);
-    /* the paper counts Step 5's sum as one time unit (Step 1 and 3's group
-     * sums cost one each: the exchange); variant paper charges it so */
-    int paper = a->variant && strcmp(a->variant, "paper") == 0;
+    /* the paper counts Step 5's sum as a third group data sum (Table 4:
+     * 5 on a complete basis, 3n - 1 on an array of n, 6m - 4 on an m x m
+     * mesh: 3 group sums + 2 swaps); variant paper charges the local
+     * addition that long, the group sum's steps */
+    int paper = a->variant && strcmp(a->variant, "paper") == 0 ? noc_gen_group_allreduce_steps(o) : 0;
     for (int v = 0; v < noc_topo_nodes(t); v++) {
         noc_gen_flow_op(f, v, NOC_OP_COPY, 0, s3);
         noc_gen_flow_op_cost(f, v, NOC_OP_ADD, 0, s4, paper);

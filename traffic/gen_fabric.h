@@ -6,7 +6,8 @@
  *   gen_bsn.c:  Wei and Xiao's broadcast (4 steps), data sum (5 steps) and
  *               prefix sum (8 steps) on the biswapped network Σ(Ω);
  *   gen_otis.c: the OTIS(Ω) broadcast and data sum (within group, swap,
- *               within group) the paper compares them with.
+ *               within group) the paper compares them with, and the BSN
+ *               prefix sum on OTIS's one part.
  *
  * Every entry point takes a fabric of its kind (noc_topo_kind "bsn" or
  * "otis", the basis Ω from noc_topo_basis) and the generator arguments (gen.h:
@@ -46,6 +47,12 @@ noc_program_t *noc_gen_otis_broadcast(const noc_topo_t *t, const noc_gen_args_t 
                                       size_t errlen);
 noc_program_t *noc_gen_otis_data_sum(const noc_topo_t *t, const noc_gen_args_t *a, char *err,
                                      size_t errlen);
+/* Every PE ends with the sum over the ranks up to and including itself
+ * (rank g·n + p): the BSN prefix sum on one part, prefix(Ω) + 1 +
+ * prefix(Ω) + 1 + ecc_Ω(n-1) steps (6m - 4 on an m x m mesh). Bases as
+ * for the BSN prefix sum. */
+noc_program_t *noc_gen_otis_prefix_sum(const noc_topo_t *t, const noc_gen_args_t *a, char *err,
+                                       size_t errlen);
 
 /* ---- building blocks shared by gen_bsn.c and gen_otis.c (gen_flow.c, gen_group.c)
  *
@@ -106,6 +113,9 @@ void noc_gen_group_bcast(noc_gen_flow_t *f, const noc_gen_tree_t *tree, int base
  * reduction to a centre and a broadcast back). */
 void noc_gen_group_allreduce(noc_gen_flow_t *f, const noc_topo_t *omega, int base, int in,
                              int out);
+/* How many steps noc_gen_group_allreduce takes on omega: D(Ω), or
+ * 2·radius(Ω) on the other bases. */
+int noc_gen_group_allreduce_steps(const noc_topo_t *omega);
 /* Can noc_gen_group_prefix run on basis omega? 0, or -1 with the reason. */
 int noc_gen_group_prefix_ok(const noc_topo_t *omega, char *why, size_t whylen);
 /* Prefix sums of slot in over the group in Ω's node order: inc gets the

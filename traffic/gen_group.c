@@ -166,6 +166,22 @@ static void tree_sum(noc_gen_flow_t *f, const noc_topo_t *o, int base, int out)
     noc_gen_group_bcast(f, tr, base, out);
 }
 
+int noc_gen_group_allreduce_steps(const noc_topo_t *o)
+{
+    int n = noc_topo_nodes(o), diam = 0, rad = -1;
+    uint16_t *d = noc_basis_distances(o);
+    for (int a = 0; a < n; a++) {
+        int ecc = 0;
+        for (int b = 0; b < n; b++)
+            if (d[(size_t)a * (size_t)n + (size_t)b] > ecc)
+                ecc = d[(size_t)a * (size_t)n + (size_t)b];
+        diam = ecc > diam ? ecc : diam;
+        rad = rad < 0 || ecc < rad ? ecc : rad;
+    }
+    free(d);
+    return noc_gen_is(o, "complete") || is_grid(o) ? diam : 2 * rad;
+}
+
 void noc_gen_group_allreduce(noc_gen_flow_t *f, const noc_topo_t *o, int base, int in, int out)
 {
     for (int q = 0; q < noc_topo_nodes(o) && in != out; q++)

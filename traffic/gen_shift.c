@@ -11,9 +11,14 @@
  *     columns by floor(q / C) (the shorter way). On a mesh without
  *     wraparound links the wrapped unit moves are routed back along the line.
  *   gray (auto on hypercubes): PE i on node G(i), the reflected Gray code.
- *     One phase per set bit j of q, highest first: a 2^j-shift along the
- *     Gray ring, one hop for j = 0, else two (across dimension j - 1, then
- *     across the one other bit in which G(i) and G(i + 2^j) differ).
+ *     q is written as a sum of signed powers of two, q = sum e_j 2^j mod p
+ *     with e_j in {-1, 0, +1}, the one whose steps cost least (1 for
+ *     j = 0, 2 otherwise; ties go forward); one phase per e_j != 0, highest
+ *     j first: a 2^j-shift along the Gray ring, forward or backward, one
+ *     hop for j = 0, else two (across dimension j - 1, then across the one
+ *     other bit in which G(i) and G(i +- 2^j) differ). At most log p steps.
+ *   gray-forward: the same with forward phases only, one per set bit of q
+ *     (Figure 4.23): at most 2 log p - 1 steps.
  *   ecube (hypercube): PE i on node i; every PE sends its block straight to
  *     its destination in one step, routed by the fabric's e-cube routing.
  *   direct (auto on any other fabric): the same as ecube on any fabric,
@@ -28,7 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const variants[] = { "auto", "rowcol", "gray", "ecube", "direct", NULL };
+static const char *const variants[] = { "auto",  "rowcol", "gray", "gray-forward",
+                                        "ecube", "direct", NULL };
 extern const noc_generator_t noc_gen_shift;
 
 /* A program being built: the blocks' moves, one permutation at a time. */
@@ -74,6 +80,8 @@ static int is_grid(const noc_topo_t *t)
            noc_topo_dims(t) <= 2;
 }
 
+static int is_gray(const char *v) { return strncmp(v, "gray", 4) == 0; }
+
 /* The variant to run: a->variant, or for auto the fabric's own. */
 static const char *pick(const noc_topo_t *t, const noc_gen_args_t *a, char *err, size_t errlen)
 {
@@ -101,7 +109,7 @@ static int check(const noc_topo_t *t, const noc_gen_args_t *a, const char *v, ch
                  noc_topo_spec(t), noc_topo_dims(t), noc_topo_kind(t));
         return -1;
     }
-    if ((strcmp(v, "gray") == 0 || strcmp(v, "ecube") == 0) && !noc_gen_is(t, "hypercube")) {
+    if ((is_gray(v) || strcmp(v, "ecube") == 0) && !noc_gen_is(t, "hypercube")) {
         snprintf(err, errlen, "shift: variant %s needs a hypercube; %s is a %s", v, noc_topo_spec(t),
                  noc_topo_kind(t));
         return -1;
@@ -114,7 +122,7 @@ static int reduce_q(int64_t q, int n) { return (int)(((q % n) + n) % n); }
 /* ---- building blocks ---- */
 
 /* Where PE i sits: node G(i) for gray, node i otherwise. */
-static int place(const char *v, int i) { return strcmp(v, "gray") == 0 ? gray_code(i) : i; }
+static int place(const char *v, int i) { return is_gray(v) ? gray_code(i) : i; }
 
 /* Every PE i starts with its block; it must end with PE (i - q)'s. */
 static void blocks(shift_t *s, const noc_gen_args_t *a, const char *v)
@@ -205,35 +213,82 @@ static void rowcol(shift_t *s)
 
 /* ---- gray ---- */
 
-/* One phase: the 2^j-shift along the Gray ring. */
-static void gray_phase(shift_t *s, int j, const char *step)
+/* What a 2^j phase costs in steps: one hop for j = 0, else two. */
+static int phase_cost(int j) { return j ? 2 : 1; }
+
+/* The phases of a q-shift on 2^d Gray-ring PEs: e[j] in {-1, 0, +1} with
+ * sum e_j 2^j = q mod 2^d. Forward only: the bits of q. Otherwise the
+ * cheapest signed-digit form, by a walk from bit 0 up with a carry c in
+ * {0, 1}: the digit at j must make bit j of (q >> j) + c vanish, so it is
+ * 0 if that sum is even, else +1 (carry 0) or -1 (carry 1); the carry out
+ * of bit d - 1 is a multiple of p and dropped. cost[j][c] is the least
+ * cost of bits j.. with carry c. Returns the steps. */
+static int gray_plan(int q, int d, int forward_only, int *e)
+{
+    int cost[32][2];
+    cost[d][0] = cost[d][1] = 0;
+    for (int j = d - 1; j >= 0; j--)
+        for (int c = 0; c < 2; c++) {
+            int b = (q >> j & 1) + c;
+            if (b != 1)
+                cost[j][c] = cost[j + 1][b / 2];
+            else if (forward_only)
+                cost[j][c] = phase_cost(j) + cost[j + 1][0];
+            else
+                cost[j][c] = phase_cost(j) + (cost[j + 1][0] <= cost[j + 1][1] ? cost[j + 1][0]
+                                                                                : cost[j + 1][1]);
+        }
+    for (int j = 0, c = 0; j < d; j++) {
+        int b = (q >> j & 1) + c;
+        e[j] = 0;
+        if (b != 1) {
+            c = b / 2;
+            continue;
+        }
+        int back = !forward_only && cost[j + 1][1] < cost[j + 1][0];
+        e[j] = back ? -1 : +1;
+        c = back;
+    }
+    return cost[0][0];
+}
+
+/* The step of the phase 2^j, way dir: "shift4", "shift-2". */
+static void phase_name(char *buf, size_t len, int j, int dir)
+{
+    snprintf(buf, len, "shift%s%d", dir < 0 ? "-" : "", 1 << j);
+}
+
+/* One phase: the 2^j-shift along the Gray ring, way dir. */
+static void gray_phase(shift_t *s, int j, int dir, const char *step)
 {
     int n = s->n, s2 = 1 << j;
     if (j > 0) {
-        /* G(i) and G(i + 2^j) differ in bit j-1 and one bit above it */
+        /* G(i) and G(i +- 2^j) differ in bit j-1 and one bit above it */
         for (int v = 0; v < n; v++)
             s->dest[v] = v ^ (1 << (j - 1));
         move(s, step);
     }
     for (int i = 0; i < n; i++) {
         int at = j > 0 ? gray_code(i) ^ (1 << (j - 1)) : gray_code(i);
-        s->dest[at] = gray_code((i + s2) % n);
+        s->dest[at] = gray_code(((i + dir * s2) % n + n) % n);
     }
     move(s, step);
 }
 
-static void gray(shift_t *s)
+static void gray(shift_t *s, int forward_only)
 {
     char step[32];
-    for (int j = noc_topo_dims(s->t) - 1; j >= 0; j--)
-        if (s->q >> j & 1) {
-            snprintf(step, sizeof step, "shift%d", 1 << j);
+    int d = noc_topo_dims(s->t), e[32];
+    gray_plan(s->q, d, forward_only, e);
+    for (int j = d - 1; j >= 0; j--)
+        if (e[j]) {
+            phase_name(step, sizeof step, j, e[j]);
             noc_prog_declare_step(s->p, step);
         }
-    for (int j = noc_topo_dims(s->t) - 1; j >= 0; j--)
-        if (s->q >> j & 1) {
-            snprintf(step, sizeof step, "shift%d", 1 << j);
-            gray_phase(s, j, step);
+    for (int j = d - 1; j >= 0; j--)
+        if (e[j]) {
+            phase_name(step, sizeof step, j, e[j]);
+            gray_phase(s, j, e[j], step);
         }
 }
 
@@ -270,8 +325,8 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
     blocks(&s, a, v);
     if (strcmp(v, "rowcol") == 0)
         rowcol(&s);
-    else if (strcmp(v, "gray") == 0)
-        gray(&s);
+    else if (is_gray(v))
+        gray(&s, strcmp(v, "gray-forward") == 0);
     else
         direct(&s, v);
     free(s.dest);
@@ -305,19 +360,24 @@ static void facts_rowcol(const noc_topo_t *t, int q, uint32_t m, char *buf, size
     put(buf, len, "paper_bound = (t_s + t_w m)(sqrt(p) + 1)\n");
 }
 
-static void facts_gray(const noc_topo_t *t, int q, uint32_t m, char *buf, size_t len)
+static void facts_gray(const noc_topo_t *t, int q, uint32_t m, int forward_only, char *buf,
+                       size_t len)
 {
-    int steps = 0, phases = 0;
-    for (int j = 0; j < noc_topo_dims(t); j++)
-        if (q >> j & 1) {
-            phases++;
-            steps += j ? 2 : 1;
-        }
+    int d = noc_topo_dims(t), e[32], phases = 0, back = 0;
+    int steps = gray_plan(q, d, forward_only, e);
+    for (int j = 0; j < d; j++) {
+        phases += e[j] != 0;
+        back += e[j] < 0;
+    }
     put(buf, len, "pe_order = reflected Gray code (PE i on node G(i))\n");
-    put(buf, len, "phases = %d\nsteps = %d\nunit_time_cycles = %llu (m per step)\n", phases, steps,
-        (unsigned long long)steps * m);
-    put(buf, len, "paper_bound = (t_s + t_w m)(2 log p - 1) = %llu with t_s = 0, t_w = 1\n",
-        (unsigned long long)(2 * noc_topo_dims(t) - 1) * m);
+    put(buf, len, "phases = %d (%d backward)\nsteps = %d\nunit_time_cycles = %llu (m per step)\n",
+        phases, back, steps, (unsigned long long)steps * m);
+    if (forward_only)
+        put(buf, len, "paper_bound = (t_s + t_w m)(2 log p - 1) = %llu with t_s = 0, t_w = 1\n",
+            (unsigned long long)(2 * d - 1) * m);
+    else
+        put(buf, len, "paper_bound = (t_s + t_w m) log p = %llu with t_s = 0, t_w = 1\n",
+            (unsigned long long)d * m);
 }
 
 static void facts_direct(const noc_topo_t *t, int q, uint32_t m, int ecube, char *buf, size_t len)
@@ -351,8 +411,8 @@ static void facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_
     put(buf, len, "variant = %s\np = %d\nq = %d\nm = %u\n", v, noc_topo_nodes(t), q, m);
     if (strcmp(v, "rowcol") == 0)
         facts_rowcol(t, q, m, buf, len);
-    else if (strcmp(v, "gray") == 0)
-        facts_gray(t, q, m, buf, len);
+    else if (is_gray(v))
+        facts_gray(t, q, m, strcmp(v, "gray-forward") == 0, buf, len);
     else
         facts_direct(t, q, m, strcmp(v, "ecube") == 0, buf, len);
 }
@@ -367,7 +427,9 @@ const noc_generator_t noc_gen_shift = {
         "  variants: auto (torus, mesh, ring: rowcol; hypercube: gray; others: direct),\n"
         "            rowcol (row-major PEs: row shifts, compensating column shift, column\n"
         "            shifts; 2-D torus or mesh, ring), gray (hypercube, PEs on the Gray-code\n"
-        "            ring, one phase per set bit of q), ecube (hypercube, one step, every\n"
+        "            ring, forward and backward 2^j-shifts, the cheapest mix: at most\n"
+        "            log p steps), gray-forward (forward phases only, one per set bit\n"
+        "            of q: at most 2 log p - 1), ecube (hypercube, one step, every\n"
         "            block straight to its destination by e-cube routing), direct (any\n"
         "            fabric, one step by its own routing)\n",
     .variants = variants,

@@ -8,7 +8,8 @@
  *   mesh, torus, ring: dimension by dimension, a reduction along every line
  *     of dimension d toward coordinate 0 and a broadcast back;
  *   BSN: the five steps of Wei & Xiao (gen_bsn.c; variant `paper`
- *     charges Step 5's sum one time unit, as the paper counts it);
+ *     charges Step 5's sum as long as a group data sum, as the paper
+ *     counts it: 3 group sums + 2 swaps);
  *   OTIS: group sums and swaps (gen_otis.c);
  *   any other fabric (and `tree`): a reduction up a BFS spanning tree to
  *     the root (--root), then a broadcast down it.
@@ -130,7 +131,7 @@ static noc_program_t *make(const noc_topo_t *t, const noc_gen_args_t *a, char *e
         return NULL;
     int own = strcmp(v, "auto") == 0;
     if (strcmp(v, "paper") == 0 && !noc_gen_is(t, "bsn")) {
-        snprintf(err, errlen, "data-sum: variant paper (Step 5's sum charged one time unit) is for BSNs, not %s",
+        snprintf(err, errlen, "data-sum: variant paper (Step 5's sum charged as a group data sum) is for BSNs, not %s",
                  noc_topo_spec(t));
         return NULL;
     }
@@ -157,7 +158,7 @@ const noc_generator_t noc_gen_data_sum = {
                  "  variants: auto (hypercube: recursive doubling; mesh, torus, ring: reduce and\n"
                  "            broadcast along each dimension; BSN: the paper's five steps; OTIS:\n"
                  "            group sums and swaps; others: BFS tree), tree, paper (BSN: Step 5's\n"
-                 "            sum charged one time unit, as the paper counts)\n",
+                 "            sum charged as a third group data sum, as the paper counts)\n",
     .variants = variants,
     .make = make,
     .volume = noc_gen_volume_twice, /* every PE starts with W words and expects W */

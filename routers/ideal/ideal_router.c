@@ -18,7 +18,11 @@
  * group phases: the classes the vc router uses), so the same argument makes
  * it deadlock-free: buffers of one class depend only on buffers of the same
  * or a later class, without a cycle. A flit whose class has no free VC
- * downstream does not hold up the others (docs/router.md). */
+ * downstream does not hold up the others (docs/router.md).
+ *
+ * Ports: up to 254 network ports a node. The arrival masks have a bit per
+ * port up to NOC_PORT_SPILL; the ports from there on share that bit, and
+ * when it is set each of them is looked at. */
 #include "util/xalloc.h"
 #include "model/ni.h"
 #include "model/channel.h"
@@ -51,8 +55,8 @@ typedef struct ideal_state {
 static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
 {
     const noc_graph_t *gr = s->graph;
-    if (gr->max_degree + 1 > NOC_NI_BIT) {
-        snprintf(err, errlen, "%s: the ideal router supports at most 62 network ports per node", gr->name);
+    if (gr->max_degree + 1 > UINT8_MAX) {
+        snprintf(err, errlen, "%s: the ideal router supports at most 254 network ports per node", gr->name);
         return -1;
     }
     if (s->cfg.num_vcs < gr->n_vclasses) {
@@ -130,6 +134,31 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
     r->buffered[n]++;
 }
 
+/* The flit arriving on input port g of node n this cycle, if any (there
+ * must be one if `must`): to the PE if it is home, else into a slot. */
+static void take(struct noc_sim *s, ideal_state_t *r, int n, int g, int must)
+{
+    noc_flit_t f;
+    int got = noc_chan_recv_flit(s, s->in_chan[g], &f);
+    assert(got || !must);
+    (void)must;
+    if (!got)
+        return;
+    if (s->lst && noc_measuring(s)) {
+        int occ = 0;
+        for (int v = 0; v < r->V; v++)
+            occ += r->occ[g * r->V + v];
+        if ((uint32_t)occ + 1 > s->lst[s->in_chan[g]].peak_queue)
+            s->lst[s->in_chan[g]].peak_queue = (uint32_t)occ + 1;
+    }
+    if (f.dst == n) {
+        noc_chan_send_credit(s, s->in_chan[g], f.vc);
+        noc_ni_deliver(s, n, &f);
+    } else {
+        store(s, r, n, g, &f);
+    }
+}
+
 /* Before the PE: flits arriving for this node go straight to it. */
 static void ideal_pre_eval(struct noc_sim *s, int n)
 {
@@ -140,25 +169,14 @@ static void ideal_pre_eval(struct noc_sim *s, int n)
     uint64_t fl = noc_chan_flits_in(s, at) & ~(UINT64_C(1) | NOC_NI_MASK);
     /* port 0 is read in eval, after the NI; the NI bit is the NI's */
     noc_chan_flits_seen(s, at, ~(UINT64_C(1) | NOC_NI_MASK));
+    int P = gr->port_base[n + 1] - base;
     for (; fl; fl &= fl - 1) {
-        int p = __builtin_ctzll(fl), g = base + p;
-        noc_flit_t f;
-        int got = noc_chan_recv_flit(s, s->in_chan[g], &f);
-        assert(got);
-        (void)got;
-        if (s->lst && noc_measuring(s)) {
-            int occ = 0;
-            for (int v = 0; v < r->V; v++)
-                occ += r->occ[g * r->V + v];
-            if ((uint32_t)occ + 1 > s->lst[s->in_chan[g]].peak_queue)
-                s->lst[s->in_chan[g]].peak_queue = (uint32_t)occ + 1;
-        }
-        if (f.dst == n) {
-            noc_chan_send_credit(s, s->in_chan[g], f.vc);
-            noc_ni_deliver(s, n, &f);
-        } else {
-            store(s, r, n, g, &f);
-        }
+        int p = __builtin_ctzll(fl);
+        if (p == NOC_PORT_SPILL)
+            for (int q = p; q < P; q++)
+                take(s, r, n, base + q, 0);
+        else
+            take(s, r, n, base + p, 1);
     }
 }
 
@@ -217,6 +235,11 @@ static void ideal_eval(struct noc_sim *s, int n)
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
     for (uint64_t cr = noc_chan_credits_in(s, at) & ~NOC_NI_MASK; cr; cr &= cr - 1) {
         int p = __builtin_ctzll(cr);
+        if (p == NOC_PORT_SPILL) { /* the ports from the spill bit on: any of them */
+            for (int q = p; q < P; q++)
+                noc_chan_recv_credits(s, base + q, &r->credits[(base + q) * V]);
+            continue;
+        }
         int got = noc_chan_recv_credits(s, base + p, &r->credits[(base + p) * V]);
         assert(got > 0);
         (void)got;
@@ -237,7 +260,7 @@ static void ideal_eval(struct noc_sim *s, int n)
     int meas = noc_measuring(s);
     uint64_t held = noc_chan_ser_held(s, n); /* links still sending a flit (class_width) */
     for (int o = 1; o < P; o++) {
-        if ((held >> o) & 1)
+        if (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o))
             continue;
         /* the flits that want link o, and among those whose VC class has
          * a free VC downstream, the one to go */

@@ -119,6 +119,11 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  gr->name, gr->n_vclasses, (long long)c->num_vcs);
         return -1;
     }
+    if (gr->max_degree > NOC_PORT_SPILL) { /* ports from the spill bit on share one bit */
+        snprintf(err, errlen, "%s: the rtl router supports at most %d network ports per node", gr->name,
+                 NOC_PORT_SPILL);
+        return -1;
+    }
     int lanes = s->lane_chans ? s->lanes - 1 : 0;
     int P = gr->max_degree + 1 + lanes;
     if (P > NOC_RTL_MAX_P || P * c->num_vcs > NOC_RTL_MAX_L || c->num_vcs > 255 || c->vc_buf_size > 1024) {

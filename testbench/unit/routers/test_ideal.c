@@ -1,7 +1,8 @@
 /* test_ideal.c: the ideal router against the papers' unit-time model: a
  * k-hop word takes k cycles, longer messages pipeline one word per cycle,
  * contention for a link goes to the word farther from home, and the kernel's
- * invariants hold under load. */
+ * invariants hold under load, also on nodes with more ports than the
+ * arrival masks have bits. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,6 +142,48 @@ static void test_invariants_under_load(void **state)
     }
 }
 
+/* More network ports than the arrival masks have bits (complete:70, 69 a
+ * node; ports 62 and up share one bit). Every node sends 3 words to node 0
+ * and node 0 sends 3 to every node, all in cycle 2, all one hop over links
+ * of their own, with an all-port NI and room for every flit: each message
+ * is whole 1 + 3 - 1 = 3 cycles later, as on a node with few ports. Then
+ * the kernel's invariants under load, and a drain to empty. */
+static void test_many_ports(void **state)
+{
+    (void)state;
+    script_t sc = { 0 };
+    for (int v = 1; v < 70; v++) {
+        script_add(&sc, 2, v, 0, 3);
+        script_add(&sc, 2, 0, v, 3);
+    }
+    noc_topo_t *t;
+    const char *kv[] = { "sample_cycles=100", "ni_ports=0", "vc_buf_size=128", NULL };
+    noc_sim_t *s = make_sim(&t, "complete:70", &sc, NULL, kv);
+    assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
+    const noc_stats_t *st = noc_sim_stats(s);
+    assert_int_equal(st->packets, 2 * 69);
+    assert_int_equal(st->latency.max, 3);
+    assert_int_equal(st->hops.max, 1);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+
+    noc_synthetic_t syn;
+    char err[512];
+    const char *kv2[] = { "injection_rate=0.5", "packet_size=3", "vc_buf_size=2", NULL };
+    s = make_sim(&t, "complete:70", NULL, &syn, kv2);
+    for (int c = 0; c < 500; c++) {
+        noc_sim_step(s);
+        if (noc_sim_check(s, err, sizeof err))
+            fail_msg("complete:70 cycle %d: %s", c, err);
+    }
+    noc_sim_stop_injection(s);
+    for (int c = 0; c < 5000 && noc_sim_flits_in_network(s); c++)
+        noc_sim_step(s);
+    assert_int_equal(noc_sim_flits_in_network(s), 0);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_farther_goes_first),
         cmocka_unit_test(test_zero_load_equals_hops),
         cmocka_unit_test(test_invariants_under_load),
+        cmocka_unit_test(test_many_ports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
  * the unit-time counts equal what the algorithms' structure says (a
  * broadcast takes the root's eccentricity in the BFS tree, the hypercube's
  * binomial broadcast d cycles, the grid broadcast the sum of the line
- * radii); the same arguments give the same program; bad requests fail with
+ * radii; a W-word prefix sum W times the one-word count); the same
+ * arguments give the same program; bad requests fail with
  * a message. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -73,7 +74,7 @@ static int supports(const char *gen, const char *spec)
     if (strcmp(gen, "prefix-sum") != 0)
         return 1;
     return strncmp(spec, "ring", 4) == 0 || strncmp(spec, "mesh", 4) == 0 || strncmp(spec, "torus", 5) == 0 ||
-           strncmp(spec, "hypercube", 9) == 0;
+           strncmp(spec, "hypercube", 9) == 0 || strncmp(spec, "bsn", 3) == 0 || strncmp(spec, "otis", 4) == 0;
 }
 
 static void test_every_generator_everywhere(void **state)
@@ -130,6 +131,48 @@ static void test_sum_counts(void **state)
                     run_gen("data-sum", FABRICS[f], 1, NULL).cycles);
 }
 
+/* A prefix sum of W-word vectors, summed element-wise (every word checked
+ * by the run) on every fabric it runs on, all timings. Under unit timing
+ * with barriers every message is a neighbour's, W cycles, and every add W
+ * cycles (compute_cycles = 1 a word): on a hypercube a copy, then per
+ * dimension an exchange and two adds (the upper PE's total and prefix, in
+ * turn): W(3d + 1); on a ring of k a chain of k - 1 (receive, add): 2W(k-1). */
+static void test_prefix_words(void **state)
+{
+    (void)state;
+    noc_gen_args_t a;
+    noc_gen_args_default(&a);
+    for (a.words = 2; a.words <= 3; a.words++) {
+        for (int f = 0; FABRICS[f]; f++) {
+            if (!supports("prefix-sum", FABRICS[f]))
+                continue;
+            for (int timing = 0; timing <= 2; timing++) {
+                outcome_t o = run_gen("prefix-sum", FABRICS[f], timing, &a);
+                if (!o.ok)
+                    fail_msg("prefix-sum --words %d on %s (timing %d): status %d, %s", a.words,
+                             FABRICS[f], timing, (int)o.status, o.err);
+            }
+        }
+        for (int d = 1; d <= 5; d++) {
+            char spec[32];
+            snprintf(spec, sizeof spec, "hypercube:%d", d);
+            assert_int_equal(run_gen("prefix-sum", spec, 2, &a).cycles,
+                             (uint64_t)(a.words * (3 * d + 1)));
+        }
+        for (int k = 3; k <= 9; k += 3) {
+            char spec[32];
+            snprintf(spec, sizeof spec, "ring:%d", k);
+            assert_int_equal(run_gen("prefix-sum", spec, 2, &a).cycles, (uint64_t)(2 * a.words * (k - 1)));
+        }
+    }
+    char err[512];
+    noc_topo_t *t = noc_topo_create("torus:4x4", 0, err, sizeof err);
+    a.words = 0;
+    assert_null(noc_gen_find("prefix-sum")->make(t, &a, err, sizeof err));
+    assert_non_null(strstr(err, "--words 0"));
+    noc_topo_destroy(t);
+}
+
 static void test_bad_requests(void **state)
 {
     (void)state;
@@ -184,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_every_generator_everywhere),
         cmocka_unit_test(test_broadcast_counts),
         cmocka_unit_test(test_sum_counts),
+        cmocka_unit_test(test_prefix_words),
         cmocka_unit_test(test_bad_requests),
         cmocka_unit_test(test_deterministic),
     };

@@ -256,6 +256,38 @@ static void test_bsn_data_sum(void **state)
     assert_int_equal(m.cycles, 2 * 4 + 2);
 }
 
+/* Data sum, variant paper: Table 4's accounting, three group data sums and
+ * two swaps, 3·D(Ω)+2: 5 on a complete basis, 3n−1 on an array of n, 6m−4
+ * on an m × m mesh (Step 5 charged as long as a group data sum). */
+static void test_bsn_data_sum_paper(void **state)
+{
+    (void)state;
+    static const struct { const char *spec; uint64_t paper; } cases[] = {
+        { "bsn:complete:3", 5 }, { "bsn:complete:4", 5 }, { "bsn:mesh:8", 3 * 8 - 1 },
+        { "bsn:mesh:5", 3 * 5 - 1 }, { "bsn:mesh:4x4", 6 * 4 - 4 }, { "bsn:mesh:3x3", 6 * 3 - 4 },
+        { "bsn:ring:8", 0 }, { "bsn:torus:3x4", 0 }, { "bsn:hypercube:3", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        noc_gen_args_t a = args(0, 1);
+        a.variant = "paper";
+        measured_t m = run_all(cases[i].spec, noc_gen_bsn_data_sum, &a);
+        noc_topo_t *t = topo(cases[i].spec);
+        uint64_t d = (uint64_t)diameter(noc_topo_basis(t));
+        noc_topo_destroy(t);
+        if (cases[i].paper)
+            assert_int_equal(m.cycles, cases[i].paper);
+        assert_int_equal(m.cycles, 3 * d + 2);
+        assert_int_equal(step_len(&m, 4), step_len(&m, 0));
+    }
+    /* a basis without its own group sum: 2·radius each (Petersen: 4) */
+    char spec[512];
+    const char *src = getenv("NOCTUA_SOURCE_DIR");
+    snprintf(spec, sizeof spec, "bsn:graph:%s/examples/graphs/petersen.txt", src ? src : ".");
+    noc_gen_args_t a = args(0, 1);
+    a.variant = "paper";
+    assert_int_equal(run_all(spec, noc_gen_bsn_data_sum, &a).cycles, 3 * 4 + 2);
+}
+
 /* Steps of a prefix sum within a group (docs/algorithms/bsn.md, steps 1
  * and 3): a sweep along a line of n (ring, or a 1-D mesh or torus: the wrap
  * link unused), n - 1; a 2-D mesh or torus k0 x k1, (k0-1) + (k1-1); a
@@ -349,6 +381,45 @@ static void test_otis(void **state)
     run_all("otis:torus:3x3", noc_gen_otis_data_sum, &a);
 }
 
+/* OTIS prefix sum: the BSN's Table 2 on one part, 2 transmissions (over
+ * the transpose links), 2 group prefix sums and 1 broadcast from processor
+ * n-1: 2 + 2·prefix(Ω) + ecc_Ω(n-1), by step prefix, 1, prefix, 1, ecc, 0.
+ * On an m x m mesh 6m - 4, within Table 4's OTIS-Mesh 8m - 6 (Wang and
+ * Sahni's count, read as 8·N^(1/4) - 6 with N = m^4 PEs). */
+static void test_otis_prefix_sum(void **state)
+{
+    (void)state;
+    static const char *const cases[] = {
+        "otis:mesh:2x2", "otis:mesh:3x3", "otis:mesh:4x4", "otis:mesh:5x5", "otis:mesh:8",
+        "otis:ring:8",   "otis:ring:5",   "otis:complete:4", "otis:hypercube:3", "otis:torus:3x4",
+        "otis:mesh:2x3",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        noc_gen_args_t a = args(0, 1);
+        measured_t m = run_all(cases[i], noc_gen_otis_prefix_sum, &a);
+        noc_topo_t *t = topo(cases[i]);
+        const noc_topo_t *b = noc_topo_basis(t);
+        int n = noc_topo_nodes(b), pre = group_prefix(b), e = ecc(b, n - 1);
+        assert_int_equal(m.cycles, (uint64_t)(2 + 2 * pre + e));
+        assert_int_equal(m.n_steps, 6);
+        const int steps[6] = { pre, 1, pre, 1, e, 0 };
+        for (int k = 0; k < 6; k++)
+            assert_int_equal(step_len(&m, k), steps[k]);
+        if (noc_gen_is(b, "mesh") && noc_topo_dims(b) == 2 && noc_topo_k(b, 0) == noc_topo_k(b, 1)) {
+            int side = noc_topo_k(b, 0);
+            assert_int_equal(m.cycles, (uint64_t)(6 * side - 4));
+            assert_true(m.cycles <= (uint64_t)(8 * side - 6)); /* Table 4 */
+        }
+        noc_topo_destroy(t);
+    }
+    /* a complete basis: five transfers of one time unit */
+    noc_gen_args_t a = args(0, 1);
+    assert_int_equal(run_all("otis:complete:6", noc_gen_otis_prefix_sum, &a).cycles, 5);
+    /* W words: W times as long (store-and-forward at every PE) */
+    a = args(0, 3);
+    assert_int_equal(run_all("otis:mesh:3x3", noc_gen_otis_prefix_sum, &a).cycles, 3 * (6 * 3 - 4));
+}
+
 /* The message when make refuses, which must name the program and the
  * reason. */
 static void refused(const char *spec, make_fn make, noc_gen_args_t a, const char *prog,
@@ -377,14 +448,18 @@ static void test_errors(void **state)
     refused("otis:ring:4", noc_gen_otis_broadcast, args(-1, 1), "broadcast", "root -1");
     refused("bsn:ring:4", noc_gen_bsn_prefix_sum, args(0, 0), "prefix-sum", "--words 0");
     refused("otis:ring:4", noc_gen_otis_data_sum, args(0, -2), "data-sum", "--words -2");
+    refused("otis:ring:4", noc_gen_otis_prefix_sum, args(0, 0), "prefix-sum", "--words 0");
+    refused("bsn:ring:4", noc_gen_otis_prefix_sum, args(0, 1), "prefix-sum", "not an otis");
+    refused("otis:circulant:7:1,2", noc_gen_otis_prefix_sum, args(0, 1), "prefix-sum", "no node order");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bsn_broadcast),  cmocka_unit_test(test_bsn_broadcast_roots),
-        cmocka_unit_test(test_bsn_data_sum),   cmocka_unit_test(test_bsn_prefix_sum),
-        cmocka_unit_test(test_otis),           cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_bsn_data_sum),
+        cmocka_unit_test(test_bsn_data_sum_paper),   cmocka_unit_test(test_bsn_prefix_sum),
+        cmocka_unit_test(test_otis),           cmocka_unit_test(test_otis_prefix_sum),           cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

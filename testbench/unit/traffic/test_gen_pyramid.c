@@ -350,6 +350,22 @@ static void test_unit_counts(void **state)
     assert_int_equal(run(BCAST, "multilevel:4:2,2", NULL, 1, UNIT_SYNC, NULL).cycles, 2);
 }
 
+/* multilevel:5:2,3: a 32 x 32 base, an 8 x 8 level of 16 children a node,
+ * an apex of 64 children, so 64 network ports plus one up: more than the
+ * arrival masks' bits (the ideal router takes them). A sum level is a
+ * message and 4^m - 1 adds: 4^2 + 4^3 = 80; a broadcast a level a cycle,
+ * 2, when the apex's injection buffer holds its 64 words at once
+ * (num_vcs x vc_buf_size >= 64), else later but still right. */
+static void test_many_children(void **state)
+{
+    (void)state;
+    assert_int_equal(run(SUM, "multilevel:5:2,3", NULL, 1, UNIT_SYNC, NULL).cycles, 16 + 64);
+    static const char *const roomy[] = { "vc_buf_size", "32", NULL };
+    assert_int_equal(run(BCAST, "multilevel:5:2,3", NULL, 1, UNIT_SYNC, roomy).cycles, 2);
+    assert_true(run(BCAST, "multilevel:5:2,3", NULL, 1, UNIT, NULL).cycles >= 2);
+    assert_int_equal(run(SUM, "multilevel:5:2,3", NULL, 2, UNIT, NULL).cycles, 2 * (16 + 64));
+}
+
 /* Flit-hops of every level step = the dilations of the edges that carry a
  * message (children on the parent's PE send nothing), and the hottest link
  * of a step carries 2 flits: the congestion of one direction of the level
@@ -567,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_facts),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_survey),
+        cmocka_unit_test(test_many_children),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

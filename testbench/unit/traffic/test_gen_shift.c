@@ -4,8 +4,9 @@
  * papers' unit timing (with and without step barriers) and the default
  * router, with the result check passing; the unit-time counts of the
  * paper's algorithms (rowcol: m per unit shift, row + compensation +
- * column; gray: m per step, 2 per phase but 1 for the 1-shift, at most
- * 2 log p - 1; ecube: longest path log p - g(q) plus m - 1); the e-cube
+ * column; gray-forward: m per step, 2 per phase but 1 for the 1-shift, at
+ * most 2 log p - 1; gray: forward and backward phases, the cheapest mix by
+ * enumeration of every signed-digit form of q, at most log p; ecube: longest path log p - g(q) plus m - 1); the e-cube
  * q-shift using no link for two messages (every q on hypercube:3 and :4);
  * the gray phases congestion-free; clear errors for bad requests. */
 #include <setjmp.h>
@@ -139,6 +140,7 @@ static const where_t EVERYWHERE[] = {
     { "rowcol", "torus:4x4" }, { "rowcol", "torus:5x5" }, { "rowcol", "torus:3x5" },
     { "rowcol", "mesh:4x4" },  { "rowcol", "mesh:3x4" },  { "rowcol", "ring:6" },
     { "rowcol", "ring:9" },    { "gray", "hypercube:3" }, { "gray", "hypercube:4" },
+    { "gray-forward", "hypercube:3" }, { "gray-forward", "hypercube:4" },
     { "ecube", "hypercube:3" }, { "ecube", "hypercube:4" }, { "direct", "bsn:ring:3" },
     { "direct", "bsn:ring:4" }, { "direct", "otis:mesh:2x2" }, { "direct", "otis:ring:4" },
     { "direct", "pyramid:2" }, { "direct", "pyramid:3" }, { "direct", "complete:5" },
@@ -259,7 +261,8 @@ static int popcount(int x)
     return c;
 }
 
-static void test_gray_counts(void **state)
+/* gray-forward: the book's phases, one per set bit of q (Figure 4.23) */
+static void test_gray_forward_counts(void **state)
 {
     (void)state;
     for (int d = 2; d <= 5; d++) {
@@ -270,10 +273,10 @@ static void test_gray_counts(void **state)
             for (int m = 1; m <= 4; m += 3) {
                 /* 2 steps a phase, 1 for the 1-shift */
                 int steps = 2 * popcount(q) - (q & 1);
-                outcome_t o = run_ok(spec, UNIT_SYNC, q, m, "gray");
+                outcome_t o = run_ok(spec, UNIT_SYNC, q, m, "gray-forward");
                 assert_int_equal(o.cycles, (uint64_t)(steps * m));
                 assert_true(steps <= 2 * d - 1); /* Equation 4.11 */
-                assert_int_equal(run_ok(spec, UNIT, q, m, "gray").cycles, o.cycles);
+                assert_int_equal(run_ok(spec, UNIT, q, m, "gray-forward").cycles, o.cycles);
                 /* one step per set bit, highest first, each congestion-free:
                  * hops * m cycles and p messages a hop */
                 assert_int_equal(o.n_steps, popcount(q));
@@ -291,8 +294,79 @@ static void test_gray_counts(void **state)
     }
     /* Figure 4.23: the 5-shift on eight nodes, a 4-shift (two steps) and a
      * 1-shift (one step) */
-    outcome_t o = run_ok("hypercube:3", UNIT_SYNC, 5, 1, "gray");
+    outcome_t o = run_ok("hypercube:3", UNIT_SYNC, 5, 1, "gray-forward");
     assert_int_equal(o.cycles, 3);
+}
+
+/* The cheapest mix of forward and backward shifts (Equation 4.11's
+ * remark): q = sum e_j 2^j mod p, e_j in {-1, 0, +1}, a 2^j phase costing
+ * one step for j = 0 and two otherwise; the least cost over all 3^d such
+ * vectors, by enumeration. */
+static int mix_steps(int q, int d)
+{
+    int p = 1 << d, best = 1 << 30, n = 1;
+    for (int j = 0; j < d; j++)
+        n *= 3;
+    for (int code = 0; code < n; code++) {
+        int sum = 0, cost = 0, c = code;
+        for (int j = 0; j < d; j++, c /= 3) {
+            int e = c % 3 - 1;
+            sum += e * (1 << j);
+            cost += e ? (j ? 2 : 1) : 0;
+        }
+        if (((sum - q) % p + p) % p == 0 && cost < best)
+            best = cost;
+    }
+    return best;
+}
+
+/* Read a phase's step name "shift4" / "shift-2" as +4 / -2. */
+static int phase_of(const char *name)
+{
+    assert_true(strncmp(name, "shift", 5) == 0);
+    return atoi(name + 5);
+}
+
+static void test_gray_mix_counts(void **state)
+{
+    (void)state;
+    for (int d = 1; d <= 5; d++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "hypercube:%d", d);
+        int p = 1 << d;
+        for (int q = 1; q < p; q++)
+            for (int m = 1; m <= 4; m += 3) {
+                int steps = mix_steps(q, d);
+                assert_true(steps <= d); /* the book's bound: log p steps */
+                outcome_t o = run_ok(spec, UNIT_SYNC, q, m, "gray");
+                if (o.cycles != (uint64_t)(steps * m))
+                    fail_msg("%s q=%d m=%d: %llu cycles, the cheapest mix is %d steps", spec, q,
+                             m, (unsigned long long)o.cycles, steps);
+                assert_int_equal(run_ok(spec, UNIT, q, m, "gray").cycles, o.cycles);
+                /* the phases: signed powers of two, largest first, summing to q
+                 * mod p, each congestion-free (hops * m cycles, p messages a hop) */
+                int sum = 0, prev = p + 1;
+                for (int k = 0; k < o.n_steps; k++) {
+                    int e = phase_of(o.step[k]), mag = e < 0 ? -e : e;
+                    assert_true(mag < prev && (mag & (mag - 1)) == 0);
+                    prev = mag;
+                    sum += e;
+                    int hops = mag == 1 ? 1 : 2;
+                    assert_int_equal(o.step_len[k], (uint64_t)(hops * m));
+                    assert_int_equal(o.step_msgs[k], (uint64_t)(hops * p));
+                }
+                assert_int_equal(((sum - q) % p + p) % p, 0);
+            }
+    }
+    /* the book's example: on eight nodes a 6-shift is one backward 2-shift */
+    outcome_t o = run_ok("hypercube:3", UNIT_SYNC, 6, 1, "gray");
+    assert_int_equal(o.n_steps, 1);
+    assert_string_equal(o.step[0], "shift-2");
+    assert_int_equal(o.cycles, 2);
+    /* where forward-only needs 2 log p - 1 (q = p - 1), the mix needs 1 */
+    o = run_ok("hypercube:4", UNIT_SYNC, 15, 1, "gray");
+    assert_int_equal(o.cycles, 1);
+    assert_int_equal(run_ok("hypercube:4", UNIT_SYNC, 15, 1, "gray-forward").cycles, 7);
 }
 
 /* g(q): the highest j with 2^j dividing q. */
@@ -335,7 +409,7 @@ static void test_q_reduced(void **state)
     (void)state;
     static const where_t w[] = {
         { "rowcol", "torus:4x4" }, { "gray", "hypercube:3" }, { "ecube", "hypercube:3" },
-        { "direct", "bsn:ring:4" },
+        { "direct", "bsn:ring:4" }, { "gray-forward", "hypercube:4" },
     };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
         int p = nodes(w[i].spec);
@@ -411,6 +485,15 @@ static void test_facts(void **state)
     noc_gen_shift.facts(t, &a, buf, sizeof buf);
     assert_non_null(strstr(buf, "variant = gray"));
     assert_non_null(strstr(buf, "steps = 3"));
+    a = args(6, 1, NULL);
+    noc_gen_shift.facts(t, &a, buf, sizeof buf);
+    assert_non_null(strstr(buf, "phases = 1 (1 backward)"));
+    assert_non_null(strstr(buf, "steps = 2"));
+    assert_non_null(strstr(buf, "log p = 3"));
+    a = args(6, 1, "gray-forward");
+    noc_gen_shift.facts(t, &a, buf, sizeof buf);
+    assert_non_null(strstr(buf, "steps = 4"));
+    assert_non_null(strstr(buf, "2 log p - 1) = 5"));
     noc_topo_destroy(t);
 }
 
@@ -421,7 +504,8 @@ int main(void)
         cmocka_unit_test(test_auto_picks_the_fabrics_own),
         cmocka_unit_test(test_rowcol_counts),
         cmocka_unit_test(test_rowcol_on_a_mesh),
-        cmocka_unit_test(test_gray_counts),
+        cmocka_unit_test(test_gray_forward_counts),
+        cmocka_unit_test(test_gray_mix_counts),
         cmocka_unit_test(test_ecube_congestion_free),
         cmocka_unit_test(test_q_reduced),
         cmocka_unit_test(test_errors),
