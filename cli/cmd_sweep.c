@@ -27,7 +27,7 @@
 
 #define PATH_LEN 4096
 
-enum { O_CONFIG, O_RATES, O_VARY, O_JOBS, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
+enum { O_CONFIG, O_RATES, O_VARY, O_JOBS, O_SEEDS, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
 static const noc_opt_t sweep_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
     [O_RATES] = { "rates", 'r', "R", NULL /* usage() writes its line: MAX_POINTS */ },
@@ -35,6 +35,8 @@ static const noc_opt_t sweep_opts[] = {
                                              "(up to two --vary; values split at every comma)" },
     [O_JOBS] = { "jobs", 'j', "N", "run N points at once, each in a process of its own (default: one\n"
                                    "per core; 1: one after another); the CSV is the same for any N" },
+    [O_SEEDS] = { "seeds", 0, "K", "K runs a point (seeds seed, seed+1, ...): the CSV holds their\n"
+                                   "means and 95% intervals, the plot error bars (2 to 30)" },
     [O_OUTPUT] = { "output", 'o', "PREFIX", "output files PREFIX.csv/.png/.svg (default: sweep)" },
     [O_HELP] = { "help", 'h', NULL, "this text" },
     [O_PROGRESS] = { "progress", 0, NULL, "show the progress line even when stderr is not a terminal" },
@@ -222,6 +224,7 @@ typedef struct sweep_args {
     int n_vary;
     int progress, quiet;
     int jobs;         /* -j: points at once */
+    int seeds;        /* --seeds: runs a point */
 } sweep_args_t;
 
 static int parse_vary(sweep_args_t *a, const char *v, char *err, size_t errlen)
@@ -369,6 +372,12 @@ static int parse_args(int argc, char **argv, sweep_args_t *a)
                 bad = *end || end == p.value || j < 1 || j > 64;
                 snprintf(err, sizeof err, "-j '%s': expected a number of processes from 1 to 64", p.value);
                 a->jobs = (int)j;
+            } else if (k == O_SEEDS) {
+                char *end;
+                long n = strtol(p.value, &end, 10);
+                bad = *end || end == p.value || n < 1 || n > MAX_SEEDS;
+                snprintf(err, sizeof err, "--seeds '%s': expected a number of runs from 1 to %d", p.value, MAX_SEEDS);
+                a->seeds = (int)n;
             } else if (k == O_PROGRESS) {
                 a->progress = 1;
             } else if (k == O_QUIET) {
@@ -415,9 +424,10 @@ static int run_series(const sweep_args_t *a, series_t *sr, int n, const rates_t 
 {
     if (n > 1)
         fputs("series,", csv);
-    fprintf(csv, "%s\n", noc_report_sweep_header());
+    fprintf(csv, "%s%s%s\n", noc_report_sweep_header(), a->seeds > 1 ? "," : "",
+            a->seeds > 1 ? noc_report_sweep_seed_columns() : "");
     noc_interrupt_cooperate(1);
-    int rc = noc_sweep_run(sr, n, rates, csv, n > 1, a->jobs, a->progress, a->quiet, rows);
+    int rc = noc_sweep_run(sr, n, rates, a->seeds, csv, n > 1, a->jobs, a->progress, a->quiet, rows);
     noc_interrupt_cooperate(0); /* from here, Ctrl-C quits at once */
     return rc;
 }
@@ -440,7 +450,7 @@ static int report(const sweep_args_t *a, const series_t *sr, int n, const rates_
     }
     make_title(a, sr, n, rc != NOC_EXIT_OK, title, sizeof title);
     noc_sweep_figure_t fig = { title, n, labels, sat,
-                               zero > 0 && top > NOC_SWEEP_LAT_CAP * zero ? NOC_SWEEP_LAT_CAP * zero : 0 };
+                               zero > 0 && top > NOC_SWEEP_LAT_CAP * zero ? NOC_SWEEP_LAT_CAP * zero : 0, a->seeds };
     int prc = noc_sweep_plot(prefix, csv_path, &fig);
     int plotted = prc == 0;
     if (prc == NOC_EXIT_USAGE && rc == NOC_EXIT_OK)
@@ -480,6 +490,7 @@ int noc_cmd_sweep(int argc, char **argv)
     noc_out_t csv = { .slot = -1 };
     noc_config_defaults(&a->cfg);
     a->prefix = "sweep";
+    a->seeds = 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
     int n = 0, rows = 0, rc = parse_args(argc, argv, a);

@@ -8,6 +8,7 @@
 
 #define MAX_POINTS 1000
 #define MAX_SERIES 16
+#define MAX_SEEDS 30
 
 typedef struct rates {
     double v[MAX_POINTS];
@@ -37,14 +38,16 @@ typedef struct series {
 int noc_sweep_decimals(const rates_t *r);
 
 /* Run every series' rates into csv (open; header written) in order, each
- * series up to and including its first saturated point, the sweep stopping
+ * series up to and including its first saturated point (with seeds > 1 a
+ * point is that many runs, seeds cfg.seed, +1, ..., its row their means and
+ * 95% intervals, and it is saturated when any of them is), the sweep stopping
  * at a deadlock, an internal error or an interrupt (a "# ... partial" line
  * in the CSV). jobs > 1 runs that many points at once in child processes:
  * the CSV, the lines on stderr and the outcomes are the same as jobs = 1's
  * (points past a series' saturated one are run and thrown away). label_rows:
  * each row starts with its series' quoted label. Returns an exit status;
  * *rows is the number of points written. */
-int noc_sweep_run(series_t *sr, int n, const rates_t *r, FILE *csv, int label_rows, int jobs, int progress,
-                  int quiet, int *rows);
+int noc_sweep_run(series_t *sr, int n, const rates_t *r, int seeds, FILE *csv, int label_rows, int jobs,
+                  int progress, int quiet, int *rows);
 
 #endif

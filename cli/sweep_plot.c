@@ -55,8 +55,11 @@ static void gp_single(FILE *gp, const char *csv, const noc_sweep_figure_t *fig)
     int sat = fig->saturated[0];
     fputs("plot ", gp);
     gp_str(gp, csv);
-    fputs(" skip 1 using 1:3 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#1f5fa8' title 'average', \\\n"
-          "     '' skip 1 using 1:5 with linespoints dt 2 lw 1.5 pt 6 ps 0.7 lc rgb '#1f5fa8' title 'p99'", gp);
+    fputs(fig->seeds > 1 ? " skip 1 using 1:3:13 with yerrorlines lw 2 pt 7 ps 0.7 lc rgb '#1f5fa8' "
+                           "title 'average (95% interval)', \\\n"
+                         : " skip 1 using 1:3 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#1f5fa8' title 'average', \\\n",
+          gp);
+    fputs("     '' skip 1 using 1:5 with linespoints dt 2 lw 1.5 pt 6 ps 0.7 lc rgb '#1f5fa8' title 'p99'", gp);
     if (sat)
         fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? ($3 > cap ? cap : $3) : 1/0) with points pt 7 ps 1.8 "
               "lc rgb '#c0392b' title 'saturated'", gp);
@@ -64,7 +67,8 @@ static void gp_single(FILE *gp, const char *csv, const noc_sweep_figure_t *fig)
           "set ylabel 'accepted (flits/node/cycle)'\n"
           "plot x with lines dt 2 lw 1.5 lc rgb '#404040' title 'accepted = offered', ", gp);
     gp_str(gp, csv);
-    fputs(" skip 1 using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#2e8b57' title 'accepted'", gp);
+    fputs(fig->seeds > 1 ? " skip 1 using 1:2:14 with yerrorlines lw 2 pt 7 ps 0.7 lc rgb '#2e8b57' title 'accepted'"
+                         : " skip 1 using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#2e8b57' title 'accepted'", gp);
     if (sat)
         fputs(", \\\n     '' skip 1 using 1:($10 > 0 ? $2 : 1/0) with points pt 7 ps 1.8 "
               "lc rgb '#c0392b' title 'saturated'", gp);
@@ -85,7 +89,11 @@ static void gp_series(FILE *gp, const char *csv, const noc_sweep_figure_t *fig, 
         gp_str(gp, csv);
         fputs(" skip 1 using 2:(strcol(1) eq ", gp);
         gp_str(gp, fig->labels[i]);
-        fprintf(gp, " ? %s : 1/0) with linespoints lw 2 pt 7 ps 0.7 lc rgb '%s' title ", accepted ? "$3" : "$4", c);
+        if (fig->seeds > 1) /* with the interval's half-width as an error bar */
+            fprintf(gp, " ? %s : 1/0):%s with yerrorlines lw 2 pt 7 ps 0.7 lc rgb '%s' title ", accepted ? "$3" : "$4",
+                    accepted ? "15" : "14", c);
+        else
+            fprintf(gp, " ? %s : 1/0) with linespoints lw 2 pt 7 ps 0.7 lc rgb '%s' title ", accepted ? "$3" : "$4", c);
         gp_str(gp, fig->labels[i]);
         if (fig->saturated[i]) {
             fputs(", \\\n     '' skip 1 using 2:(strcol(1) eq ", gp);

@@ -12,6 +12,7 @@ typedef struct noc_sweep_figure {
     const char *const *labels; /* n_series labels (n_series > 1) */
     const int *saturated;      /* per series: its last point is saturated */
     double lat_cap;            /* the top of the latency axis; 0: as the data go */
+    int seeds;                 /* > 1: the CSV's last columns hold 95% intervals, drawn as error bars */
 } noc_sweep_figure_t;
 
 /* The latency axis ends at this many times the zero-load latency when a

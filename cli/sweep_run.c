@@ -46,32 +46,47 @@ typedef struct point {
     char msg[4096];     /* bad: why; a deadlock: the stuck flits */
 } point_t;
 
-static void run_point(noc_config_t *cfg, double rate, noc_progress_t *pg, const char *what, point_t *pt)
+/* Student's t for a 95% two-sided interval with n - 1 degrees of freedom,
+ * n = 2 .. 30 (NIST/SEMATECH e-Handbook, table 1.3.6.7.2). */
+static const double t95[] = { 0, 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                              2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
+                              2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045 };
+
+/* Half-width of the 95% interval of the mean of n samples with sum and sum
+ * of squares. */
+static double ci95(double sum, double sq, int n)
 {
-    memset(pt, 0, sizeof *pt);
-    cfg->injection_rate = rate;
+    if (n < 2)
+        return 0.0;
+    double mean = sum / n, var = (sq - n * mean * mean) / (n - 1);
+    return t95[n] * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+}
+
+/* One run at cfg's seed into v (the CSV's values); pt gets the run's status
+ * and, the first time, its VCs; the row of a single seed; a failed run's
+ * message. 0 when it ran to the end (whatever its status), -1 when its
+ * parameters were refused (pt->msg). */
+static int run_seed(noc_config_t *cfg, noc_progress_t *pg, const char *what, int first_and_only, point_t *pt,
+                    double v[NOC_SWEEP_COLS])
+{
     noc_sim_t *s;
     noc_topo_t *t;
     noc_run_result_t res;
     noc_progress_start(pg, NULL, what);
     noc_app_run_opts_t opts = { .progress = pg->on ? noc_progress_show : NULL, .progress_ctx = pg,
                                 .progress_every = NOC_PROGRESS_EVERY };
-    pt->bad = noc_app_simulate(cfg, &opts, &s, &t, &res, pt->msg, sizeof pt->msg) != 0;
+    int bad = noc_app_simulate(cfg, &opts, &s, &t, &res, pt->msg, sizeof pt->msg) != 0;
     noc_progress_done(pg);
-    if (pt->bad)
-        return;
-    const noc_stats_t *st = noc_sim_stats(s);
+    if (bad)
+        return -1;
     pt->status = res.status;
-    pt->saturated = st->saturated;
     pt->vcs = noc_sim_vcs(s);
-    pt->lat = noc_lat_avg(&st->latency);
-    pt->p99 = (double)noc_stats_percentile(st, 0.99);
-    pt->accepted = res.accepted;
     pt->now = (unsigned long long)noc_sim_now(s);
     pt->stuck = (unsigned long long)noc_sim_flits_in_network(s);
-    FILE *f = fmemopen(pt->row, sizeof pt->row, "w");
-    if (f) {
-        noc_report_sweep_row(f, s, &res);
+    noc_report_sweep_values(s, &res, v);
+    FILE *f;
+    if (first_and_only && (f = fmemopen(pt->row, sizeof pt->row, "w")) != NULL) {
+        noc_report_sweep_row(f, s, &res); /* one seed: the row as it always was */
         fclose(f);
     }
     if (res.status == NOC_RUN_DEADLOCK && (f = fmemopen(pt->msg, sizeof pt->msg, "w")) != NULL) {
@@ -80,6 +95,44 @@ static void run_point(noc_config_t *cfg, double rate, noc_progress_t *pg, const 
     }
     noc_sim_destroy(s);
     noc_topo_destroy(t);
+    return 0;
+}
+
+/* The point at `rate`: one run per seed (cfg->seed, +1, ...), their means
+ * and intervals; the first run that does not end well is the point's. */
+static void run_point(noc_config_t *cfg, double rate, int seeds, noc_progress_t *pg, const char *what, point_t *pt)
+{
+    memset(pt, 0, sizeof *pt);
+    cfg->injection_rate = rate;
+    long long seed0 = cfg->seed;
+    double v[NOC_SWEEP_COLS], sum[NOC_SWEEP_COLS] = { 0 }, sq_lat = 0, sq_acc = 0;
+    for (int k = 0; k < seeds; k++) {
+        cfg->seed = seed0 + k;
+        pt->bad = run_seed(cfg, pg, what, seeds == 1, pt, v) != 0;
+        if (pt->bad || pt->status != NOC_RUN_OK)
+            break;
+        for (int c = 0; c < NOC_SWEEP_COLS; c++)
+            sum[c] += v[c];
+        sq_lat += v[2] * v[2];
+        sq_acc += v[1] * v[1];
+        pt->saturated |= v[9] > 0; /* a point is saturated when any seed's run is */
+    }
+    cfg->seed = seed0;
+    if (pt->bad || pt->status != NOC_RUN_OK)
+        return;
+    pt->lat = sum[2] / seeds;
+    pt->p99 = sum[4] / seeds;
+    pt->accepted = sum[1] / seeds;
+    if (seeds > 1) {
+        for (int c = 0; c < NOC_SWEEP_COLS; c++)
+            sum[c] /= seeds;
+        FILE *f = fmemopen(pt->row, sizeof pt->row, "w");
+        if (f) {
+            noc_report_sweep_mean_row(f, sum, seeds, ci95(pt->lat * seeds, sq_lat, seeds),
+                                      ci95(pt->accepted * seeds, sq_acc, seeds));
+            fclose(f);
+        }
+    }
 }
 
 /* Point i of series sr into the CSV, stderr and sr->o, as the sweep has
@@ -144,8 +197,8 @@ static void what_of(const series_t *sr, const rates_t *r, int i, char *buf, size
     snprintf(buf, len, "sweep %s rate %.*f (%d/%d)", sr->label, noc_sweep_decimals(r), r->v[i], i + 1, r->n);
 }
 
-static int run_in_order(series_t *sr, int n, const rates_t *r, FILE *csv, int label_rows, noc_progress_t *pg,
-                        int quiet, int *rows)
+static int run_in_order(series_t *sr, int n, const rates_t *r, int seeds, FILE *csv, int label_rows,
+                        noc_progress_t *pg, int quiet, int *rows)
 {
     point_t *pt = noc_xmalloc(sizeof *pt, "sweep");
     int rc = NOC_EXIT_OK;
@@ -153,7 +206,7 @@ static int run_in_order(series_t *sr, int n, const rates_t *r, FILE *csv, int la
         for (int i = 0; i < r->n && rc == NOC_EXIT_OK && !sr[k].o.saturated; i++) {
             char what[sizeof sr->label + 64];
             what_of(&sr[k], r, i, what, sizeof what);
-            run_point(&sr[k].cfg, r->v[i], pg, what, pt);
+            run_point(&sr[k].cfg, r->v[i], seeds, pg, what, pt);
             rc = apply_point(&sr[k], label_rows, r, i, pt, csv, quiet);
             *rows += rc == NOC_EXIT_OK;
         }
@@ -175,7 +228,7 @@ typedef struct slot {
     point_t res;
 } slot_t;
 
-static void start(slot_t *sl, int task, series_t *sr, const rates_t *r, slot_t *all, int n_slots)
+static void start(slot_t *sl, int task, series_t *sr, const rates_t *r, int seeds, slot_t *all, int n_slots)
 {
     int fds[2];
     sl->task = task;
@@ -198,7 +251,7 @@ static void start(slot_t *sl, int task, series_t *sr, const rates_t *r, slot_t *
         noc_progress_init(&quiet_pg, 0, 1);
         point_t *pt = noc_xmalloc(sizeof *pt, "sweep worker");
         int k = task / r->n, i = task % r->n;
-        run_point(&sr[k].cfg, r->v[i], &quiet_pg, "", pt);
+        run_point(&sr[k].cfg, r->v[i], seeds, &quiet_pg, "", pt);
         const char *p = (const char *)pt;
         for (size_t left = sizeof *pt; left > 0;) {
             ssize_t w = write(fds[1], p, left);
@@ -271,8 +324,8 @@ static void wait_some(slot_t *sl, int n_slots)
             collect(&sl[idx[q]]);
 }
 
-static int run_parallel(series_t *sr, int n, const rates_t *r, FILE *csv, int label_rows, int jobs, int quiet,
-                        int *rows)
+static int run_parallel(series_t *sr, int n, const rates_t *r, int seeds, FILE *csv, int label_rows, int jobs,
+                        int quiet, int *rows)
 {
     int total = n * r->n, n_slots = 2 * jobs > 64 ? 64 : 2 * jobs;
     if (jobs > n_slots)
@@ -298,7 +351,7 @@ static int run_parallel(series_t *sr, int n, const rates_t *r, FILE *csv, int la
         for (; next < total && next < at + n_slots && running < jobs && !noc_interrupted(); next++) {
             if (sr[next / r->n].o.saturated)
                 continue;
-            start(&sl[next % n_slots], next, sr, r, sl, n_slots);
+            start(&sl[next % n_slots], next, sr, r, seeds, sl, n_slots);
             running++;
         }
         slot_t *s = &sl[at % n_slots];
@@ -340,14 +393,14 @@ static int run_parallel(series_t *sr, int n, const rates_t *r, FILE *csv, int la
     return rc;
 }
 
-int noc_sweep_run(series_t *sr, int n, const rates_t *r, FILE *csv, int label_rows, int jobs, int progress,
-                  int quiet, int *rows)
+int noc_sweep_run(series_t *sr, int n, const rates_t *r, int seeds, FILE *csv, int label_rows, int jobs,
+                  int progress, int quiet, int *rows)
 {
     *rows = 0;
     if (jobs <= 1 || n * r->n == 1) {
         noc_progress_t pg;
         noc_progress_init(&pg, progress, quiet);
-        return run_in_order(sr, n, r, csv, label_rows, &pg, quiet, rows);
+        return run_in_order(sr, n, r, seeds, csv, label_rows, &pg, quiet, rows);
     }
-    return run_parallel(sr, n, r, csv, label_rows, jobs, quiet, rows);
+    return run_parallel(sr, n, r, seeds, csv, label_rows, jobs, quiet, rows);
 }

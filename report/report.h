@@ -44,9 +44,17 @@ void noc_report_nodes_text(FILE *f, const noc_sim_t *s);
 const char *noc_report_nodes_csv_header(void);
 int noc_report_nodes_csv(const noc_sim_t *s, const char *path, char *err, size_t errlen);
 
-/* noctua sweep's CSV: the header line (no newline) and one point's row. */
+/* noctua sweep's CSV: the header line (no newline) and one point's row.
+ * With several seeds a point's row holds the means over them (its values:
+ * noc_report_sweep_values, in the header's order), then the number of
+ * seeds and the 95% intervals' half-widths of latency_avg and accepted
+ * (the header's extra columns: noc_report_sweep_seed_columns). */
+#define NOC_SWEEP_COLS 11
 const char *noc_report_sweep_header(void);
 void noc_report_sweep_row(FILE *f, const noc_sim_t *s, const noc_run_result_t *res);
+void noc_report_sweep_values(const noc_sim_t *s, const noc_run_result_t *res, double v[NOC_SWEEP_COLS]);
+const char *noc_report_sweep_seed_columns(void);
+void noc_report_sweep_mean_row(FILE *f, const double mean[NOC_SWEEP_COLS], int seeds, double lat_ci, double acc_ci);
 
 /* One synthesized router core (noctua area): params, cells, nand2,
  * breakdown {nand, not, ff, other}, weights, cell_kinds, yosys, cached,

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "testbench/unit/cmd_test.h"
 
@@ -263,6 +264,47 @@ static void test_jobs_same_output(void **state)
     assert_int_equal(file_size("bad.csv"), -1);
 }
 
+/* --seeds 3: a point's row holds the means of three runs with seeds s, s+1,
+ * s+2 (checked against those runs swept alone) and the 95% interval of the
+ * mean latency: t(0.975, 2) = 4.303 times the sample deviation over sqrt(3). */
+static void test_seeds(void **state)
+{
+    (void)state;
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.2 --seeds 3 seed=5 sample_cycles=800 warmup_cycles=200 -o sd"), 0);
+    char *text = output("sd.csv");
+    assert_non_null(strstr(text, HEADER ",seeds,latency_avg_ci95,accepted_ci95\n"));
+    double v[14];
+    char *p = strchr(text, '\n') + 1;
+    for (int k = 0; k < 14; k++) {
+        v[k] = strtod(p, &p);
+        p++;
+    }
+    free(text);
+    double lat[3], acc[3], packets = 0;
+    for (int i = 0; i < 3; i++) {
+        char args[200];
+        snprintf(args, sizeof args, "mesh:4x4 --rates 0.2 seed=%d sample_cycles=800 warmup_cycles=200 -o one", 5 + i);
+        assert_int_equal(sweep("", args), 0);
+        csv_t c;
+        read_csv("one.csv", &c);
+        lat[i] = c.v[0][C_LAT];
+        acc[i] = c.v[0][C_ACCEPTED];
+        packets += c.v[0][C_PACKETS] / 3.0;
+    }
+    double m = (lat[0] + lat[1] + lat[2]) / 3.0, ma = (acc[0] + acc[1] + acc[2]) / 3.0, ss = 0;
+    for (int i = 0; i < 3; i++)
+        ss += (lat[i] - m) * (lat[i] - m);
+    double ci = 4.303 * sqrt(ss / 2.0) / sqrt(3.0);
+    assert_true(fabs(v[C_LAT] - m) < 1e-4 * m);
+    assert_true(fabs(v[C_ACCEPTED] - ma) < 1e-4);
+    assert_true(fabs(v[C_PACKETS] - packets) < 1e-6 * packets);
+    assert_int_equal((int)v[11], 3);
+    assert_true(fabs(v[12] - ci) < 1e-3 * (ci + 1e-9) + 1e-6);
+    assert_true(lat[0] != lat[1] || lat[1] != lat[2]); /* the seeds differ */
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.2 --seeds 31 -o bad"), 2);
+    assert_int_equal(file_size("bad.csv"), -1);
+}
+
 static void test_no_gnuplot(void **state)
 {
     (void)state;
@@ -400,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_config_precedence),
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_jobs_same_output),
+        cmocka_unit_test(test_seeds),
         cmocka_unit_test(test_no_gnuplot),
         cmocka_unit_test(test_bad_rates),
         cmocka_unit_test(test_series),
