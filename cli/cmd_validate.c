@@ -103,7 +103,7 @@ static int64_t f_gray_mix(const noc_topo_t *t, const vcase_t *c)
     for (int code = 0; code < n; code++) {
         int64_t sum = 0, cost = 0;
         for (int j = 0, k = code; j < d; j++, k /= 3) {
-            sum += (int64_t)(k % 3 - 1) << j;
+            sum += (int64_t)(k % 3 - 1) * ((int64_t)1 << j);
             cost += k % 3 == 1 ? 0 : j ? 2 : 1;
         }
         if (((sum - c->q) % p + p) % p == 0 && cost < best)
