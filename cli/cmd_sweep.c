@@ -27,7 +27,7 @@
 
 #define PATH_LEN 4096
 
-enum { O_CONFIG, O_RATES, O_VARY, O_JOBS, O_SEEDS, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
+enum { O_CONFIG, O_RATES, O_VARY, O_JOBS, O_SEEDS, O_RESUME, O_OUTPUT, O_HELP, O_PROGRESS, O_QUIET };
 static const noc_opt_t sweep_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
     [O_RATES] = { "rates", 'r', "R", NULL /* usage() writes its line: MAX_POINTS */ },
@@ -37,6 +37,8 @@ static const noc_opt_t sweep_opts[] = {
                                    "per core; 1: one after another); the CSV is the same for any N" },
     [O_SEEDS] = { "seeds", 0, "K", "K runs a point (seeds seed, seed+1, ...): the CSV holds their\n"
                                    "means and 95% intervals, the plot error bars (2 to 30)" },
+    [O_RESUME] = { "resume", 0, NULL, "keep the points PREFIX.csv already holds (an earlier run of\n"
+                                      "the same sweep, cut short) and run only the others" },
     [O_OUTPUT] = { "output", 'o', "PREFIX", "output files PREFIX.csv/.png/.svg (default: sweep)" },
     [O_HELP] = { "help", 'h', NULL, "this text" },
     [O_PROGRESS] = { "progress", 0, NULL, "show the progress line even when stderr is not a terminal" },
@@ -225,6 +227,7 @@ typedef struct sweep_args {
     int progress, quiet;
     int jobs;         /* -j: points at once */
     int seeds;        /* --seeds: runs a point */
+    int resume;       /* --resume */
 } sweep_args_t;
 
 static int parse_vary(sweep_args_t *a, const char *v, char *err, size_t errlen)
@@ -313,10 +316,14 @@ static void make_title(const sweep_args_t *a, const series_t *sr, int n, int par
 {
     const noc_config_t *c = &sr[0].cfg;
     size_t k = 0;
+    long long vcs = sr[0].o.vcs ? sr[0].o.vcs : c->num_vcs; /* 0: every point was kept from the CSV */
+    char vc[64] = "";
+    if (vcs > 0)
+        snprintf(vc, sizeof vc, "%lld VCs x ", vcs);
     if (n == 1)
-        k += (size_t)snprintf(t + k, len - k, "%s, router %s, %lld VCs x %lld flits, %lld-flit packets, %s traffic",
-                              sr[0].spec, c->router, (long long)sr[0].o.vcs, (long long)c->vc_buf_size,
-                              (long long)c->packet_size, c->traffic);
+        k += (size_t)snprintf(t + k, len - k, "%s, router %s, %s%lld flits, %lld-flit packets, %s traffic",
+                              sr[0].spec, c->router, vc, (long long)c->vc_buf_size, (long long)c->packet_size,
+                              c->traffic);
     else
         k += (size_t)snprintf(t + k, len - k, "%d series%s%s%s%s%s", n,
                               varied(a, "router") ? "" : ", router ", varied(a, "router") ? "" : c->router,
@@ -378,6 +385,8 @@ static int parse_args(int argc, char **argv, sweep_args_t *a)
                 bad = *end || end == p.value || n < 1 || n > MAX_SEEDS;
                 snprintf(err, sizeof err, "--seeds '%s': expected a number of runs from 1 to %d", p.value, MAX_SEEDS);
                 a->seeds = (int)n;
+            } else if (k == O_RESUME) {
+                a->resume = 1;
             } else if (k == O_PROGRESS) {
                 a->progress = 1;
             } else if (k == O_QUIET) {
@@ -418,16 +427,55 @@ static int make_prefix(const char *arg, char *prefix, size_t len)
     return 0;
 }
 
+/* The CSV's header line for these series and seeds (no newline). */
+static void header(const sweep_args_t *a, int n, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s", n > 1 ? "series," : "", noc_report_sweep_header(), a->seeds > 1 ? "," : "",
+             a->seeds > 1 ? noc_report_sweep_seed_columns() : "");
+}
+
+/* --resume: the rows of PREFIX.csv as an earlier run of this sweep wrote
+ * it (the text after its header), NULL when there is none; -1 (said) when
+ * the file is another sweep's. */
+static int read_resume(const sweep_args_t *a, int n, const char *path, char **rows)
+{
+    *rows = NULL;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "noctua sweep: --resume: no %s yet; every point runs\n", path);
+        return 0;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *text = noc_xmalloc(cap, "sweep --resume");
+    for (size_t k; (k = fread(text + len, 1, cap - len - 1, f)) > 0;)
+        if ((len += k) + 1 == cap)
+            text = noc_xrealloc(text, cap *= 2, "sweep --resume");
+    fclose(f);
+    text[len] = '\0';
+    char want[512];
+    header(a, n, want, sizeof want);
+    size_t hl = strlen(want);
+    if (strncmp(text, want, hl) != 0 || text[hl] != '\n') {
+        fprintf(stderr, "noctua sweep: --resume: %s is not this sweep's (its header is not \"%s\"): remove it, "
+                "write elsewhere (-o), or drop --resume\n", path, want);
+        free(text);
+        return -1;
+    }
+    memmove(text, text + hl + 1, len - hl);
+    *rows = text;
+    return 0;
+}
+
 /* Every series' points into the open CSV (cli/sweep_run.c), the header
  * first. Returns an exit status. */
-static int run_series(const sweep_args_t *a, series_t *sr, int n, const rates_t *rates, FILE *csv, int *rows)
+static int run_series(const sweep_args_t *a, series_t *sr, int n, const rates_t *rates, const char *resume,
+                      FILE *csv, int *rows)
 {
-    if (n > 1)
-        fputs("series,", csv);
-    fprintf(csv, "%s%s%s\n", noc_report_sweep_header(), a->seeds > 1 ? "," : "",
-            a->seeds > 1 ? noc_report_sweep_seed_columns() : "");
+    char head[512];
+    header(a, n, head, sizeof head);
+    fprintf(csv, "%s\n", head);
     noc_interrupt_cooperate(1);
-    int rc = noc_sweep_run(sr, n, rates, a->seeds, csv, n > 1, a->jobs, a->progress, a->quiet, rows);
+    int rc = noc_sweep_run(sr, n, rates, a->seeds, resume, csv, n > 1, a->jobs, a->progress, a->quiet, rows);
     noc_interrupt_cooperate(0); /* from here, Ctrl-C quits at once */
     return rc;
 }
@@ -486,7 +534,7 @@ int noc_cmd_sweep(int argc, char **argv)
     sweep_args_t *a = noc_xcalloc(1, sizeof *a, "sweep");
     series_t *sr = noc_xcalloc(MAX_SERIES, sizeof *sr, "sweep");
     rates_t *rates = noc_xmalloc(sizeof *rates, "sweep");
-    char err[600], prefix[PATH_LEN], csv_path[PATH_LEN + 8];
+    char err[600], prefix[PATH_LEN], csv_path[PATH_LEN + 8], *resume = NULL;
     noc_out_t csv = { .slot = -1 };
     noc_config_defaults(&a->cfg);
     a->prefix = "sweep";
@@ -504,11 +552,13 @@ int noc_cmd_sweep(int argc, char **argv)
     if (make_prefix(a->prefix, prefix, sizeof prefix) != 0)
         goto done;
     snprintf(csv_path, sizeof csv_path, "%s.csv", prefix);
+    if (a->resume && read_resume(a, n, csv_path, &resume) != 0)
+        goto done;
     if (noc_out_open(&csv, csv_path, 0, err, sizeof err) != 0) {
         fprintf(stderr, "noctua sweep: -o: %s\n", err);
         goto done;
     }
-    rc = run_series(a, sr, n, rates, csv.f, &rows);
+    rc = run_series(a, sr, n, rates, resume, csv.f, &rows);
     if (rc == NOC_EXIT_USAGE && rows == 0) {
         noc_out_abort(&csv); /* bad parameters: nothing was measured */
         goto done;
@@ -523,6 +573,7 @@ int noc_cmd_sweep(int argc, char **argv)
 done:
     noc_out_abort(&csv);
     free(rates);
+    free(resume);
     free(sr);
     free(a);
     return rc;

@@ -45,9 +45,11 @@ int noc_sweep_decimals(const rates_t *r);
  * in the CSV). jobs > 1 runs that many points at once in child processes:
  * the CSV, the lines on stderr and the outcomes are the same as jobs = 1's
  * (points past a series' saturated one are run and thrown away). label_rows:
- * each row starts with its series' quoted label. Returns an exit status;
+ * each row starts with its series' quoted label. resume (or NULL): the rows
+ * of an earlier run of the same sweep (the CSV after its header): a point
+ * found there is taken as it is, not run. Returns an exit status;
  * *rows is the number of points written. */
-int noc_sweep_run(series_t *sr, int n, const rates_t *r, int seeds, FILE *csv, int label_rows, int jobs,
-                  int progress, int quiet, int *rows);
+int noc_sweep_run(series_t *sr, int n, const rates_t *r, int seeds, const char *resume, FILE *csv, int label_rows,
+                  int jobs, int progress, int quiet, int *rows);
 
 #endif

@@ -42,6 +42,7 @@ typedef struct point {
     int saturated, vcs;
     double lat, p99, accepted;
     unsigned long long now, stuck;
+    int kept;           /* taken from the CSV being resumed, not run */
     char row[512];      /* the CSV row, without a series label */
     char msg[4096];     /* bad: why; a deadlock: the stuck flits */
 } point_t;
@@ -135,6 +136,45 @@ static void run_point(noc_config_t *cfg, double rate, int seeds, noc_progress_t 
     }
 }
 
+/* The row of series sr's point at `rate` in the CSV being resumed (text:
+ * its lines after the header), into pt: 1 if there is one. Rows are found
+ * by their series' label and their offered load as the CSV writes it. */
+static int resumed(const char *text, const series_t *sr, int label_rows, double rate, point_t *pt)
+{
+    if (!text)
+        return 0;
+    char key[sizeof sr->label + 48];
+    size_t lab = label_rows ? (size_t)snprintf(key, sizeof key, "\"%s\",", sr->label) : 0;
+    snprintf(key + lab, sizeof key - lab, "%.6g,", rate);
+    for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (line[0] == '#')
+            break; /* a partial sweep's note ends its rows */
+        if (strncmp(line, key, strlen(key)) != 0)
+            continue;
+        memset(pt, 0, sizeof *pt);
+        const char *row = line + lab, *end = strchr(row, '\n');
+        size_t len = end ? (size_t)(end - row) : strlen(row);
+        if (len + 2 > sizeof pt->row)
+            return 0;
+        memcpy(pt->row, row, len);
+        memcpy(pt->row + len, "\n", 2);
+        double v[NOC_SWEEP_COLS];
+        char *q = pt->row;
+        for (int k = 0; k < NOC_SWEEP_COLS; k++) {
+            v[k] = strtod(q, &q);
+            if (*q == ',')
+                q++;
+        }
+        pt->accepted = v[1];
+        pt->lat = v[2];
+        pt->p99 = v[4];
+        pt->saturated = v[9] > 0;
+        pt->kept = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* Point i of series sr into the CSV, stderr and sr->o, as the sweep has
  * always told them. NOC_EXIT_OK to go on (sr->o.saturated: the series is
  * done), else the exit status that ends the sweep. */
@@ -175,12 +215,13 @@ static int apply_point(series_t *sr, int label_rows, const rates_t *r, int i, co
         fprintf(csv, "\"%s\",", sr->label);
     fputs(pt->row, csv);
     if (!quiet)
-        fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s\n", sr->label, d, r->v[i],
-                pt->lat, d, pt->accepted, i + 1, r->n, pt->saturated ? "  saturated" : "");
-    if (out->rows++ == 0) {
+        fprintf(stderr, "sweep %s: rate %.*f  latency %.1f  accepted %.*f  (%d/%d)%s%s\n", sr->label, d, r->v[i],
+                pt->lat, d, pt->accepted, i + 1, r->n, pt->saturated ? "  saturated" : "",
+                pt->kept ? "  (kept from the CSV)" : "");
+    if (out->rows++ == 0)
         out->zero_load = pt->lat;
-        out->vcs = pt->vcs;
-    }
+    if (!out->vcs)
+        out->vcs = pt->vcs; /* 0 from a kept row */
     if (pt->p99 > out->lat_top)
         out->lat_top = pt->p99;
     if (pt->saturated) {
@@ -197,8 +238,8 @@ static void what_of(const series_t *sr, const rates_t *r, int i, char *buf, size
     snprintf(buf, len, "sweep %s rate %.*f (%d/%d)", sr->label, noc_sweep_decimals(r), r->v[i], i + 1, r->n);
 }
 
-static int run_in_order(series_t *sr, int n, const rates_t *r, int seeds, FILE *csv, int label_rows,
-                        noc_progress_t *pg, int quiet, int *rows)
+static int run_in_order(series_t *sr, int n, const rates_t *r, int seeds, const char *resume, FILE *csv,
+                        int label_rows, noc_progress_t *pg, int quiet, int *rows)
 {
     point_t *pt = noc_xmalloc(sizeof *pt, "sweep");
     int rc = NOC_EXIT_OK;
@@ -206,7 +247,8 @@ static int run_in_order(series_t *sr, int n, const rates_t *r, int seeds, FILE *
         for (int i = 0; i < r->n && rc == NOC_EXIT_OK && !sr[k].o.saturated; i++) {
             char what[sizeof sr->label + 64];
             what_of(&sr[k], r, i, what, sizeof what);
-            run_point(&sr[k].cfg, r->v[i], seeds, pg, what, pt);
+            if (!resumed(resume, &sr[k], label_rows, r->v[i], pt))
+                run_point(&sr[k].cfg, r->v[i], seeds, pg, what, pt);
             rc = apply_point(&sr[k], label_rows, r, i, pt, csv, quiet);
             *rows += rc == NOC_EXIT_OK;
         }
@@ -324,8 +366,8 @@ static void wait_some(slot_t *sl, int n_slots)
             collect(&sl[idx[q]]);
 }
 
-static int run_parallel(series_t *sr, int n, const rates_t *r, int seeds, FILE *csv, int label_rows, int jobs,
-                        int quiet, int *rows)
+static int run_parallel(series_t *sr, int n, const rates_t *r, int seeds, const char *resume, FILE *csv,
+                        int label_rows, int jobs, int quiet, int *rows)
 {
     int total = n * r->n, n_slots = 2 * jobs > 64 ? 64 : 2 * jobs;
     if (jobs > n_slots)
@@ -351,7 +393,14 @@ static int run_parallel(series_t *sr, int n, const rates_t *r, int seeds, FILE *
         for (; next < total && next < at + n_slots && running < jobs && !noc_interrupted(); next++) {
             if (sr[next / r->n].o.saturated)
                 continue;
-            start(&sl[next % n_slots], next, sr, r, seeds, sl, n_slots);
+            slot_t *f = &sl[next % n_slots];
+            if (resumed(resume, &sr[next / r->n], label_rows, r->v[next % r->n], &f->res)) {
+                f->task = next; /* done already: no worker */
+                f->done = 1;
+                f->fd = -1;
+            } else {
+                start(f, next, sr, r, seeds, sl, n_slots);
+            }
             running++;
         }
         slot_t *s = &sl[at % n_slots];
@@ -393,14 +442,14 @@ static int run_parallel(series_t *sr, int n, const rates_t *r, int seeds, FILE *
     return rc;
 }
 
-int noc_sweep_run(series_t *sr, int n, const rates_t *r, int seeds, FILE *csv, int label_rows, int jobs,
-                  int progress, int quiet, int *rows)
+int noc_sweep_run(series_t *sr, int n, const rates_t *r, int seeds, const char *resume, FILE *csv, int label_rows,
+                  int jobs, int progress, int quiet, int *rows)
 {
     *rows = 0;
     if (jobs <= 1 || n * r->n == 1) {
         noc_progress_t pg;
         noc_progress_init(&pg, progress, quiet);
-        return run_in_order(sr, n, r, seeds, csv, label_rows, &pg, quiet, rows);
+        return run_in_order(sr, n, r, seeds, resume, csv, label_rows, &pg, quiet, rows);
     }
-    return run_parallel(sr, n, r, seeds, csv, label_rows, jobs, quiet, rows);
+    return run_parallel(sr, n, r, seeds, resume, csv, label_rows, jobs, quiet, rows);
 }

@@ -305,6 +305,55 @@ static void test_seeds(void **state)
     assert_int_equal(file_size("bad.csv"), -1);
 }
 
+/* --resume keeps the rows a cut-short run wrote and runs the rest: the CSV
+ * ends equal to the whole sweep's, the kept points are said so; a CSV of
+ * another sweep is refused and left as it was. */
+static void test_resume(void **state)
+{
+    (void)state;
+    const char *sw = "mesh:4x4 ring:6 --rates 0.05:0.9:0.05 sample_cycles=600 warmup_cycles=200";
+    char args[400], path[600];
+    snprintf(args, sizeof args, "%s -j 1 -o full", sw);
+    assert_int_equal(sweep("", args), 0);
+    char *full = output("full.csv");
+    /* the header and three rows, then the note of an interrupted run */
+    const char *p = full;
+    for (int k = 0; k < 4; k++)
+        p = strchr(p, '\n') + 1;
+    snprintf(path, sizeof path, "%s/part.csv", cmd_tmpdir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%.*s# interrupted during rate 0.200: the sweep is partial (3 of 18 rates)\n", (int)(p - full), full);
+    fclose(f);
+    for (int jobs = 1; jobs <= 3; jobs += 2) {
+        if (jobs == 3) { /* again from the cut file */
+            f = fopen(path, "w");
+            fprintf(f, "%.*s", (int)(p - full), full);
+            fclose(f);
+        }
+        snprintf(args, sizeof args, "%s -j %d -o part --resume", sw, jobs);
+        assert_int_equal(sweep("", args), 0);
+        char *part = output("part.csv");
+        assert_string_equal(part, full);
+        free(part);
+        char *err = output("err.txt");
+        int kept = 0;
+        for (const char *q = err; (q = strstr(q, "(kept from the CSV)")); q++)
+            kept++;
+        assert_int_equal(kept, 3);
+        free(err);
+    }
+    free(full);
+    /* another sweep's CSV: refused, untouched */
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.1 --seeds 2 -o full --resume"), 2);
+    char *err = output("err.txt");
+    assert_non_null(strstr(err, "is not this sweep's"));
+    free(err);
+    char *again = output("full.csv");
+    assert_non_null(strstr(again, "series,"));
+    free(again);
+}
+
 static void test_no_gnuplot(void **state)
 {
     (void)state;
@@ -443,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_jobs_same_output),
         cmocka_unit_test(test_seeds),
+        cmocka_unit_test(test_resume),
         cmocka_unit_test(test_no_gnuplot),
         cmocka_unit_test(test_bad_rates),
         cmocka_unit_test(test_series),
