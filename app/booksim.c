@@ -402,11 +402,13 @@ static void translate_timing(bs_read_t *r, noc_config_t *cfg, long lat)
     }
 }
 
-/* The sampling periods. */
+/* The sampling periods (max_samples and the thresholds have the same
+ * meaning: set by translate). */
 static void translate_sampling(bs_read_t *r, noc_config_t *cfg)
 {
-    long periods = 3, period = 1000;
-    if (int_key(r, "warmup_periods", 0, 1L << 30, &periods) || int_key(r, "sample_period", 1, 1L << 30, &period))
+    long periods = 3, period = 1000, samples = 10;
+    if (int_key(r, "warmup_periods", 0, 1L << 30, &periods) || int_key(r, "sample_period", 1, 1L << 30, &period) ||
+        int_key(r, "max_samples", 1, 1L << 30, &samples))
         return;
     set_int(r, cfg, "warmup_cycles", periods * period, "warmup_periods");
     set_int(r, cfg, "sample_cycles", period, "sample_period");

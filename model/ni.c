@@ -11,6 +11,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     assert(f->seq == p->received); /* a VC keeps the flits of a packet in order */
     if (s->pe)
         noc_pe_flit_arrived(s->pe, p->msg, p->off + f->seq, f->data);
+    if (s->warm_track)
+        noc_warm_count(s, p);
     p->received++;
     if (f->flags & NOC_FLIT_HEAD)
         p->hops = f->hops;

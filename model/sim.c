@@ -1,6 +1,6 @@
 /* sim.c: building the simulator from a configuration and a topology, the
- * two-phase cycle loop with idle nodes skipped, and the synthetic run
- * (warm-up, measurement window, drain). */
+ * two-phase cycle loop with idle nodes skipped (the synthetic run, warm-up,
+ * measurement and drain, is model/sample.c). */
 #include "util/meminfo.h"
 #include "util/xalloc.h"
 #include "model/channel.h"
@@ -173,6 +173,7 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("warmup_cycles", c->warmup_cycles, 0, INT64_C(1) << 40, err, errlen) ||
         check_range("sample_cycles", c->sample_cycles, 1, INT64_C(1) << 40, err, errlen) ||
         check_range("max_drain_cycles", c->max_drain_cycles, 0, INT64_C(1) << 40, err, errlen) ||
+        check_range("max_samples", c->max_samples, 0, 1 << 30, err, errlen) ||
         check_range("source_queue", c->source_queue, 0, 1 << 20, err, errlen) ||
         check_range("deadlock_cycles", c->deadlock_cycles, 10, INT64_C(1) << 40, err, errlen) ||
         check_range("compute_cycles", c->compute_cycles, 0, 1 << 20, err, errlen) ||
@@ -836,59 +837,6 @@ void noc_sim_measure_all(noc_sim_t *s)
     s->measuring = 1;
     s->win_start = s->now;
     s->win_end = NOC_NEVER;
-}
-
-noc_run_status_t noc_sim_run(noc_sim_t *s)
-{
-    noc_run_status_t status = NOC_RUN_OK;
-    noc_stats_t *st = &s->st;
-    uint64_t warm = (uint64_t)s->cfg.warmup_cycles, sample = (uint64_t)s->cfg.sample_cycles;
-    uint64_t drain_max = (uint64_t)s->cfg.max_drain_cycles;
-
-    s->phase = NOC_PHASE_WARMUP;
-    s->win_start = s->now + warm;
-    s->win_end = s->win_start + sample;
-    while (s->now < s->win_start)
-        if (noc_sim_step_checked(s, &status))
-            goto out;
-    s->phase = NOC_PHASE_SAMPLE;
-    s->measuring = 1;
-    uint64_t lost_before = st->packets_offered_lost;
-    while (s->now < s->win_end)
-        if (noc_sim_step_checked(s, &status))
-            goto out;
-    if (st->packets_offered_lost > lost_before)
-        st->saturated = 1;
-    s->phase = NOC_PHASE_DRAIN;
-    s->measuring = 0;
-    while (st->measured_outstanding > 0 && s->now - s->win_end < drain_max)
-        if (noc_sim_step_checked(s, &status))
-            goto out;
-    st->drained = st->measured_outstanding == 0;
-    /* Empty the network so that nothing is left behind: stop the sources,
-     * let every flit that entered arrive. */
-    noc_sim_stop_injection(s);
-    for (uint64_t quiet = 0; s->in_network > 0 || s->n_active > 0;) {
-        if (noc_sim_step_checked(s, &status))
-            goto out;
-        /* with no flit left, only credits can still be on their way */
-        if (s->in_network == 0 && ++quiet > s->cap + 2) {
-            fprintf(stderr, "noctua: internal error: nodes stay active in an empty network\n");
-            status = NOC_RUN_INVARIANT;
-            goto out;
-        }
-    }
-out:
-    st->warmup = s->now < s->win_start ? s->now : s->win_start;
-    st->sample = s->now <= s->win_start ? 0 : (s->now < s->win_end ? s->now : s->win_end) - s->win_start;
-    st->drain = s->now > s->win_end ? s->now - s->win_end : 0;
-    if (status == NOC_RUN_INTERRUPTED)
-        return status; /* cut short: no verdict on saturation */
-    if (!st->drained)
-        st->saturated = 1;
-    if (st->window_flits_out * 100 < st->window_flits_offered * 95)
-        st->saturated = 1;
-    return status;
 }
 
 void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed)
