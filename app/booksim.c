@@ -434,6 +434,7 @@ static void translate(bs_read_t *r, noc_config_t *cfg)
     set(r, cfg, "ni_ports", "1", NULL);
     set(r, cfg, "self_traffic", "1", NULL);
     set(r, cfg, "source_queue", "0", NULL);
+    set(r, cfg, "measure_queued", "1", NULL);
     set(r, cfg, "booksim", "1", NULL);
 }
 

@@ -107,7 +107,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     p->size = size;
     p->received = 0;
     p->hops = 0;
-    p->measured = created >= s->win_start && created < s->win_end;
+    p->measured = (s->cfg.measure_queued ? s->now >= s->win_start : created >= s->win_start) && created < s->win_end;
     p->msg = msg;
     p->off = off;
     p->step = s->pe ? (uint16_t)noc_pe_msg_step(s->pe, msg) : 0;

@@ -131,6 +131,17 @@ static void mark_unstable(struct noc_sim *s)
 
 /* ---- the run ---- */
 
+/* The window opens now (win_start set): with measure_queued, the packets
+ * waiting in the source queues will be measured too. */
+static void open_window(struct noc_sim *s)
+{
+    s->phase = NOC_PHASE_SAMPLE;
+    s->measuring = 1;
+    if (s->cfg.measure_queued)
+        for (int v = 0; v < s->n_nodes; v++)
+            s->st.measured_outstanding += s->ni[v].q_tail - s->ni[v].q_head;
+}
+
 /* Run until cycle `until`, testing latency_thres every NOC_THRES_EVERY
  * cycles from `from` when test is set: 1 when it passed, 0 at `until`, -1
  * when a cycle's checks stop the run (*status). */
@@ -183,9 +194,8 @@ static int run_periods(struct noc_sim *s, noc_run_status_t *status)
         if (noc_sampler_clear(&sm)) {
             if (sm.state == NOC_SAMPLING_RUNNING) { /* the measurement begins */
                 s->warm_track = 0;
-                s->phase = NOC_PHASE_SAMPLE;
-                s->measuring = 1;
                 s->win_start = s->now;
+                open_window(s);
             } else {
                 s->warm_lat_n = s->warm_lat_sum = s->warm_flits_out = 0;
                 reset = s->now;
@@ -221,8 +231,7 @@ static int run_window(struct noc_sim *s, noc_run_status_t *status)
     s->win_end = s->win_start + sample;
     if (run_until(s, s->win_start, 0, 0, status))
         return -1;
-    s->phase = NOC_PHASE_SAMPLE;
-    s->measuring = 1;
+    open_window(s);
     uint64_t lost_before = s->st.packets_offered_lost;
     int rc = run_until(s, s->win_end, s->cfg.latency_thres >= 0.0, s->win_start, status);
     if (rc < 0)

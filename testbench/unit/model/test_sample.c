@@ -6,7 +6,7 @@
  * warm-up periods, NaN (no packet) failing no test, latency_thres. Then
  * whole runs: periods and window lengths that follow from the settings,
  * and a saturated hotspot that must stop as unstable, in a range that
- * follows from its queueing. */
+ * follows from its queueing; measure_queued, BookSim2's measured packets. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -272,6 +272,42 @@ static void test_unstable_stops(void **state)
     drop(&r);
 }
 
+/* measure_queued (BookSim2's measured packets): a packet made in the
+ * window starts in it, so the packets measured are a superset of
+ * measure_queued = 0's, on the same cycles (which packets count does not
+ * change what the network does): the packets waiting when the window
+ * opened are added, and still every one arrives (measured_outstanding back
+ * to 0). Past saturation they carry the backlog's latency: the hotspot of
+ * test_unstable_stops stops no later. */
+static void test_measure_queued(void **state)
+{
+    (void)state;
+    run_t r;
+    const char *a[] = {"injection_rate=0.3", "packet_size=4", "sample_cycles=500", "warmup_cycles=500",
+                       "max_samples=4", "measure_queued=0", NULL};
+    const noc_stats_t *st = run(&r, "mesh:4x4", a);
+    uint64_t packets0 = st->packets, cycles0 = st->cycles - st->drain;
+    drop(&r);
+    a[5] = "measure_queued=1";
+    st = run(&r, "mesh:4x4", a);
+    assert_true(st->packets > packets0);
+    assert_int_equal(st->cycles - st->drain, cycles0);
+    assert_true(st->drained);
+    assert_int_equal(st->measured_outstanding, 0);
+    drop(&r);
+    const char *h[] = {"injection_rate=1", "traffic=hotspot", "hotspot_rate=1", "source_queue=0",
+                       "sample_cycles=100", "warmup_cycles=100", "max_samples=100", "latency_thres=300",
+                       "measure_queued=0", NULL};
+    st = run(&r, "mesh:2x2", h);
+    uint64_t at0 = st->stopped_at;
+    drop(&r);
+    h[8] = "measure_queued=1";
+    st = run(&r, "mesh:2x2", h);
+    assert_int_equal(st->stopped, NOC_STOP_UNSTABLE);
+    assert_true(st->stopped_at <= at0);
+    drop(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_latency_thres),
         cmocka_unit_test(test_run_lengths),
         cmocka_unit_test(test_unstable_stops),
+        cmocka_unit_test(test_measure_queued),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
