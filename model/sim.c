@@ -745,8 +745,11 @@ void noc_sim_stop_injection(noc_sim_t *s)
         noc_ni_t *ni = &s->ni[n];
         while (ni->q_head != ni->q_tail) {
             const noc_srcq_entry_t *e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
-            if ((s->cfg.measure_queued || e->created >= s->win_start) && e->created < s->win_end)
-                s->st.measured_outstanding--; /* (after the window opened: measure_queued counted it then) */
+            /* (the rule of start_packet, model/ni.c: with measure_queued
+             * a packet waiting when the window opened was counted then) */
+            if ((s->cfg.measure_queued ? s->now >= s->win_start : e->created >= s->win_start) &&
+                e->created < s->win_end)
+                s->st.measured_outstanding--;
             ni->q_head++;
             noc_work_sub(s, n, 1);
         }
