@@ -4,11 +4,13 @@
  * docs/booksim.md, Sampling): sample periods, warm-up ones then measured
  * ones until its stopping test holds, as the state machine of
  * model/sample.h decides. Either stops early as unstable once the average
- * latency passes latency_thres (>= 0). */
+ * latency passes latency_thres (>= 0); sim_type = throughput has neither
+ * latency tests nor a drain of the measured packets. */
 #include "model/sample.h"
 #include "model/sim_internal.h"
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* latency_thres is tested this often in noctua's window and in a drain. */
 #define NOC_THRES_EVERY 1000
@@ -57,14 +59,14 @@ void noc_sampler_period(noc_sampler_t *sm, double latency, double accepted, doub
     sm->prev_latency = latency;
     sm->accepted_change = noc_sampler_change(accepted, sm->prev_accepted);
     sm->prev_accepted = accepted;
-    if (sm->latency_thres >= 0.0 && thres_latency > sm->latency_thres) {
+    if (!sm->throughput && sm->latency_thres >= 0.0 && thres_latency > sm->latency_thres) {
         sm->periods++;
         sm->state = NOC_SAMPLING_DONE;
         sm->stop = NOC_STOP_UNSTABLE;
         return;
     }
     int warm = sm->state == NOC_SAMPLING_WARMUP;
-    int lat_bad = exceeds(sm->latency_change, warm ? sm->warmup_thres : sm->stopping_thres);
+    int lat_bad = !sm->throughput && exceeds(sm->latency_change, warm ? sm->warmup_thres : sm->stopping_thres);
     int acc_bad = exceeds(sm->accepted_change, warm ? sm->acc_warmup_thres : sm->acc_stopping_thres);
     if (warm) {
         if (sm->warmup_periods > 0 ? sm->periods + 1 >= sm->warmup_periods : !lat_bad && !acc_bad) {
@@ -131,6 +133,12 @@ static void mark_unstable(struct noc_sim *s)
 
 /* ---- the run ---- */
 
+/* sim_type = throughput? */
+static int throughput(const struct noc_sim *s)
+{
+    return strcmp(s->cfg.sim_type, "throughput") == 0;
+}
+
 /* The window opens now (win_start set): with measure_queued, the packets
  * waiting in the source queues will be measured too. */
 static void open_window(struct noc_sim *s)
@@ -184,7 +192,7 @@ static int run_periods(struct noc_sim *s, noc_run_status_t *status)
         .warmup_periods = (int)((c->warmup_cycles + c->sample_cycles - 1) / c->sample_cycles), .max_samples = (int)c->max_samples,
         .warmup_thres = c->warmup_thres, .acc_warmup_thres = c->acc_warmup_thres,
         .stopping_thres = c->stopping_thres, .acc_stopping_thres = c->acc_stopping_thres,
-        .latency_thres = c->latency_thres};
+        .latency_thres = c->latency_thres, .throughput = throughput(s)};
     noc_sampler_start(&sm);
     s->phase = NOC_PHASE_WARMUP;
     s->win_start = s->win_end = NOC_NEVER;
@@ -233,7 +241,7 @@ static int run_window(struct noc_sim *s, noc_run_status_t *status)
         return -1;
     open_window(s);
     uint64_t lost_before = s->st.packets_offered_lost;
-    int rc = run_until(s, s->win_end, s->cfg.latency_thres >= 0.0, s->win_start, status);
+    int rc = run_until(s, s->win_end, s->cfg.latency_thres >= 0.0 && !throughput(s), s->win_start, status);
     if (rc < 0)
         return -1;
     if (rc > 0)
@@ -268,7 +276,7 @@ static int drain(struct noc_sim *s, noc_run_status_t *status)
     noc_stats_t *st = &s->st;
     s->phase = NOC_PHASE_DRAIN;
     s->measuring = 0;
-    if (st->stopped != NOC_STOP_UNSTABLE) {
+    if (st->stopped != NOC_STOP_UNSTABLE && !throughput(s)) {
         uint64_t drain_max = (uint64_t)s->cfg.max_drain_cycles;
         int test = s->cfg.latency_thres >= 0.0;
         while (st->measured_outstanding > 0 && s->now - s->win_end < drain_max) {
@@ -281,7 +289,10 @@ static int drain(struct noc_sim *s, noc_run_status_t *status)
         }
     }
     st->drained = st->measured_outstanding == 0;
-    return empty_network(s, status);
+    int rc = empty_network(s, status);
+    if (throughput(s)) /* no drain: the packets still waiting were dropped, not measured */
+        st->drained = st->measured_outstanding == 0;
+    return rc;
 }
 
 noc_run_status_t noc_sim_run(noc_sim_t *s)

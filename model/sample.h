@@ -17,6 +17,7 @@ typedef struct noc_sampler {
     int max_samples;      /* periods in all, warm-up included (>= 1) */
     double warmup_thres, acc_warmup_thres, stopping_thres, acc_stopping_thres; /* < 0: not tested */
     double latency_thres; /* < 0: not tested */
+    int throughput;       /* sim_type = throughput: no latency tests, no latency_thres */
     int state;            /* NOC_SAMPLING_* */
     int periods;          /* periods run */
     int warmed_at;        /* periods run when warm-up ended */

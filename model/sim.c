@@ -180,6 +180,10 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("sync_steps", c->sync_steps, 0, 1, err, errlen) ||
         check_range("check", c->check, 0, 1, err, errlen))
         return -1;
+    if (strcmp(c->sim_type, "latency") != 0 && strcmp(c->sim_type, "throughput") != 0) {
+        snprintf(err, errlen, "parameter 'sim_type': '%s' is not latency or throughput", c->sim_type);
+        return -1;
+    }
     if (c->injection_rate < 0.0 || c->injection_rate > 64.0) {
         snprintf(err, errlen, "parameter 'injection_rate': %g is out of range [0, 64]", c->injection_rate);
         return -1;

@@ -56,6 +56,8 @@ cp "$(dirname "$BS")/examples/torus88" "$work/torus88"
 for r in 0.05 0.15 0.25 0.30 0.40; do row "examples/torus88" "$r" torus88; done
 { cat "$work/torus88"; echo "warmup_periods = 0;"; } >"$work/torus88w0"
 for r in 0.05 0.15 0.25; do row "examples/torus88, warmup_periods = 0" "$r" torus88w0; done
+{ cat "$work/torus88"; echo "sim_type = throughput;"; } >"$work/torus88tp"
+for r in 0.15 0.40; do row "examples/torus88, sim_type = throughput" "$r" torus88tp; done
 printf 'topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 2; vc_buf_size = 8;\n' >"$work/mesh88"
 for r in 0.15 0.28 0.35; do row "mesh 8x8, 2 VCs" "$r" mesh88; done
 printf 'topology = mesh; k = 4; n = 2; routing_function = dor; num_vcs = 2; max_samples = 4;\n' >"$work/mesh44"

@@ -168,6 +168,22 @@ static void test_latency_thres(void **state)
     assert_int_equal(sm.state, NOC_SAMPLING_WARMUP);
 }
 
+/* sim_type = throughput: the latency neither breaks convergence nor stops
+ * the run (BookSim2's _measure_latency = 0); the accepted rate still
+ * does. */
+static void test_throughput_tests(void **state)
+{
+    (void)state;
+    noc_sampler_t sm = sampler(1, 10);
+    sm.throughput = 1;
+    noc_sampler_period(&sm, 10.0, 0.2, 1e9);
+    assert_int_equal(sm.state, NOC_SAMPLING_RUNNING);
+    noc_sampler_period(&sm, 40.0, 0.2, 1e9);
+    assert_int_equal(sm.converged, 1);
+    noc_sampler_period(&sm, 90.0, 0.3, 1e9);
+    assert_int_equal(sm.converged, 0);
+}
+
 /* ---- whole runs ---- */
 
 typedef struct run {
@@ -308,6 +324,32 @@ static void test_measure_queued(void **state)
     drop(&r);
 }
 
+/* sim_type = throughput on the saturated hotspot of test_unstable_stops:
+ * latency_thres is not tested, and the periods converge on the accepted
+ * rate: 1 flit a cycle into node 0, 0.25 per node, except in the first
+ * (warm-up) period, which loses the cycles before the first flits reach
+ * node 0 (more than 5% of 100), so the first measured period changes by
+ * more than 0.05 and the next 3 converge: 5 periods, a window of 400. And
+ * after the window there is no drain, only the network's own flits (at
+ * most 192, one a cycle into node 0); the packets still waiting are not
+ * measured, so every measured one arrived. */
+static void test_throughput_run(void **state)
+{
+    (void)state;
+    run_t r;
+    const char *a[] = {"injection_rate=1", "traffic=hotspot", "hotspot_rate=1", "source_queue=0",
+                       "sample_cycles=100", "warmup_cycles=100", "max_samples=100", "latency_thres=300",
+                       "sim_type=throughput", NULL};
+    const noc_stats_t *st = run(&r, "mesh:2x2", a);
+    assert_int_equal(st->stopped, NOC_STOP_CONVERGED);
+    assert_int_equal(st->periods, 5);
+    assert_int_equal(st->sample, 400);
+    assert_true(st->drain <= 192 + 8);
+    assert_true(st->drained);
+    assert_true(st->saturated); /* the window accepted a quarter of what was offered */
+    drop(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +362,8 @@ int main(void)
         cmocka_unit_test(test_run_lengths),
         cmocka_unit_test(test_unstable_stops),
         cmocka_unit_test(test_measure_queued),
+        cmocka_unit_test(test_throughput_tests),
+        cmocka_unit_test(test_throughput_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
