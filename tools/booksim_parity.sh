@@ -17,9 +17,8 @@
 # (BookSim2's examples measure 1000-cycle periods, too short to compare
 # within a few %). Both also get latency_thres=1.0e9 on their command
 # lines, so that past saturation they measure instead of stopping as
-# unstable (BookSim2 then gives no overall figures when it runs out of
-# max_samples before its stopping test holds, and its last sample period's
-# are used). Printed: a Markdown table of packet latency, network latency
+# unstable (should BookSim2 still end a run as unstable, it gives no
+# overall figures, and its last sample period's are used). Printed: a Markdown table of packet latency, network latency
 # and accepted throughput (flits/node/cycle), BookSim2's, noctua's and
 # noctua's difference in % of BookSim2's.
 set -euo pipefail
