@@ -488,6 +488,10 @@ int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char
     }
     if (k->disp == NOC_BS_SAME && noc_config_set(cfg, k->noctua, value, err, errlen) != 0)
         return -1;
+    if (cfg->booksim && strcmp(key, "max_samples") == 0 && cfg->max_samples < 1) {
+        snprintf(err, errlen, "BookSim2's 'max_samples = %s': %s", value, k->note);
+        return -1;
+    }
     return 1; /* (FIXED: what noctua does anyway) */
 }
 

@@ -94,6 +94,16 @@ static void test_every_refused_key_named(void **state)
     assert_non_null(strstr(err, "'internal_speedup=2'"));
     assert_non_null(strstr(err, "'warp=2'"));
     free(err);
+    /* BookSim2's loop needs a period: max_samples = 0 is refused, in a file
+     * and after one (noctua's own 0, one window, is not BookSim2's) */
+    put("ms0.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; max_samples = 0;\n");
+    assert_int_equal(cmd_run("run --config ms0.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "ms0.cfg:1: 'max_samples = 0'"));
+    free(err);
+    put("ms3.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor;\n");
+    assert_int_equal(cmd_run("run --config ms3.cfg max_samples=0", NULL, &err), 2);
+    assert_non_null(strstr(err, "'max_samples = 0'"));
+    free(err);
     /* two statements on one line, the second refused by its line */
     put("two.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor;\nsubnets = 1; classes = 2;\n");
     assert_int_equal(cmd_run("run --config two.cfg", NULL, &err), 2);
