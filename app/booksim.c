@@ -402,11 +402,13 @@ static void translate_timing(bs_read_t *r, noc_config_t *cfg, long lat)
     }
 }
 
-/* The sampling periods. */
+/* The sampling periods (max_samples and the thresholds have the same
+ * meaning: set by translate). */
 static void translate_sampling(bs_read_t *r, noc_config_t *cfg)
 {
-    long periods = 3, period = 1000;
-    if (int_key(r, "warmup_periods", 0, 1L << 30, &periods) || int_key(r, "sample_period", 1, 1L << 30, &period))
+    long periods = 3, period = 1000, samples = 10;
+    if (int_key(r, "warmup_periods", 0, 1L << 30, &periods) || int_key(r, "sample_period", 1, 1L << 30, &period) ||
+        int_key(r, "max_samples", 1, 1L << 30, &samples))
         return;
     set_int(r, cfg, "warmup_cycles", periods * period, "warmup_periods");
     set_int(r, cfg, "sample_cycles", period, "sample_period");
@@ -432,6 +434,7 @@ static void translate(bs_read_t *r, noc_config_t *cfg)
     set(r, cfg, "ni_ports", "1", NULL);
     set(r, cfg, "self_traffic", "1", NULL);
     set(r, cfg, "source_queue", "0", NULL);
+    set(r, cfg, "measure_queued", "1", NULL);
     set(r, cfg, "booksim", "1", NULL);
 }
 
@@ -485,6 +488,10 @@ int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char
     }
     if (k->disp == NOC_BS_SAME && noc_config_set(cfg, k->noctua, value, err, errlen) != 0)
         return -1;
+    if (cfg->booksim && strcmp(key, "max_samples") == 0 && cfg->max_samples < 1) {
+        snprintf(err, errlen, "BookSim2's 'max_samples = %s': %s", value, k->note);
+        return -1;
+    }
     return 1; /* (FIXED: what noctua does anyway) */
 }
 

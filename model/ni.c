@@ -11,6 +11,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     assert(f->seq == p->received); /* a VC keeps the flits of a packet in order */
     if (s->pe)
         noc_pe_flit_arrived(s->pe, p->msg, p->off + f->seq, f->data);
+    if (s->warm_track)
+        noc_warm_count(s, p);
     p->received++;
     if (f->flags & NOC_FLIT_HEAD)
         p->hops = f->hops;
@@ -105,7 +107,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     p->size = size;
     p->received = 0;
     p->hops = 0;
-    p->measured = created >= s->win_start && created < s->win_end;
+    p->measured = (s->cfg.measure_queued ? s->now >= s->win_start : created >= s->win_start) && created < s->win_end;
     p->msg = msg;
     p->off = off;
     p->step = s->pe ? (uint16_t)noc_pe_msg_step(s->pe, msg) : 0;

@@ -1,6 +1,6 @@
 /* sim.c: building the simulator from a configuration and a topology, the
- * two-phase cycle loop with idle nodes skipped, and the synthetic run
- * (warm-up, measurement window, drain). */
+ * two-phase cycle loop with idle nodes skipped (the synthetic run, warm-up,
+ * measurement and drain, is model/sample.c). */
 #include "util/meminfo.h"
 #include "util/xalloc.h"
 #include "model/channel.h"
@@ -173,12 +173,17 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("warmup_cycles", c->warmup_cycles, 0, INT64_C(1) << 40, err, errlen) ||
         check_range("sample_cycles", c->sample_cycles, 1, INT64_C(1) << 40, err, errlen) ||
         check_range("max_drain_cycles", c->max_drain_cycles, 0, INT64_C(1) << 40, err, errlen) ||
+        check_range("max_samples", c->max_samples, 0, 1 << 30, err, errlen) ||
         check_range("source_queue", c->source_queue, 0, 1 << 20, err, errlen) ||
         check_range("deadlock_cycles", c->deadlock_cycles, 10, INT64_C(1) << 40, err, errlen) ||
         check_range("compute_cycles", c->compute_cycles, 0, 1 << 20, err, errlen) ||
         check_range("sync_steps", c->sync_steps, 0, 1, err, errlen) ||
         check_range("check", c->check, 0, 1, err, errlen))
         return -1;
+    if (strcmp(c->sim_type, "latency") != 0 && strcmp(c->sim_type, "throughput") != 0) {
+        snprintf(err, errlen, "parameter 'sim_type': '%s' is not latency or throughput", c->sim_type);
+        return -1;
+    }
     if (c->injection_rate < 0.0 || c->injection_rate > 64.0) {
         snprintf(err, errlen, "parameter 'injection_rate': %g is out of range [0, 64]", c->injection_rate);
         return -1;
@@ -745,7 +750,10 @@ void noc_sim_stop_injection(noc_sim_t *s)
         noc_ni_t *ni = &s->ni[n];
         while (ni->q_head != ni->q_tail) {
             const noc_srcq_entry_t *e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
-            if (e->created >= s->win_start && e->created < s->win_end)
+            /* (the rule of start_packet, model/ni.c: with measure_queued
+             * a packet waiting when the window opened was counted then) */
+            if ((s->cfg.measure_queued ? s->now >= s->win_start : e->created >= s->win_start) &&
+                e->created < s->win_end)
                 s->st.measured_outstanding--;
             ni->q_head++;
             noc_work_sub(s, n, 1);
@@ -837,59 +845,6 @@ void noc_sim_measure_all(noc_sim_t *s)
     s->measuring = 1;
     s->win_start = s->now;
     s->win_end = NOC_NEVER;
-}
-
-noc_run_status_t noc_sim_run(noc_sim_t *s)
-{
-    noc_run_status_t status = NOC_RUN_OK;
-    noc_stats_t *st = &s->st;
-    uint64_t warm = (uint64_t)s->cfg.warmup_cycles, sample = (uint64_t)s->cfg.sample_cycles;
-    uint64_t drain_max = (uint64_t)s->cfg.max_drain_cycles;
-
-    s->phase = NOC_PHASE_WARMUP;
-    s->win_start = s->now + warm;
-    s->win_end = s->win_start + sample;
-    while (s->now < s->win_start)
-        if (noc_sim_step_checked(s, &status))
-            goto out;
-    s->phase = NOC_PHASE_SAMPLE;
-    s->measuring = 1;
-    uint64_t lost_before = st->packets_offered_lost;
-    while (s->now < s->win_end)
-        if (noc_sim_step_checked(s, &status))
-            goto out;
-    if (st->packets_offered_lost > lost_before)
-        st->saturated = 1;
-    s->phase = NOC_PHASE_DRAIN;
-    s->measuring = 0;
-    while (st->measured_outstanding > 0 && s->now - s->win_end < drain_max)
-        if (noc_sim_step_checked(s, &status))
-            goto out;
-    st->drained = st->measured_outstanding == 0;
-    /* Empty the network so that nothing is left behind: stop the sources,
-     * let every flit that entered arrive. */
-    noc_sim_stop_injection(s);
-    for (uint64_t quiet = 0; s->in_network > 0 || s->n_active > 0;) {
-        if (noc_sim_step_checked(s, &status))
-            goto out;
-        /* with no flit left, only credits can still be on their way */
-        if (s->in_network == 0 && ++quiet > s->cap + 2) {
-            fprintf(stderr, "noctua: internal error: nodes stay active in an empty network\n");
-            status = NOC_RUN_INVARIANT;
-            goto out;
-        }
-    }
-out:
-    st->warmup = s->now < s->win_start ? s->now : s->win_start;
-    st->sample = s->now <= s->win_start ? 0 : (s->now < s->win_end ? s->now : s->win_end) - s->win_start;
-    st->drain = s->now > s->win_end ? s->now - s->win_end : 0;
-    if (status == NOC_RUN_INTERRUPTED)
-        return status; /* cut short: no verdict on saturation */
-    if (!st->drained)
-        st->saturated = 1;
-    if (st->window_flits_out * 100 < st->window_flits_offered * 95)
-        st->saturated = 1;
-    return status;
 }
 
 void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed)

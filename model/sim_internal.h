@@ -158,6 +158,10 @@ struct noc_sim {
     int phase;              /* NOC_PHASE_* */
     int measuring;          /* phase == NOC_PHASE_SAMPLE */
     uint64_t win_start, win_end; /* packets created in [start, end) are measured */
+    /* BookSim2's warm-up figures (model/sample.c, with max_samples): every
+     * flit and packet delivered while warm_track is set */
+    int warm_track;
+    uint64_t warm_flits_out, warm_lat_n, warm_lat_sum;
     uint64_t in_network;    /* flits in channels and router buffers */
     uint64_t last_move;     /* last cycle a flit moved */
     int shuffle;            /* tests: visit nodes in a random order */
@@ -199,6 +203,17 @@ static inline int16_t *noc_lane_credits(const struct noc_sim *s, int n, int k)
 {
     int per = s->lane_chans ? s->lanes : 1;
     return &s->ni_credits[((size_t)n * (size_t)per + (size_t)(s->lane_chans ? k : 0)) * (size_t)s->V];
+}
+
+/* Flit f of packet p is being delivered during a sampled warm-up
+ * (model/sample.c): count it, and the packet's latency at its tail. */
+static inline void noc_warm_count(struct noc_sim *s, const noc_packet_t *p)
+{
+    s->warm_flits_out++;
+    if (p->received + 1 == p->size) {
+        s->warm_lat_n++;
+        s->warm_lat_sum += s->now - p->created;
+    }
 }
 
 /* Count statistics now? (inside the measurement window) */

@@ -88,3 +88,9 @@ uint64_t noc_node_percentile(const uint32_t *hist, const noc_lat_sum_t *l, doubl
     }
     return l->max;
 }
+
+const char *noc_stop_name(int stopped)
+{
+    static const char *const names[] = {"none", "converged", "max_samples", "warmup", "unstable"};
+    return stopped >= 0 && stopped <= NOC_STOP_UNSTABLE ? names[stopped] : "?";
+}

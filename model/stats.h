@@ -44,7 +44,23 @@ typedef struct noc_stats {
     int saturated;              /* the run shows the network past saturation */
     int drained;                /* every measured packet arrived */
     int deadlock;               /* the network stopped moving with flits in it */
+    /* sampling (model/sample.h): how the run ended its measurement */
+    int stopped;                /* NOC_STOP_*; NOC_STOP_NONE: one window (max_samples = 0), not stopped early */
+    uint32_t periods;           /* max_samples >= 1: sample periods run, warm-up included */
+    uint32_t warmup_periods;    /* of which warming up */
+    uint64_t stopped_at;        /* NOC_STOP_UNSTABLE: the cycle */
 } noc_stats_t;
+
+/* How a run ended its measurement. */
+enum {
+    NOC_STOP_NONE,       /* noctua's one window, run to its end */
+    NOC_STOP_CONVERGED,  /* BookSim2's stopping test held 3 periods running */
+    NOC_STOP_MAX_SAMPLES,/* max_samples periods without that */
+    NOC_STOP_WARMUP,     /* max_samples periods without warming up (BookSim2: unstable) */
+    NOC_STOP_UNSTABLE    /* the average latency passed latency_thres */
+};
+/* "none", "converged", "max_samples", "warmup", "unstable". */
+const char *noc_stop_name(int stopped);
 
 /* Add sample v (inline: four of them for every packet delivered). */
 static inline void noc_lat_add(noc_lat_sum_t *s, uint64_t v)

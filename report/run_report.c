@@ -147,6 +147,10 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
     fprintf(f, "  cycles        %llu (warm-up %llu, window %llu, drain %llu)\n",
             (unsigned long long)st->cycles, (unsigned long long)st->warmup,
             (unsigned long long)st->sample, (unsigned long long)st->drain);
+    if (st->periods > 0)
+        fprintf(f, "  sampling      %u periods of %lld cycles (%u warm-up, %u measured): %s\n", st->periods,
+                (long long)c->sample_cycles, st->warmup_periods, st->periods - st->warmup_periods,
+                noc_stop_name(st->stopped));
     fprintf(f, "  packets       %llu measured (%llu flits); %llu created in all\n",
             (unsigned long long)st->packets, (unsigned long long)st->flits,
             (unsigned long long)st->packets_created);
@@ -166,6 +170,9 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
     else if (res->status == NOC_RUN_DEADLOCK)
         fprintf(f, "  state         DEADLOCK: no flit moved for %lld cycles with %llu flits in the network\n",
                 (long long)c->deadlock_cycles, (unsigned long long)noc_sim_flits_in_network(s));
+    else if (st->stopped == NOC_STOP_UNSTABLE)
+        fprintf(f, "  state         UNSTABLE at cycle %llu: the average latency passed latency_thres = %g; stopped "
+                "without a drain (saturated)\n", (unsigned long long)st->stopped_at, c->latency_thres);
     else if (st->saturated)
         fprintf(f, "  state         SATURATED: the network accepts %.4f of the %.4f flits/node/cycle offered%s\n",
                 res->accepted, res->offered,
@@ -281,6 +288,19 @@ static json_t *histogram_json(const noc_stats_t *st)
                      "from", (json_int_t)NOC_LAT_HIST, "count", (json_int_t)above);
 }
 
+/* How the measurement ended (max_samples, latency_thres): "stopped", the
+ * cycle of an unstable stop, BookSim2's sample periods. */
+static void sampling_json(json_t *j, const noc_stats_t *st)
+{
+    json_object_set_new(j, "stopped", json_string(noc_stop_name(st->stopped)));
+    if (st->stopped == NOC_STOP_UNSTABLE)
+        json_object_set_new(j, "stopped_cycle", json_integer((json_int_t)st->stopped_at));
+    if (st->periods > 0)
+        json_object_set_new(j, "sample_periods", json_pack("{s:I, s:I, s:I}", "all", (json_int_t)st->periods,
+                                                           "warmup", (json_int_t)st->warmup_periods,
+                                                           "measured", (json_int_t)(st->periods - st->warmup_periods)));
+}
+
 static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
 {
     const noc_stats_t *st = noc_sim_stats(s);
@@ -311,6 +331,8 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_object_set_new(j, "deadlock", json_boolean(res->status == NOC_RUN_DEADLOCK));
     json_object_set_new(j, "interrupted", json_boolean(res->status == NOC_RUN_INTERRUPTED));
     json_object_set_new(j, "source_queue_peak", json_integer(st->source_queue_peak));
+    if (noc_sim_config(s)->max_samples > 0 || st->stopped != NOC_STOP_NONE) /* (absent otherwise: reports stay as they were) */
+        sampling_json(j, st);
 
     json_object_set_new(j, "config", noc_report_config_json(s));
     json_object_set_new(j, "links", noc_report_links_json(s));

@@ -15,10 +15,10 @@
 #
 # Both simulators read the same file, with `sample_period = 10000;` added
 # (BookSim2's examples measure 1000-cycle periods, too short to compare
-# within a few %). BookSim2 also gets latency_thres=1.0e9 on its command
-# line, so that past saturation it measures instead of stopping as
-# unstable; it then gives no overall figures, and its last sample period's
-# are used. Printed: a Markdown table of packet latency, network latency
+# within a few %). Both also get latency_thres=1.0e9 on their command
+# lines, so that past saturation they measure instead of stopping as
+# unstable (should BookSim2 still end a run as unstable, it gives no
+# overall figures, and its last sample period's are used). Printed: a Markdown table of packet latency, network latency
 # and accepted throughput (flits/node/cycle), BookSim2's, noctua's and
 # noctua's difference in % of BookSim2's.
 set -euo pipefail
@@ -67,7 +67,7 @@ row() { # NAME FILE [BookSim2-only KEY=VALUE ...]
   # (BookSim2 exits 255 when it ends a run as unstable, noctua 3 on a
   # deadlock: the figures tell)
   b=$( (cd "$work"; "$BS" "$file" latency_thres=1.0e9 "$@" 2>&1) | booksim_figures) || true
-  n=$( (cd "$work"; "$NOC" run --config "$file" 2>/dev/null) | noctua_figures) || true
+  n=$( (cd "$work"; "$NOC" run --config "$file" latency_thres=1.0e9 2>/dev/null) | noctua_figures) || true
   read -r bp bn ba bhow <<<"$b"
   read -r np nn na nstate <<<"$n"
   local lp ln

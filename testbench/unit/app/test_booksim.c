@@ -79,20 +79,30 @@ static void test_every_refused_key_named(void **state)
         "k = 4;\n"
         "wait_for_tail_credit = 1;\n"     /* 3: a value noctua does not honour */
         "routing_function = dor;\n"
-        "stopping_thres = 0.1;\n"         /* 5: a key noctua does not honour */
+        "physical_subnetworks = 2;\n"    /* 5: a key noctua does not honour */
         "n = 2;\n"
         "warp_drive = 9;\n");              /* 7: nobody's key */
     assert_int_equal(cmd_run("run --config three.cfg", NULL, &err), 2);
     assert_non_null(strstr(err, "three.cfg:3: 'wait_for_tail_credit = 1'"));
-    assert_non_null(strstr(err, "three.cfg:5: BookSim2's 'stopping_thres'"));
+    assert_non_null(strstr(err, "three.cfg:5: BookSim2's 'physical_subnetworks'"));
     assert_non_null(strstr(err, "three.cfg:7: 'warp_drive'"));
     assert_non_null(strstr(err, "3 lines above"));
     free(err);
     /* the same as key=value arguments, all three named */
-    assert_int_equal(cmd_run("run mesh:4x4 stopping_thres=0.1 internal_speedup=2 warp=2", NULL, &err), 2);
-    assert_non_null(strstr(err, "'stopping_thres=0.1'"));
+    assert_int_equal(cmd_run("run mesh:4x4 physical_subnetworks=2 internal_speedup=2 warp=2", NULL, &err), 2);
+    assert_non_null(strstr(err, "'physical_subnetworks=2'"));
     assert_non_null(strstr(err, "'internal_speedup=2'"));
     assert_non_null(strstr(err, "'warp=2'"));
+    free(err);
+    /* BookSim2's loop needs a period: max_samples = 0 is refused, in a file
+     * and after one (noctua's own 0, one window, is not BookSim2's) */
+    put("ms0.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; max_samples = 0;\n");
+    assert_int_equal(cmd_run("run --config ms0.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "ms0.cfg:1: 'max_samples = 0'"));
+    free(err);
+    put("ms3.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor;\n");
+    assert_int_equal(cmd_run("run --config ms3.cfg max_samples=0", NULL, &err), 2);
+    assert_non_null(strstr(err, "'max_samples = 0'"));
     free(err);
     /* two statements on one line, the second refused by its line */
     put("two.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor;\nsubnets = 1; classes = 2;\n");

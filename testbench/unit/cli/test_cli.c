@@ -259,6 +259,42 @@ static void test_bad_input(void **state)
     free(err);
 }
 
+/* An unstable stop in the JSON report (max_samples, latency_thres; the
+ * run itself: model.sample): "stopped", its cycle, the sample periods,
+ * every key named in docs/report.md; absent from a default run. */
+static void test_report_stopped_unstable(void **state)
+{
+    (void)state;
+    char *out, path[512];
+    assert_int_equal(cmd_run("run mesh:2x2 injection_rate=1 traffic=hotspot hotspot_rate=1 source_queue=0 "
+                             "sample_cycles=100 warmup_cycles=100 max_samples=100 latency_thres=300 --json -",
+                             &out, NULL), 0);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "stopped")), "unstable");
+    json_int_t at = json_integer_value(json_object_get(j, "stopped_cycle"));
+    assert_true(at > 300 && at % 100 == 0);
+    json_t *per = json_object_get(j, "sample_periods");
+    assert_int_equal(json_integer_value(json_object_get(per, "all")), at / 100);
+    assert_int_equal(json_integer_value(json_object_get(per, "warmup")), 1);
+    assert_true(json_is_true(json_object_get(j, "saturated")));
+    snprintf(path, sizeof path, "%s/docs/report.md", getenv("NOCTUA_SOURCE_DIR"));
+    char *doc = cmd_slurp(path, NULL);
+    assert_non_null(doc);
+    check_keys(doc, j, NULL);
+    check_keys(doc, per, "sample_periods");
+    json_decref(j);
+    free(out);
+    assert_int_equal(cmd_run("run mesh:2x2 sample_cycles=100 --json -", &out, NULL), 0);
+    j = json_loads(out, 0, &je);
+    assert_null(json_object_get(j, "stopped"));
+    assert_null(json_object_get(j, "sample_periods"));
+    json_decref(j);
+    free(out);
+    free(doc);
+}
+
 static void test_booksim_config(void **state)
 {
     (void)state;
@@ -486,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_booksim_config),
         cmocka_unit_test(test_json_report),
         cmocka_unit_test(test_report_doc_names_every_key),
+        cmocka_unit_test(test_report_stopped_unstable),
         cmocka_unit_test(test_node_figures_add_up),
         cmocka_unit_test(test_same_seed_same_output),
         cmocka_unit_test(test_deadlock_exit),

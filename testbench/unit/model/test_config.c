@@ -44,7 +44,8 @@ static void test_booleans(void **state)
     (void)state;
     noc_config_defaults(&cfg);
     static const char *const flags[] = { "check", "lookahead", "sync_steps", "injection_rate_uses_flits",
-                                         "memory_check", "self_traffic", "booksim", "node_stats" };
+                                         "memory_check", "self_traffic", "booksim", "node_stats",
+                                         "measure_queued" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         assert_int_equal(set(flags[i], "1"), 0);
         assert_int_equal(set(flags[i], "0"), 0);
@@ -58,8 +59,8 @@ static void test_booleans(void **state)
     int bools = 0;
     for (size_t i = 0; i < n; i++)
         bools += p[i].type == NOC_PARAM_BOOL;
-    assert_int_equal(bools, 8); /* check, lookahead, sync_steps, injection_rate_uses_flits, memory_check,
-                                   self_traffic, booksim, node_stats */
+    assert_int_equal(bools, 9); /* check, lookahead, sync_steps, injection_rate_uses_flits, memory_check,
+                                   self_traffic, booksim, node_stats, measure_queued */
 }
 
 static void test_reals(void **state)

@@ -1,0 +1,314 @@
+/* sample.c: the synthetic run (noc_sim_run). noctua's own: warm-up, one
+ * measurement window of sample_cycles, drain. With max_samples >= 1,
+ * BookSim2's latency run (TrafficManager::_SingleSim, read in
+ * docs/booksim.md, Sampling): sample periods, warm-up ones then measured
+ * ones until its stopping test holds, as the state machine of
+ * model/sample.h decides. Either stops early as unstable once the average
+ * latency passes latency_thres (>= 0); sim_type = throughput has neither
+ * latency tests nor a drain of the measured packets. */
+#include "model/sample.h"
+#include "model/sim_internal.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* latency_thres is tested this often in noctua's window and in a drain. */
+#define NOC_THRES_EVERY 1000
+
+/* ---- the state machine ---- */
+
+double noc_sampler_change(double cur, double prev)
+{
+    return fabs((cur - prev) / cur);
+}
+
+void noc_sampler_start(noc_sampler_t *sm)
+{
+    sm->state = NOC_SAMPLING_WARMUP;
+    sm->periods = sm->warmed_at = sm->converged = sm->clear_next = 0;
+    sm->prev_latency = sm->prev_accepted = 0.0;
+    sm->latency_change = sm->accepted_change = 0.0;
+    sm->stop = NOC_STOP_NONE;
+}
+
+int noc_sampler_more(const noc_sampler_t *sm)
+{
+    if (sm->state == NOC_SAMPLING_DONE || sm->periods >= sm->max_samples)
+        return 0;
+    return sm->state != NOC_SAMPLING_RUNNING || sm->converged < 3;
+}
+
+int noc_sampler_clear(noc_sampler_t *sm)
+{
+    if (sm->clear_next) {
+        sm->clear_next = 0;
+        return 1;
+    }
+    return sm->state == NOC_SAMPLING_WARMUP && sm->periods % 2 == 0;
+}
+
+/* A change past threshold t (< 0: not tested; NaN passes no test). */
+static int exceeds(double change, double t)
+{
+    return t >= 0.0 && change > t;
+}
+
+void noc_sampler_period(noc_sampler_t *sm, double latency, double accepted, double thres_latency)
+{
+    sm->latency_change = noc_sampler_change(latency, sm->prev_latency);
+    sm->prev_latency = latency;
+    sm->accepted_change = noc_sampler_change(accepted, sm->prev_accepted);
+    sm->prev_accepted = accepted;
+    if (!sm->throughput && sm->latency_thres >= 0.0 && thres_latency > sm->latency_thres) {
+        sm->periods++;
+        sm->state = NOC_SAMPLING_DONE;
+        sm->stop = NOC_STOP_UNSTABLE;
+        return;
+    }
+    int warm = sm->state == NOC_SAMPLING_WARMUP;
+    int lat_bad = !sm->throughput && exceeds(sm->latency_change, warm ? sm->warmup_thres : sm->stopping_thres);
+    int acc_bad = exceeds(sm->accepted_change, warm ? sm->acc_warmup_thres : sm->acc_stopping_thres);
+    if (warm) {
+        if (sm->warmup_periods > 0 ? sm->periods + 1 >= sm->warmup_periods : !lat_bad && !acc_bad) {
+            sm->clear_next = 1;
+            sm->state = NOC_SAMPLING_RUNNING;
+            sm->warmed_at = sm->periods + 1;
+        }
+    } else {
+        sm->converged = !lat_bad && !acc_bad ? sm->converged + 1 : 0;
+    }
+    sm->periods++;
+    if (!noc_sampler_more(sm)) {
+        if (sm->state == NOC_SAMPLING_RUNNING)
+            sm->stop = sm->converged >= 3 ? NOC_STOP_CONVERGED : NOC_STOP_MAX_SAMPLES;
+        else
+            sm->stop = NOC_STOP_WARMUP;
+        sm->state = NOC_SAMPLING_DONE;
+    }
+}
+
+/* ---- the figures of the tests ---- */
+
+/* latency_thres's average: n packets delivered with latencies summing to
+ * sum, and every flit on its way (BookSim2: every flit generated and not
+ * yet retired) counted with its age (cycles since its packet was created).
+ * A source with no packet in injection counts the head of its queue, which
+ * BookSim2 would have generated. Scans the packet pool: once a period or
+ * NOC_THRES_EVERY cycles, never in a cycle. */
+static double thres_average(const struct noc_sim *s, uint64_t n, uint64_t sum)
+{
+    double cnt = (double)n, tot = (double)sum;
+    for (uint32_t i = 0; i < s->pkt_cap; i++) {
+        const noc_packet_t *p = &s->pkts[i];
+        if (p->size == 0)
+            continue;
+        double left = (double)(p->size - p->received);
+        cnt += left;
+        tot += left * (double)(s->now - p->created);
+    }
+    for (int v = 0; v < s->n_nodes; v++) {
+        const noc_ni_t *ni = &s->ni[v];
+        if (ni->lane0.pkt >= 0 || ni->q_head == ni->q_tail)
+            continue;
+        const noc_srcq_entry_t *e = &s->srcq[(size_t)v * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+        cnt += (double)e->size;
+        tot += (double)e->size * (double)(s->now - e->created);
+    }
+    return tot / cnt;
+}
+
+/* Past latency_thres (>= 0), with the measured packets' figures? */
+static int unstable(const struct noc_sim *s)
+{
+    double t = s->cfg.latency_thres;
+    return t >= 0.0 && thres_average(s, s->st.latency.n, s->st.latency.sum) > t;
+}
+
+static void mark_unstable(struct noc_sim *s)
+{
+    s->st.stopped = NOC_STOP_UNSTABLE;
+    s->st.stopped_at = s->now;
+    s->st.saturated = 1;
+}
+
+/* ---- the run ---- */
+
+/* sim_type = throughput? */
+static int throughput(const struct noc_sim *s)
+{
+    return strcmp(s->cfg.sim_type, "throughput") == 0;
+}
+
+/* The window opens now (win_start set): with measure_queued, the packets
+ * waiting in the source queues will be measured too. */
+static void open_window(struct noc_sim *s)
+{
+    s->phase = NOC_PHASE_SAMPLE;
+    s->measuring = 1;
+    if (s->cfg.measure_queued)
+        for (int v = 0; v < s->n_nodes; v++)
+            s->st.measured_outstanding += s->ni[v].q_tail - s->ni[v].q_head;
+}
+
+/* Run until cycle `until`, testing latency_thres every NOC_THRES_EVERY
+ * cycles from `from` when test is set: 1 when it passed, 0 at `until`, -1
+ * when a cycle's checks stop the run (*status). */
+static int run_until(struct noc_sim *s, uint64_t until, int test, uint64_t from, noc_run_status_t *status)
+{
+    while (s->now < until) {
+        if (noc_sim_step_checked(s, status))
+            return -1;
+        if (test && (s->now - from) % NOC_THRES_EVERY == 0 && unstable(s)) {
+            mark_unstable(s);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The period's figures for the sampler: since the warm-up's last clear
+ * (at cycle reset) or since the measurement began. */
+static void period_figures(const struct noc_sim *s, const noc_sampler_t *sm, uint64_t reset, double *lat,
+                           double *acc, double *thres)
+{
+    const noc_stats_t *st = &s->st;
+    int warm = sm->state == NOC_SAMPLING_WARMUP;
+    uint64_t n = warm ? s->warm_lat_n : st->latency.n, sum = warm ? s->warm_lat_sum : st->latency.sum;
+    uint64_t flits = warm ? s->warm_flits_out : st->window_flits_out;
+    uint64_t since = warm ? reset : s->win_start;
+    *lat = (double)sum / (double)n;
+    *acc = (double)flits / (double)(s->now - since) / (double)s->n_nodes;
+    *thres = sm->latency_thres >= 0.0 ? thres_average(s, n, sum) : 0.0;
+}
+
+/* BookSim2's periods: warm-up, then measurement until the sampler stops;
+ * the window is [its first measured period, the end of its last). 0, or
+ * -1 with *status. */
+static int run_periods(struct noc_sim *s, noc_run_status_t *status)
+{
+    const noc_config_t *c = &s->cfg;
+    uint64_t P = (uint64_t)c->sample_cycles, reset = s->now;
+    noc_sampler_t sm = {
+        .warmup_periods = (int)((c->warmup_cycles + c->sample_cycles - 1) / c->sample_cycles), .max_samples = (int)c->max_samples,
+        .warmup_thres = c->warmup_thres, .acc_warmup_thres = c->acc_warmup_thres,
+        .stopping_thres = c->stopping_thres, .acc_stopping_thres = c->acc_stopping_thres,
+        .latency_thres = c->latency_thres, .throughput = throughput(s)};
+    noc_sampler_start(&sm);
+    s->phase = NOC_PHASE_WARMUP;
+    s->win_start = s->win_end = NOC_NEVER;
+    s->warm_track = 1;
+    int rc = 0;
+    while (noc_sampler_more(&sm)) {
+        if (noc_sampler_clear(&sm)) {
+            if (sm.state == NOC_SAMPLING_RUNNING) { /* the measurement begins */
+                s->warm_track = 0;
+                s->win_start = s->now;
+                open_window(s);
+            } else {
+                s->warm_lat_n = s->warm_lat_sum = s->warm_flits_out = 0;
+                reset = s->now;
+            }
+        }
+        if ((rc = run_until(s, s->now + P, 0, 0, status)) != 0)
+            break;
+        double lat, acc, thres;
+        period_figures(s, &sm, reset, &lat, &acc, &thres);
+        noc_sampler_period(&sm, lat, acc, thres);
+    }
+    s->warm_track = 0;
+    if (s->win_start == NOC_NEVER) /* never measured: an empty window */
+        s->win_start = s->now;
+    s->win_end = s->now;
+    s->st.periods = (uint32_t)sm.periods;
+    s->st.warmup_periods = (uint32_t)(sm.warmed_at ? sm.warmed_at : sm.periods);
+    if (rc < 0)
+        return -1;
+    s->st.stopped = sm.stop;
+    if (sm.stop == NOC_STOP_UNSTABLE)
+        mark_unstable(s);
+    return 0;
+}
+
+/* noctua's window: warm-up, then sample_cycles measured; 0, or -1 with
+ * *status. */
+static int run_window(struct noc_sim *s, noc_run_status_t *status)
+{
+    uint64_t warm = (uint64_t)s->cfg.warmup_cycles, sample = (uint64_t)s->cfg.sample_cycles;
+    s->phase = NOC_PHASE_WARMUP;
+    s->win_start = s->now + warm;
+    s->win_end = s->win_start + sample;
+    if (run_until(s, s->win_start, 0, 0, status))
+        return -1;
+    open_window(s);
+    uint64_t lost_before = s->st.packets_offered_lost;
+    int rc = run_until(s, s->win_end, s->cfg.latency_thres >= 0.0 && !throughput(s), s->win_start, status);
+    if (rc < 0)
+        return -1;
+    if (rc > 0)
+        s->win_end = s->now;
+    if (s->st.packets_offered_lost > lost_before)
+        s->st.saturated = 1;
+    return 0;
+}
+
+/* Stop the sources and let every flit that entered arrive, so that nothing
+ * is left behind. 0, or -1 with *status. */
+static int empty_network(struct noc_sim *s, noc_run_status_t *status)
+{
+    noc_sim_stop_injection(s);
+    for (uint64_t quiet = 0; s->in_network > 0 || s->n_active > 0;) {
+        if (noc_sim_step_checked(s, status))
+            return -1;
+        /* with no flit left, only credits can still be on their way */
+        if (s->in_network == 0 && ++quiet > s->cap + 2) {
+            fprintf(stderr, "noctua: internal error: nodes stay active in an empty network\n");
+            *status = NOC_RUN_INVARIANT;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* After the window: the measured packets' drain (not after an unstable
+ * stop), then the empty network. 0, or -1 with *status. */
+static int drain(struct noc_sim *s, noc_run_status_t *status)
+{
+    noc_stats_t *st = &s->st;
+    s->phase = NOC_PHASE_DRAIN;
+    s->measuring = 0;
+    if (st->stopped != NOC_STOP_UNSTABLE && !throughput(s)) {
+        uint64_t drain_max = (uint64_t)s->cfg.max_drain_cycles;
+        int test = s->cfg.latency_thres >= 0.0;
+        while (st->measured_outstanding > 0 && s->now - s->win_end < drain_max) {
+            if (noc_sim_step_checked(s, status))
+                return -1;
+            if (test && (s->now - s->win_end) % NOC_THRES_EVERY == 0 && unstable(s)) {
+                mark_unstable(s);
+                break;
+            }
+        }
+    }
+    st->drained = st->measured_outstanding == 0;
+    int rc = empty_network(s, status);
+    if (throughput(s)) /* no drain: the packets still waiting were dropped, not measured */
+        st->drained = st->measured_outstanding == 0;
+    return rc;
+}
+
+noc_run_status_t noc_sim_run(noc_sim_t *s)
+{
+    noc_run_status_t status = NOC_RUN_OK;
+    noc_stats_t *st = &s->st;
+    if ((s->cfg.max_samples > 0 ? run_periods(s, &status) : run_window(s, &status)) == 0)
+        (void)drain(s, &status);
+    st->warmup = s->now < s->win_start ? s->now : s->win_start;
+    st->sample = s->now <= s->win_start ? 0 : (s->now < s->win_end ? s->now : s->win_end) - s->win_start;
+    st->drain = s->now > s->win_end ? s->now - s->win_end : 0;
+    if (status == NOC_RUN_INTERRUPTED)
+        return status; /* cut short: no verdict on saturation */
+    if (!st->drained)
+        st->saturated = 1;
+    if (st->window_flits_out * 100 < st->window_flits_offered * 95)
+        st->saturated = 1;
+    return status;
+}
