@@ -173,7 +173,7 @@ static int judge(const noc_bs_key_t *k, const char *value, char *msg, size_t len
         return -1;
     }
     if (strchr(value, '{')) {
-        snprintf(msg, len, "'%s = %s': per-class vectors are not honoured (one traffic class: issue 11, item 3)",
+        snprintf(msg, len, "'%s = %s': per-class vectors are not honoured (one traffic class: several are not modelled yet)",
                  k->key, value);
         return -1;
     }

@@ -26,10 +26,13 @@
 # 20000. Commands that need the RTL core (Verilator) or yosys are not run
 # when the build has that part turned off (--rtl OFF, --area OFF), and the
 # summary counts them.
+# It also fails a doc that cites an internal issue number ("issue 12") or a
+# file outside the repository (../shared/...).
 # Exit 0 when every command ran and exited 0, 1 otherwise.
 set -euo pipefail
 
 usage() { sed -n '4,6p' "$0" | sed 's/^# //' >&2; exit 2; }
+failed=0
 [ $# -ge 2 ] || usage
 src=$(cd "$1" && pwd) || exit 2
 build=$(cd "$2" && pwd) || exit 2
@@ -145,9 +148,18 @@ placeholder() {
   done
 }
 
+# Docs speak to users: no internal issue numbers, no files outside the
+# repository (the papers are cited by title).
+while IFS= read -r hit; do
+  [ "$list" = 1 ] && break
+  echo "FAIL ${hit#"$src"/}: docs cite an internal issue or a file outside the repository"
+  failed=$((failed + 1))
+done < <(grep -n -E '\bissue [0-9]+|\.\./shared/' "$src/README.md" "$src/bench/README.md" \
+           $(cd "$src" && find docs -name '*.md' -printf "$src/%p\n" | sort) || true)
+
 work=$(mktemp -d /tmp/noctua-doc-commands.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-ran=0 failed=0 skipped=0 prev_file=''
+ran=0 skipped=0 prev_file=''
 while IFS=$'\t' read -r file line cmd; do
   [ -n "$only" ] && ! [[ "$file:$line $cmd" =~ $only ]] && continue
   cmd=$(strip_comment "$cmd")
