@@ -152,10 +152,12 @@ placeholder() {
 # repository (the papers are cited by title).
 while IFS= read -r hit; do
   [ "$list" = 1 ] && break
-  echo "FAIL ${hit#"$src"/}: docs cite an internal issue or a file outside the repository"
+  echo "FAIL $hit: docs cite an internal issue or a file outside the repository"
   failed=$((failed + 1))
-done < <(grep -n -E '\bissue [0-9]+|\.\./shared/' "$src/README.md" "$src/bench/README.md" \
-           $(cd "$src" && find docs -name '*.md' -printf "$src/%p\n" | sort) || true)
+done < <(cd "$src" || exit 0
+         find README.md bench/README.md docs -name '*.md' -print0 | sort -z |
+           xargs -0 grep -n -E '\bissue [0-9]+|\.\./shared/'
+         exit 0)
 
 work=$(mktemp -d /tmp/noctua-doc-commands.XXXXXX)
 trap 'rm -rf "$work"' EXIT
