@@ -170,8 +170,9 @@ static void post_recv(struct noc_sim *s, int r, uint32_t op)
     rs->posted_tail = (int32_t)op;
 }
 
-/* Message msg has arrived whole at rank r. */
-static void message_arrived(struct noc_sim *s, int r, uint32_t msg)
+/* Message msg, arrived whole at rank r, may be matched: by the oldest
+ * posted receive it matches, or it joins the arrived list. */
+static void deliver(struct noc_sim *s, int r, uint32_t msg)
 {
     noc_pe_t *pe = s->pe;
     rank_state_t *rs = &pe->rank[r];
@@ -195,6 +196,19 @@ static void message_arrived(struct noc_sim *s, int r, uint32_t msg)
     else
         rs->arrived_head = (int32_t)msg;
     rs->arrived_tail = (int32_t)msg;
+}
+
+/* Message msg has arrived whole at rank r: matched now if every earlier
+ * message of its (source, destination) pair has been, else held until they
+ * have (pe_order.c); each one matched may free the next of its pair. */
+static void message_arrived(struct noc_sim *s, int r, uint32_t msg)
+{
+    noc_pe_t *pe = s->pe;
+    rank_state_t *rs = &pe->rank[r];
+    if (noc_pe_order_hold(pe, rs, msg))
+        return;
+    for (int32_t m = (int32_t)msg; m >= 0; m = noc_pe_order_release(pe, rs, (uint32_t)m))
+        deliver(s, r, (uint32_t)m);
 }
 
 static void apply_combine(noc_pe_t *pe, int r, const noc_op_t *o)
@@ -230,6 +244,7 @@ static void start_op(struct noc_sim *s, int r, uint32_t op)
     switch (o->kind) {
     case NOC_OP_SEND: {
         op_started(s, op);
+        noc_pe_order_sent(pe, op);
         int64_t *tx = &pe->tx[pe->msg_off[op]];
         if (o->addr != NOC_PROG_NO_ADDR)
             memcpy(tx, &rs->mem[o->addr], o->words * sizeof(int64_t));
@@ -388,7 +403,7 @@ void noc_pe_start(struct noc_sim *s)
     for (int r = 0; r < p->n_ranks; r++) {
         rank_state_t *rs = &pe->rank[r];
         rs->cpu_op = rs->posted_head = rs->posted_tail = rs->arrived_head = rs->arrived_tail = -1;
-        rs->send_head = rs->send_tail = -1;
+        rs->send_head = rs->send_tail = rs->held_head = -1;
         rs->last_op = -1;
         rs->ops_left = p->ranks[r].n_ops;
     }

@@ -307,6 +307,7 @@ int64_t noc_pe_append_op(struct noc_sim *s, int r, const noc_op_t *op, const noc
         pe->st.words += o->words;
         pe->st.messages++;
         pe->messages_left++;
+        pe->pair_of[i] = noc_pe_order_pair(pe, r, o->peer);
     }
     rank_state_t *rs = &pe->rank[r];
     queue_room(pe, rs, g->ranks[r].n_ops);

@@ -34,6 +34,7 @@ typedef struct rank_state {
     uint64_t cpu_end;     /* cycle it completes */
     int32_t posted_head, posted_tail;   /* receives waiting for a message (by op) */
     int32_t arrived_head, arrived_tail; /* messages arrived, not yet matched (by send op) */
+    int32_t held_head;    /* messages arrived before an earlier one of their pair (pe_order.c) */
     uint32_t ops_left;
     int32_t last_op;      /* the op it started last (waveforms), -1 none */
     uint32_t sends_out, recvs_open;
@@ -81,6 +82,14 @@ struct noc_pe {
     int32_t *msg_next;     /* link in the receiver's arrived list */
     int32_t *recv_next;    /* per recv op: link in the posted list */
     int32_t *recv_msg;     /* per recv op: the message it took */
+    /* send order per (source, destination) pair (pe_order.c) */
+    uint32_t *pair_of;     /* per send op: its pair */
+    uint32_t *msg_seq;     /* per send op: its number among its pair's sends, in start order */
+    uint64_t *pair_key;    /* per pair: source << 32 | destination */
+    uint32_t *pair_sent;   /* per pair: sends started */
+    uint32_t *pair_next;   /* per pair: the number of the next message its receiver may match */
+    uint32_t *pair_slot;   /* hash slots: pair + 1, 0 empty */
+    uint32_t n_pairs, cap_pairs, pair_mask;
     uint64_t messages_left;
     char error[256];       /* first program error (truncation ...) */
     uint64_t last_event;   /* last cycle an op started or ended */
@@ -120,6 +129,21 @@ void noc_pe_make_ready(struct noc_sim *s, uint32_t op);
 /* Calc op op (its dependencies met) is put on its PE's processor as if
  * started in cycle at (pe.c, for pe_extend.c, which checks it can be). */
 void noc_pe_prestart(struct noc_sim *s, uint32_t op, uint64_t at);
+
+/* Send order per pair (pe_order.c). The pair of (src, dst), numbered
+ * on first sight (allocates: outside the cycle loop only). */
+uint32_t noc_pe_order_pair(noc_pe_t *pe, int src, int dst);
+/* Every send op of p gets its pair (after the per-op arrays are built). */
+void noc_pe_order_build(noc_pe_t *pe, const noc_program_t *p);
+void noc_pe_order_free(noc_pe_t *pe);
+/* Send msg starts: it takes its pair's next sequence number. */
+void noc_pe_order_sent(noc_pe_t *pe, uint32_t msg);
+/* Message msg arrived whole at rank rs: 1 if it must wait for an earlier
+ * one of its pair (it is held), 0 if it may be matched now. */
+int noc_pe_order_hold(noc_pe_t *pe, rank_state_t *rs, uint32_t msg);
+/* Message msg of rs was matchable: its pair expects the next one; returns
+ * that one if it is held (unlinked), else -1. */
+int32_t noc_pe_order_release(noc_pe_t *pe, rank_state_t *rs, uint32_t msg);
 
 /* Every rank's state at cycle 0, its ops without dependencies ready, once
  * s->pe is built (pe.c: the queues are the run's). */
