@@ -296,6 +296,7 @@ noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *er
     free(op_rank);
     build_queues_and_messages(pe, p);
     noc_pe_order_build(pe, p);
+    noc_pe_cpu_build(pe, p);
     build_steps(pe, p, s->cfg.sync_steps != 0);
     return pe;
 }
@@ -337,6 +338,7 @@ void noc_pe_destroy(noc_pe_t *pe)
     free(pe->step_open);
     free(pe->st.steps);
     noc_pe_order_free(pe);
+    noc_pe_cpu_free(pe);
     noc_prog_free(pe->own);
     free(pe);
 }

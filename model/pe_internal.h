@@ -25,13 +25,23 @@ typedef struct queue {
     uint32_t head, tail; /* indices into slot */
 } queue_t;
 
+/* One CPU of a rank (GOAL's `cpu C`): its own timeline, as LogGOPSim's
+ * nexto[host][cpu]; calc and combine ops run one at a time on each. */
+typedef struct cpu_slot {
+    int32_t op;           /* op on it, -1 if none */
+    uint32_t queued;      /* ops waiting for it in the rank's compute queue */
+    uint64_t end;         /* cycle its op completes */
+    uint64_t free;        /* the cycle its last computation ended (0: none yet) */
+} cpu_slot_t;
+
 typedef struct rank_state {
     queue_t ready;        /* ops whose dependencies are met */
     queue_t compute;      /* calc and combine ops waiting for the processor */
     int32_t send_head, send_tail; /* send ops whose packets are not all handed to the NI, in
                                      start order (linked through send_next) */
-    int32_t cpu_op;       /* op on the processor, -1 if none */
-    uint64_t cpu_end;     /* cycle it completes */
+    cpu_slot_t *cpu;      /* its CPUs 0 .. n_cpus - 1 (the highest its ops name, plus one) */
+    uint16_t n_cpus, cpus_busy; /* CPUs it has; CPUs computing */
+    uint8_t cpu_own;      /* 1: cpu[] of its own (grown), not in the engine's shared block */
     int32_t posted_head, posted_tail;   /* receives waiting for a message (by op) */
     int32_t arrived_head, arrived_tail; /* messages arrived, not yet matched (by send op) */
     int32_t held_head;    /* messages arrived before an earlier one of their pair (pe_order.c) */
@@ -39,7 +49,6 @@ typedef struct rank_state {
     int32_t last_op;      /* the op it started last (waveforms), -1 none */
     uint32_t sends_out, recvs_open;
     int64_t *mem;         /* its memory */
-    uint64_t cpu_free;    /* the cycle its processor's last computation ended (0: none yet) */
     uint32_t q_cap;       /* ops each of its queues has room for */
     uint32_t mem_cap;     /* words mem has room for */
     uint8_t q_own, mem_own; /* 1: queues / memory of its own (grown), not in the engine's shared block */
@@ -83,6 +92,7 @@ struct noc_pe {
     int32_t *recv_next;    /* per recv op: link in the posted list */
     int32_t *recv_msg;     /* per recv op: the message it took */
     /* send order per (source, destination) pair (pe_order.c) */
+    cpu_slot_t *cpus;      /* the ranks' CPUs as attached, one block (rank[].cpu point into it) */
     uint32_t *pair_of;     /* per send op: its pair */
     uint32_t *msg_seq;     /* per send op: its number among its pair's sends, in start order */
     uint64_t *pair_key;    /* per pair: source << 32 | destination */
@@ -129,6 +139,14 @@ void noc_pe_make_ready(struct noc_sim *s, uint32_t op);
 /* Calc op op (its dependencies met) is put on its PE's processor as if
  * started in cycle at (pe.c, for pe_extend.c, which checks it can be). */
 void noc_pe_prestart(struct noc_sim *s, uint32_t op, uint64_t at);
+
+/* The ranks' CPUs (pe_cpu.c): every rank gets as many as its ops name;
+ * room makes rank r's CPU cpu exist (allocates: between cycles only). */
+void noc_pe_cpu_build(noc_pe_t *pe, const noc_program_t *p);
+void noc_pe_cpu_room(noc_pe_t *pe, int r, int cpu);
+void noc_pe_cpu_free(noc_pe_t *pe);
+/* The op computing on one of rank r's CPUs (the lowest busy CPU), or -1. */
+int32_t noc_pe_cpu_op(const rank_state_t *rs);
 
 /* Send order per pair (pe_order.c). The pair of (src, dst), numbered
  * on first sight (allocates: outside the cycle loop only). */

@@ -2,7 +2,8 @@
  * "GOAL semantics"): messages from one sender to one receiver are matched in
  * the order they were sent whatever the network reorders (a 32-word and a
  * 1-word message with the same tag, on vc routers with many VCs, where the
- * short one overtakes in the network). */
+ * short one overtakes in the network); every CPU of a rank has its own
+ * timeline. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,10 +95,52 @@ static void test_no_overtake(void **state)
         }
 }
 
+static uint32_t calc_on(noc_program_t *p, int r, int64_t cycles, int cpu)
+{
+    noc_op_t op;
+    memset(&op, 0, sizeof op);
+    op.kind = NOC_OP_CALC;
+    op.cost = cycles;
+    op.cpu = (uint8_t)cpu;
+    op.addr = op.src = NOC_PROG_NO_ADDR;
+    op.step = -1;
+    return noc_prog_add(p, r, &op);
+}
+
+/* Every CPU of a rank has its own timeline (LogGOPSim's nexto[host][cpu]):
+ * calc 100 on cpu 0 and calc 50 on cpu 1 end in cycle 100, both on one
+ * CPU in 150; on one CPU ops run in the order they became ready. */
+static void test_cpus(void **state)
+{
+    (void)state;
+    static const struct { int a, b, c; uint64_t cycles, end_c; } cases[] = {
+        { 0, 1, -1, 100, 0 }, { 0, 0, -1, 150, 0 }, { 1, 1, -1, 150, 0 }, { 3, 200, -1, 100, 0 },
+        { 0, 1, 0, 130, 130 }, { 0, 1, 1, 100, 80 },
+    };
+    static const char *const kv[] = { "router=ideal", NULL };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        noc_program_t *p = noc_prog_new(2, "cpus");
+        calc_on(p, 1, 100, cases[i].a);
+        calc_on(p, 1, 50, cases[i].b);
+        uint32_t c = cases[i].c >= 0 ? calc_on(p, 1, 30, cases[i].c) : 0;
+        run_t r;
+        build(&r, "mesh:2x2", p, kv);
+        assert_int_equal(noc_pe_run(r.sim), NOC_RUN_OK);
+        const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(r.sim));
+        print_message("cpus %d %d %d: %llu cycles\n", cases[i].a, cases[i].b, cases[i].c,
+                      (unsigned long long)st->cycles);
+        assert_int_equal(st->cycles, cases[i].cycles);
+        if (cases[i].c >= 0)
+            assert_int_equal(st->op_end[c], cases[i].end_c);
+        drop(&r, p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_overtake),
+        cmocka_unit_test(test_cpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
