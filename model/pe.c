@@ -297,24 +297,13 @@ static int finish_compute(struct noc_sim *s, int n)
     return done;
 }
 
-/* Some CPU of rs is idle while ops wait for it. */
-static int cpu_wanted(const rank_state_t *rs)
-{
-    if (rs->compute.head == rs->compute.tail)
-        return 0;
-    for (uint16_t k = 0; k < rs->n_cpus; k++)
-        if (rs->cpu[k].op < 0 && rs->cpu[k].queued)
-            return 1;
-    return 0;
-}
-
 /* Each idle CPU of rank n takes the oldest op waiting for it (taken
  * slots of the compute queue are marked NOC_PE_NONE). */
 static int start_compute(struct noc_sim *s, int n)
 {
     noc_pe_t *pe = s->pe;
     rank_state_t *rs = &pe->rank[n];
-    if (!cpu_wanted(rs))
+    if (!noc_pe_cpu_wanted(rs))
         return 0;
     for (uint32_t i = rs->compute.head; i < rs->compute.tail; i++) {
         uint32_t op = rs->compute.slot[i];
@@ -533,6 +522,7 @@ noc_run_status_t noc_pe_run(struct noc_sim *s)
     noc_sim_measure_all(s);
     uint64_t quiet_limit = (uint64_t)s->cfg.deadlock_cycles;
     while (pe->st.ops_done < pe->st.ops || s->in_network > 0) {
+        noc_pe_skip_idle(s);
         if (noc_sim_step_checked(s, &status) != 0)
             break;
         uint64_t last = pe->last_event > s->last_move ? pe->last_event : s->last_move;

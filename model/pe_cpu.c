@@ -68,3 +68,13 @@ int32_t noc_pe_cpu_op(const rank_state_t *rs)
             return rs->cpu[k].op;
     return -1;
 }
+
+int noc_pe_cpu_wanted(const rank_state_t *rs)
+{
+    if (rs->compute.head == rs->compute.tail)
+        return 0;
+    for (uint16_t k = 0; k < rs->n_cpus; k++)
+        if (rs->cpu[k].op < 0 && rs->cpu[k].queued)
+            return 1;
+    return 0;
+}

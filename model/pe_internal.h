@@ -116,6 +116,7 @@ struct noc_pe {
     int32_t *park_next;    /* per op */
     int cap_steps;         /* steps the per-step arrays have room for, besides "no step" */
     int cap_step_rows;     /* rows the simulator's per-step link tables have room for */
+    uint64_t skipped;      /* cycles noc_pe_run jumped over (pe_skip.c) */
     uint64_t append_work;  /* entries the appends wrote or moved (noc_pe_append_work) */
     noc_pe_stats_t st;
 };
@@ -147,6 +148,13 @@ void noc_pe_cpu_room(noc_pe_t *pe, int r, int cpu);
 void noc_pe_cpu_free(noc_pe_t *pe);
 /* The op computing on one of rank r's CPUs (the lowest busy CPU), or -1. */
 int32_t noc_pe_cpu_op(const rank_state_t *rs);
+
+/* Some CPU of rs is idle while ops in its compute queue wait for it. */
+int noc_pe_cpu_wanted(const rank_state_t *rs);
+
+/* Before a cycle of noc_pe_run (pe_skip.c): if nothing can happen until
+ * some CPU's computation ends, the clock jumps to that cycle. */
+void noc_pe_skip_idle(struct noc_sim *s);
 
 /* Send order per pair (pe_order.c). The pair of (src, dst), numbered
  * on first sight (allocates: outside the cycle loop only). */

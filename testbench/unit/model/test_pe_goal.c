@@ -3,7 +3,7 @@
  * the order they were sent whatever the network reorders (a 32-word and a
  * 1-word message with the same tag, on vc routers with many VCs, where the
  * short one overtakes in the network); every CPU of a rank has its own
- * timeline. */
+ * timeline; idle time is jumped over with the figures ticking gives. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -136,11 +136,103 @@ static void test_cpus(void **state)
     }
 }
 
+static void count_cycle(const noc_sim_t *s, void *ctx)
+{
+    (void)s;
+    ++*(uint64_t *)ctx;
+}
+
+/* Ranks 0 and 1 swap messages around long calcs on two CPUs: the run
+ * ticked cycle by cycle (an observer attached: no jumps) and the run that
+ * jumps over idle time give the same cycles, op times and link figures. */
+static noc_program_t *calc_and_talk(int64_t big)
+{
+    noc_program_t *p = noc_prog_new(2, "skip");
+    noc_prog_step(p, 0, "a");
+    noc_prog_step(p, 1, "a");
+    uint32_t c0 = calc_on(p, 0, big, 0);
+    uint32_t c1 = calc_on(p, 0, big / 3, 1);
+    uint32_t s0 = noc_prog_send(p, 0, 1, 1, 8, NOC_PROG_NO_ADDR);
+    noc_prog_dep(p, s0, c1, 0);
+    uint32_t s1 = noc_prog_send(p, 0, 1, 2, 3, NOC_PROG_NO_ADDR);
+    noc_prog_dep(p, s1, c0, 0);
+    noc_prog_step(p, 0, "b");
+    uint32_t c2 = calc_on(p, 0, 7, 0);
+    noc_prog_dep(p, c2, s1, 0);
+    uint32_t r0 = noc_prog_recv(p, 1, 0, 1, 8, NOC_PROG_NO_ADDR);
+    uint32_t c3 = calc_on(p, 1, big, 2);
+    noc_prog_dep(p, c3, r0, 0);
+    noc_prog_step(p, 1, "b");
+    uint32_t r1 = noc_prog_recv(p, 1, 0, 2, 3, NOC_PROG_NO_ADDR);
+    noc_prog_dep(p, r1, c3, 0);
+    return p;
+}
+
+static void test_skip_idle(void **state)
+{
+    (void)state;
+    static const char *const kvs[][4] = {
+        { "router=vc", "num_vcs=4", NULL, NULL }, { "router=ideal", NULL, NULL, NULL },
+        { "router=vc", "sync_steps=1", NULL, NULL }, { "router=ideal", "sync_steps=1", "ni_ports=0", NULL },
+    };
+    for (size_t k = 0; k < sizeof kvs / sizeof kvs[0]; k++) {
+        run_t r[2];
+        noc_program_t *p[2];
+        uint64_t ticks[2] = { 0, 0 };
+        for (int j = 0; j < 2; j++) {
+            p[j] = calc_and_talk(3000);
+            build(&r[j], "mesh:3x3", p[j], kvs[k]);
+            if (j == 0)
+                noc_sim_set_observer(r[j].sim, count_cycle, &ticks[j]);
+            assert_int_equal(noc_pe_run(r[j].sim), NOC_RUN_OK);
+        }
+        const noc_pe_stats_t *a = noc_pe_stats(noc_sim_pe(r[0].sim)), *b = noc_pe_stats(noc_sim_pe(r[1].sim));
+        print_message("%s %s: %llu cycles, %llu skipped\n", kvs[k][0], kvs[k][1] ? kvs[k][1] : "",
+                      (unsigned long long)b->cycles,
+                      (unsigned long long)noc_pe_skipped_cycles(noc_sim_pe(r[1].sim)));
+        assert_int_equal(noc_pe_skipped_cycles(noc_sim_pe(r[0].sim)), 0);
+        assert_true(noc_pe_skipped_cycles(noc_sim_pe(r[1].sim)) > 3000);
+        assert_int_equal(ticks[0], r[0].sim->now);
+        assert_int_equal(a->cycles, b->cycles);
+        assert_int_equal(r[0].sim->now, r[1].sim->now);
+        assert_int_equal(r[0].sim->st.cycles, r[1].sim->st.cycles);
+        for (uint32_t i = 0; i < a->ops; i++) {
+            assert_int_equal(a->op_start[i], b->op_start[i]);
+            assert_int_equal(a->op_end[i], b->op_end[i]);
+        }
+        assert_memory_equal(r[0].sim->lst, r[1].sim->lst, (size_t)r[0].sim->n_chan * sizeof *r[0].sim->lst);
+        for (int j = 0; j < 2; j++)
+            drop(&r[j], p[j]);
+    }
+}
+
+/* calc 10^10 ends in cycle 10^10 after a handful of loop iterations. */
+static void test_skip_long_calc(void **state)
+{
+    (void)state;
+    noc_program_t *p = noc_prog_new(2, "long");
+    uint32_t c = calc_on(p, 1, 10000000000LL, 0);
+    uint32_t d = calc_on(p, 1, 5, 0);
+    noc_prog_dep(p, d, c, 0);
+    run_t r;
+    build(&r, "mesh:2x2", p, NULL);
+    assert_int_equal(noc_pe_run(r.sim), NOC_RUN_OK);
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(r.sim));
+    uint64_t skipped = noc_pe_skipped_cycles(noc_sim_pe(r.sim));
+    print_message("%llu cycles, %llu ticked\n", (unsigned long long)st->cycles,
+                  (unsigned long long)(r.sim->now - skipped));
+    assert_int_equal(st->cycles, 10000000005ULL);
+    assert_true(r.sim->now - skipped < 100);
+    drop(&r, p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_overtake),
         cmocka_unit_test(test_cpus),
+        cmocka_unit_test(test_skip_idle),
+        cmocka_unit_test(test_skip_long_calc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
