@@ -322,6 +322,7 @@ void noc_pe_destroy(noc_pe_t *pe)
         if (pe->rank[r].mem_own)
             free(pe->rank[r].mem);
     }
+    noc_pe_cpu_free(pe); /* reads rank[] */
     op_array_t a[N_OP_ARRAYS];
     op_arrays(pe, a);
     for (int k = 0; k < N_OP_ARRAYS; k++)
@@ -338,7 +339,6 @@ void noc_pe_destroy(noc_pe_t *pe)
     free(pe->step_open);
     free(pe->st.steps);
     noc_pe_order_free(pe);
-    noc_pe_cpu_free(pe);
     noc_prog_free(pe->own);
     free(pe);
 }
