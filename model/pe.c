@@ -30,7 +30,7 @@ static void update_busy(struct noc_sim *s, int n)
 {
     noc_pe_t *pe = s->pe;
     const rank_state_t *rs = &pe->rank[n];
-    int busy = rs->ready.head != rs->ready.tail || rs->cpu_op >= 0 ||
+    int busy = rs->ready.head != rs->ready.tail || rs->cpus_busy > 0 ||
                rs->compute.head != rs->compute.tail || rs->send_head >= 0;
     noc_ni_t *ni = &s->ni[n];
     if (busy && !ni->pe_busy) {
@@ -170,8 +170,9 @@ static void post_recv(struct noc_sim *s, int r, uint32_t op)
     rs->posted_tail = (int32_t)op;
 }
 
-/* Message msg has arrived whole at rank r. */
-static void message_arrived(struct noc_sim *s, int r, uint32_t msg)
+/* Message msg, arrived whole at rank r, may be matched: by the oldest
+ * posted receive it matches, or it joins the arrived list. */
+static void deliver(struct noc_sim *s, int r, uint32_t msg)
 {
     noc_pe_t *pe = s->pe;
     rank_state_t *rs = &pe->rank[r];
@@ -195,6 +196,19 @@ static void message_arrived(struct noc_sim *s, int r, uint32_t msg)
     else
         rs->arrived_head = (int32_t)msg;
     rs->arrived_tail = (int32_t)msg;
+}
+
+/* Message msg has arrived whole at rank r: matched now if every earlier
+ * message of its (source, destination) pair has been, else held until they
+ * have (pe_order.c); each one matched may free the next of its pair. */
+static void message_arrived(struct noc_sim *s, int r, uint32_t msg)
+{
+    noc_pe_t *pe = s->pe;
+    rank_state_t *rs = &pe->rank[r];
+    if (noc_pe_order_hold(pe, rs, msg))
+        return;
+    for (int32_t m = (int32_t)msg; m >= 0; m = noc_pe_order_release(pe, rs, (uint32_t)m))
+        deliver(s, r, (uint32_t)m);
 }
 
 static void apply_combine(noc_pe_t *pe, int r, const noc_op_t *o)
@@ -230,6 +244,7 @@ static void start_op(struct noc_sim *s, int r, uint32_t op)
     switch (o->kind) {
     case NOC_OP_SEND: {
         op_started(s, op);
+        noc_pe_order_sent(pe, op);
         int64_t *tx = &pe->tx[pe->msg_off[op]];
         if (o->addr != NOC_PROG_NO_ADDR)
             memcpy(tx, &rs->mem[o->addr], o->words * sizeof(int64_t));
@@ -253,24 +268,59 @@ static void start_op(struct noc_sim *s, int r, uint32_t op)
         break;
     default:
         push(&rs->compute, op);
+        rs->cpu[o->cpu].queued++;
         break;
     }
 }
 
-/* The computation on n's processor ends now: its result lands in memory. */
+/* The computations on n's CPUs that end now: their results land in
+ * memory, CPU by CPU. */
 static int finish_compute(struct noc_sim *s, int n)
 {
     noc_pe_t *pe = s->pe;
     rank_state_t *rs = &pe->rank[n];
-    if (rs->cpu_op < 0 || rs->cpu_end > s->now)
+    int done = 0;
+    for (uint16_t k = 0; k < rs->n_cpus && rs->cpus_busy; k++) {
+        cpu_slot_t *c = &rs->cpu[k];
+        if (c->op < 0 || c->end > s->now)
+            continue;
+        const noc_op_t *o = &pe->p->ops[c->op];
+        if (o->kind != NOC_OP_CALC)
+            apply_combine(pe, n, o);
+        uint32_t op = (uint32_t)c->op;
+        c->op = -1;
+        c->free = s->now;
+        rs->cpus_busy--;
+        op_done(s, op);
+        done = 1;
+    }
+    return done;
+}
+
+/* Each idle CPU of rank n takes the oldest op waiting for it (taken
+ * slots of the compute queue are marked NOC_PE_NONE). */
+static int start_compute(struct noc_sim *s, int n)
+{
+    noc_pe_t *pe = s->pe;
+    rank_state_t *rs = &pe->rank[n];
+    if (!noc_pe_cpu_wanted(rs))
         return 0;
-    const noc_op_t *o = &pe->p->ops[rs->cpu_op];
-    if (o->kind != NOC_OP_CALC)
-        apply_combine(pe, n, o);
-    uint32_t op = (uint32_t)rs->cpu_op;
-    rs->cpu_op = -1;
-    rs->cpu_free = s->now;
-    op_done(s, op);
+    for (uint32_t i = rs->compute.head; i < rs->compute.tail; i++) {
+        uint32_t op = rs->compute.slot[i];
+        if (op == NOC_PE_NONE)
+            continue;
+        cpu_slot_t *c = &rs->cpu[pe->p->ops[op].cpu];
+        if (c->op >= 0)
+            continue;
+        rs->compute.slot[i] = NOC_PE_NONE;
+        c->queued--;
+        op_started(s, op);
+        c->op = (int32_t)op;
+        c->end = s->now + cost_of(pe, &pe->p->ops[op]);
+        rs->cpus_busy++;
+    }
+    while (rs->compute.head != rs->compute.tail && rs->compute.slot[rs->compute.head] == NOC_PE_NONE)
+        rs->compute.head++;
     return 1;
 }
 
@@ -292,13 +342,8 @@ void noc_pe_eval(struct noc_sim *s, int n)
             start_op(s, n, rs->ready.slot[rs->ready.head++]);
             progress = 1;
         }
-        if (rs->cpu_op < 0 && rs->compute.head != rs->compute.tail) {
-            uint32_t op = rs->compute.slot[rs->compute.head++];
-            op_started(s, op);
-            rs->cpu_op = (int32_t)op;
-            rs->cpu_end = s->now + cost_of(pe, &pe->p->ops[op]);
+        if (start_compute(s, n))
             progress = 1;
-        }
         if (!progress)
             break;
     }
@@ -387,8 +432,8 @@ void noc_pe_start(struct noc_sim *s)
     const noc_program_t *p = pe->p;
     for (int r = 0; r < p->n_ranks; r++) {
         rank_state_t *rs = &pe->rank[r];
-        rs->cpu_op = rs->posted_head = rs->posted_tail = rs->arrived_head = rs->arrived_tail = -1;
-        rs->send_head = rs->send_tail = -1;
+        rs->posted_head = rs->posted_tail = rs->arrived_head = rs->arrived_tail = -1;
+        rs->send_head = rs->send_tail = rs->held_head = -1;
         rs->last_op = -1;
         rs->ops_left = p->ranks[r].n_ops;
     }
@@ -450,8 +495,10 @@ void noc_pe_prestart(struct noc_sim *s, uint32_t op, uint64_t at)
     if (ks->first_start == NOC_NEVER || ks->first_start > at)
         ks->first_start = at;
     ks->ops++;
-    rs->cpu_op = (int32_t)op;
-    rs->cpu_end = at + (uint64_t)p->ops[op].cost;
+    cpu_slot_t *c = &rs->cpu[p->ops[op].cpu];
+    c->op = (int32_t)op;
+    c->end = at + (uint64_t)p->ops[op].cost;
+    rs->cpus_busy++;
     pe->last_event = s->now;
     release(s, op, 1);
     update_busy(s, r);
@@ -463,7 +510,7 @@ void noc_pe_prestart(struct noc_sim *s, uint32_t op, uint64_t at)
 static int computing(const noc_pe_t *pe)
 {
     for (int r = 0; r < pe->n_ranks; r++)
-        if (pe->rank[r].cpu_op >= 0)
+        if (pe->rank[r].cpus_busy)
             return 1;
     return 0;
 }
@@ -475,6 +522,7 @@ noc_run_status_t noc_pe_run(struct noc_sim *s)
     noc_sim_measure_all(s);
     uint64_t quiet_limit = (uint64_t)s->cfg.deadlock_cycles;
     while (pe->st.ops_done < pe->st.ops || s->in_network > 0) {
+        noc_pe_skip_idle(s);
         if (noc_sim_step_checked(s, &status) != 0)
             break;
         uint64_t last = pe->last_event > s->last_move ? pe->last_event : s->last_move;

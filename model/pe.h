@@ -122,6 +122,10 @@ void noc_pe_barrier(struct noc_sim *s);
 noc_run_status_t noc_pe_run(struct noc_sim *s);
 /* The run stopped because the program (not the network) stalled. */
 int noc_pe_stalled(const noc_pe_t *pe);
+/* Cycles noc_pe_run did not tick because nothing could happen in them (no
+ * flit or credit in flight, every op waiting for a computation to end): it
+ * jumped the clock to the next end instead (docs/programs.md). */
+uint64_t noc_pe_skipped_cycles(const noc_pe_t *pe);
 
 /* After the run: every op done? Messages left unreceived? Returns 0 when
  * the program finished cleanly, else -1 with the reason in err. */

@@ -100,7 +100,7 @@ typedef struct op_array {
     size_t size;
 } op_array_t;
 
-enum { N_OP_ARRAYS = 17 };
+enum { N_OP_ARRAYS = 19 };
 
 static void op_arrays(noc_pe_t *pe, op_array_t *a)
 {
@@ -120,6 +120,8 @@ static void op_arrays(noc_pe_t *pe, op_array_t *a)
     OP_ARRAY(pe->msg_next);
     OP_ARRAY(pe->recv_next);
     OP_ARRAY(pe->recv_msg);
+    OP_ARRAY(pe->pair_of);
+    OP_ARRAY(pe->msg_seq);
     OP_ARRAY(pe->park_next);
     OP_ARRAY(pe->st.op_start);
     OP_ARRAY(pe->st.op_end);
@@ -293,6 +295,8 @@ noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *er
     build_dependents(pe, p, ranks);
     free(op_rank);
     build_queues_and_messages(pe, p);
+    noc_pe_order_build(pe, p);
+    noc_pe_cpu_build(pe, p);
     build_steps(pe, p, s->cfg.sync_steps != 0);
     return pe;
 }
@@ -318,6 +322,7 @@ void noc_pe_destroy(noc_pe_t *pe)
         if (pe->rank[r].mem_own)
             free(pe->rank[r].mem);
     }
+    noc_pe_cpu_free(pe); /* reads rank[] */
     op_array_t a[N_OP_ARRAYS];
     op_arrays(pe, a);
     for (int k = 0; k < N_OP_ARRAYS; k++)
@@ -333,6 +338,7 @@ void noc_pe_destroy(noc_pe_t *pe)
     free(pe->park_head);
     free(pe->step_open);
     free(pe->st.steps);
+    noc_pe_order_free(pe);
     noc_prog_free(pe->own);
     free(pe);
 }

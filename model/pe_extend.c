@@ -198,8 +198,9 @@ static int can_prestart(const noc_pe_t *pe, int r, const noc_op_t *o, uint32_t p
         return -1;
     }
     const rank_state_t *rs = &pe->rank[r];
-    /* computations run one after the other: the last one ended at cpu_free */
-    int busy = rs->cpu_op >= 0 || rs->compute.head != rs->compute.tail || rs->cpu_free > at;
+    /* computations on one CPU run one after the other: its last one ended at free */
+    const cpu_slot_t *c = o->cpu < rs->n_cpus ? &rs->cpu[o->cpu] : NULL;
+    int busy = c && (c->op >= 0 || c->queued > 0 || c->free > at);
     int early = pe->sync && o->step >= 0 && (o->step > cur || at < pe->step_open[o->step]);
     if (busy || early) {
         snprintf(err, errlen, "rank %d: a calc from cycle %llu would %s", r, (unsigned long long)at,
@@ -288,6 +289,7 @@ int64_t noc_pe_append_op(struct noc_sim *s, int r, const noc_op_t *op, const noc
     if (check_op(s, pe, r, op, deps, n_deps, start_at, &pending, &cur, err, errlen) != 0)
         return -1;
     pe->cur_step = cur;
+    noc_pe_cpu_room(pe, r, op->cpu);
     uint32_t i = noc_prog_grow_op(g, r, op, deps, n_deps);
     const noc_op_t *o = &g->ops[i];
     if (i + 1 > pe->cap_ops)
@@ -307,6 +309,7 @@ int64_t noc_pe_append_op(struct noc_sim *s, int r, const noc_op_t *op, const noc
         pe->st.words += o->words;
         pe->st.messages++;
         pe->messages_left++;
+        pe->pair_of[i] = noc_pe_order_pair(pe, r, o->peer);
     }
     rank_state_t *rs = &pe->rank[r];
     queue_room(pe, rs, g->ranks[r].n_ops);

@@ -25,20 +25,30 @@ typedef struct queue {
     uint32_t head, tail; /* indices into slot */
 } queue_t;
 
+/* One CPU of a rank (GOAL's `cpu C`): its own timeline, as LogGOPSim's
+ * nexto[host][cpu]; calc and combine ops run one at a time on each. */
+typedef struct cpu_slot {
+    int32_t op;           /* op on it, -1 if none */
+    uint32_t queued;      /* ops waiting for it in the rank's compute queue */
+    uint64_t end;         /* cycle its op completes */
+    uint64_t free;        /* the cycle its last computation ended (0: none yet) */
+} cpu_slot_t;
+
 typedef struct rank_state {
     queue_t ready;        /* ops whose dependencies are met */
     queue_t compute;      /* calc and combine ops waiting for the processor */
     int32_t send_head, send_tail; /* send ops whose packets are not all handed to the NI, in
                                      start order (linked through send_next) */
-    int32_t cpu_op;       /* op on the processor, -1 if none */
-    uint64_t cpu_end;     /* cycle it completes */
+    cpu_slot_t *cpu;      /* its CPUs 0 .. n_cpus - 1 (the highest its ops name, plus one) */
+    uint16_t n_cpus, cpus_busy; /* CPUs it has; CPUs computing */
+    uint8_t cpu_own;      /* 1: cpu[] of its own (grown), not in the engine's shared block */
     int32_t posted_head, posted_tail;   /* receives waiting for a message (by op) */
     int32_t arrived_head, arrived_tail; /* messages arrived, not yet matched (by send op) */
+    int32_t held_head;    /* messages arrived before an earlier one of their pair (pe_order.c) */
     uint32_t ops_left;
     int32_t last_op;      /* the op it started last (waveforms), -1 none */
     uint32_t sends_out, recvs_open;
     int64_t *mem;         /* its memory */
-    uint64_t cpu_free;    /* the cycle its processor's last computation ended (0: none yet) */
     uint32_t q_cap;       /* ops each of its queues has room for */
     uint32_t mem_cap;     /* words mem has room for */
     uint8_t q_own, mem_own; /* 1: queues / memory of its own (grown), not in the engine's shared block */
@@ -81,6 +91,15 @@ struct noc_pe {
     int32_t *msg_next;     /* link in the receiver's arrived list */
     int32_t *recv_next;    /* per recv op: link in the posted list */
     int32_t *recv_msg;     /* per recv op: the message it took */
+    /* send order per (source, destination) pair (pe_order.c) */
+    cpu_slot_t *cpus;      /* the ranks' CPUs as attached, one block (rank[].cpu point into it) */
+    uint32_t *pair_of;     /* per send op: its pair */
+    uint32_t *msg_seq;     /* per send op: its number among its pair's sends, in start order */
+    uint64_t *pair_key;    /* per pair: source << 32 | destination */
+    uint32_t *pair_sent;   /* per pair: sends started */
+    uint32_t *pair_next;   /* per pair: the number of the next message its receiver may match */
+    uint32_t *pair_slot;   /* hash slots: pair + 1, 0 empty */
+    uint32_t n_pairs, cap_pairs, pair_mask;
     uint64_t messages_left;
     char error[256];       /* first program error (truncation ...) */
     uint64_t last_event;   /* last cycle an op started or ended */
@@ -97,6 +116,7 @@ struct noc_pe {
     int32_t *park_next;    /* per op */
     int cap_steps;         /* steps the per-step arrays have room for, besides "no step" */
     int cap_step_rows;     /* rows the simulator's per-step link tables have room for */
+    uint64_t skipped;      /* cycles noc_pe_run jumped over (pe_skip.c) */
     uint64_t append_work;  /* entries the appends wrote or moved (noc_pe_append_work) */
     noc_pe_stats_t st;
 };
@@ -120,6 +140,36 @@ void noc_pe_make_ready(struct noc_sim *s, uint32_t op);
 /* Calc op op (its dependencies met) is put on its PE's processor as if
  * started in cycle at (pe.c, for pe_extend.c, which checks it can be). */
 void noc_pe_prestart(struct noc_sim *s, uint32_t op, uint64_t at);
+
+/* The ranks' CPUs (pe_cpu.c): every rank gets as many as its ops name;
+ * room makes rank r's CPU cpu exist (allocates: between cycles only). */
+void noc_pe_cpu_build(noc_pe_t *pe, const noc_program_t *p);
+void noc_pe_cpu_room(noc_pe_t *pe, int r, int cpu);
+void noc_pe_cpu_free(noc_pe_t *pe);
+/* The op computing on one of rank r's CPUs (the lowest busy CPU), or -1. */
+int32_t noc_pe_cpu_op(const rank_state_t *rs);
+
+/* Some CPU of rs is idle while ops in its compute queue wait for it. */
+int noc_pe_cpu_wanted(const rank_state_t *rs);
+
+/* Before a cycle of noc_pe_run (pe_skip.c): if nothing can happen until
+ * some CPU's computation ends, the clock jumps to that cycle. */
+void noc_pe_skip_idle(struct noc_sim *s);
+
+/* Send order per pair (pe_order.c). The pair of (src, dst), numbered
+ * on first sight (allocates: outside the cycle loop only). */
+uint32_t noc_pe_order_pair(noc_pe_t *pe, int src, int dst);
+/* Every send op of p gets its pair (after the per-op arrays are built). */
+void noc_pe_order_build(noc_pe_t *pe, const noc_program_t *p);
+void noc_pe_order_free(noc_pe_t *pe);
+/* Send msg starts: it takes its pair's next sequence number. */
+void noc_pe_order_sent(noc_pe_t *pe, uint32_t msg);
+/* Message msg arrived whole at rank rs: 1 if it must wait for an earlier
+ * one of its pair (it is held), 0 if it may be matched now. */
+int noc_pe_order_hold(noc_pe_t *pe, rank_state_t *rs, uint32_t msg);
+/* Message msg of rs was matchable: its pair expects the next one; returns
+ * that one if it is held (unlinked), else -1. */
+int32_t noc_pe_order_release(noc_pe_t *pe, rank_state_t *rs, uint32_t msg);
 
 /* Every rank's state at cycle 0, its ops without dependencies ready, once
  * s->pe is built (pe.c: the queues are the run's). */

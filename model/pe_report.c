@@ -146,7 +146,8 @@ const int64_t *noc_pe_memory(const noc_pe_t *pe, int r) { return pe->rank[r].mem
 void noc_pe_rank_view(const noc_pe_t *pe, int r, noc_pe_rank_view_t *v)
 {
     const rank_state_t *rs = &pe->rank[r];
-    v->op = rs->cpu_op >= 0 ? rs->cpu_op : rs->last_op;
+    int32_t on = noc_pe_cpu_op(rs);
+    v->op = on >= 0 ? on : rs->last_op;
     v->step = v->op >= 0 ? pe->p->ops[v->op].step : -1;
     v->sends_out = rs->sends_out;
     v->recvs_open = rs->recvs_open;
