@@ -113,7 +113,9 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
     fprintf(f, "noctua %s: program %s on %s (%d nodes, %d ranks), router %s, %s NI%s\n", noc_version(),
             p->name ? p->name : res->name, gr->name, gr->n_nodes, p->n_ranks, c->router,
             c->ni_ports == 1 ? "one-port" : "all-port", c->sync_steps ? ", steps synchronised" : "");
-    if (strcmp(res->verdict, "ok") == 0)
+    if (strcmp(res->verdict, "ok") == 0 && p->n_expect == 0)
+        fprintf(f, "  result        not data-checked: the program states no expected values (expect)\n");
+    else if (strcmp(res->verdict, "ok") == 0)
         fprintf(f, "  result        ok: %u values checked on %d PEs\n", p->n_expect, p->n_ranks);
     else
         fprintf(f, "  result        %s: %s\n", res->verdict, res->error[0] ? res->error : "the run stopped");
@@ -286,6 +288,7 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
     json_object_set_new(j, "nodes", json_integer(gr->n_nodes));
     json_object_set_new(j, "ranks", json_integer(p->n_ranks));
     json_object_set_new(j, "result", json_string(res->verdict));
+    json_object_set_new(j, "values_checked", json_integer((json_int_t)p->n_expect)); /* 0: not data-checked */
     if (res->error[0])
         json_object_set_new(j, "error", json_string(res->error));
     json_object_set_new(j, "interrupted", json_boolean(res->status == NOC_RUN_INTERRUPTED));

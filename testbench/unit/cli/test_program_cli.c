@@ -102,6 +102,20 @@ static void test_goal_and_wrong_result(void **state)
      * arrives in cycle 1, 0 -> 2 in cycle 3; 1 -> 3 (the other way round,
      * two hops) in cycle 3 */
     assert_int_equal(json_integer_value(json_object_get(j, "cycles")), 3);
+    /* no expect values: nothing was checked, and the report says so */
+    assert_string_equal(json_string_value(json_object_get(j, "result")), "ok");
+    assert_int_equal(json_integer_value(json_object_get(j, "values_checked")), 0);
+    json_decref(j);
+    char *plain;
+    snprintf(args, sizeof args, "run ring:4 --program-file %s --timing unit", path);
+    assert_int_equal(cmd_run(args, &plain, NULL), 0);
+    assert_non_null(strstr(plain, "result        not data-checked"));
+    assert_null(strstr(plain, "values checked"));
+    free(plain);
+    /* a generator's program is checked value by value */
+    assert_int_equal(cmd_run("run ring:4 --program broadcast --words 3 --json b.json", NULL, NULL), 0);
+    j = load_json("b.json");
+    assert_int_equal(json_integer_value(json_object_get(j, "values_checked")), 4 * 3);
     json_decref(j);
 
     cmd_write("wrong.goal",
