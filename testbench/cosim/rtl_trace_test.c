@@ -39,6 +39,20 @@ static int bit_at(const wave_t *w, const char *name, uint64_t t, uint32_t b)
     return b < n && v[n - 1 - b] == '1';
 }
 
+/* The wave scope of node n's link out of network port o: named by its far
+ * end, with _p<o> on a second link to the same neighbour (waves/waves.c). */
+static void link_scope(const noc_topo_t *t, int n, int o, char *buf, size_t len)
+{
+    char far[64];
+    int m = noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, n, o))), dup = 0;
+    for (int o2 = 1; o2 < o; o2++)
+        dup |= noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, n, o2))) == m;
+    noc_topo_label(t, m, far, sizeof far);
+    noc_wv_link_scope_name(far, buf, len);
+    if (dup)
+        snprintf(buf + strlen(buf), len - strlen(buf), "_p%d", o);
+}
+
 static int check(const char *spec, const char *program)
 {
     char err[600], path[256], inner[300];
@@ -99,15 +113,8 @@ static int check(const char *spec, const char *program)
             char groups[2][32], sname[80], want[256];
             int ng = noc_topo_node_groups(t, n, groups, sizeof groups[0]);
             noc_wv_scope_name(label, sname, sizeof sname);
-            /* the link is named by its far end (_p<port> on a second link to it) */
-            char far[64], lname[80];
-            int m = noc_topo_port_node(t, noc_topo_peer(t, g)), dup = 0;
-            for (int o2 = 1; o2 < o; o2++)
-                dup |= noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, n, o2))) == m;
-            noc_topo_label(t, m, far, sizeof far);
-            noc_wv_link_scope_name(far, lname, sizeof lname);
-            if (dup)
-                snprintf(lname + strlen(lname), sizeof lname - strlen(lname), "_p%d", o);
+            char lname[80];
+            link_scope(t, n, o, lname, sizeof lname);
             snprintf(want, sizeof want, "top%s%s%s%s.%s.%s.valid", ng > 0 ? "." : "", ng > 0 ? groups[0] : "",
                      ng > 1 ? "." : "", ng > 1 ? groups[1] : "", sname, lname);
             if (find_sig(link, want) < 0) {
