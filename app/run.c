@@ -79,14 +79,16 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
         snprintf(err, errlen, "%s", msg);
         return -1;
     }
-    noc_synthetic_t *syn = noc_xmalloc(sizeof *syn, "synthetic traffic");
+    noc_synthetic_t *syn = noc_xcalloc(1, sizeof *syn, "synthetic traffic");
     if (noc_synthetic_init(syn, cfg, t, err, errlen)) {
+        noc_synthetic_free(syn);
         free(syn);
         noc_topo_destroy(t);
         return -1;
     }
     noc_sim_t *s = noc_sim_create(cfg, noc_topo_graph(t), noc_synthetic_traffic(syn), err, errlen);
     if (!s) {
+        noc_synthetic_free(syn);
         free(syn);
         noc_topo_destroy(t);
         return -1;
@@ -94,6 +96,7 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     noc_waves_t *waves = NULL;
     if (waves_path && !(waves = noc_waves_open(waves_path, s, opts->waves_opts, err, errlen))) {
         noc_sim_destroy(s);
+        noc_synthetic_free(syn);
         free(syn);
         noc_topo_destroy(t);
         return -1;
@@ -107,6 +110,7 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     res->seconds = wall() - t0;
     if (waves && noc_waves_close(waves, err, errlen) != 0) {
         noc_sim_destroy(s);
+        noc_synthetic_free(syn);
         free(syn);
         noc_topo_destroy(t);
         return -1;
@@ -116,6 +120,7 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     res->accepted = st->sample ? (double)st->window_flits_out / ((double)noc_topo_graph(t)->n_nodes * (double)st->sample) : 0.0;
     /* the synthetic source is only read while the simulation runs */
     noc_sim_stop_injection(s);
+    noc_synthetic_free(syn);
     free(syn);
     *sim_out = s;
     *topo_out = t;

@@ -1,15 +1,35 @@
-/* synthetic.c: Bernoulli injection process plus destination pattern. */
+/* synthetic.c: the injection process (Bernoulli, or BookSim2's on-off
+ * process) plus a destination pattern. */
 #include "traffic/synthetic.h"
 #include "util/suggest.h"
+#include "util/xalloc.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The next cycle from `from` on in which node makes a packet under the on-off
+ * process, stepping its state cycle by cycle as BookSim2's test() does: the
+ * state moves first, then an on node draws against r1. */
+static uint64_t onoff_next(const noc_synthetic_t *syn, int node, uint64_t from, noc_rng_t *rng)
+{
+    uint8_t *st = &syn->state[node];
+    if (*st == 2)
+        *st = (uint8_t)(noc_rng_below(rng, 2)); /* BookSim2's RandomInt(1) */
+    for (uint64_t t = from;; t++) {
+        *st = *st ? noc_rng_unit(rng) >= syn->beta : noc_rng_unit(rng) < syn->alpha;
+        if (*st && noc_rng_unit(rng) < syn->r1)
+            return t;
+    }
+}
 
 static uint64_t syn_next(void *ctx, int node, uint64_t from, noc_rng_t *rng)
 {
     const noc_synthetic_t *syn = ctx;
-    (void)node;
     if (syn->p <= 0.0)
         return NOC_NEVER;
+    if (syn->state)
+        return onoff_next(syn, node, from, rng);
     return from + noc_rng_geometric_log(rng, syn->p, syn->log_q);
 }
 
@@ -22,9 +42,41 @@ static void syn_make(void *ctx, int node, noc_rng_t *rng, int *dst, int *size)
 
 static const noc_traffic_ops_t syn_ops = { syn_next, syn_make };
 
+/* alpha, beta and r1 as BookSim2 reads them: exactly one is negative and
+ * derived from the rate p so that the long-run rate r1 * alpha / (alpha +
+ * beta) is p. */
+static int onoff_init(noc_synthetic_t *syn, const noc_config_t *cfg, int nodes, char *err, size_t errlen)
+{
+    double a = cfg->burst_alpha, b = cfg->burst_beta, r1 = cfg->burst_r1, p = syn->p;
+    int negative = (a < 0) + (b < 0) + (r1 < 0);
+    if (negative != 1 || a > 1 || b > 1 || r1 > 1) {
+        snprintf(err, errlen, "injection_process on_off: exactly one of burst_alpha (%g), burst_beta (%g) and "
+                 "burst_r1 (%g) must be negative (that one is derived from the rate), the others in [0, 1]", a, b, r1);
+        return -1;
+    }
+    if (a < 0)
+        a = r1 > p ? b * p / (r1 - p) : -1;
+    else if (b < 0)
+        b = p > 0 ? a * (r1 - p) / p : -1;
+    else
+        r1 = a > 0 ? p * (a + b) / a : -1;
+    if (a < 0 || b < 0 || r1 < 0 || a > 1 || b > 1) {
+        snprintf(err, errlen, "injection_process on_off: the rate %g packets per node per cycle cannot be met with "
+                 "burst_alpha %g, burst_beta %g, burst_r1 %g", p, cfg->burst_alpha, cfg->burst_beta, cfg->burst_r1);
+        return -1;
+    }
+    syn->alpha = a;
+    syn->beta = b;
+    syn->r1 = r1;
+    syn->state = noc_xmalloc((size_t)nodes, "on-off injection");
+    memset(syn->state, 2, (size_t)nodes);
+    return 0;
+}
+
 int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_topo_t *t,
                        char *err, size_t errlen)
 {
+    syn->state = NULL; /* noc_synthetic_free is safe whatever happens below */
     noc_pattern_kind_t k = noc_pattern_parse(cfg->traffic);
     if (k == NOC_PAT_COUNT) {
         char near[32], dym[64] = "";
@@ -61,7 +113,22 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
         return -1;
     }
     syn->log_q = syn->p < 1.0 ? log1p(-syn->p) : 0.0;
-    return 0;
+    syn->state = NULL;
+    if (strcmp(cfg->injection_process, "bernoulli") == 0)
+        return 0;
+    if (strcmp(cfg->injection_process, "on_off") != 0) {
+        snprintf(err, errlen, "parameter 'injection_process': '%s' is not bernoulli or on_off%s", cfg->injection_process,
+                 strncmp(cfg->injection_process, "on_off(", 7) == 0 ? " (give burst_alpha, burst_beta and burst_r1 "
+                                                                     "instead of parameters in the value)" : "");
+        return -1;
+    }
+    return onoff_init(syn, cfg, noc_topo_nodes(t), err, errlen);
+}
+
+void noc_synthetic_free(noc_synthetic_t *syn)
+{
+    free(syn->state);
+    syn->state = NULL;
 }
 
 noc_traffic_t noc_synthetic_traffic(noc_synthetic_t *syn)

@@ -40,6 +40,7 @@ static int run_synthetic(const char *spec)
     printf("synthetic %s: cycles %llu packets %llu latency %.2f status %d\n", spec,
            (unsigned long long)r->cycles, (unsigned long long)r->packets, noc_lat_avg(&r->latency), (int)st);
     noc_sim_destroy(s);
+    noc_synthetic_free(&syn);
     noc_topo_destroy(t);
     return st == NOC_RUN_OK ? 0 : 3;
 }

@@ -316,6 +316,7 @@ int run(uint64_t cycles, uint64_t seed, const std::vector<std::string> &kv)
                     (unsigned long long)T);
     sh.clear();
     noc_sim_destroy(s);
+    noc_synthetic_free(&syn);
     noc_topo_destroy(topo);
     return status;
 }

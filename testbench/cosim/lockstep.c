@@ -331,9 +331,11 @@ int main(int argc, char **argv)
                    tl.registers, program ? ", result checked" : "");
         }
     }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
         if (side[k].s)
             noc_sim_destroy(side[k].s);
+        noc_synthetic_free(&side[k].syn);
+    }
     noc_prog_free(p);
     noc_topo_destroy(t);
     return status;

@@ -58,6 +58,7 @@ static void loaded(run_t *r, const char *router)
 static void drop(run_t *r)
 {
     noc_sim_destroy(r->sim);
+    noc_synthetic_free(&r->syn);
     noc_topo_destroy(r->topo);
 }
 
