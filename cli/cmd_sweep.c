@@ -36,7 +36,7 @@ static const noc_opt_t sweep_opts[] = {
     [O_JOBS] = { "jobs", 'j', "N", "run N points at once, each in a process of its own (default: one\n"
                                    "per core; 1: one after another); the CSV is the same for any N" },
     [O_SEEDS] = { "seeds", 0, "K", "K runs a point (seeds seed, seed+1, ...): the CSV holds their\n"
-                                   "means and 95% intervals, the plot error bars (2 to 30)" },
+                                   "means and 95% intervals, the plot error bars (1 to 30)" },
     [O_RESUME] = { "resume", 0, NULL, "keep the points PREFIX.csv already holds (an earlier run of\n"
                                       "the same sweep, cut short) and run only the others" },
     [O_OUTPUT] = { "output", 'o', "PREFIX", "output files PREFIX.csv/.png/.svg (default: sweep)" },
@@ -68,8 +68,9 @@ static void usage(FILE *f)
     noc_opts_usage(f, sweep_opts);
     fprintf(f,
         "\n"
-        "Options are written in full (no abbreviations); -c, -r, -o and -h are short for\n"
-        "--config, --rates, --output and --help.\n"
+        "Options are written in full (no abbreviations); -c, -r, -j, -o and -h are short\n"
+        "for --config, --rates, --jobs, --output and --help. With --jobs above 1 the\n"
+        "lines per point are the progress (each point runs in a process of its own).\n"
         "\n"
         "CSV columns: %s\n"
         "(latencies in cycles, offered and accepted in flits/node/cycle).\n"
