@@ -59,6 +59,11 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "%s: the ideal router supports at most 254 network ports per node", gr->name);
         return -1;
     }
+    if (s->cfg.wait_for_tail_credit) {
+        snprintf(err, errlen, "parameter 'wait_for_tail_credit': the ideal router has no credits; only the vc router "
+                 "honours 1");
+        return -1;
+    }
     if (s->cfg.num_vcs < gr->n_vclasses) {
         snprintf(err, errlen, "parameter 'num_vcs': %s needs at least %d virtual channels for deadlock-free "
                  "routing, %lld given", gr->name, gr->n_vclasses, (long long)s->cfg.num_vcs);

@@ -119,6 +119,11 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  gr->name, gr->n_vclasses, (long long)c->num_vcs);
         return -1;
     }
+    if (c->wait_for_tail_credit) {
+        snprintf(err, errlen, "parameter 'wait_for_tail_credit': the rtl router's core frees an output VC when the "
+                 "tail leaves; only the vc router honours 1");
+        return -1;
+    }
     if (gr->max_degree > NOC_PORT_SPILL) { /* ports from the spill bit on share one bit */
         snprintf(err, errlen, "%s: the rtl router supports at most %d network ports per node", gr->name,
                  NOC_PORT_SPILL);

@@ -44,6 +44,7 @@ typedef struct vc_ivc {
  * kernel's per-channel arrays. */
 typedef struct vc_port {
     uint64_t ovc_free;  /* output: mask of its free output VCs */
+    uint64_t ovc_tail;  /* output, wait_for_tail_credit: VCs whose tail left, free when all their credits are back */
     int32_t to;         /* output: node its channel leads to (self for ejection) */
     uint8_t delay;      /* output: cycles from crossing the switch to arrival */
     uint8_t to_bit;     /* output: arrival-mask bit at `to` (NOC_NI_BIT: the NI) */
@@ -78,6 +79,7 @@ typedef struct vc_node {
 
 typedef struct vc_state {
     int V, depth;
+    int wait_tail;      /* wait_for_tail_credit */
     uint32_t qcap, qmask;      /* ring per input VC */
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;

@@ -25,6 +25,18 @@ VC_INLINE void vc_credits_in(vc_ctx_t *x, uint64_t cr)
     int total = noc_chan_pop_port_credits(s, nd->base, cr, slot, nd->credits);
     assert(total > 0);
     noc_work_sub(s, x->n, total);
+    if (x->r->wait_tail) /* a VC whose tail has left is free once its credits are all back */
+        for (uint64_t m = cr; m; m &= m - 1) {
+            vc_port_t *pt = &nd->port[__builtin_ctzll(m)];
+            const int16_t *c = &nd->credits[__builtin_ctzll(m) * x->V];
+            for (uint64_t t = pt->ovc_tail; t; t &= t - 1) {
+                int ov = __builtin_ctzll(t);
+                if (c[ov] == x->r->depth) {
+                    pt->ovc_tail &= ~(UINT64_C(1) << ov);
+                    pt->ovc_free |= UINT64_C(1) << ov;
+                }
+            }
+        }
 }
 
 /* Move the flit at the front of input VC l (VC v of input port p) through
@@ -73,7 +85,10 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
         s->st.flit_hops += o != 0;
     }
     if (flags & NOC_FLIT_TAIL) {
-        out->ovc_free |= UINT64_C(1) << ov;
+        if (r->wait_tail && o != 0) /* the NI takes a flit a cycle: ejection has no credits to wait for */
+            out->ovc_tail |= UINT64_C(1) << ov; /* free when its credit is back (vc_credits_in) */
+        else
+            out->ovc_free |= UINT64_C(1) << ov;
         q->state = VC_IDLE;
         vc_clr(vc_sw(x), l, x->W);
         if (head != q->tail) /* the next head is at the front from the next cycle */

@@ -48,6 +48,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     const noc_config_t *c = &s->cfg;
     r->V = (int)c->num_vcs;
     r->depth = (int)c->vc_buf_size;
+    r->wait_tail = c->wait_for_tail_credit != 0;
     r->qcap = noc_fifo_capacity((uint32_t)r->depth);
     r->qmask = r->qcap - 1;
     r->lookahead = (int)c->lookahead;

@@ -471,6 +471,41 @@ static void test_node_figures_add_up(void **state)
     free(out);
 }
 
+/* wait_for_tail_credit=1 (the vc router): an output VC is free only when
+ * its tail's credit is back, so one VC carries one packet per credit round
+ * trip T (the 1-flit period) plus the P - 1 cycles its body holds the VC:
+ * a saturated single-VC link accepts P / (T + P - 1) flits a cycle, and
+ * less than when the VC is freed as the tail leaves. The ideal and rtl
+ * routers refuse it. */
+static double accepted(const char *args)
+{
+    char *out, cmd[300];
+    snprintf(cmd, sizeof cmd, "run mesh:2 num_vcs=1 traffic=neighbor injection_rate=0.9 sample_cycles=4000 %s --json -",
+             args);
+    assert_int_equal(cmd_run(cmd, &out, NULL), 0);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    double a = json_real_value(json_object_get(json_object_get(j, "throughput"), "accepted"));
+    json_decref(j);
+    free(out);
+    return a;
+}
+
+static void test_wait_for_tail_credit(void **state)
+{
+    (void)state;
+    double t1 = 1.0 / accepted("packet_size=1 wait_for_tail_credit=1");
+    double a4 = accepted("packet_size=4 wait_for_tail_credit=1");
+    assert_true(fabs(a4 - 4.0 / (t1 + 3.0)) < 0.01 * a4);
+    assert_true(a4 < accepted("packet_size=4 wait_for_tail_credit=0") - 0.05);
+    assert_true(1.0 / t1 < accepted("packet_size=1 wait_for_tail_credit=0") - 0.05);
+    char *err;
+    assert_int_equal(cmd_run("run mesh:2 router=ideal wait_for_tail_credit=1", NULL, &err), 2);
+    assert_non_null(strstr(err, "wait_for_tail_credit"));
+    free(err);
+}
+
 static void test_same_seed_same_output(void **state)
 {
     (void)state;
@@ -524,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_report_doc_names_every_key),
         cmocka_unit_test(test_report_stopped_unstable),
         cmocka_unit_test(test_node_figures_add_up),
+        cmocka_unit_test(test_wait_for_tail_credit),
         cmocka_unit_test(test_same_seed_same_output),
         cmocka_unit_test(test_deadlock_exit),
         cmocka_unit_test(test_saturation_exit_zero),
