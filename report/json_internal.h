@@ -14,6 +14,11 @@ json_t *noc_report_classes_json(const noc_sim_t *s);
 json_t *noc_report_local_json(const noc_sim_t *s);
 /* The per-node figures (nodes_report.c), or NULL when the run kept none. */
 json_t *noc_report_nodes_json(const noc_sim_t *s);
+/* The measurement window in cycles (1 when there is none): the one
+ * denominator of the reports' utilisations and per-cycle rates. */
+double noc_report_window(const noc_sim_t *s);
+/* s as one CSV field: quoted, a quote inside doubled (labels hold commas). */
+void noc_report_csv_field(FILE *f, const char *s);
 /* Write j to path ("-" is stdout) and release it. Returns 0 or -1 with err. */
 int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen);
 

@@ -2,6 +2,7 @@
  * row per directed network link, the same figures as the JSON's links[]
  * (docs/report.md). Synthetic and program runs alike. */
 #include "report/report.h"
+#include "report/json_internal.h"
 #include "util/outfile.h"
 
 const char *noc_report_links_csv_header(void)
@@ -9,9 +10,7 @@ const char *noc_report_links_csv_header(void)
     return "from,to,class,flits,busy,utilisation,contention,credit_stall,peak_queue";
 }
 
-/* A field of the CSV: quoted when it holds a comma or a quote (labels such
- * as (0,1) do), a quote inside doubled. */
-static void csv_field(FILE *f, const char *s)
+void noc_report_csv_field(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -28,8 +27,7 @@ int noc_report_links_csv(const noc_sim_t *s, const char *path, char *err, size_t
     if (noc_out_open(&o, path, NOC_OUT_STDOUT, err, errlen) != 0)
         return -1;
     const noc_graph_t *gr = noc_sim_graph(s);
-    const noc_stats_t *st = noc_sim_stats(s);
-    double window = st->sample ? (double)st->sample : 1.0;
+    double window = noc_report_window(s);
     fprintf(o.f, "%s\n", noc_report_links_csv_header());
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
         int from, to, local, cls;
@@ -40,11 +38,11 @@ int noc_report_links_csv(const noc_sim_t *s, const char *path, char *err, size_t
         noc_graph_label(gr, from, a, sizeof a);
         noc_graph_label(gr, to, b, sizeof b);
         const noc_link_stats_t *l = noc_sim_link_stats(s, c);
-        csv_field(o.f, a);
+        noc_report_csv_field(o.f, a);
         fputc(',', o.f);
-        csv_field(o.f, b);
+        noc_report_csv_field(o.f, b);
         fputc(',', o.f);
-        csv_field(o.f, gr->class_name[cls]);
+        noc_report_csv_field(o.f, gr->class_name[cls]);
         fprintf(o.f, ",%llu,%llu,%.6g,%llu,%llu,%u\n", (unsigned long long)l->flits, (unsigned long long)l->busy,
                 (double)l->busy / window, (unsigned long long)l->contention, (unsigned long long)l->credit_stall,
                 l->peak_queue);

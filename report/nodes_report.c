@@ -5,12 +5,6 @@
 #include "report/json_internal.h"
 #include "util/outfile.h"
 
-static double window(const noc_sim_t *s)
-{
-    const noc_stats_t *st = noc_sim_stats(s);
-    return st->sample ? (double)st->sample : 1.0;
-}
-
 static json_t *node_lat_json(const noc_lat_sum_t *l, const uint32_t *hist)
 {
     return json_pack("{s:I, s:f, s:I, s:I, s:I}", "packets", (json_int_t)l->n, "avg", noc_lat_avg(l),
@@ -30,7 +24,7 @@ json_t *noc_report_nodes_json(const noc_sim_t *s)
         noc_graph_label(gr, n, label, sizeof label);
         json_array_append_new(nodes, json_pack("{s:s, s:I, s:I, s:f, s:f, s:o, s:o}", "node", label,
             "injected", (json_int_t)ns->flits_in, "accepted", (json_int_t)ns->flits_out,
-            "injected_rate", (double)ns->flits_in / window(s), "accepted_rate", (double)ns->flits_out / window(s),
+            "injected_rate", (double)ns->flits_in / noc_report_window(s), "accepted_rate", (double)ns->flits_out / noc_report_window(s),
             "as_source", node_lat_json(&ns->lat_src, ns->hist_src),
             "as_destination", node_lat_json(&ns->lat_dst, ns->hist_dst)));
     }
@@ -66,14 +60,14 @@ void noc_report_nodes_text(FILE *f, const noc_sim_t *s)
     int lo = extreme(s, k_in, 0), hi = extreme(s, k_in, 1);
     noc_graph_label(gr, lo, a, sizeof a);
     noc_graph_label(gr, hi, b, sizeof b);
-    fprintf(f, "  nodes         injected %.4f at %s to %.4f at %s flits/cycle", k_in(noc_sim_node_stats(s, lo)) / window(s),
-            a, k_in(noc_sim_node_stats(s, hi)) / window(s), b);
+    fprintf(f, "  nodes         injected %.4f at %s to %.4f at %s flits/cycle", k_in(noc_sim_node_stats(s, lo)) / noc_report_window(s),
+            a, k_in(noc_sim_node_stats(s, hi)) / noc_report_window(s), b);
     lo = extreme(s, k_out, 0);
     hi = extreme(s, k_out, 1);
     noc_graph_label(gr, lo, a, sizeof a);
     noc_graph_label(gr, hi, b, sizeof b);
-    fprintf(f, "; accepted %.4f at %s to %.4f at %s\n", k_out(noc_sim_node_stats(s, lo)) / window(s), a,
-            k_out(noc_sim_node_stats(s, hi)) / window(s), b);
+    fprintf(f, "; accepted %.4f at %s to %.4f at %s\n", k_out(noc_sim_node_stats(s, lo)) / noc_report_window(s), a,
+            k_out(noc_sim_node_stats(s, hi)) / noc_report_window(s), b);
     const noc_node_stats_t *src = noc_sim_node_stats(s, hi = extreme(s, k_src, 1));
     noc_graph_label(gr, hi, a, sizeof a);
     const noc_node_stats_t *dst = noc_sim_node_stats(s, lo = extreme(s, k_dst, 1));
@@ -105,12 +99,10 @@ int noc_report_nodes_csv(const noc_sim_t *s, const char *path, char *err, size_t
         const noc_node_stats_t *ns = noc_sim_node_stats(s, n);
         char label[64];
         noc_graph_label(gr, n, label, sizeof label);
-        fputc('"', o.f);
-        for (const char *c = label; *c; c++)
-            fprintf(o.f, *c == '"' ? "\"\"" : "%c", *c);
-        fprintf(o.f, "\",%llu,%llu,%.6g,%.6g,%llu,%.6g,%llu,%llu,%llu,%.6g,%llu,%llu\n",
+        noc_report_csv_field(o.f, label);
+        fprintf(o.f, ",%llu,%llu,%.6g,%.6g,%llu,%.6g,%llu,%llu,%llu,%.6g,%llu,%llu\n",
                 (unsigned long long)ns->flits_in, (unsigned long long)ns->flits_out,
-                (double)ns->flits_in / window(s), (double)ns->flits_out / window(s),
+                (double)ns->flits_in / noc_report_window(s), (double)ns->flits_out / noc_report_window(s),
                 (unsigned long long)ns->lat_src.n, noc_lat_avg(&ns->lat_src),
                 (unsigned long long)noc_node_percentile(ns->hist_src, &ns->lat_src, 0.99),
                 (unsigned long long)ns->lat_src.max, (unsigned long long)ns->lat_dst.n, noc_lat_avg(&ns->lat_dst),

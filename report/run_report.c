@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double window(const noc_sim_t *s)
+double noc_report_window(const noc_sim_t *s)
 {
     const noc_stats_t *st = noc_sim_stats(s);
     return st->sample ? (double)st->sample : 1.0;
@@ -100,8 +100,8 @@ static void local_text(FILE *f, const noc_sim_t *s)
     if (!n[0] && !n[1])
         return;
     fprintf(f, "  local         injection %.1f%% busy on average, %.1f%% at most;  ejection %.1f%%, %.1f%% at most\n",
-            n[0] ? 100.0 * (double)busy[0] / ((double)n[0] * window(s)) : 0.0, 100.0 * (double)top[0] / window(s),
-            n[1] ? 100.0 * (double)busy[1] / ((double)n[1] * window(s)) : 0.0, 100.0 * (double)top[1] / window(s));
+            n[0] ? 100.0 * (double)busy[0] / ((double)n[0] * noc_report_window(s)) : 0.0, 100.0 * (double)top[0] / noc_report_window(s),
+            n[1] ? 100.0 * (double)busy[1] / ((double)n[1] * noc_report_window(s)) : 0.0, 100.0 * (double)top[1] / noc_report_window(s));
 }
 
 void noc_report_links_text(FILE *f, const noc_sim_t *s)
@@ -118,8 +118,8 @@ void noc_report_links_text(FILE *f, const noc_sim_t *s)
             snprintf(ser, sizeof ser, " (%d cycles a flit)", cl[k].cycles_per_flit);
         fprintf(f, "%s%s: %d links (%d channels)%s, %.1f%% busy on average, %.1f%% at most", k ? ";  " : " ",
                 gr->class_name[k], cl[k].links, cl[k].channels, ser,
-                100.0 * (double)cl[k].busy / ((double)cl[k].channels * window(s)),
-                100.0 * (double)cl[k].busy_max / window(s));
+                100.0 * (double)cl[k].busy / ((double)cl[k].channels * noc_report_window(s)),
+                100.0 * (double)cl[k].busy_max / noc_report_window(s));
     }
     fputc('\n', f);
     local_text(f, s);
@@ -132,7 +132,7 @@ void noc_report_links_text(FILE *f, const noc_sim_t *s)
         link_name(s, ids[i], name, sizeof name, &cls);
         const noc_link_stats_t *l = noc_sim_link_stats(s, ids[i]);
         fprintf(f, "%s%s %s %.1f%%", i ? ",  " : " ", name, cls >= 0 ? gr->class_name[cls] : "",
-                100.0 * (double)l->busy / window(s));
+                100.0 * (double)l->busy / noc_report_window(s));
     }
     fputc('\n', f);
 }
@@ -225,7 +225,7 @@ json_t *noc_report_links_json(const noc_sim_t *s)
         const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
         json_array_append_new(links, json_pack("{s:s, s:s, s:s, s:I, s:I, s:f, s:I, s:I, s:I}",
             "from", a, "to", b, "class", gr->class_name[cls], "flits", (json_int_t)l->flits,
-            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / window(s),
+            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / noc_report_window(s),
             "contention", (json_int_t)l->contention, "credit_stall", (json_int_t)l->credit_stall,
             "peak_queue", (json_int_t)l->peak_queue));
     }
@@ -247,7 +247,7 @@ json_t *noc_report_local_json(const noc_sim_t *s)
         const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
         json_array_append_new(locals, json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "node", a,
             "direction", ch < gr->n_ports ? "eject" : "inject", "flits", (json_int_t)l->flits,
-            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / window(s),
+            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / noc_report_window(s),
             "credit_stall", (json_int_t)l->credit_stall, "peak_queue", (json_int_t)l->peak_queue));
     }
     return locals;
@@ -265,8 +265,8 @@ json_t *noc_report_classes_json(const noc_sim_t *s)
         json_array_append_new(classes, json_pack("{s:s, s:i, s:i, s:i, s:i, s:I, s:f, s:f}", "class", gr->class_name[k],
             "links", cl[k].links, "channels", cl[k].channels, "latency", cl[k].latency_max, "cycles_per_flit", cl[k].cycles_per_flit,
             "flits", (json_int_t)cl[k].flits,
-            "utilisation_avg", (double)cl[k].busy / ((double)cl[k].channels * window(s)),
-            "utilisation_max", (double)cl[k].busy_max / window(s)));
+            "utilisation_avg", (double)cl[k].busy / ((double)cl[k].channels * noc_report_window(s)),
+            "utilisation_max", (double)cl[k].busy_max / noc_report_window(s)));
     }
     return classes;
 }
