@@ -145,6 +145,7 @@ static void open_window(struct noc_sim *s)
 {
     s->phase = NOC_PHASE_SAMPLE;
     s->measuring = 1;
+    noc_occ_window_open(s);
     if (s->cfg.measure_queued)
         for (int v = 0; v < s->n_nodes; v++)
             s->st.measured_outstanding += s->ni[v].q_tail - s->ni[v].q_head;
@@ -276,6 +277,7 @@ static int drain(struct noc_sim *s, noc_run_status_t *status)
     noc_stats_t *st = &s->st;
     s->phase = NOC_PHASE_DRAIN;
     s->measuring = 0;
+    noc_occ_window_close(s);
     if (st->stopped != NOC_STOP_UNSTABLE && !throughput(s)) {
         uint64_t drain_max = (uint64_t)s->cfg.max_drain_cycles;
         int test = s->cfg.latency_thres >= 0.0;

@@ -279,7 +279,7 @@ static uint64_t planned_bytes(const struct noc_sim *s)
     b += N * (3 * sizeof(int32_t) + 1 + sizeof(uint64_t) + sizeof(int32_t));
     b += (uint64_t)NOC_WHEEL * (uint64_t)((gr->n_nodes + 63) / 64) * sizeof(uint64_t);
     b += (NOC_LAT_HIST + 1) * sizeof(uint32_t) + nc * sizeof(noc_link_stats_t);
-    b += s->cfg.node_stats ? N * sizeof(noc_node_stats_t) : 0;
+    b += s->cfg.node_stats ? N * (sizeof(noc_node_stats_t) + sizeof(noc_occ_t)) : 0;
     return b + (s->rops->bytes ? s->rops->bytes(s) : 0);
 }
 
@@ -479,6 +479,9 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_gr
     s->st.lat_hist = noc_xcalloc(NOC_LAT_HIST + 1, sizeof(uint32_t), "simulator");
     s->lst = noc_xcalloc((size_t)s->n_chan, sizeof(noc_link_stats_t), "simulator");
     s->nst = cfg->node_stats ? noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_node_stats_t), "simulator") : NULL;
+    s->occ = cfg->node_stats ? noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_occ_t), "simulator") : NULL;
+    s->occ_open = 0;
+    s->occ_shut = NOC_NEVER;
 }
 
 noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t *rops, const noc_graph_t *gr,
@@ -557,6 +560,7 @@ void noc_sim_destroy(noc_sim_t *s)
     free(s->st.lat_hist);
     free(s->lst);
     free(s->nst);
+    free(s->occ);
     free(s);
 }
 
@@ -845,6 +849,7 @@ void noc_sim_measure_all(noc_sim_t *s)
     s->measuring = 1;
     s->win_start = s->now;
     s->win_end = NOC_NEVER;
+    noc_occ_window_open(s);
 }
 
 void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed)

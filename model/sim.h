@@ -137,6 +137,10 @@ void noc_sim_channel_ends(const noc_sim_t *s, int c, int *from, int *to, int *is
 const noc_link_stats_t *noc_sim_link_stats(const noc_sim_t *s, int c);
 /* Node n's figures, or NULL when the run keeps none (node_stats = 0). */
 const noc_node_stats_t *noc_sim_node_stats(const noc_sim_t *s, int n);
+/* Router n's averages over the measurement window (up to now while it is
+ * open): flits in its input buffers, and input VCs holding at least one
+ * flit. -1 (and zeros) when the run keeps no per-node figures. */
+int noc_sim_router_load_avg(const noc_sim_t *s, int n, double *flits, double *vcs);
 /* Timing of channel c: cycles from the upstream side's write to arrival (its
  * latency), and cycles a flit occupies it (> 1 on links narrower than a flit). */
 void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit);

@@ -28,6 +28,7 @@
 #include "model/rng.h"
 #include "model/sim.h"
 #include "model/router_if.h"
+#include "model/occupancy.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -155,6 +156,8 @@ struct noc_sim {
     noc_stats_t st;
     noc_link_stats_t *lst;  /* per channel */
     noc_node_stats_t *nst;  /* per node, with node_stats = 1; else NULL */
+    noc_occ_t *occ;         /* per router, with node_stats = 1; else NULL (model/occupancy.h) */
+    uint64_t occ_open, occ_shut; /* the window's ends for occ (occ_shut NOC_NEVER: still open) */
     int phase;              /* NOC_PHASE_* */
     int measuring;          /* phase == NOC_PHASE_SAMPLE */
     uint64_t win_start, win_end; /* packets created in [start, end) are measured */

@@ -37,7 +37,7 @@ int noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const no
 const char *noc_report_links_csv_header(void);
 int noc_report_links_csv(const noc_sim_t *s, const char *path, char *err, size_t errlen);
 
-/* The per-node figures of a run with node_stats = 1: two summary lines
+/* The per-node figures of a run with node_stats = 1: three summary lines
  * (nothing without them), and the CSV of run --nodes-csv (-1 with err when
  * the run kept none). */
 void noc_report_nodes_text(FILE *f, const noc_sim_t *s);

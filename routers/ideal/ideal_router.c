@@ -135,6 +135,8 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
     sl[k].vclass = rt.vclass;
     sl[k].vc = f->vc;
     sl[k].used = 1;
+    if (s->occ)
+        noc_occ_add(s->occ, n, s->now, 1, r->occ[gport * r->V + f->vc] == 0);
     r->occ[gport * r->V + f->vc]++;
     r->buffered[n]++;
 }
@@ -304,6 +306,8 @@ static void ideal_eval(struct noc_sim *s, int n)
         r->used[(size_t)ig * (size_t)r->per_words + (size_t)(bk >> 6)] &= ~(UINT64_C(1) << (bk & 63));
         r->occ[ig * V + best->vc]--;
         r->buffered[n]--;
+        if (s->occ)
+            noc_occ_add(s->occ, n, s->now, -1, -(r->occ[ig * V + best->vc] == 0));
         noc_chan_send_credit(s, s->in_chan[ig], best->vc);
         if (f.flags & NOC_FLIT_HEAD)
             f.hops++;

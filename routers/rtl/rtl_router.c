@@ -430,6 +430,8 @@ static void arrivals(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
         const noc_flit_t *f = noc_chan_pop_flit(s, c, slot);
         assert(f != NULL);
         size_t i = ivc_index(r, n, p, f->vc);
+        if (s->occ)
+            noc_occ_add(s->occ, n, s->now, 1, r->head[i] == r->tail[i]);
         *ivc_slot(r, i, r->tail[i]) = *f;
         r->tail[i]++;
         nd->buffered++;
@@ -486,6 +488,8 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
             r->head[i]++;
             r->occ[pi]--;
             nd->buffered--;
+            if (s->occ)
+                noc_occ_add(s->occ, n, s->now, -1, -(r->head[i] == r->tail[i]));
             used |= UINT64_C(1) << o;
             n_cross++;
             /* the flit is work of the node it goes to from now (the order in

@@ -311,6 +311,17 @@ VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int ser
         vc_switch(&x);
 }
 
+/* node_stats = 1: node n's occupancy after its evaluation (model/occupancy.h):
+ * its buffered flits, and its input VCs holding flits (the ne set). */
+static void count_occupancy(struct noc_sim *s, const vc_state_t *r, int n)
+{
+    const uint64_t *ne = vc_node(r, n)->set;
+    int vcs = 0;
+    for (int w = 0; w < r->W; w++)
+        vcs += __builtin_popcountll(ne[w]);
+    noc_occ_set(s->occ, n, s->now, r->buffered[n], vcs);
+}
+
 static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
@@ -318,12 +329,17 @@ static void vc_eval(struct noc_sim *s, int n)
         eval_node(s, r, n, 1, 0);
     else
         eval_node(s, r, n, r->W, s->serialise);
+    if (s->occ)
+        count_occupancy(s, r, n);
 }
 
 static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
 {
     vc_state_t *r = s->rstate;
-    if (r->W == 1 && !s->serialise)
+    if (s->occ)
+        for (int i = 0; i < count; i++)
+            vc_eval(s, nodes[i]);
+    else if (r->W == 1 && !s->serialise)
         for (int i = 0; i < count; i++)
             eval_node(s, r, nodes[i], 1, 0);
     else

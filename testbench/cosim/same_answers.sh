@@ -52,6 +52,7 @@ same mesh:2x2x2 "${syn[@]}" injection_rate=0.4 traffic=bitcomp
 same torus:3x4 "${syn[@]}" injection_rate=0.4 packet_size=4
 same torus:4x4 "${syn[@]}" injection_rate=0.5 arb_type=matrix
 same mesh:4x4 "${syn[@]}" injection_rate=0.6 num_vcs=4 vc_buf_size=2 traffic=transpose
+same mesh:4x4 "${syn[@]}" injection_rate=0.5 num_vcs=3 node_stats=1
 same hypercube:3 "${syn[@]}" injection_rate=0.3 packet_size=2
 same bsn:ring:4 "${syn[@]}" injection_rate=0.2
 same otis:mesh:2x2 "${syn[@]}" injection_rate=0.2

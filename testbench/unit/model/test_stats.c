@@ -238,7 +238,14 @@ static void test_percentile_overflow(void **state)
  *   flits delivered in it: A's (61) and B's (66, 67) = 3;
  *   flit-hops in it: A at router 1 (53), B at routers 0 and 1 (53, 54, 58,
  *   59) = 5; link 0->1 carried 2 of them, link 1->2 3, and node 2's
- *   ejection port took 3 (A at 58, B at 63, 64). */
+ *   ejection port took 3 (A at 58, B at 63, 64).
+ * Each flit sits in each router's input buffer for the 2 cycles [a, a+2)
+ * before it crosses (arriving in t + 1 + j, t + 6 + j, t + 11 + j): the
+ * window holds, in flit-cycles, router 0: B 4, C's first flit 1 (149) = 5;
+ * router 1: A 2, B 4 = 6; router 2: A 2, B 4 = 6; and in cycles of an input
+ * VC holding flits (B's two flits share one: [51, 54) at router 0), router
+ * 0: B 3, C 1 = 4; router 1: A 2, B 3 = 5; router 2: 5. Divided by the 100
+ * cycles of the window: the routers' average occupancies (node_stats=1). */
 static void test_window(void **state)
 {
     (void)state;
@@ -247,7 +254,7 @@ static void test_window(void **state)
     script_add(&sc, 50, 0, 2, 2);
     script_add(&sc, 148, 0, 2, 3);
     script_add(&sc, 150, 0, 2, 4);
-    const char *kv[] = { "warmup_cycles=50", "sample_cycles=100", "check=1", NULL };
+    const char *kv[] = { "warmup_cycles=50", "sample_cycles=100", "check=1", "node_stats=1", NULL };
     noc_topo_t *t;
     noc_sim_t *s = script_sim(&t, "mesh:3", 0, &sc, kv);
     assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
@@ -273,6 +280,13 @@ static void test_window(void **state)
     /* nothing went the other way */
     assert_int_equal(noc_sim_link_stats(s, script_link(s, 1, 0))->flits, 0);
     assert_int_equal(noc_sim_link_stats(s, script_link(s, 2, 1))->flits, 0);
+    const double flits[3] = { 0.05, 0.06, 0.06 }, vcs[3] = { 0.04, 0.05, 0.05 };
+    for (int n = 0; n < 3; n++) {
+        double f, v;
+        assert_int_equal(noc_sim_router_load_avg(s, n, &f, &v), 0);
+        assert_true(f > flits[n] - 1e-12 && f < flits[n] + 1e-12);
+        assert_true(v > vcs[n] - 1e-12 && v < vcs[n] + 1e-12);
+    }
     noc_sim_destroy(s);
     noc_topo_destroy(t);
 }
