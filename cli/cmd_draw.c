@@ -60,9 +60,11 @@ static const noc_opt_t draw_opts[] = {
     [O_SCALE] = { "scale", 0, "S", "abs: colours on utilisation 0..1, red = busy every cycle\n"
                   "(default); relative (or max): red is the run's hottest link" },
     [O_DOT] = { "dot", 0, "FILE", "also keep the Graphviz graph in FILE" },
-    [O_LAYOUT] = { "layout", 0, "L", "topology: the fabric's own drawing (default; grid or circle\n"
-                   "when it has none); grid: meshes, tori, rings and hypercubes\n"
-                   "as grids; circle: every node on one circle" },
+    [O_LAYOUT] = { "layout", 0, "L", "topology: the fabric's own drawing (default; 3-D meshes, tori\n"
+                   "and hypercube:3 in oblique view, the planes of the third dimension\n"
+                   "stacked; grid or circle when it has none); grid: meshes, tori, rings\n"
+                   "and hypercubes as flat grids (3-D: the planes side by side);\n"
+                   "circle: every node on one circle" },
     [O_LABELS] = { "labels", 0, NULL, "label the nodes however many there are (default: up to " STR(LABEL_MAX)
                    " nodes)" },
     [O_NO_LABELS] = { "no-labels", 0, NULL, "dots instead of labelled nodes (an SVG keeps labels as tooltips)" },

@@ -62,8 +62,8 @@
  * breaks a tie (k even, distance k/2) at random per packet; here it is the
  * parity rule above, which splits ties between the two ways as evenly.
  *
- * Drawing positions: rings on a circle, other grids as grids, hypercubes in
- * a recursive 2-D layout (grid_layout). */
+ * Drawing positions: rings on a circle, 3-D grids in oblique view, other
+ * grids as grids, hypercubes in a recursive 2-D layout (grid_layout). */
 #include "topologies/fabrics.h"
 #include "topologies/topo_internal.h"
 #include <stdio.h>
@@ -189,7 +189,29 @@ static const noc_topo_ops_t hypercube_ops = {"hypercube", hypercube_route, hyper
 
 /* ---- drawing positions --------------------------------------------------- */
 
-/* Rings (one wrapped dimension) on a circle. Every other grid as a grid:
+/* A 3-D grid in oblique view: dimension 0 across, dimension 1 into the
+ * page (each step OBL_DX across and OBL_DY up), the planes of dimension 2
+ * stacked upward with a gap, so that a dimension-2 link is a short vertical
+ * line between the same node of neighbouring planes (hypercube:3 is the
+ * textbook cube). With the slant 0.4 no node of a plane lies straight above
+ * another of its plane closer than 5 steps into the page. */
+#define OBL_DX 0.4f
+#define OBL_DY 0.55f
+static void oblique_layout(noc_topo_t *t)
+{
+    float plane = (float)(t->k[1] - 1) * OBL_DY + 1.2f; /* a plane's height and the gap */
+    t->pos = noc_xcalloc((size_t)t->n_nodes * 2, sizeof *t->pos, "topology");
+    for (int n = 0; n < t->n_nodes; n++) {
+        int c[3];
+        for (int d = 0; d < 3; d++)
+            c[d] = (n / t->stride[d]) % t->k[d];
+        t->pos[2 * n] = (float)c[0] + OBL_DX * (float)c[1];
+        t->pos[2 * n + 1] = -(OBL_DY * (float)c[1] + plane * (float)c[2]); /* y grows downward */
+    }
+}
+
+/* Rings (one wrapped dimension) on a circle; 3-D grids in oblique view
+ * (oblique_layout). Every other grid as a grid:
  * dimension 0 along x, dimension 1 along y; each higher dimension repeats
  * the drawing so far, even dimensions side by side along x, odd ones along
  * y, with one empty unit between the copies. A hypercube thus gets the
@@ -199,6 +221,10 @@ static void grid_layout(noc_topo_t *t)
     float unit[NOC_TOPO_MAX_DIMS], extent[2] = {0.0f, 0.0f};
     if (t->wrap && t->dims == 1) {
         noc_fab_layout_circle(t);
+        return;
+    }
+    if (t->dims == 3) {
+        oblique_layout(t);
         return;
     }
     for (int d = 0; d < t->dims; d++) {

@@ -417,6 +417,25 @@ static void test_ports_positions(void **state)
     t = make("mesh:4x4");
     assert_true(t->pos[2 * 6] == 2.0f && t->pos[2 * 6 + 1] == 1.0f);
     noc_topo_destroy(t);
+    /* 3-D grids in oblique view (torus:3x4x5: node (x,y,z) = x + 3y + 12z):
+     * a dimension-2 link is vertical, each plane lies wholly above the one
+     * below it (y grows downward), a dimension-0 link is horizontal and a
+     * dimension-1 link slants up and to the right */
+    t = make("torus:3x4x5");
+    for (int v = 0; v < t->n_nodes; v++) {
+        int x = v % 3, y = v / 3 % 4, z = v / 12;
+        if (z < 4) {
+            assert_true(t->pos[2 * v] == t->pos[2 * (v + 12)]);
+            assert_true(t->pos[2 * (v + 12) + 1] < t->pos[2 * v + 1]);
+        }
+        if (x < 2)
+            assert_true(t->pos[2 * v + 1] == t->pos[2 * (v + 1) + 1] && t->pos[2 * v] < t->pos[2 * (v + 1)]);
+        if (y < 3)
+            assert_true(t->pos[2 * (v + 3)] > t->pos[2 * v] && t->pos[2 * (v + 3) + 1] < t->pos[2 * v + 1]);
+    }
+    for (int z = 0; z < 4; z++) /* the top row of plane z is below the bottom row of plane z + 1 */
+        assert_true(t->pos[2 * (12 * z + 9) + 1] > t->pos[2 * (12 * (z + 1)) + 1]);
+    noc_topo_destroy(t);
 }
 
 /* ---- bad SPECs ------------------------------------------------------------- */
