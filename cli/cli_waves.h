@@ -18,6 +18,9 @@ void noc_cli_waves_init(noc_cli_waves_t *w);
 /* One option a ("--waves") with its value v (NULL: none given): 1 taken,
  * 0 not a waves option, -1 bad (message in err). */
 int noc_cli_waves_set(noc_cli_waves_t *w, const char *a, const char *v, char *err, size_t errlen);
+/* Say on stderr which files a recorded run wrote: the wave file, its save
+ * file, and with the rtl router the cores' trace and its save file. */
+void noc_cli_waves_said(const noc_cli_waves_t *w, const char *router);
 /* noc_cli_run_program, recording the run into wv->path when wv and
  * wv->path are set, writing the per-link and per-node CSVs to csv_path and
  * nodes_csv_path when set (the latter needs cfg->node_stats), with the

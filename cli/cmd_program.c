@@ -246,14 +246,7 @@ static int close_waves(noc_waves_t *waves, const noc_cli_waves_t *wv, const noc_
     }
     if (quiet)
         return 0;
-    char gtkw[1100];
-    noc_waves_gtkw_path(wv->path, gtkw, sizeof gtkw);
-    fprintf(stderr, "noctua: waves in %s%s%s\n", wv->path, wv->opts.gtkw ? ", GTKWave save file " : "",
-            wv->opts.gtkw ? gtkw : "");
-    if (strcmp(cfg->router, "rtl") == 0) {
-        noc_waves_inner_path(wv->path, gtkw, sizeof gtkw);
-        fprintf(stderr, "noctua: inside the RTL cores: %s\n", gtkw);
-    }
+    noc_cli_waves_said(wv, cfg->router);
     return 0;
 }
 

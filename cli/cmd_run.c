@@ -24,6 +24,20 @@ void noc_cli_waves_init(noc_cli_waves_t *w)
     noc_waves_opts_init(&w->opts);
 }
 
+void noc_cli_waves_said(const noc_cli_waves_t *w, const char *router)
+{
+    char gtkw[1100], inner[1100];
+    noc_waves_gtkw_path(w->path, gtkw, sizeof gtkw);
+    fprintf(stderr, "noctua: waves in %s%s%s\n", w->path, w->opts.gtkw ? ", GTKWave save file " : "",
+            w->opts.gtkw ? gtkw : "");
+    if (strcmp(router, "rtl") == 0) {
+        noc_waves_inner_path(w->path, inner, sizeof inner);
+        noc_waves_gtkw_path(inner, gtkw, sizeof gtkw);
+        fprintf(stderr, "noctua: inside the RTL cores: %s%s%s\n", inner, w->opts.gtkw ? ", GTKWave save file " : "",
+                w->opts.gtkw ? gtkw : "");
+    }
+}
+
 int noc_cli_waves_set(noc_cli_waves_t *w, const char *a, const char *v, char *err, size_t errlen)
 {
     if (strcmp(a, "--waves") != 0 && strcmp(a, "--waves-scope") != 0 && strcmp(a, "--waves-window") != 0)
@@ -308,15 +322,8 @@ static int run_synthetic(const run_args_t *r)
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }
-    if (wv->path && !quiet) {
-        char gtkw[1100];
-        noc_waves_gtkw_path(wv->path, gtkw, sizeof gtkw);
-        fprintf(stderr, "noctua: waves in %s, GTKWave save file %s\n", wv->path, gtkw);
-        if (strcmp(cfg->router, "rtl") == 0) {
-            noc_waves_inner_path(wv->path, gtkw, sizeof gtkw);
-            fprintf(stderr, "noctua: inside the RTL cores: %s\n", gtkw);
-        }
-    }
+    if (wv->path && !quiet)
+        noc_cli_waves_said(wv, cfg->router);
     int rc = NOC_EXIT_OK;
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
         noc_report_text(stdout, s, &res);

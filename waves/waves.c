@@ -692,6 +692,17 @@ int noc_waves_close(noc_waves_t *w, char *err, size_t errlen)
             rc = noc_out_commit(&g, err, errlen);
         }
     }
+    if (rc == 0 && w->o.gtkw && w->inner) {
+        char inner[1100], gpath[1100];
+        noc_out_t g;
+        noc_waves_inner_path(w->path, inner, sizeof inner);
+        noc_waves_gtkw_path(inner, gpath, sizeof gpath);
+        rc = noc_out_open(&g, gpath, 0, err, errlen);
+        if (rc == 0 && (rc = noc_wv_write_rtl_gtkw(g.f, gpath, inner, end, err, errlen)) == 0)
+            rc = noc_out_commit(&g, err, errlen);
+        else
+            noc_out_abort(&g);
+    }
     noc_out_abort(&w->out);
     noc_out_abort(&w->out_inner);
     free_waves(w);

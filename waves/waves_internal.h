@@ -156,6 +156,11 @@ struct noc_waves {
  * and closes f (util/outfile.h). */
 void noc_wv_write_gtkw(const noc_waves_t *w, FILE *f, const char *gtkw_path, const char *dump_path,
                        uint64_t end);
+/* rtl_gtkw.c: the save file of the RTL cores' trace fst_path (already in
+ * place), for a run of `end` cycles, into f; 0, or -1 with err when the
+ * file cannot be read back. */
+int noc_wv_write_rtl_gtkw(FILE *f, const char *gtkw_path, const char *fst_path, uint64_t end, char *err,
+                          size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include "Vnoc_rtl_core.h"
 #include <verilated.h>
 #if NOC_RTL_TRACE
+#include "Vnoc_rtl_core__Syms.h"
 #include <verilated_fst_c.h>
 #define NOC_FST_GUARD_WRAP 1
 #include "waves/fst_guard.h"
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <new>
+#include <vector>
 
 #include "routers/rtl/rtl_bits.h"
 #include "routers/rtl/rtl_core.h"
@@ -54,6 +56,10 @@ struct Core {
     Vnoc_rtl_core m;
 };
 
+#if NOC_RTL_TRACE
+std::vector<Core *> traced; // the cores added to the trace file (trace_add)
+#endif
+
 // Out of memory in the Verilated model (its constructors allocate with
 // new): exit 4 with a message, as noctua's own allocations do
 // (util/xalloc.h), not std::bad_alloc's abort; exit() runs the output
@@ -86,6 +92,9 @@ void *create(const char *name)
 void destroy(void *core)
 {
     Core *c = static_cast<Core *>(core);
+#if NOC_RTL_TRACE
+    traced.erase(std::remove(traced.begin(), traced.end(), c), traced.end());
+#endif
     if (c)
         c->m.final();
     delete c;
@@ -143,8 +152,16 @@ void observe(void *core, uint16_t *credits, uint16_t *usage)
 
 #if NOC_RTL_TRACE
 // One trace file for every core added to it (Verilator samples them all at
-// each dump); its time unit is a nanosecond, one cycle, as noctua's own
-// wave files.
+// each dump). One cycle is a nanosecond, as in noctua's own wave files, at
+// a resolution of 100 ps: cycle t is sampled twice, with clk_i high at
+// 10t (the rising edge that starts the cycle, the registers as it left
+// them) and low at 10t + 5, so the file shows a toggling clock. Both
+// samples are of the same state: clk_i is set for the sample only (no
+// evaluation), and is 0 again before the next cycle's edge, as Verilator's
+// edge detection expects. (A dump writes changes only after an evaluation,
+// which sets the model's activity flag: set here so that the clock's
+// change is written; the internal signals' own flags stay as the last
+// evaluation left them.)
 VerilatedFstC *trace_file;
 unsigned long trace_errors0; // fst_guard's count when the file was opened
 
@@ -155,13 +172,17 @@ VerilatedFstC *trace()
     return trace_file;
 }
 
-void trace_add(void *core) { static_cast<Core *>(core)->m.trace(trace(), 99); }
+void trace_add(void *core)
+{
+    static_cast<Core *>(core)->m.trace(trace(), 99);
+    traced.push_back(static_cast<Core *>(core));
+}
 
 int trace_open(const char *path)
 {
     VerilatedFstC *t = trace();
     t->set_time_unit("1ns");
-    t->set_time_resolution("1ns");
+    t->set_time_resolution("100ps");
     trace_errors0 = noc_fst_io_errors();
     t->open(path);
     return t->isOpen() ? 0 : -1;
@@ -169,8 +190,18 @@ int trace_open(const char *path)
 
 void trace_dump(uint64_t cycle)
 {
-    if (trace_file && trace_file->isOpen())
-        trace_file->dump(cycle);
+    if (!trace_file || !trace_file->isOpen())
+        return;
+    for (Core *c : traced) {
+        c->m.clk_i = 1;
+        c->m.rootp->vlSymsp->__Vm_activity = true;
+    }
+    trace_file->dump(10 * cycle);
+    for (Core *c : traced) {
+        c->m.clk_i = 0;
+        c->m.rootp->vlSymsp->__Vm_activity = true;
+    }
+    trace_file->dump(10 * cycle + 5);
 }
 
 int trace_close()
@@ -179,6 +210,7 @@ int trace_close()
         trace_file->close();
     delete trace_file;
     trace_file = nullptr;
+    traced.clear();
     return noc_fst_io_errors() != trace_errors0 ? -1 : 0;
 }
 

@@ -53,6 +53,42 @@ static void link_scope(const noc_topo_t *t, int n, int o, char *buf, size_t len)
         snprintf(buf + strlen(buf), len - strlen(buf), "_p%d", o);
 }
 
+/* The save file of the cores' trace: every trace it names is a signal of
+ * the trace (its bit range dropped), a core's clock among them, and every
+ * one of the n cores has a group. 0, or 1 with a message. */
+static int check_save_file(const char *path, const wave_t *core, int n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        print_error("no save file %s\n", path);
+        return 1;
+    }
+    char line[1024];
+    int traces = 0, groups = 0, clocks = 0, bad = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == '-' && strncmp(line, "-router_", 8) == 0)
+            groups++;
+        if (!line[0] || strchr("[*@-", line[0]))
+            continue;
+        char *range = strchr(line, '[');
+        if (range)
+            *range = '\0';
+        traces++;
+        clocks += strstr(line, ".clk_i") != NULL;
+        if (find_sig(core, line) < 0) {
+            print_error("%s names %s, which the trace does not have\n", path, line);
+            bad = 1;
+        }
+    }
+    fclose(f);
+    if (!bad && (groups != 2 * n || clocks != n || traces < 10 * n)) { /* a group's start and end rows */
+        print_error("%s: %d group rows, %d clocks, %d traces for %d cores\n", path, groups, clocks, traces, n);
+        bad = 1;
+    }
+    return bad;
+}
+
 static int check(const char *spec, const char *program)
 {
     char err[600], path[256], inner[300];
@@ -107,6 +143,14 @@ static int check(const char *spec, const char *program)
             bad = 1;
             break;
         }
+        /* the clock: high at 10c (a cycle is 10 time units of 100 ps), low at 10c + 5 */
+        char clk[128];
+        snprintf(clk, sizeof clk, "%.*s.clk_i", (int)(k), name);
+        for (uint64_t c = 0; c <= end && !bad; c++)
+            if (bit_at(core, clk, 10 * c, 0) != 1 || bit_at(core, clk, 10 * c + 5, 0) != 0) {
+                print_error("%s: %s does not toggle in cycle %llu\n", spec, clk, (unsigned long long)c);
+                bad = 1;
+            }
         int P = noc_topo_degree(t, n) + 1;
         for (int o = 1; o < P && !bad; o++) {
             int g = noc_topo_gport(t, n, o);
@@ -125,7 +169,7 @@ static int check(const char *spec, const char *program)
             uint64_t d = 1 + s->chan_delay[g];
             int ones = 0;
             for (uint64_t c = 0; c + d <= end + 1 && !bad; c++) {
-                int a = bit_at(core, name, c, (uint32_t)o), b = bit_at(link, want, c + d, 0);
+                int a = bit_at(core, name, 10 * c, (uint32_t)o), b = bit_at(link, want, c + d, 0);
                 ones += a;
                 if (a != b) {
                     print_error("%s: router %s port %d: the core's out_valid_o %d in cycle %llu, the link %d in "
@@ -147,6 +191,10 @@ static int check(const char *spec, const char *program)
         print_message("%s, %s: %d links of %d cores, %d flits: the cores' output registers and the links agree "
                       "in every one of %llu cycles\n", spec, program, compared, noc_topo_nodes(t), highs,
                       (unsigned long long)end);
+    char rtl_gtkw[300];
+    noc_waves_gtkw_path(inner, rtl_gtkw, sizeof rtl_gtkw);
+    if (!bad)
+        bad = check_save_file(rtl_gtkw, core, noc_topo_nodes(t));
     free_wave(core);
     free_wave(link);
     noc_sim_destroy(s);
@@ -157,6 +205,7 @@ static int check(const char *spec, const char *program)
     char gtkw[300];
     noc_waves_gtkw_path(path, gtkw, sizeof gtkw);
     unlink(gtkw);
+    unlink(rtl_gtkw);
     return bad;
 }
 
@@ -178,7 +227,7 @@ static void test_full_disk(void **state)
 {
     (void)state;
     static const fd_case_t c = { "run ring:6 --program broadcast --router rtl --waves r.fst --quiet",
-                                 { "r.fst", "r.rtl.fst", "r.gtkw" } };
+                                 { "r.fst", "r.rtl.fst", "r.gtkw", "r.rtl.gtkw" } };
     fd_check_case(&c);
 }
 
