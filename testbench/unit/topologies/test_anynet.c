@@ -220,6 +220,16 @@ static void test_bad_files(void **state)
         assert_non_null(strstr(err, where));
         assert_non_null(strstr(err, bad[i].says));
     }
+    /* not a basis of the swapped fabrics, which are deadlock-free */
+    write_file("ring4b", "router 0 node 0 router 1\nrouter 1 node 1 router 2\nrouter 2 node 2 router 0\n",
+               spec, sizeof spec);
+    char sw[600];
+    snprintf(sw, sizeof sw, "bsn:%s", spec);
+    assert_null(noc_topo_create(sw, 0, err, sizeof err));
+    assert_non_null(strstr(err, "without deadlock avoidance"));
+    snprintf(sw, sizeof sw, "otis:%s", spec);
+    assert_null(noc_topo_create(sw, 0, err, sizeof err));
+    assert_non_null(strstr(err, "without deadlock avoidance"));
     assert_null(noc_topo_create("anynet:", 0, err, sizeof err));
     assert_non_null(strstr(err, "missing file"));
     assert_null(noc_topo_create("anynet:/nonexistent/anynet", 0, err, sizeof err));
