@@ -358,7 +358,7 @@ static void translate_anynet(bs_read_t *r, noc_config_t *cfg, const char *rf, un
     unsigned long lf;
     const char *file = value_of(r, "network_file", &lf);
     char spec[NOC_CONFIG_STR_MAX], why[768];
-    int l = 1;
+    int l = 1, nodes = 0;
     if (strcmp(rf, "min") != 0) {
         refuse(r, lrf, "'routing_function = %s' on anynet: BookSim2's anynet has min only (min_anynet)", rf);
         return;
@@ -371,10 +371,16 @@ static void translate_anynet(bs_read_t *r, noc_config_t *cfg, const char *rf, un
         refuse(r, lf, "network_file: a path of at most %d characters, please", NOC_CONFIG_STR_MAX - 8);
         return;
     }
-    if (noc_anynet_uniform_latency(file, &l, why, sizeof why) != 0) {
+    if (noc_anynet_uniform_latency(file, &l, &nodes, why, sizeof why) != 0) {
         refuse(r, lf, "network_file = %s: %s", file, why);
         return;
     }
+    unsigned long ltr, lk, ln;
+    const char *k = value_of(r, "k", &lk), *n = value_of(r, "n", &ln);
+    if (strcmp(value_of(r, "traffic", &ltr), "tornado") == 0 && (atol(k) != nodes || atol(n) != 1))
+        refuse(r, ltr, "'traffic = tornado' on anynet: BookSim2's tornado moves the digits of a k-ary n-cube, "
+               "k = %s and n = %s here (anynet does not set them), noctua's moves node numbers by "
+               "ceil(N/2) - 1 on the file's N = %d nodes: give k = %d; n = 1; to mean the same", k, n, nodes, nodes);
     set(r, cfg, "topology_spec", spec, "network_file");
     *lat = l;
 }

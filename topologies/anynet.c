@@ -559,7 +559,7 @@ int noc_topo_build_anynet(noc_topo_t *t, const char *kind, const char *arg, unsi
     return rc;
 }
 
-int noc_anynet_uniform_latency(const char *path, int *lat, char *why, size_t whylen)
+int noc_anynet_uniform_latency(const char *path, int *lat, int *nodes, char *why, size_t whylen)
 {
     reader_t r;
     int rc = read_file(&r, path, why, whylen);
@@ -581,8 +581,10 @@ int noc_anynet_uniform_latency(const char *path, int *lat, char *why, size_t why
                              fr, fto, first);
             }
         }
-    if (rc == 0)
+    if (rc == 0) {
         *lat = first ? first : 1;
+        *nodes = r.n_n;
+    }
     free_reader(&r);
     return rc;
 }

@@ -14,12 +14,12 @@ extern "C" {
 /* Read anynet file `path` as anynet:FILE would, and give the latency every
  * router-to-router channel takes when the file is run as BookSim2 runs it
  * (a link without a latency takes 1 cycle). 0 with that latency in *lat
- * when all channels take the same; -1 with the reason in why ("FILE:LINE:
+ * and the number of nodes in *nodes when all channels take the same; -1 with the reason in why ("FILE:LINE:
  * ..." where a line is to blame) when the file is refused, or when two
  * channels take different latencies (BookSim2 returns each channel's
  * credits over that channel's latency, noctua's credit loop is one value:
  * credit_delay). */
-int noc_anynet_uniform_latency(const char *path, int *lat, char *why, size_t whylen);
+int noc_anynet_uniform_latency(const char *path, int *lat, int *nodes, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -142,6 +142,18 @@ static void test_refused(void **state)
     assert_int_equal(cmd_run("run --config gone.cfg", NULL, &err), 2);
     assert_non_null(strstr(err, "gone.cfg:2: network_file = gone: "));
     free(err);
+    /* tornado: BookSim2's reads k and n, noctua's the node count */
+    put("torn.cfg", CFG("ring4", "tornado", "0.01"));
+    assert_int_equal(cmd_run("run --config torn.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "torn.cfg:4: 'traffic = tornado' on anynet"));
+    assert_non_null(strstr(err, "k = 8 and n = 2 here"));
+    free(err);
+    put("torn4.cfg", CFG("ring4", "tornado", "0.001") "k = 4; n = 1;\n");
+    json_t *j = run_json("run --config torn4.cfg");
+    /* (s + (4 + 1) / 2 - 1) % 4 = s + 1: one hop, T0 = 12 */
+    assert_float_equal(jnum(j, "latency", "min"), 12, 0);
+    assert_float_equal(jnum(j, "hops", "avg"), 1, 0);
+    json_decref(j);
     put("minmesh.cfg", "topology = mesh; k = 4; n = 2; routing_function = min;\n");
     assert_int_equal(cmd_run("run --config minmesh.cfg", NULL, &err), 2);
     assert_non_null(strstr(err, "minmesh.cfg:1: 'routing_function = min' on a mesh"));

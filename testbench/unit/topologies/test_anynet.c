@@ -84,10 +84,11 @@ static void test_ring(void **state)
         for (int b = 0; b < 4; b++)
             assert_int_equal(noc_topo_route_hops(t, a, b), noc_topo_distance(t, a, b));
     noc_topo_destroy(t);
-    int lat = 0;
+    int lat = 0, nodes = 0;
     char why[600];
-    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, why, sizeof why), 0);
+    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, &nodes, why, sizeof why), 0);
     assert_int_equal(lat, 1);
+    assert_int_equal(nodes, 4);
 }
 
 /* BookSim2 keeps the predecessor settled first, not the lowest first hop:
@@ -139,7 +140,7 @@ static void test_latencies(void **state)
 {
     (void)state;
     char spec[500], why[600];
-    int lat = 0;
+    int lat = 0, nodes = 0;
     write_file("tri", "router 0 node 0 router 1 5 router 2\nrouter 1 node 1 router 2\n"
                       "router 2 node 2\n", spec, sizeof spec);
     noc_topo_t *t = make(spec);
@@ -153,21 +154,21 @@ static void test_latencies(void **state)
     assert_int_equal(next_node(t, 1, 0), 0);
     noc_topo_destroy(t);
     /* as a BookSim2 run: 5 and 1 mixed, refused naming both */
-    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, why, sizeof why), -1);
+    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, &nodes, why, sizeof why), -1);
     assert_non_null(strstr(why, "tri:1: the channel from router 0 to router 2 takes 1 cycle, the one "
                                 "from router 0 to router 1 5"));
     /* a link named again takes its last latency (none: 1) */
     write_file("again", "router 0 node 0 router 1 5\nrouter 1 node 1\nrouter 0 router 1\n", spec,
                sizeof spec);
-    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, why, sizeof why), 0);
+    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, &nodes, why, sizeof why), 0);
     assert_int_equal(lat, 1);
     /* the same latency both ways */
     write_file("three", "router 0 node 0 router 1 3\nrouter 1 node 1 router 0 3\n", spec,
                sizeof spec);
-    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, why, sizeof why), 0);
+    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, &nodes, why, sizeof why), 0);
     assert_int_equal(lat, 3);
     write_file("half", "router 0 node 0 router 1 3\nrouter 1 node 1\n", spec, sizeof spec);
-    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, why, sizeof why), -1);
+    assert_int_equal(noc_anynet_uniform_latency(spec + 7, &lat, &nodes, why, sizeof why), -1);
     assert_non_null(strstr(why, "half:1: "));
 }
 
