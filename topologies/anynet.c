@@ -520,7 +520,8 @@ static int read_file(reader_t *r, const char *path, char *why, size_t whylen)
     if (got < 0 || check_file(r) != 0)
         return -1;
     for (int v = 0; v < r->n_r; v++)
-        qsort(r->r[v].arc, (size_t)r->r[v].n_arc, sizeof *r->r[v].arc, arc_cmp);
+        if (r->r[v].n_arc > 1) /* (a router without links has no array) */
+            qsort(r->r[v].arc, (size_t)r->r[v].n_arc, sizeof *r->r[v].arc, arc_cmp);
     return 0;
 }
 
