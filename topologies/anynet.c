@@ -36,7 +36,6 @@
 #include "topologies/table_route.h"
 #include "util/infile.h"
 #include <ctype.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +106,7 @@ static long number(const char *tok, long limit)
 /* Router `id` named on this line; -1 out of range. */
 static int router_id(reader_t *r, const char *tok)
 {
-    long v = number(tok, LONG_MAX / 2);
+    long v = number(tok, 1000000000);
     if (v < 0)
         return fail_at(r, r->line, "bad router number \"%s\" (a whole number)", tok);
     if (v >= MAX_ROUTERS)
@@ -122,7 +121,7 @@ static int router_id(reader_t *r, const char *tok)
 
 static int node_id(reader_t *r, const char *tok)
 {
-    long v = number(tok, LONG_MAX / 2);
+    long v = number(tok, 1000000000);
     if (v < 0)
         return fail_at(r, r->line, "bad node number \"%s\" (a whole number)", tok);
     if (v >= MAX_ROUTERS)
@@ -270,7 +269,31 @@ static int read_line(reader_t *r, char *text)
     return 0;
 }
 
-/* Numbering, nodes per router, degrees; 0 or -1. */
+/* Every router reached from router 0 (links run both ways); 0 or -1. */
+static int check_connected(reader_t *r)
+{
+    int n = r->n_r, head = 0, tail = 0, rc = 0;
+    int *queue = noc_xcalloc((size_t)n, sizeof *queue, "topology");
+    uint8_t *seen = noc_xcalloc((size_t)n, 1, "topology");
+    seen[0] = 1;
+    queue[tail++] = 0;
+    while (head < tail) {
+        const rtr_t *a = &r->r[queue[head++]];
+        for (int i = 0; i < a->n_arc; i++)
+            if (!seen[a->arc[i].to]) {
+                seen[a->arc[i].to] = 1;
+                queue[tail++] = a->arc[i].to;
+            }
+    }
+    for (int v = 0; v < n && rc == 0; v++)
+        if (!seen[v])
+            rc = fail_at(r, 0, "routers 0 and %d are not connected: BookSim2's routing never finishes", v);
+    free(queue);
+    free(seen);
+    return rc;
+}
+
+/* Numbering, nodes per router, degrees, connection; 0 or -1. */
 static int check_file(reader_t *r)
 {
     if (r->n_r == 0)
@@ -298,7 +321,7 @@ static int check_file(reader_t *r)
     }
     if (r->n_r < 2)
         return fail_at(r, r->r[0].line, "one router: a fabric has at least 2");
-    return 0;
+    return check_connected(r);
 }
 
 static int arc_cmp(const void *x, const void *y)

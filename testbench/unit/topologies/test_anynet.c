@@ -206,6 +206,7 @@ static void test_bad_files(void **state)
         {"router 0 node 0\n", 1, "one router"},
         {"\n  \n", 2, "no routers"},
         {"router 5000 node 0\n", 1, "at most 4096 routers"},
+        {"router 0 node 0 router 11111111111111111111\n", 1, "bad router number \"1111"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char name[32], where[600];
