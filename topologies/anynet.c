@@ -58,6 +58,7 @@ typedef struct rtr {
     int node;      /* the first one */
     int node_line; /* where the second one was attached */
     int second;    /* the second one */
+    int by_node;   /* 1: named first as a node line's head */
 } rtr_t;
 
 typedef struct reader {
@@ -221,9 +222,13 @@ static int read_line(reader_t *r, char *text)
     if (!id)
         return fail_at(r, r->line, "\"%s\" without its number", tok);
     /* BookSim2 makes a router of the head's number, a node's too */
+    int fresh = 0;
+    if (number(id, 1000000000) >= 0 && number(id, 1000000000) < MAX_ROUTERS)
+        fresh = !r->r[number(id, 1000000000)].line;
     int head = router_id(r, id);
     if (head < 0)
         return -1;
+    r->r[head].by_node = fresh && !head_router;
     arc_t *last = NULL; /* the link a latency would set */
     int have_lat = 0, n_items = 0;
     for (tok = strtok_r(NULL, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
@@ -309,8 +314,10 @@ static int check_file(reader_t *r)
     for (int v = 0; v < r->n_r; v++) {
         const rtr_t *a = &r->r[v];
         if (a->n_nodes == 0)
-            return fail_at(r, a->line, "router %d has no node: noctua puts one PE on every "
-                           "router (routers without nodes are not modelled)", v);
+            return fail_at(r, a->line, "router %d has no node%s: noctua puts one PE on every "
+                           "router (routers without nodes are not modelled)", v,
+                           a->by_node ? " (BookSim2 makes a router of the number of this line's "
+                                        "node)" : "");
         if (a->n_nodes > 1)
             return fail_at(r, a->node_line, "router %d has nodes %d and %d: several nodes on "
                            "one router (concentration) are not modelled: noctua puts one PE "

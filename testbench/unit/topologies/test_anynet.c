@@ -202,6 +202,8 @@ static void test_bad_files(void **state)
         {"router 0 node 0 router 1\nrouter 1 node 1 node 2\n", 2,
          "router 1 has nodes 1 and 2: several nodes on one router (concentration)"},
         {"router 0 node 0 router 1\nrouter 1\n", 1, "router 1 has no node"},
+        {"router 1 node 0 router 2\nrouter 2 node 1\nnode 0 router 1\n", 3,
+         "router 0 has no node (BookSim2 makes a router of the number of this line's node)"},
         {"router 0 node 0\nrouter 1 node 1\n", 0, "routers 0 and 1 are not connected"},
         {"router 0 node 0\n", 1, "one router"},
         {"\n  \n", 2, "no routers"},
