@@ -10,6 +10,7 @@
  * injection_rate_uses_flits, self-traffic, unbounded source queues, the
  * injection channel's extra cycle). How each is read: docs/booksim.md. */
 #include "app/booksim.h"
+#include "topologies/anynet.h"
 #include "util/suggest.h"
 #include <ctype.h>
 #include <errno.h>
@@ -349,25 +350,72 @@ static void set_int(bs_read_t *r, noc_config_t *cfg, const char *param, long v, 
     set(r, cfg, param, buf, key);
 }
 
+/* topology = anynet: the SPEC anynet:FILE of network_file, checked here
+ * (the file's faults named with its lines), and the latency all its
+ * channels take in *lat. */
+static void translate_anynet(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
+{
+    unsigned long lf;
+    const char *file = value_of(r, "network_file", &lf);
+    char spec[NOC_CONFIG_STR_MAX], why[768];
+    int l = 1, nodes = 0;
+    if (strcmp(rf, "min") != 0) {
+        refuse(r, lrf, "'routing_function = %s' on anynet: BookSim2's anynet has min only (min_anynet)", rf);
+        return;
+    }
+    if (!file[0]) {
+        refuse(r, 0, "topology = anynet without a network_file: BookSim2 stops (No network file name provided)");
+        return;
+    }
+    if ((size_t)snprintf(spec, sizeof spec, "anynet:%s", file) >= sizeof spec) {
+        refuse(r, lf, "network_file: a path of at most %d characters, please", NOC_CONFIG_STR_MAX - 8);
+        return;
+    }
+    if (noc_anynet_uniform_latency(file, &l, &nodes, why, sizeof why) != 0) {
+        refuse(r, lf, "network_file = %s: %s", file, why);
+        return;
+    }
+    unsigned long ltr, lk, ln;
+    const char *k = value_of(r, "k", &lk), *n = value_of(r, "n", &ln);
+    if (strcmp(value_of(r, "traffic", &ltr), "tornado") == 0 && (atol(k) != nodes || atol(n) != 1))
+        refuse(r, ltr, "'traffic = tornado' on anynet: BookSim2's tornado moves the digits of a k-ary n-cube, "
+               "k = %s and n = %s here (anynet does not set them), noctua's moves node numbers by "
+               "ceil(N/2) - 1 on the file's N = %d nodes: give k = %d; n = 1; to mean the same", k, n, nodes, nodes);
+    set(r, cfg, "topology_spec", spec, "network_file");
+    *lat = l;
+}
+
 /* topology, k, n and the routing function; the latency of the network's
  * channels in *lat. */
 static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
 {
-    unsigned long lt, lrf;
+    unsigned long lt, lrf, lf;
     const char *topo = value_of(r, "topology", &lt), *rf = value_of(r, "routing_function", &lrf);
-    int torus = strcmp(topo, "torus") == 0;
+    int torus = strcmp(topo, "torus") == 0, anynet = strcmp(topo, "anynet") == 0;
     set(r, cfg, "topology", topo, "topology");
     set(r, cfg, "k", value_of(r, "k", &lt), "k");
     set(r, cfg, "n", value_of(r, "n", &lt), "n");
-    if (strcmp(rf, "none") == 0)
-        refuse(r, 0, "no routing_function: BookSim2 has no default (its 'none' stops it); give %s",
-               torus ? "dim_order" : "dor or dim_order");
-    else if (torus && strcmp(rf, "dor") == 0)
-        refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
-    else /* BookSim2's dim_order_torus assigns its VC classes its own way */
-        set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
     long use_noc = 1;
     int_key(r, "use_noc_latency", 0, 1, &use_noc);
+    if (anynet && strcmp(rf, "none") != 0) {
+        translate_anynet(r, cfg, rf, lrf, lat);
+        return;
+    }
+    if (!anynet && value_of(r, "network_file", &lf)[0]) {
+        char where[600];
+        snprintf(where, sizeof where, "%s:%lu", r->t->path, lf);
+        warn(r->diag, where, noc_bs_key("network_file"));
+    }
+    if (strcmp(rf, "none") == 0)
+        refuse(r, 0, "no routing_function: BookSim2 has no default (its 'none' stops it); give %s",
+               anynet ? "min" : torus ? "dim_order" : "dor or dim_order");
+    else if (torus && strcmp(rf, "dor") == 0)
+        refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
+    else if (strcmp(rf, "min") == 0)
+        refuse(r, lrf, "'routing_function = min' on a %s: BookSim2 has no min_%s; its function there is %s", topo,
+               topo, torus ? "dim_order" : "dor or dim_order");
+    else /* BookSim2's dim_order_torus assigns its VC classes its own way */
+        set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
     *lat = torus && use_noc ? 2 : 1; /* networks/kncube.cpp */
 }
 

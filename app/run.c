@@ -19,9 +19,18 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
         snprintf(spec, len, "%s", cfg->topology_spec);
         return 0;
     }
+    if (strcmp(cfg->topology, "anynet") == 0) { /* a BookSim2 file's network_file made the SPEC */
+        if (strncmp(cfg->topology_spec, "anynet:", 7) == 0) {
+            snprintf(spec, len, "%s", cfg->topology_spec);
+            return 0;
+        }
+        snprintf(err, errlen, "parameter 'topology': 'anynet' reads BookSim2's network_file, in a BookSim2 "
+                 "file; give the SPEC anynet:FILE instead");
+        return -1;
+    }
     if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
         snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
-                 "(mesh, torus); give a SPEC instead", cfg->topology);
+                 "(mesh, torus, anynet); give a SPEC instead", cfg->topology);
         return -1;
     }
     if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {

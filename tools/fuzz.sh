@@ -4,7 +4,7 @@
 # own, and run each for SECONDS (docs/reliability.md, "Fuzzing").
 #
 #   tools/fuzz.sh SECONDS [BUILD_DIR [HARNESS...]]   (default BUILD_DIR: build-fuzz;
-#                                                    HARNESS: spec program goal graph config, all by default)
+#                                                    HARNESS: spec program goal graph anynet config, all by default)
 #
 # Each harness reads its seeds from testbench/fuzz/corpus/NAME (never
 # written) and keeps what it finds in BUILD_DIR/corpus/NAME, so that a
@@ -27,7 +27,7 @@ if ! command -v clang >/dev/null; then
 fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
-harnesses=(spec program goal graph config)
+harnesses=(spec program goal graph anynet config)
 if [ $# -gt 2 ]; then
   harnesses=("${@:3}")
 fi

@@ -28,6 +28,12 @@ noc_topo_t *noc_basis_create(const char *arg, const char *outer, unsigned flags,
         snprintf(why, whylen, "basis \"%s\": %s", arg, reason);
         return NULL;
     }
+    if (strcmp(b->ops->kind, "anynet") == 0) { /* the swapped fabrics promise deadlock freedom */
+        snprintf(why, whylen, "basis \"%s\": anynet routes as BookSim2's min_anynet, without "
+                 "deadlock avoidance; as a basis give the graph as graph:FILE", arg);
+        noc_topo_destroy(b);
+        return NULL;
+    }
     if (b->n_nodes < 2) {
         snprintf(why, whylen, "basis \"%s\": needs at least 2 nodes", arg);
         noc_topo_destroy(b);

@@ -1,5 +1,5 @@
 /* fabrics.h: the builders of the fabrics beyond grids (BSN, OTIS, pyramid and
- * multilevel, circulant, complete, graph files) for topo.c's registry, and
+ * multilevel, circulant, complete, graph files, anynet files) for topo.c's registry, and
  * the small helpers they share (zeroed allocation, peers as nodes, BFS
  * distances, circle layouts).
  *
@@ -38,6 +38,9 @@ int noc_topo_build_circulant(noc_topo_t *t, const char *kind, const char *arg, u
 /* graphfile.c: graph:FILE */
 int noc_topo_build_graph(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                          char *why, size_t whylen);
+/* anynet.c: anynet:FILE (BookSim2's anynet network files) */
+int noc_topo_build_anynet(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                          char *why, size_t whylen);
 
 
 /* ---- helpers (layout.c) --------------------------------------------------- */

@@ -1,6 +1,6 @@
 /* topo.c: the topology front end. Splits a SPEC into kind and size, hands it
  * to the kind's builder (a static name table; grid.c builds ring, mesh, torus
- * and hypercube; bsn.c, otis.c, pyramid.c, circulant.c and graphfile.c the
+ * and hypercube; bsn.c, otis.c, pyramid.c, circulant.c, graphfile.c and anynet.c the
  * fabrics of fabrics.h), and wraps the builder's reason into a message that quotes
  * the SPEC. Also the helpers every builder shares (port arrays) and the
  * queries that work on any topology: owner of a port, labels and label
@@ -33,6 +33,7 @@ static const struct {
     {"circulant", noc_topo_build_circulant},
     {"complete", noc_topo_build_circulant},
     {"graph", noc_topo_build_graph},
+    {"anynet", noc_topo_build_anynet},
 };
 
 #define N_BUILDERS (sizeof builders / sizeof builders[0])
@@ -41,7 +42,7 @@ static const char spec_help[] =
     "ring:N (N >= 3), mesh:AxBx... (sizes >= 2, any number of dimensions), "
     "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20), bsn:BASIS, otis:BASIS (BASIS "
     "another SPEC, e.g. bsn:ring:8), pyramid:N, multilevel:N:m1,m2,..., circulant:N:s1,s2,..., "
-    "complete:N, graph:FILE";
+    "complete:N, graph:FILE, anynet:FILE";
 
 const char *noc_topo_spec_help(void) { return spec_help; }
 

@@ -1,0 +1,185 @@
+/* test_booksim_anynet.c: BookSim2 files with `topology = anynet;` (app/booksim.c,
+ * topologies/anynet.c). The expected figures are BookSim2's zero-load
+ * latency with its channels, T0 = 7 + (4 + L) H for H router-to-router hops
+ * over channels of L cycles (test_booksim.c derives it; BookSim2 itself
+ * measures 12 on the ring of 4 below under bitcomp, and 13 with L = 2), and
+ * hop counts worked by hand; refusals name the config's line and the anynet
+ * file's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "app/config_file.h"
+#include "model/config.h"
+#include "testbench/unit/cmd_test.h"
+
+static void put(const char *name, const char *text)
+{
+    char path[512];
+    cmd_write(name, text, path, sizeof path);
+}
+
+static json_t *run_json(const char *args)
+{
+    char cmd[1200], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s --json - --quiet", args);
+    int rc = cmd_run(cmd, &out, &err);
+    if (rc != 0)
+        fail_msg("noctua %s: exit %d: %s", cmd, rc, err ? err : "");
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    if (!j)
+        fail_msg("not JSON: %s", je.text);
+    free(out);
+    free(err);
+    return j;
+}
+
+static double jnum(json_t *j, const char *a, const char *b)
+{
+    json_t *v = json_object_get(j, a);
+    if (b)
+        v = json_object_get(v, b);
+    assert_non_null(v);
+    return json_number_value(v);
+}
+
+#define RING4 "router 0 node 0 router 1\nrouter 1 node 1 router 2\nrouter 2 node 2 router 3\nrouter 3 node 3 router 0\n"
+#define RING4_L2                                                                                                  \
+    "router 0 node 0 router 1 2 router 3 2\nrouter 1 node 1 router 2 2 router 0 2\n"                            \
+    "router 2 node 2 router 3 2 router 1 2\nrouter 3 node 3 router 0 2 router 2 2\n"
+#define CFG(file, traffic, rate)                                                                                  \
+    "topology = anynet;\nrouting_function = min;\nnetwork_file = " file ";\ntraffic = " traffic ";\n"           \
+    "injection_rate = " rate ";\nnum_vcs = 2;\nsample_period = 20000;\n"
+
+/* bitcomp on the ring 0-1-2-3-0 sends 0 <-> 3 and 1 <-> 2: one hop each. */
+static void test_zero_load(void **state)
+{
+    (void)state;
+    put("ring4", RING4);
+    put("ring4.cfg", CFG("ring4", "bitcomp", "0.001"));
+    json_t *j = run_json("run --config ring4.cfg");
+    assert_float_equal(jnum(j, "hops", "avg"), 1, 0);
+    assert_float_equal(jnum(j, "latency", "min"), 7 + 5 * 1, 0);
+    assert_float_equal(jnum(j, "latency", "avg"), 12, 0.01 * 12);
+    json_decref(j);
+    /* channels of 2 cycles, and the credit loop that follows them */
+    put("ring4l2", RING4_L2);
+    put("ring4l2.cfg", CFG("ring4l2", "bitcomp", "0.001"));
+    j = run_json("run --config ring4l2.cfg");
+    assert_float_equal(jnum(j, "latency", "min"), 7 + 6 * 1, 0);
+    json_decref(j);
+    /* the parameters: noctua's credit loop is BookSim2's credit_delay +
+     * the channel's latency + 1 (test_booksim.c) */
+    char path[512], err[1200];
+    noc_config_t cfg;
+    cmd_write("ring4l2cd.cfg", CFG("ring4l2", "bitcomp", "0.001") "credit_delay = 1;\n", path, sizeof path);
+    noc_config_defaults(&cfg);
+    if (chdir(cmd_tmpdir) != 0 || noc_app_load_file(&cfg, path, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(cfg.link_latency, 2);
+    assert_int_equal(cfg.credit_delay, 1 + 2 + 1);
+    assert_string_equal(cfg.topology_spec, "anynet:ring4l2");
+}
+
+/* A cube: from every router 1 router at 0 hops, 3 at 1, 3 at 2, 1 at 3;
+ * uniform (BookSim2's draws the source too) averages 12 / 8 = 1.5 hops. */
+static void test_cube_uniform(void **state)
+{
+    (void)state;
+    put("cube", "router 0 node 0 router 1 router 3 router 4\nrouter 1 node 1 router 2 router 5\n"
+                "router 2 node 2 router 3 router 6\nrouter 3 node 3 router 7\nrouter 4 node 4 router 5 router 7\n"
+                "router 5 node 5 router 6\nrouter 6 node 6 router 7\nrouter 7 node 7\n");
+    put("cube.cfg", CFG("cube", "uniform", "0.01"));
+    json_t *j = run_json("run --config cube.cfg");
+    assert_float_equal(jnum(j, "hops", "avg"), 1.5, 0.03);
+    assert_float_equal(jnum(j, "hops", "max"), 3, 0);
+    assert_float_equal(jnum(j, "latency", "avg"), 7 + 5 * 1.5, 0.02 * 14.5);
+    json_decref(j);
+}
+
+/* Refusals: named with the config's line and the anynet file's. */
+static void test_refused(void **state)
+{
+    (void)state;
+    char *err;
+    put("conc", "router 0 node 0 node 1 router 1\nrouter 1 node 2 node 3\n");
+    put("conc.cfg", CFG("conc", "uniform", "0.01"));
+    assert_int_equal(cmd_run("run --config conc.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "conc.cfg:3: network_file = conc: conc:1: router 0 has nodes 0 and 1: several "
+                                "nodes on one router (concentration) are not modelled"));
+    free(err);
+    put("mixed", "router 0 node 0 router 1 3\nrouter 1 node 1\n");
+    put("mixed.cfg", CFG("mixed", "uniform", "0.01"));
+    assert_int_equal(cmd_run("run --config mixed.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "mixed.cfg:3: network_file = mixed: mixed:1: the channel from router 1 to router 0 "
+                                "takes 1 cycle, the one from router 0 to router 1 3"));
+    free(err);
+    /* ... which runs as a noctua SPEC, each link with its own latency */
+    assert_int_equal(cmd_run("run anynet:mixed sample_cycles=200 --quiet", NULL, NULL), 0);
+    put("ring4", RING4);
+    put("dor.cfg", "topology = anynet; network_file = ring4; routing_function = dor;\n");
+    assert_int_equal(cmd_run("run --config dor.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "dor.cfg:1: 'routing_function = dor' on anynet"));
+    free(err);
+    put("none.cfg", "topology = anynet; network_file = ring4;\n");
+    assert_int_equal(cmd_run("run --config none.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "no routing_function"));
+    assert_non_null(strstr(err, "give min"));
+    free(err);
+    put("nofile.cfg", "topology = anynet; routing_function = min;\n");
+    assert_int_equal(cmd_run("run --config nofile.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "without a network_file"));
+    free(err);
+    put("gone.cfg", "topology = anynet; routing_function = min;\nnetwork_file = gone;\n");
+    assert_int_equal(cmd_run("run --config gone.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "gone.cfg:2: network_file = gone: "));
+    free(err);
+    /* tornado: BookSim2's reads k and n, noctua's the node count */
+    put("torn.cfg", CFG("ring4", "tornado", "0.01"));
+    assert_int_equal(cmd_run("run --config torn.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "torn.cfg:4: 'traffic = tornado' on anynet"));
+    assert_non_null(strstr(err, "k = 8 and n = 2 here"));
+    free(err);
+    put("torn4.cfg", CFG("ring4", "tornado", "0.001") "k = 4; n = 1;\n");
+    json_t *j = run_json("run --config torn4.cfg");
+    /* (s + (4 + 1) / 2 - 1) % 4 = s + 1: one hop, T0 = 12 */
+    assert_float_equal(jnum(j, "latency", "min"), 12, 0);
+    assert_float_equal(jnum(j, "hops", "avg"), 1, 0);
+    json_decref(j);
+    put("minmesh.cfg", "topology = mesh; k = 4; n = 2; routing_function = min;\n");
+    assert_int_equal(cmd_run("run --config minmesh.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "minmesh.cfg:1: 'routing_function = min' on a mesh"));
+    free(err);
+    /* a mesh does not read network_file: a warning, and the mesh runs */
+    put("meshfile.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; network_file = ring4;\n");
+    assert_int_equal(cmd_run("run --config meshfile.cfg sample_cycles=200 warmup_cycles=200 --quiet", NULL, &err), 0);
+    assert_non_null(strstr(err, "meshfile.cfg:1: warning: BookSim2's 'network_file' has no effect"));
+    free(err);
+    /* noctua's topology=anynet without a BookSim2 file: the SPEC, please */
+    assert_int_equal(cmd_run("run topology=anynet", NULL, &err), 2);
+    assert_non_null(strstr(err, "give the SPEC anynet:FILE"));
+    free(err);
+    /* a SPEC after the file must be the file's own */
+    put("ring4.cfg", CFG("ring4", "uniform", "0.01"));
+    assert_int_equal(cmd_run("run --config ring4.cfg ring:4", NULL, &err), 2);
+    assert_non_null(strstr(err, "anynet:ring4"));
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_load),
+        cmocka_unit_test(test_cube_uniform),
+        cmocka_unit_test(test_refused),
+    };
+    return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
+}
