@@ -33,7 +33,7 @@ typedef struct noc_prog_opts {
     const char *file;       /* --program-file FILE */
     const char *emit;       /* --emit FILE ('-': stdout) */
     int emit_only;          /* --emit-only: write, do not run */
-    const char *timing;     /* --timing unit|router, NULL: as configured */
+    const char *timing;     /* --timing unit|router|loggp, NULL: as configured */
     const char *sync;       /* --sync steps|none, NULL: as configured (sync_steps) */
     const char *root;       /* --root LABEL */
     noc_gen_args_t args;    /* --variant --q --words --h --seed */
@@ -59,6 +59,13 @@ noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, 
                                  size_t facts_len, char *err, size_t errlen);
 /* Run the program: build, run, check, report. Returns the exit status. */
 int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet);
+/* --timing loggp (cli/cmd_loggp.c): the options and parameters that have
+ * no meaning without a network, refused by name (the exit status after the
+ * message, or 0); and the run of loaded program p placed on spec. */
+int noc_cli_loggp_refusals(const noc_config_t *cfg, const noc_prog_opts_t *o, const char *csv_path,
+                           const char *nodes_csv_path, const char *waves_path);
+int noc_cli_run_loggp(const noc_config_t *cfg, const noc_prog_opts_t *o, const noc_program_t *p, const char *spec,
+                      const char *json_path, int quiet);
 
 /* Subcommands; argv[0] is the subcommand's name. Return an exit status. */
 int noc_cmd_run(int argc, char **argv);

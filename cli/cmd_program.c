@@ -68,9 +68,9 @@ int noc_prog_opts_set(noc_prog_opts_t *o, const char *a, const char *v, char *er
     else if (strcmp(a, "--variant") == 0)
         o->args.variant = v;
     else if (strcmp(a, "--timing") == 0) {
-        if (strcmp(v, "unit") != 0 && strcmp(v, "router") != 0) {
+        if (strcmp(v, "unit") != 0 && strcmp(v, "router") != 0 && strcmp(v, "loggp") != 0) {
             snprintf(err, errlen, "--timing %s: expected unit (the papers' model: ideal router, "
-                     "all-port PEs) or router (the configured router)", v);
+                     "all-port PEs), router (the configured router) or loggp (LogGOPSim's model, no network)", v);
             return -1;
         }
         o->timing = v;
@@ -132,6 +132,8 @@ int noc_prog_help(FILE *f, const char *name)
     fprintf(f, "noctua run SPEC --program %s [options]: %s\n\n%s", g->name, g->summary, g->args_help);
     fprintf(f, "\ncommon options:\n"
                "  --timing unit    the papers' model: ideal router, all-port PEs (router=ideal ni_ports=0)\n"
+               "  --timing loggp   LogGOPSim's model instead of the network (loggp_L, _o, _g, _G, _O, _S;\n"
+               "                   docs/goal.md)\n"
                "  --sync steps     a zero-cost barrier at every step marker (sync_steps=1);\n"
                "  --sync both      run without barriers, and again with them for comparison\n"
                "  --emit FILE      also write the program (docs/programs.md; '-': stdout);\n"
@@ -308,9 +310,18 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     static char facts[8192];
     noc_topo_t *t;
     noc_program_t *p;
-    int rc = prepare(cfg, o, quiet, &t, &p, facts, sizeof facts);
+    int loggp = o->timing && strcmp(o->timing, "loggp") == 0, rc;
+    if (loggp && (rc = noc_cli_loggp_refusals(cfg, o, csv_path, nodes_csv_path, wv ? wv->path : NULL)) != 0)
+        return rc;
+    rc = prepare(cfg, o, quiet, &t, &p, facts, sizeof facts);
     if (rc >= 0)
         return rc;
+    if (loggp) {
+        rc = noc_cli_run_loggp(cfg, o, p, noc_topo_spec(t), json_path, quiet);
+        noc_prog_free(p);
+        noc_topo_destroy(t);
+        return rc;
+    }
     noc_waves_t *waves; /* --waves: the run recorded (not the --sync both rerun) */
     noc_sim_t *s = make_sim(cfg, t, p, wv, &waves);
     if (!s) {

@@ -96,8 +96,9 @@ static const noc_opt_t run_opts[] = {
     { "q", 0, "Q", "the generator's q (a group or block size, where it has one)" },
     { "h", 0, "H", "h of an h-relation (--program hrelation)" },
     { "seed", 0, "S", "the generator's random seed (where it draws)" },
-    { "timing", 0, "unit|router", "unit: the papers' model (ideal router, all-port PEs);\n"
-                                  "router: the configured router (default: the timing parameter)" },
+    { "timing", 0, "unit|router|loggp", "unit: the papers' model (ideal router, all-port PEs);\n"
+                                  "router: the configured router (default: the timing parameter);\n"
+                                  "loggp: LogGOPSim's model, no network (loggp_L, _o, _g, _G, _O, _S)" },
     { "sync", 0, "steps|none|both", "barriers at the program's step markers, none, or both runs\n"
                                     "(default: the sync_steps parameter)" },
     { "emit", 0, "FILE", "write the program as GOAL text to FILE ('-': stdout)" },
@@ -111,9 +112,9 @@ static void usage(FILE *f)
         "usage: noctua run [SPEC] [key=value ...] [--router NAME] [--config FILE] [--json FILE|-]\n"
         "                  [--csv FILE|-] [--nodes-csv FILE|-] [--quiet]\n"
         "       noctua run [SPEC] --program NAME [--root LABEL] [--variant V] [--words W] [--q Q] [--h H]\n"
-        "                  [--seed S] [--timing unit|router] [--sync steps|none|both]\n"
+        "                  [--seed S] [--timing unit|router|loggp] [--sync steps|none|both]\n"
         "                  [--emit FILE [--emit-only]] [key=value ...]\n"
-        "       noctua run [SPEC] --program-file FILE [--timing unit|router] [--sync steps|none|both]\n"
+        "       noctua run [SPEC] --program-file FILE [--timing unit|router|loggp] [--sync steps|none|both]\n"
         "       noctua run ... [--waves FILE.fst|FILE.vcd [--waves-scope PATTERN] [--waves-window FROM:TO]]\n"
         "\n"
         "Simulates synthetic traffic on a fabric: warm-up, a measurement window, drain;\n"

@@ -9,6 +9,7 @@
 #include "routers/rtl/area.h"
 #include "app/run.h"
 #include "model/program.h"
+#include "model/loggp.h"
 #include "model/sim.h"
 #include "topologies/facts.h"
 
@@ -31,6 +32,13 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
                              const noc_prog_result_t *res);
 int noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res,
                             const char *path, char *err, size_t errlen);
+
+/* A program timed by LogGOPSim's model (--timing loggp), placed on SPEC. */
+void noc_report_loggp_text(FILE *f, const noc_loggp_t *lg, const noc_program_t *p, const noc_loggp_params_t *lp,
+                           const char *spec, const noc_prog_result_t *res);
+int noc_report_loggp_json(const noc_loggp_t *lg, const noc_program_t *p, const noc_loggp_params_t *lp,
+                          const char *spec, const noc_prog_result_t *res, const char *path, char *err,
+                          size_t errlen);
 
 /* A run's per-link table as CSV (the JSON's links[]), synthetic or program:
  * the header line (no newline), and the whole file. */

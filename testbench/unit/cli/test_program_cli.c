@@ -132,6 +132,58 @@ static void test_goal_and_wrong_result(void **state)
     free(err);
 }
 
+/* --timing loggp: LogGOPSim's model with its default parameters (L 2500,
+ * o 1500, g 1000, G 6), worked by hand on a tree: rank 0 sends 8 bytes to
+ * 1 at 0 and to 2 at 1500 (its CPU busy o); rank 1 takes its message at
+ * 0 + o + L = 4000, is busy until 4000 + o + 7 G = 5542 and forwards to 3,
+ * whose message arrives at 5542 + 4000 and ends at 9542 + 1542 = 11084;
+ * rank 2 ends at 5500 + 1542. L = 100 shortens the two-hop chain by
+ * 2 x 2400. What needs a network is refused by name. */
+static void test_loggp(void **state)
+{
+    (void)state;
+    char path[700], args[900], *out, *err;
+    cmd_write("tree_lgp.goal",
+              "num_ranks 4\n"
+              "rank 0 {\nl1: send 8b to 1 tag 0\nl2: send 8b to 2 tag 0\n}\n"
+              "rank 1 {\nl1: recv 8b from 0 tag 0\nl2: send 8b to 3 tag 0\nl2 requires l1\n}\n"
+              "rank 2 {\nl1: recv 8b from 0 tag 0\n}\n"
+              "rank 3 {\nl1: recv 8b from 1 tag 0\n}\n",
+              path, sizeof path);
+    snprintf(args, sizeof args, "run ring:4 --program-file %s --timing loggp --json l.json", path);
+    assert_int_equal(cmd_run(args, NULL, NULL), 0);
+    json_t *j = load_json("l.json");
+    assert_string_equal(json_string_value(json_object_get(j, "timing")), "loggp");
+    assert_int_equal(json_integer_value(json_object_get(j, "finish")), 11084);
+    assert_int_equal(json_integer_value(json_object_get(j, "finish_rank")), 3);
+    json_t *rf = json_object_get(j, "rank_finish");
+    static const int want[4] = { 3000, 7042, 7042, 11084 };
+    for (int r = 0; r < 4; r++)
+        assert_int_equal(json_integer_value(json_array_get(rf, (size_t)r)), want[r]);
+    assert_int_equal(json_integer_value(json_object_get(j, "eager")), 3);
+    json_decref(j);
+    snprintf(args, sizeof args, "run ring:4 --program-file %s --timing loggp loggp_L=100", path);
+    assert_int_equal(cmd_run(args, &out, NULL), 0);
+    assert_non_null(strstr(out, "finish        6284 time units, at rank 3"));
+    assert_non_null(strstr(out, "L=100 o=1500 g=1000 G=6 O=0 S=65535"));
+    free(out);
+    /* a generator's data, checked under the model too */
+    assert_int_equal(cmd_run("run hypercube:3 --program prefix-sum --timing loggp", &out, NULL), 0);
+    assert_non_null(strstr(out, "result        ok: 8 values checked"));
+    free(out);
+    static const char *const refused[][2] = {
+        { "--sync steps", "--sync steps" }, { "--waves w.fst", "--waves" }, { "--csv c.csv", "--csv" },
+        { "loggp_G=-1", "loggp_G" },
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        snprintf(args, sizeof args, "run ring:4 --program-file %s --timing loggp %s", path, refused[k][0]);
+        assert_int_equal(cmd_run(args, NULL, &err), 2);
+        if (!strstr(err, refused[k][1]))
+            fail_msg("%s: %s", refused[k][0], err);
+        free(err);
+    }
+}
+
 static void test_bad_programs(void **state)
 {
     (void)state;
@@ -217,7 +269,7 @@ int main(void)
         cmocka_unit_test(test_broadcast_report),
         cmocka_unit_test(test_emit_and_rerun),
         cmocka_unit_test(test_goal_and_wrong_result),
-        cmocka_unit_test(test_bad_programs),
+        cmocka_unit_test(test_loggp), cmocka_unit_test(test_bad_programs),
         cmocka_unit_test(test_validate),
         cmocka_unit_test(test_help),
     };
