@@ -14,8 +14,13 @@
  *     back, is the same program: the reader takes every spelling, not only
  *     the writer's;
  *   - a small one runs under the papers' unit timing (router=ideal,
- *     all-port) with the invariant checker on after every cycle. */
+ *     all-port) with the invariant checker on after every cycle;
+ *   - one of up to 20,000 ops runs under LogGOPSim's model (model/loggp.h,
+ *     with its defaults and with parameters from the input's hash): it
+ *     ends, its finishing time is the latest of the ranks', it completes
+ *     no more ops than there are, and one that ends well completes all. */
 #include "testbench/fuzz/fuzz_prog.h"
+#include "model/loggp.h"
 
 typedef struct rng {
     uint64_t s;
@@ -258,6 +263,35 @@ static char *respell(const noc_program_t *p, rng_t *g)
     return buf;
 }
 
+static void run_loggp(const noc_program_t *p, rng_t *g)
+{
+    noc_loggp_params_t lp = { 2500, 1500, 1000, 6, 0, 65535, 1 };
+    for (int k = 0; k < 2; k++) {
+        if (k == 1)
+            lp = (noc_loggp_params_t){ pick(g, 50), pick(g, 20), pick(g, 20), pick(g, 4), pick(g, 3),
+                                       pick(g, 200), pick(g, 3) };
+        char err[512];
+        noc_loggp_t *lg = noc_loggp_create(p, &lp, err, sizeof err);
+        if (!lg)
+            FUZZ_FAIL("parameters in range refused: %s", err);
+        if (noc_loggp_run(lg, NULL) != 0)
+            FUZZ_FAIL("a run with no stop flag stopped");
+        const noc_loggp_stats_t *st = noc_loggp_stats(lg);
+        uint64_t latest = 0;
+        for (int r = 0; r < p->n_ranks; r++)
+            latest = noc_loggp_rank_finish(lg, r) > latest ? noc_loggp_rank_finish(lg, r) : latest;
+        if (st->finish != latest || noc_loggp_rank_finish(lg, st->finish_rank) != latest)
+            FUZZ_FAIL("finish %llu at rank %d, but the latest rank ends at %llu", (unsigned long long)st->finish,
+                      st->finish_rank, (unsigned long long)latest);
+        if (st->ops_done > st->ops || st->ops != p->n_ops)
+            FUZZ_FAIL("%llu of %llu ops done", (unsigned long long)st->ops_done, (unsigned long long)st->ops);
+        if (noc_loggp_finished(lg, err, sizeof err) == 0 && st->ops_done != st->ops)
+            FUZZ_FAIL("ended well with %llu of %llu ops done", (unsigned long long)st->ops_done,
+                      (unsigned long long)st->ops);
+        noc_loggp_destroy(lg);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -292,6 +326,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (fuzz_small_program(p))
         fuzz_run_program(p, 1);
+    if (p->n_ops <= 20000)
+        run_loggp(p, &g);
     noc_prog_free(p);
     return 0;
 }
