@@ -94,7 +94,7 @@ static void interrupted_run(int sig)
     int fd;
     pid_t pid = spawn("run mesh:8x8 sample_cycles=1000000000 --json r.json --waves w.fst", &fd);
     wait_for(".w.fst.");
-    sleep_ms(300);
+    sleep_ms(1500); /* past the wave file's header: under ASan on a loaded machine it took over 0.3 s */
     kill(pid, sig);
     char *out;
     assert_int_equal(cmd_finish(pid, fd, &out), 130);
@@ -166,7 +166,7 @@ static void test_sigint_program(void **state)
     int fd;
     pid_t pid = spawn("run mesh:2 --program-file long.goal --json p.json --waves p.fst", &fd);
     wait_for(".p.fst.");
-    sleep_ms(300);
+    sleep_ms(1500); /* past the wave file's header: under ASan on a loaded machine it took over 0.3 s */
     kill(pid, SIGINT);
     char *out;
     assert_int_equal(cmd_finish(pid, fd, &out), 130);
