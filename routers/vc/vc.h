@@ -50,6 +50,8 @@ typedef struct vc_port {
     uint8_t to_bit;     /* output: arrival-mask bit at `to` (NOC_NI_BIT: the NI) */
     uint8_t up_bit;     /* input: arrival-mask bit of its credits at up_node */
     uint8_t vc_ptr;     /* input: round-robin pointer of the switch stage's VC arbiter */
+    uint8_t hold_vc;    /* input, hold_switch_for_packet: its VC holding the switch (bit p of
+                           the node's hold_in says whether one does) */
     int32_t occ;        /* input: flits buffered at this input port */
     int32_t up_chan;    /* input: channel feeding it */
     int32_t up_node;    /* input: node at the other end of up_chan */
@@ -72,6 +74,8 @@ typedef struct vc_node {
     noc_flit_t *buf;    /* its FIFOs' slot 0 (see vc_slot) */
     int32_t base;       /* global index of its port 0 */
     int32_t n;          /* the node */
+    uint64_t hold_in;   /* hold_switch_for_packet: input ports one of whose VCs holds the
+                           switch (port[p].hold_vc) for its packet, to that VC's output port */
 } vc_node_t;
 
 /* VC class index meaning "any VC" (a packet leaving for the ejection port). */
@@ -80,6 +84,7 @@ typedef struct vc_node {
 typedef struct vc_state {
     int V, depth;
     int wait_tail;      /* wait_for_tail_credit */
+    int hold;           /* hold_switch_for_packet */
     uint32_t qcap, qmask;      /* ring per input VC */
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;
@@ -127,6 +132,8 @@ typedef struct vc_ctx {
     int n, V, W;
     int ser;                   /* some link serialises flits (s->serialise; a constant 0 in the
                                   common instance) */
+    int hold;                  /* hold_switch_for_packet (r->hold; a constant 0 in the common
+                                  instance) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */
@@ -205,6 +212,7 @@ static inline void vc_at(const vc_ctx_t *x, int which, int l, int delay)
  *                this cycle; vc_traverse(x, l, p, v, o): a flit crosses the
  *                switch and enters its output link;
  *   vc_vcalloc.h vc_vc_alloc(x): VC allocation;
- *   vc_switch.h  vc_switch(x): switch allocation. */
+ *   vc_switch.h  vc_switch(x): switch allocation, and the connections
+ *                held for a packet with hold_switch_for_packet = 1. */
 
 #endif

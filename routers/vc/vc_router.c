@@ -2,7 +2,8 @@
  * per-cycle evaluation that runs the stages of vc_output.h (credits in),
  * vc_input.h, vc_vcalloc.h and vc_switch.h (with vc_output.h's traversal) in
  * pipeline order, inlined into one function per node (and a second instance
- * specialised for nodes with at most 64 input VCs). A router's registers are
+ * specialised for nodes with at most 64 input VCs, wide links and no switch
+ * hold). A router's registers are
  * read and written only by its own evaluation, and everything it sends goes
  * into channel slots of later cycles (model/channel.h), so the commit phase
  * has nothing to do for this family. */
@@ -49,6 +50,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->V = (int)c->num_vcs;
     r->depth = (int)c->vc_buf_size;
     r->wait_tail = c->wait_for_tail_credit != 0;
+    r->hold = c->hold_switch_for_packet != 0;
     r->qcap = noc_fifo_capacity((uint32_t)r->depth);
     r->qmask = r->qcap - 1;
     r->lookahead = (int)c->lookahead;
@@ -268,8 +270,9 @@ static void vc_destroy(struct noc_sim *s)
 
 /* Run each stage only when it has something to do: arrivals for the input
  * unit, VCs in the sets of the other stages. W: words of a set, ser: some
- * link serialises (1 and 0, constants, in the common instance). */
-VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int ser)
+ * link serialises, hold: hold_switch_for_packet (1, 0 and 0, constants, in
+ * the common instance). */
+VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int ser, int hold)
 {
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
     uint64_t fl = noc_chan_flits_in(s, at), cr = noc_chan_credits_in(s, at);
@@ -277,7 +280,8 @@ VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int ser
     if (!arrivals && r->buffered[n] == 0)
         return;
     vc_node_t *nd = vc_node(r, n);
-    vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .ser = ser };
+    vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .ser = ser,
+                   .hold = hold };
     if (arrivals) {
         /* the NI bits are the NI's, which evaluated first */
         noc_chan_flits_seen(s, at, ~NOC_NI_MASK);
@@ -325,10 +329,10 @@ static void count_occupancy(struct noc_sim *s, const vc_state_t *r, int n)
 static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
-    if (r->W == 1 && !s->serialise)
-        eval_node(s, r, n, 1, 0);
+    if (r->W == 1 && !s->serialise && !r->hold)
+        eval_node(s, r, n, 1, 0, 0);
     else
-        eval_node(s, r, n, r->W, s->serialise);
+        eval_node(s, r, n, r->W, s->serialise, r->hold);
     if (s->occ)
         count_occupancy(s, r, n);
 }
@@ -339,12 +343,12 @@ static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
     if (s->occ)
         for (int i = 0; i < count; i++)
             vc_eval(s, nodes[i]);
-    else if (r->W == 1 && !s->serialise)
+    else if (r->W == 1 && !s->serialise && !r->hold)
         for (int i = 0; i < count; i++)
-            eval_node(s, r, nodes[i], 1, 0);
+            eval_node(s, r, nodes[i], 1, 0, 0);
     else
         for (int i = 0; i < count; i++)
-            eval_node(s, r, nodes[i], r->W, s->serialise);
+            eval_node(s, r, nodes[i], r->W, s->serialise, r->hold);
 }
 
 /* Node and local index of VC v of global port g. */
