@@ -114,7 +114,7 @@ hold='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 2; vc_buf
 packet_size = 4; injection_rate_uses_flits = 1;'
 if [ "$SET" = hold ]; then
   for h in 0 1; do
-    for r in 0.10 0.30 0.38 0.45; do own "mesh 8x8, 2 VCs, 4-flit packets, hold_switch_for_packet = $h" "$r" "$hold hold_switch_for_packet = $h;"; done
+    for r in 0.10 0.30 0.34 0.45; do own "mesh 8x8, 2 VCs, 4-flit packets, hold_switch_for_packet = $h" "$r" "$hold hold_switch_for_packet = $h;"; done
   done
   exit 0
 fi

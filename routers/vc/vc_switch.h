@@ -7,17 +7,6 @@
  * sends an earlier flit takes no bid until it is done. The link statistics
  * of a contest (contention, credit stalls, programs' waits) are counted here.
  *
- * hold_switch_for_packet = 1 (BookSim2's switch hold, iq_router.cpp): an
- * input VC that crosses by allocation, with a flit of its packet behind the
- * one that crossed, holds its input port and output port: in the cycles
- * that follow it crosses without bidding (no arbiter sees it, so no pointer
- * moves), and no other VC of that input port and no other input port bids
- * for that output. The hold ends when its tail crosses or its buffer is
- * empty after a crossing, or, in a cycle it has no credit for its output
- * VC, at once: the ports stay shut to the others in that cycle, and the VC
- * bids again from the next. (While its output link serialises an earlier
- * flit, a case BookSim2 does not have, the hold just waits.)
- *
  * One box of the block diagram; included by vc_router.c only, whose node
  * evaluation inlines it (see vc.h). */
 #ifndef NOC_VC_SWITCH_H
@@ -126,48 +115,7 @@ static void vc_count_waits(vc_ctx_t *x, const int16_t *ready, int nr, const int1
     }
 }
 
-/* hold_switch_for_packet: input VC l of input port p has just crossed by
- * allocation; it holds the switch if its packet has a flit behind the one
- * that crossed (a tail frees the VC; an empty buffer ends the hold). */
-VC_INLINE void vc_hold_begin(vc_ctx_t *x, int l, int p)
-{
-    const vc_ivc_t *q = &x->nd->ivc[l];
-    if (q->state == VC_ACTIVE && q->head != q->tail) {
-        x->nd->hold_in |= UINT64_C(1) << p;
-        x->nd->port[p].hold_vc = x->r->l_vc[l];
-    }
-}
-
-/* hold_switch_for_packet: the held connections (input ports in nd->hold_in,
- * each VC's output at most one; `held`: output links still serialising a
- * flit, which keep their holders waiting). A holder with a credit crosses,
- * and keeps holding unless vc_hold_begin's test fails; one without lets go
- * at once. The crossings go to cross[] and out[]; returns how many. */
-static int vc_hold_cross(vc_ctx_t *x, uint64_t held, int16_t *cross, uint8_t *out)
-{
-    vc_node_t *nd = x->nd;
-    int V = x->V, n = 0;
-    for (uint64_t b = nd->hold_in; b; b &= b - 1) {
-        int p = __builtin_ctzll(b), v = nd->port[p].hold_vc, l = p * V + v;
-        const vc_ivc_t *q = &nd->ivc[l];
-        int o = q->rport;
-        assert(q->state == VC_ACTIVE && q->head != q->tail);
-        if ((held >> o) & 1)
-            continue;
-        nd->hold_in &= ~(UINT64_C(1) << p);
-        if (nd->credits[o * V + q->out_vc] <= 0)
-            continue; /* no credit: the hold ends */
-        vc_traverse(x, l, p, v, o);
-        vc_hold_begin(x, l, p);
-        cross[n] = (int16_t)l;
-        out[n] = (uint8_t)o;
-        n++;
-    }
-    return n;
-}
-
-/* The switch stage: every ready VC of the sw set bids (hold_switch_for_packet:
- * but those shut out by a held connection, which crosses first). */
+/* The switch stage: every ready VC of the sw set bids. */
 VC_INLINE void vc_switch(vc_ctx_t *x)
 {
     struct noc_sim *s = x->s;
@@ -176,22 +124,13 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
     const vc_ivc_t *ivc = nd->ivc;
     const int16_t *credits = nd->credits;
     const uint64_t *sw = vc_sw(x), *ne = vc_ne(x);
-    int V = x->V, W = x->W, nr = 0, nb = 0;
+    int V = x->V, W = x->W, nr = 0;
     int16_t ready_1[64], *ready = W == 1 ? ready_1 : r->lvc;
-    int16_t *blocked = r->who; /* hold, programs: VCs with a credit shut out by a held connection */
     uint64_t stalled = 0, wanted = 0, wanted2 = 0; /* output ports wanted by one, by several VCs */
     uint64_t in_ports = 0, out_ports = 0, shared = 0; /* of the ready VCs; ports used twice */
     uint64_t held = x->ser ? noc_chan_ser_held(s, x->n) : 0; /* output links still sending a flit */
-    uint64_t hold_in = 0, hold_out = 0; /* hold: ports of the held connections */
 
-    if (x->hold) {
-        hold_in = nd->hold_in;
-        for (uint64_t b = hold_in; b; b &= b - 1) {
-            int p = __builtin_ctzll(b);
-            hold_out |= UINT64_C(1) << ivc[p * V + nd->port[p].hold_vc].rport;
-        }
-    }
-    if (W == 1 && !x->hold) {
+    if (W == 1) {
         uint64_t bits = sw[0] & ne[0];
         if (!bits)
             return;
@@ -234,13 +173,6 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
                     vc_count_stall(x, l, o);
                 continue;
             }
-            if ((hold_in & pb) | (hold_out & ob)) {
-                /* shut out, or a holder (vc_hold_cross moves it) */
-                int holder = (hold_in & pb) && r->l_vc[l] == nd->port[r->l_port[l]].hold_vc;
-                if (!holder && s->step_waits)
-                    blocked[nb++] = (int16_t)l;
-                continue;
-            }
             shared |= (in_ports & pb) | (out_ports & ob);
             in_ports |= pb;
             out_ports |= ob;
@@ -254,23 +186,18 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
         for (uint64_t b = stalled; b; b &= b - 1)
             s->lst[base + __builtin_ctzll(b)].credit_stall++;
     }
-    int16_t cross[64]; /* at most one crossing per input port */
-    uint8_t out[64];
-    int n_cross = 0;
-    if (hold_in)
-        n_cross = vc_hold_cross(x, held, cross, out);
-    if (nr == 0 && n_cross == 0)
+    if (nr == 0)
         return;
+    int n_cross;
     if (shared) {
-        int n_held = n_cross;
-        n_cross += vc_contended(x, ready, nr, cross + n_held, out + n_held);
+        int16_t cross[64]; /* at most one crossing per input port */
+        uint8_t out[64];
+        n_cross = vc_contended(x, ready, nr, cross, out);
         if (s->step_waits)
             vc_count_waits(x, ready, nr, cross, out, n_cross);
-        for (int k = n_held; k < n_cross; k++) {
-            int l = cross[k], p = r->l_port[l];
-            vc_traverse(x, l, p, r->l_vc[l], out[k]);
-            if (x->hold)
-                vc_hold_begin(x, l, p);
+        for (int k = 0; k < n_cross; k++) {
+            int l = cross[k];
+            vc_traverse(x, l, r->l_port[l], r->l_vc[l], out[k]);
         }
     } else {
         /* Every ready VC has its input and its output port to itself: each
@@ -283,16 +210,9 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
             noc_alloc_grant_update(sa, p, o);
             vc_arb_update(x, p, v);
             vc_traverse(x, l, p, v, o);
-            if (x->hold) {
-                vc_hold_begin(x, l, p);
-                cross[n_cross + k] = (int16_t)l;
-                out[n_cross + k] = (uint8_t)o;
-            }
         }
-        n_cross += nr;
+        n_cross = nr;
     }
-    if (nb)
-        vc_count_waits(x, blocked, nb, cross, out, n_cross);
     r->buffered[x->n] -= n_cross;
     noc_work_sub(s, x->n, n_cross);
     s->last_move = x->now;
