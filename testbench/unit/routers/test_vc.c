@@ -559,6 +559,47 @@ static void test_hold_ends_without_credit(void **state)
                 "11:X0 12:X1 13:X2 14:X3 15:X4 16:X5 18:Y0 19:Y1 20:Y2 21:Y3 52:X6");
 }
 
+/* A held output whose link still carries an earlier flit (a narrow link:
+ * link_width 32 of flit_width 64, 2 cycles a flit) keeps its hold: the
+ * holder waits for the link, the others stay shut out. mesh:3, 3 VCs:
+ *   H: node 1 -> 2, 6 flits, made in cycle 0: its flits reach router 1 a
+ *      flit every 2 cycles, H0 crosses in 3 and holds the port to node 2;
+ *      each later flit is there when the link is free again;
+ *   C: node 0 -> 2, 4 flits, made in cycle 0: wants the port to node 2
+ *      from about cycle 9, while H still has flits to send.
+ * hold=1: H's six flits go first, back to back on the link, then C's.
+ * hold=0: the output alternates between the two from C's first bid, so
+ * a flit of C goes before H's tail. (The order of the packets' flits on the
+ * link from router 1 to 2, cycles left out.) */
+static void test_hold_waits_for_narrow_link(void **state)
+{
+    (void)state;
+    static const int names[][3] = { { 1, 0, 'H' }, { 0, 0, 'C' }, { -1, 0, 0 } };
+    for (int hold = 0; hold <= 1; hold++) {
+        script_t sc = { 0 };
+        script_add(&sc, 0, 0, 2, 4);
+        script_add(&sc, 0, 1, 2, 6);
+        const char *kv[] = { "sample_cycles=100", "check=1", "num_vcs=3", "link_width=32",
+                             hold ? "hold_switch_for_packet=1" : "hold_switch_for_packet=0", NULL };
+        noc_topo_t *t;
+        noc_sim_t *s = script_sim(&t, "mesh:3", 0, &sc, kv);
+        seen_t v = { .chan = script_link(s, 1, 2), .names = names };
+        noc_sim_set_observer(s, seen_obs, &v);
+        run_ok(s);
+        char order[32] = { 0 };
+        size_t n = 0;
+        for (const char *c = strchr(v.text, ':'); c && n + 1 < sizeof order; c = strchr(c + 1, ':'))
+            order[n++] = c[1];
+        print_message("hold=%d: %s\n", hold, v.text);
+        if (hold)
+            assert_string_equal(order, "HHHHHHCCCC");
+        else
+            assert_true(strlen(order) == 10 && strrchr(order, 'H') > strchr(order, 'C'));
+        noc_sim_destroy(s);
+        noc_topo_destroy(t);
+    }
+}
+
 /* ---- VC allocation -------------------------------------------------------- */
 
 /* VCs used on channel chan, packet by packet (one entry per head flit). */
@@ -621,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_hold_shuts_the_input),
         cmocka_unit_test(test_hold_ends_on_empty_buffer),
         cmocka_unit_test(test_hold_ends_without_credit),
+        cmocka_unit_test(test_hold_waits_for_narrow_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
