@@ -3,7 +3,11 @@
 # files (issue 11, item 6; docs/booksim.md holds the table and says how to
 # read it). Run by hand: CI has neither BookSim2 nor the network to fetch it.
 #
-#   tools/booksim_parity.sh BOOKSIM_BINARY [NOCTUA_BINARY]
+#   tools/booksim_parity.sh BOOKSIM_BINARY [NOCTUA_BINARY [SET]]
+#
+# SET: all (the default: everything below) or hold (only the rows of
+# hold_switch_for_packet: an 8x8 mesh with 4-flit packets, with and without
+# the switch hold, from low load to saturation).
 #
 # BOOKSIM_BINARY is BookSim2's src/booksim, built from its public
 # repository (github.com/booksim/booksim2: make -C src; it needs flex and
@@ -24,6 +28,8 @@
 set -euo pipefail
 BS=${1:?usage: tools/booksim_parity.sh BOOKSIM_BINARY [NOCTUA_BINARY]}
 NOC=${2:-build/noctua}
+SET=${3:-all}
+case $SET in all|hold) ;; *) echo "booksim_parity.sh: SET is all or hold, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -84,7 +90,7 @@ echo "| config | packet latency BookSim2 | noctua | diff % | network latency Boo
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 
 refused=()
-for f in "$SRC"/examples/* "$SRC"/examples/anynet/anynet_config "$SRC"/../runfiles/*; do
+[ "$SET" = all ] && for f in "$SRC"/examples/* "$SRC"/examples/anynet/anynet_config "$SRC"/../runfiles/*; do
   [ -f "$f" ] || continue
   case $(basename "$f") in README|anynet_file) continue ;; esac
   name=${f#"$SRC"/}
@@ -103,6 +109,15 @@ own() { # NAME RATE TEXT: one of our configs at injection_rate RATE
   printf '%s\ninjection_rate = %s;\nsample_period = 10000;\n' "$3" "$2" >"$work/own"
   row "$1 @ $2" own
 }
+# hold_switch_for_packet: 2 VCs of 8 flits, 4-flit packets, rates in flits
+hold='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 2; vc_buf_size = 8; traffic = uniform;
+packet_size = 4; injection_rate_uses_flits = 1;'
+if [ "$SET" = hold ]; then
+  for h in 0 1; do
+    for r in 0.10 0.30 0.34 0.45; do own "mesh 8x8, 2 VCs, 4-flit packets, hold_switch_for_packet = $h" "$r" "$hold hold_switch_for_packet = $h;"; done
+  done
+  exit 0
+fi
 mesh='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 2; vc_buf_size = 8; traffic = uniform;'
 torus='topology = torus; k = 8; n = 2; routing_function = dim_order; num_vcs = 2; vc_buf_size = 8; traffic = uniform;'
 typical='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 4; vc_buf_size = 8; routing_delay = 0;

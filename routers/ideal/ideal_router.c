@@ -64,6 +64,11 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
                  "honours 1");
         return -1;
     }
+    if (s->cfg.hold_switch_for_packet) {
+        snprintf(err, errlen, "parameter 'hold_switch_for_packet': the ideal router has no switch allocation; "
+                 "only the vc router honours 1");
+        return -1;
+    }
     if (s->cfg.num_vcs < gr->n_vclasses) {
         snprintf(err, errlen, "parameter 'num_vcs': %s needs at least %d virtual channels for deadlock-free "
                  "routing, %lld given", gr->name, gr->n_vclasses, (long long)s->cfg.num_vcs);

@@ -124,6 +124,11 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  "tail leaves; only the vc router honours 1");
         return -1;
     }
+    if (c->hold_switch_for_packet) {
+        snprintf(err, errlen, "parameter 'hold_switch_for_packet': the rtl router's core allocates the switch "
+                 "flit by flit; only the vc router honours 1");
+        return -1;
+    }
     if (gr->max_degree > NOC_PORT_SPILL) { /* ports from the spill bit on share one bit */
         snprintf(err, errlen, "%s: the rtl router supports at most %d network ports per node", gr->name,
                  NOC_PORT_SPILL);
@@ -218,7 +223,7 @@ static uint64_t cores_bytes(const struct noc_sim *s, uint64_t n, uint64_t P, uin
 }
 
 /* The C side's state (create's allocations), and the Verilated cores, one
- * per node, measured (cores_bytes). */
+ * per node, measured (cores_bytes), unless create will refuse the run. */
 static uint64_t rtl_bytes(const struct noc_sim *s)
 {
     const noc_graph_t *gr = s->graph;
@@ -230,6 +235,9 @@ static uint64_t rtl_bytes(const struct noc_sim *s)
     uint64_t N = (uint64_t)gr->n_nodes, np = N * P, nv = np * V;
     uint64_t b = sizeof(rtl_state_t) + N * sizeof(rtl_node_t) + (uint64_t)gr->n_ports * sizeof(int32_t);
     b += np * (4 + 4 + 1 + 4 + 4 + sizeof(noc_flit_t)) + nv * (2 + 2 + 2) + nv * qcap * sizeof(noc_flit_t);
+    char err[256];
+    if (check_config(s, err, sizeof err) != 0)
+        return b; /* create refuses it: no core to build for the estimate */
     return b + cores_bytes(s, N, P, V, depth);
 }
 

@@ -72,6 +72,8 @@ typedef struct vc_node {
     noc_flit_t *buf;    /* its FIFOs' slot 0 (see vc_slot) */
     int32_t base;       /* global index of its port 0 */
     int32_t n;          /* the node */
+    uint64_t hold_in;   /* hold_switch_for_packet: input ports one of whose VCs holds the
+                           switch for its packet (vc_hold_vc), to that VC's output port */
 } vc_node_t;
 
 /* VC class index meaning "any VC" (a packet leaving for the ejection port). */
@@ -112,6 +114,11 @@ typedef struct vc_state {
     int16_t *grant;
     int16_t *lvc;              /* list entry -> local input VC */
     int16_t *next;             /* list entry -> next one for the same port, or -1 */
+
+    /* hold_switch_for_packet (vc_hold.c) */
+    int hold;                  /* hold_switch_for_packet */
+    uint8_t *hold_vc;          /* per input port (numbered as sa_vc), its VC holding the switch,
+                                  when its node's hold_in says one does (allocated with hold) */
 } vc_state_t;
 
 /* What the stages of one node's evaluation share. The stages are inlined
@@ -142,6 +149,13 @@ static inline vc_node_t *vc_node(const vc_state_t *r, int n)
 static inline noc_arbiter_t *vc_sa_vc(const vc_state_t *r, const vc_node_t *nd, int p)
 {
     return &r->sa_vc[nd->base + nd->n * r->lane_ports + p];
+}
+
+/* hold_switch_for_packet: the VC of input port p of node nd that holds the
+ * switch (when bit p of nd->hold_in is set). */
+static inline uint8_t *vc_hold_vc(const vc_state_t *r, const vc_node_t *nd, int p)
+{
+    return &r->hold_vc[nd->base + nd->n * r->lane_ports + p];
 }
 
 /* The VC allocator of output port o of node nd. */
@@ -205,6 +219,7 @@ static inline void vc_at(const vc_ctx_t *x, int which, int l, int delay)
  *                this cycle; vc_traverse(x, l, p, v, o): a flit crosses the
  *                switch and enters its output link;
  *   vc_vcalloc.h vc_vc_alloc(x): VC allocation;
- *   vc_switch.h  vc_switch(x): switch allocation. */
+ *   vc_switch.h  vc_switch(x): switch allocation; vc_switch_hold(x): the
+ *                same with hold_switch_for_packet = 1. */
 
 #endif

@@ -1,17 +1,20 @@
 /* vc_router.c: the vc router family: building its state for a fabric and the
- * per-cycle evaluation that runs the stages of vc_output.h (credits in),
- * vc_input.h, vc_vcalloc.h and vc_switch.h (with vc_output.h's traversal) in
- * pipeline order, inlined into one function per node (and a second instance
- * specialised for nodes with at most 64 input VCs). A router's registers are
- * read and written only by its own evaluation, and everything it sends goes
- * into channel slots of later cycles (model/channel.h), so the commit phase
- * has nothing to do for this family. */
+ * per-cycle evaluation (vc_eval.h: the stages of vc_output.h, vc_input.h,
+ * vc_vcalloc.h and vc_switch.h in pipeline order), inlined into one function
+ * per node (and a second instance specialised for nodes with at most 64
+ * input VCs and wide links). With hold_switch_for_packet = 1 vc_create puts
+ * the family's second table of operations on the run, whose evaluation is
+ * vc_hold.c's. A router's registers are read and written only by its own
+ * evaluation, and everything it sends goes into channel slots of later
+ * cycles (model/channel.h), so the commit phase has nothing to do for this
+ * family. */
 #include "util/xalloc.h"
 #include "routers/vc/vc.h"
 #include "routers/vc/vc_input.h"
 #include "routers/vc/vc_output.h"
 #include "routers/vc/vc_vcalloc.h"
 #include "routers/vc/vc_switch.h"
+#include "routers/vc/vc_eval.h"
 #include "routers/families.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +52,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->V = (int)c->num_vcs;
     r->depth = (int)c->vc_buf_size;
     r->wait_tail = c->wait_for_tail_credit != 0;
+    r->hold = c->hold_switch_for_packet != 0;
     r->qcap = noc_fifo_capacity((uint32_t)r->depth);
     r->qmask = r->qcap - 1;
     r->lookahead = (int)c->lookahead;
@@ -81,6 +85,8 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     uint64_t nv = ((uint64_t)gr->n_ports + (uint64_t)gr->n_nodes * (uint64_t)r.lane_ports) * (uint64_t)r.V;
     uint64_t nl = (uint64_t)r.max_ports * (uint64_t)r.V;
     uint64_t b = sizeof r + nv * r.qcap * sizeof(noc_flit_t) + 2 * nl;
+    if (s->cfg.hold_switch_for_packet)
+        b += (uint64_t)r.n_in_ports; /* hold_vc */
     if (r.matrix) /* the switch stage's VC arbiters, and the allocators' arbiters on the heap */
         b += (uint64_t)r.n_in_ports * (sizeof(noc_arbiter_t) +
                                        (((uint64_t)r.V * (uint64_t)NOC_ARB_WORDS(r.V) * 8 + 31) & ~(uint64_t)15));
@@ -177,6 +183,8 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     }
 }
 
+static const noc_router_ops_t vc_hold_ops; /* (at the end: the family with hold_switch_for_packet = 1) */
+
 static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 {
     const noc_graph_t *gr = s->graph;
@@ -211,6 +219,10 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         r->sa_vc = noc_xcalloc((size_t)r->n_in_ports, sizeof(noc_arbiter_t), "vc router");
         for (int g = 0; g < r->n_in_ports; g++)
             noc_arbiter_init(&r->sa_vc[g], ak, r->V);
+    }
+    if (r->hold) {
+        r->hold_vc = noc_xcalloc((size_t)r->n_in_ports, 1, "vc router");
+        s->rops = &vc_hold_ops;
     }
     r->port_node = noc_xcalloc((size_t)gr->n_ports, sizeof(int32_t), "vc router");
     r->buffered = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "vc router");
@@ -255,6 +267,7 @@ static void vc_destroy(struct noc_sim *s)
     free(r->port_node);
     free(r->buffered);
     free(r->sa_vc);
+    free(r->hold_vc);
     free(r->l_port);
     free(r->l_vc);
     free(r->who);
@@ -264,51 +277,6 @@ static void vc_destroy(struct noc_sim *s)
     free(r->next);
     free(r);
     s->rstate = NULL;
-}
-
-/* Run each stage only when it has something to do: arrivals for the input
- * unit, VCs in the sets of the other stages. W: words of a set, ser: some
- * link serialises (1 and 0, constants, in the common instance). */
-VC_INLINE void eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int ser)
-{
-    uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
-    uint64_t fl = noc_chan_flits_in(s, at), cr = noc_chan_credits_in(s, at);
-    uint64_t arrivals = (fl | cr) & ~NOC_NI_MASK;
-    if (!arrivals && r->buffered[n] == 0)
-        return;
-    vc_node_t *nd = vc_node(r, n);
-    vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .ser = ser };
-    if (arrivals) {
-        /* the NI bits are the NI's, which evaluated first */
-        noc_chan_flits_seen(s, at, ~NOC_NI_MASK);
-        noc_chan_credits_seen(s, at, ~NOC_NI_MASK);
-        if (cr & ~NOC_NI_MASK)
-            vc_credits_in(&x, cr & ~NOC_NI_MASK);
-        if (fl & ~NOC_NI_MASK)
-            vc_input(&x, fl & ~NOC_NI_MASK);
-        if (r->buffered[n] == 0)
-            return;
-    }
-    uint64_t *set = x.set, *wake = vc_wake(r, set, x.now, W);
-    uint64_t va = 0, sw = 0;
-    for (int w = 0; w < W; w++) {
-        /* the VCs whose route or VA stage ends this cycle join their sets */
-        uint64_t a = set[W + w] | wake[w], b = set[2 * W + w] | wake[W + w];
-        set[W + w] = a;
-        set[2 * W + w] = b;
-        wake[w] = 0;
-        wake[W + w] = 0;
-        va |= a;
-        sw |= b & set[w];
-    }
-    if (va) {
-        vc_vc_alloc(&x);
-        /* with no VA delay, a VC granted now bids for the switch at once */
-        if (r->VA == 0)
-            sw = 1;
-    }
-    if (sw)
-        vc_switch(&x);
 }
 
 /* node_stats = 1: node n's occupancy after its evaluation (model/occupancy.h):
@@ -326,9 +294,9 @@ static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
     if (r->W == 1 && !s->serialise)
-        eval_node(s, r, n, 1, 0);
+        vc_eval_node(s, r, n, 1, 0, 0);
     else
-        eval_node(s, r, n, r->W, s->serialise);
+        vc_eval_node(s, r, n, r->W, s->serialise, 0);
     if (s->occ)
         count_occupancy(s, r, n);
 }
@@ -341,10 +309,10 @@ static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
             vc_eval(s, nodes[i]);
     else if (r->W == 1 && !s->serialise)
         for (int i = 0; i < count; i++)
-            eval_node(s, r, nodes[i], 1, 0);
+            vc_eval_node(s, r, nodes[i], 1, 0, 0);
     else
         for (int i = 0; i < count; i++)
-            eval_node(s, r, nodes[i], r->W, s->serialise);
+            vc_eval_node(s, r, nodes[i], r->W, s->serialise, 0);
 }
 
 /* Node and local index of VC v of global port g. */
@@ -401,19 +369,46 @@ static int vc_lane_occupancy(const struct noc_sim *s, int n, int lane, int v)
     return (int)noc_fifo_count(nd->ivc[l].head, nd->ivc[l].tail);
 }
 
-const noc_router_ops_t noc_router_vc = {
-    .name = "vc",
-    .help = "input-queued virtual-channel wormhole router with credit flow control",
-    .create = vc_create,
-    .bytes = vc_bytes,
-    .destroy = vc_destroy,
-    .eval = vc_eval,
-    .eval_all = vc_eval_all,
-    .commit = NULL,
-    .credits = vc_credits,
-    .occupancy = vc_occupancy,
-    .depth = vc_depth,
-    .visit = vc_visit,
-    .lane_ports = 1,
-    .lane_occupancy = vc_lane_occupancy,
-};
+/* hold_switch_for_packet = 1: the nodes' evaluation with the switch hold
+ * (vc_hold.c), the node_stats occupancy after it as vc_eval counts it. */
+static void vc_eval_hold(struct noc_sim *s, int n)
+{
+    noc_vc_eval_hold(s, &n, 1);
+    if (s->occ)
+        count_occupancy(s, s->rstate, n);
+}
+
+static void vc_eval_all_hold(struct noc_sim *s, const int32_t *nodes, int count)
+{
+    if (s->occ)
+        for (int i = 0; i < count; i++)
+            vc_eval_hold(s, nodes[i]);
+    else
+        noc_vc_eval_hold(s, nodes, count);
+}
+
+/* The family's operations, with the evaluation functions given. */
+#define VC_OPS(EVAL, EVAL_ALL)                                                           \
+    {                                                                                    \
+        .name = "vc",                                                                    \
+        .help = "input-queued virtual-channel wormhole router with credit flow control", \
+        .create = vc_create,                                                             \
+        .bytes = vc_bytes,                                                               \
+        .destroy = vc_destroy,                                                           \
+        .eval = EVAL,                                                                    \
+        .eval_all = EVAL_ALL,                                                            \
+        .commit = NULL,                                                                  \
+        .credits = vc_credits,                                                           \
+        .occupancy = vc_occupancy,                                                       \
+        .depth = vc_depth,                                                               \
+        .visit = vc_visit,                                                               \
+        .lane_ports = 1,                                                                 \
+        .lane_occupancy = vc_lane_occupancy,                                             \
+    }
+
+const noc_router_ops_t noc_router_vc = VC_OPS(vc_eval, vc_eval_all);
+
+/* The vc family with hold_switch_for_packet = 1: vc_create puts this table
+ * on the run, so that the evaluation of the others has no test of it (the
+ * same family: its name, state and everything but eval and eval_all). */
+static const noc_router_ops_t vc_hold_ops = VC_OPS(vc_eval_hold, vc_eval_all_hold);

@@ -77,13 +77,13 @@ static void test_every_refused_key_named(void **state)
     put("three.cfg",
         "topology = mesh;\n"
         "k = 4;\n"
-        "hold_switch_for_packet = 1;\n"   /* 3: a value noctua does not honour */
+        "vc_busy_when_full = 1;\n"        /* 3: a value noctua does not honour */
         "routing_function = dor;\n"
         "physical_subnetworks = 2;\n"    /* 5: a key noctua does not honour */
         "n = 2;\n"
         "warp_drive = 9;\n");              /* 7: nobody's key */
     assert_int_equal(cmd_run("run --config three.cfg", NULL, &err), 2);
-    assert_non_null(strstr(err, "three.cfg:3: 'hold_switch_for_packet = 1'"));
+    assert_non_null(strstr(err, "three.cfg:3: 'vc_busy_when_full = 1'"));
     assert_non_null(strstr(err, "three.cfg:5: BookSim2's 'physical_subnetworks'"));
     assert_non_null(strstr(err, "three.cfg:7: 'warp_drive'"));
     assert_non_null(strstr(err, "3 lines above"));

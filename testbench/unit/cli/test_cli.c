@@ -506,6 +506,28 @@ static void test_wait_for_tail_credit(void **state)
     free(err);
 }
 
+/* hold_switch_for_packet=1: the vc router honours it (routers/test_vc.c
+ * checks how); the rtl core and the ideal router have no such switch, and
+ * refuse it by name. */
+static void test_hold_switch_refused(void **state)
+{
+    (void)state;
+    static const char *const runs[] = { "run mesh:2 router=rtl hold_switch_for_packet=1",
+                                        "run mesh:2 --router rtl hold_switch_for_packet=1",
+                                        "run mesh:2 router=ideal hold_switch_for_packet=1" };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char *err;
+        assert_int_equal(cmd_run(runs[i], NULL, &err), 2);
+        if (!strstr(err, "parameter 'hold_switch_for_packet'"))
+            fail_msg("%s: %s", runs[i], err);
+        free(err);
+    }
+    char *out;
+    assert_int_equal(cmd_run("run mesh:2 hold_switch_for_packet=1 packet_size=4 sample_cycles=500 --quiet", &out, NULL),
+                     0);
+    free(out);
+}
+
 static void test_same_seed_same_output(void **state)
 {
     (void)state;
@@ -560,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_report_stopped_unstable),
         cmocka_unit_test(test_node_figures_add_up),
         cmocka_unit_test(test_wait_for_tail_credit),
+        cmocka_unit_test(test_hold_switch_refused),
         cmocka_unit_test(test_same_seed_same_output),
         cmocka_unit_test(test_deadlock_exit),
         cmocka_unit_test(test_saturation_exit_zero),

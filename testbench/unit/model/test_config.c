@@ -59,8 +59,9 @@ static void test_booleans(void **state)
     int bools = 0;
     for (size_t i = 0; i < n; i++)
         bools += p[i].type == NOC_PARAM_BOOL;
-    assert_int_equal(bools, 10); /* check, lookahead, sync_steps, injection_rate_uses_flits, memory_check,
-                                    self_traffic, booksim, node_stats, measure_queued, wait_for_tail_credit */
+    assert_int_equal(bools, 11); /* check, lookahead, sync_steps, injection_rate_uses_flits, memory_check,
+                                    self_traffic, booksim, node_stats, measure_queued, wait_for_tail_credit,
+                                    hold_switch_for_packet */
 }
 
 static void test_reals(void **state)

@@ -71,6 +71,7 @@ static void test_vc(void **state)
     check("mesh:32x32", (const char *const[]){ "source_queue=4096", NULL });
     check("pyramid:5", (const char *const[]){ "vc_allocator=islip", NULL });
     check("torus:16x16", (const char *const[]){ "link_latency=9", NULL });
+    check("mesh:32x32", (const char *const[]){ "hold_switch_for_packet=1", "ni_ports=0", NULL });
 }
 
 static void test_ideal(void **state)

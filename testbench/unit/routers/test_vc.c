@@ -10,6 +10,10 @@
  *   - fairness: input ports, and VCs of one input port, that compete for one
  *     output all the time get equal shares (round-robin and matrix arbiters);
  *   - the VC allocator's round-robin choice of output VCs;
+ *   - hold_switch_for_packet: the flits crossing a link, cycle by cycle, in
+ *     small hand-worked cases (interleaved flit by flit without the hold,
+ *     packet by packet with it; the hold ending on an empty buffer and on
+ *     a missing credit);
  *   - the invariant checker after every cycle of all of the above. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -370,6 +374,232 @@ static void test_fair_vcs(void **state)
     }
 }
 
+/* ---- switch hold (hold_switch_for_packet) ---------------------------------- */
+
+/* The flits arriving over one channel: "cycle:<packet><seq>" for each, the
+ * packet named by the letter its (source, creation cycle) has in names. */
+typedef struct seen {
+    int chan;
+    const int (*names)[3]; /* { src, created, letter }, ending with src -1 */
+    char text[1024];
+    size_t len;
+} seen_t;
+
+static void seen_obs(const noc_sim_t *s, void *ctx)
+{
+    seen_t *v = ctx;
+    uint32_t i = (uint32_t)v->chan * s->cap + (uint32_t)(s->now & s->mask);
+    if (!s->ring_valid[i])
+        return;
+    const noc_flit_t *f = &s->ring_flit[i];
+    const noc_packet_t *p = &s->pkts[f->pkt];
+    char name = '?';
+    for (int k = 0; v->names[k][0] >= 0; k++)
+        if (v->names[k][0] == p->src && (uint64_t)v->names[k][1] == p->created)
+            name = (char)v->names[k][2];
+    int w = snprintf(v->text + v->len, sizeof v->text - v->len, "%s%llu:%c%u", v->len ? " " : "",
+                     (unsigned long long)s->now, name, (unsigned)f->seq);
+    assert_true(w > 0 && (size_t)w < sizeof v->text - v->len);
+    v->len += (size_t)w;
+}
+
+/* Run script sc on spec with settings kv (checker on); the flits arriving
+ * at node b from node a: the first ones must be those of want. */
+static void expect_link(const char *spec, script_t *sc, const char *const *kv, const int (*names)[3], int a,
+                        int b, const char *want)
+{
+    const char *all[16] = { "sample_cycles=100", "check=1" };
+    int k = 2;
+    for (; *kv; kv++)
+        all[k++] = *kv;
+    all[k] = NULL;
+    noc_topo_t *t;
+    noc_sim_t *s = script_sim(&t, spec, 0, sc, all);
+    seen_t v = { .chan = script_link(s, a, b), .names = names };
+    assert_true(v.chan >= 0);
+    noc_sim_set_observer(s, seen_obs, &v);
+    run_ok(s);
+    if (strncmp(v.text, want, strlen(want)) != 0)
+        fail_msg("link %d->%d:\n got  %s\n want %s", a, b, v.text, want);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+/* Two VCs of one input port want one output with 4-flit packets, and a
+ * third packet holds that output when they come. On mesh:3 (0 - 1 - 2),
+ * default timing (a head arriving in cycle a crosses in a + 2 and arrives
+ * at the next router in a + 5; body flits cross as they arrive), 3 VCs:
+ *   X: node 0 -> 2, made in cycle 0: at router 0 its flits cross in 3..6,
+ *      arriving at router 1 in 6..9 on output VC 0 of router 0;
+ *   Y: node 0 -> 2, made in cycle 1, sent after X's tail: its head reaches
+ *      router 0 in 5, gets a VC in 6 (VC 1: X's tail leaves in 6, after VC
+ *      allocation), crosses in 7..10, arrives at router 1 in 10..13;
+ *   Z: node 1 -> 2, 8 flits, made in cycle 3: reaches router 1 in 4..11
+ *      and wants its port to node 2 from cycle 6 (X from 8, Y from 12).
+ * Router 0 sends X and Y one after the other, hold or not, so router 1's
+ * input port from node 0 holds X on VC 0 and Y on VC 1, both wanting the
+ * port to node 2 with Z (local port). Flits arrive at router 2 three cycles
+ * after crossing router 1.
+ *
+ * hold=0: from 8 the output alternates between the local port (Z) and the
+ * port from node 0, whose VC arbiter alternates between X and Y from 12 on
+ * (its pointer past X's VC 0 after X1): crossing in 6 Z0, 7 Z1, 8 X0, 9 Z2,
+ * 10 X1, 11 Z3, 12 Y0, 13 Z4, 14 X2, 15 Z5, 16 Y1, 17 Z6, 18 X3, 19 Z7,
+ * 20 Y2, 21 Y3.
+ *
+ * hold=1: Z crosses in 6 with Z1 and Z2 behind it and holds the output to
+ * its tail in 13; then X (VC 0 first, the arbiter's pointer at 0) crosses
+ * 14..17, holding the port against Y, and Y 18..21. */
+static void test_hold_two_vcs(void **state)
+{
+    (void)state;
+    static const int names[][3] = { { 0, 0, 'X' }, { 0, 1, 'Y' }, { 1, 3, 'Z' }, { -1, 0, 0 } };
+    for (int hold = 0; hold <= 1; hold++) {
+        script_t sc = { 0 };
+        script_add(&sc, 0, 0, 2, 4);
+        script_add(&sc, 1, 0, 2, 4);
+        script_add(&sc, 3, 1, 2, 8);
+        const char *kv[] = { "num_vcs=3", hold ? "hold_switch_for_packet=1" : "hold_switch_for_packet=0", NULL };
+        expect_link("mesh:3", &sc, kv, names, 1, 2,
+                    hold ? "9:Z0 10:Z1 11:Z2 12:Z3 13:Z4 14:Z5 15:Z6 16:Z7 17:X0 18:X1 19:X2 20:X3 "
+                           "21:Y0 22:Y1 23:Y2 24:Y3"
+                         : "9:Z0 10:Z1 11:X0 12:Z2 13:X1 14:Z3 15:Y0 16:Z4 17:X2 18:Z5 19:Y1 20:Z6 "
+                           "21:X3 22:Z7 23:Y2 24:Y3");
+    }
+}
+
+/* A held input port is shut to its other VCs even when their output is
+ * free: one flit a cycle leaves an input port. mesh:3x2 (nodes 0 1 2 /
+ * 3 4 5), default timing, 3 VCs, hold=1; as in test_hold_two_vcs, X and Y
+ * (4 flits each, made in cycles 0 and 1 at node 0) reach router 1 on its
+ * port from node 0, in 6..9 and 10..13, but Y goes to node 4 (router 1's
+ * port to node 4), and Z (node 1 -> 2, 8 flits, made in 3) holds router
+ * 1's port to node 2 from 6 to its tail in 13:
+ *   X wants the port to node 2 from 8: shut out by Z's hold;
+ *   Y wants the port to node 4 from 12: nothing holds it or its input
+ *      port, so Y0 crosses in 12 and holds both, Y1..Y3 in 13..15;
+ *   X, its output free from 14, waits for its input port: 16..19.
+ * Arrivals at the next router: 3 cycles after crossing. */
+static void test_hold_shuts_the_input(void **state)
+{
+    (void)state;
+    static const int names[][3] = { { 0, 0, 'X' }, { 0, 1, 'Y' }, { 1, 3, 'Z' }, { -1, 0, 0 } };
+    for (int link = 0; link < 2; link++) {
+        script_t sc = { 0 };
+        script_add(&sc, 0, 0, 2, 4);
+        script_add(&sc, 1, 0, 4, 4);
+        script_add(&sc, 3, 1, 2, 8);
+        const char *kv[] = { "num_vcs=3", "hold_switch_for_packet=1", NULL };
+        if (link == 0)
+            expect_link("mesh:3x2", &sc, kv, names, 1, 2,
+                        "9:Z0 10:Z1 11:Z2 12:Z3 13:Z4 14:Z5 15:Z6 16:Z7 19:X0 20:X1 21:X2 22:X3");
+        else
+            expect_link("mesh:3x2", &sc, kv, names, 1, 4, "15:Y0 16:Y1 17:Y2 18:Y3");
+    }
+}
+
+/* The holder's buffer empties in the middle of its packet: the hold ends,
+ * and another input port takes the output. mesh:3, default timing, 8-flit
+ * buffers, and credits taking 8 cycles back to a network interface:
+ *   H: node 1 -> 2, 12 flits, made in cycle 0: its NI sends H0..H7 in
+ *      0..7 (8 credits), which reach router 1 in 1..8 and cross from 3 on;
+ *      H0's credit is back in the NI in 3 + 8 = 11, so H8..H11 arrive in
+ *      12..15 (H1..H3's credits following a cycle apart);
+ *   C: node 0 -> 2, 4 flits, made in cycle 0: arrives at router 1 on its
+ *      port from node 0 in 6..9, wanting the port to node 2 from 8.
+ * hold=1: H crosses 3..10 holding the output (C shut out from 8); H7
+ * leaves H's buffer empty, so the hold ends; C crosses 11..14, holding the
+ * output in turn, and H8 (there since 12) from 15. hold=0: H alone 3..7;
+ * from 8 the output alternates between C (first: its arbiter's pointer is
+ * past the local port) and H: 8 C0, 9 H5, 10 C1, 11 H6, 12 C2, 13 H7,
+ * 14 C3, then H8..H11 in 15..18. Arrivals at router 2: 3 cycles later. */
+static void test_hold_ends_on_empty_buffer(void **state)
+{
+    (void)state;
+    static const int names[][3] = { { 1, 0, 'H' }, { 0, 0, 'C' }, { -1, 0, 0 } };
+    for (int hold = 0; hold <= 1; hold++) {
+        script_t sc = { 0 };
+        script_add(&sc, 0, 0, 2, 4);
+        script_add(&sc, 0, 1, 2, 12);
+        const char *kv[] = { "num_vcs=3", "inject_credit_delay=8",
+                             hold ? "hold_switch_for_packet=1" : "hold_switch_for_packet=0", NULL };
+        expect_link("mesh:3", &sc, kv, names, 1, 2,
+                    hold ? "6:H0 7:H1 8:H2 9:H3 10:H4 11:H5 12:H6 13:H7 14:C0 15:C1 16:C2 17:C3 "
+                           "18:H8 19:H9 20:H10 21:H11"
+                         : "6:H0 7:H1 8:H2 9:H3 10:H4 11:C0 12:H5 13:C1 14:H6 15:C2 16:H7 17:C3 "
+                           "18:H8 19:H9 20:H10 21:H11");
+    }
+}
+
+/* The holder has flits but no credit: the hold ends at once, the cycle is
+ * lost to the ports it held, and the other bidders may have them from the
+ * next (BookSim2's _SWHoldUpdate). mesh:3x2 (nodes 0 1 2 / 3 4 5), default
+ * timing, 6-flit buffers (more than the 4-cycle credit loop and the 2
+ * cycles a head waits: streams flow a flit a cycle), 3 VCs, hold=1:
+ *   W: node 5 -> 2, 40 flits, made in cycle 0: holds router 2's ejection
+ *      port from 8 to its tail in 47;
+ *   X: node 0 -> 2, 16 flits, made in cycle 0: crosses router 1 from 8,
+ *      holding its port to node 2; at router 2 (from 11) it waits behind
+ *      W, so after X0..X5 (8..13) its output VC has no credit left, while
+ *      X6 (arrived in 12) is at the front: in 14 the hold ends;
+ *   Y: node 1 -> 2, 4 flits, made in cycle 8: wants router 1's port to
+ *      node 2 from 11, shut out by X's hold through 14, crosses 15..18.
+ * X0's credit comes back once W's tail has gone and X0 has left router 2
+ * (48): X6 crosses router 1 in 49. Arrivals at router 2: 3 cycles later. */
+static void test_hold_ends_without_credit(void **state)
+{
+    (void)state;
+    static const int names[][3] = { { 0, 0, 'X' }, { 1, 8, 'Y' }, { 5, 0, 'W' }, { -1, 0, 0 } };
+    script_t sc = { 0 };
+    script_add(&sc, 0, 0, 2, 16);
+    script_add(&sc, 0, 5, 2, 40);
+    script_add(&sc, 8, 1, 2, 4);
+    const char *kv[] = { "num_vcs=3", "vc_buf_size=6", "hold_switch_for_packet=1", NULL };
+    expect_link("mesh:3x2", &sc, kv, names, 1, 2,
+                "11:X0 12:X1 13:X2 14:X3 15:X4 16:X5 18:Y0 19:Y1 20:Y2 21:Y3 52:X6");
+}
+
+/* A held output whose link still carries an earlier flit (a narrow link:
+ * link_width 32 of flit_width 64, 2 cycles a flit) keeps its hold: the
+ * holder waits for the link, the others stay shut out. mesh:3, 3 VCs:
+ *   H: node 1 -> 2, 6 flits, made in cycle 0: its flits reach router 1 a
+ *      flit every 2 cycles, H0 crosses in 3 and holds the port to node 2;
+ *      each later flit is there when the link is free again;
+ *   C: node 0 -> 2, 4 flits, made in cycle 0: wants the port to node 2
+ *      from about cycle 9, while H still has flits to send.
+ * hold=1: H's six flits go first, back to back on the link, then C's.
+ * hold=0: the output alternates between the two from C's first bid, so
+ * a flit of C goes before H's tail. (The order of the packets' flits on the
+ * link from router 1 to 2, cycles left out.) */
+static void test_hold_waits_for_narrow_link(void **state)
+{
+    (void)state;
+    static const int names[][3] = { { 1, 0, 'H' }, { 0, 0, 'C' }, { -1, 0, 0 } };
+    for (int hold = 0; hold <= 1; hold++) {
+        script_t sc = { 0 };
+        script_add(&sc, 0, 0, 2, 4);
+        script_add(&sc, 0, 1, 2, 6);
+        const char *kv[] = { "sample_cycles=100", "check=1", "num_vcs=3", "link_width=32",
+                             hold ? "hold_switch_for_packet=1" : "hold_switch_for_packet=0", NULL };
+        noc_topo_t *t;
+        noc_sim_t *s = script_sim(&t, "mesh:3", 0, &sc, kv);
+        seen_t v = { .chan = script_link(s, 1, 2), .names = names };
+        noc_sim_set_observer(s, seen_obs, &v);
+        run_ok(s);
+        char order[32] = { 0 };
+        size_t n = 0;
+        for (const char *c = strchr(v.text, ':'); c && n + 1 < sizeof order; c = strchr(c + 1, ':'))
+            order[n++] = c[1];
+        print_message("hold=%d: %s\n", hold, v.text);
+        if (hold)
+            assert_string_equal(order, "HHHHHHCCCC");
+        else
+            assert_true(strlen(order) == 10 && strrchr(order, 'H') > strchr(order, 'C'));
+        noc_sim_destroy(s);
+        noc_topo_destroy(t);
+    }
+}
+
 /* ---- VC allocation -------------------------------------------------------- */
 
 /* VCs used on channel chan, packet by packet (one entry per head flit). */
@@ -428,6 +658,11 @@ int main(void)
         cmocka_unit_test(test_fair_ports),
         cmocka_unit_test(test_fair_vcs),
         cmocka_unit_test(test_vc_allocation_round_robin),
+        cmocka_unit_test(test_hold_two_vcs),
+        cmocka_unit_test(test_hold_shuts_the_input),
+        cmocka_unit_test(test_hold_ends_on_empty_buffer),
+        cmocka_unit_test(test_hold_ends_without_credit),
+        cmocka_unit_test(test_hold_waits_for_narrow_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
