@@ -32,7 +32,7 @@ static const noc_opt_t sweep_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
     [O_RATES] = { "rates", 'r', "R", NULL /* usage() writes its line: MAX_POINTS */ },
     [O_VARY] = { "vary", 0, "KEY=V1,V2,...", "a curve per value of parameter KEY, overlaid in one plot\n"
-                                             "(up to two --vary; values split at every comma)" },
+                                             "(up to two --vary; values split at every comma outside (..) and {..})" },
     [O_JOBS] = { "jobs", 'j', "N", "run N points at once, each in a process of its own (default: one\n"
                                    "per core; 1: one after another); the CSV is the same for any N" },
     [O_SEEDS] = { "seeds", 0, "K", "K runs a point (seeds seed, seed+1, ...): the CSV holds their\n"
