@@ -206,8 +206,10 @@ static int grid_shift(const noc_pattern_t *p, int s, int dims_moved, int tornado
 }
 
 /* hotspot(..): node i of the list with probability (cum[i] - cum[i-1]) /
- * cum[last] (BookSim2 draws nothing for a single node, nor does this). */
-static int weighted_dest(const noc_pattern_t *p, noc_rng_t *rng)
+ * cum[last] (BookSim2 draws nothing for a single node, nor does this).
+ * (This and more_dest are kept out of noc_pattern_dest: inlined, they cost
+ * the classic patterns a larger stack frame on every packet.) */
+static __attribute__((noinline)) int weighted_dest(const noc_pattern_t *p, noc_rng_t *rng)
 {
     if (p->n_list == 1)
         return p->list[0];
@@ -249,7 +251,7 @@ static int background_dest(const noc_pattern_t *p, int s, noc_rng_t *rng)
 }
 
 /* The patterns BookSim2 adds to the classic ones. */
-static int more_dest(const noc_pattern_t *p, int s, noc_rng_t *rng)
+static __attribute__((noinline)) int more_dest(const noc_pattern_t *p, int s, noc_rng_t *rng)
 {
     int n = p->n;
     switch (p->kind) {
@@ -318,11 +320,9 @@ int noc_pattern_dest(const noc_pattern_t *p, int s, noc_rng_t *rng)
         if (p->dims)
             return grid_shift(p, s, 1, 0);
         return (s + 1) % n;
-    case NOC_PAT_HOTSPOT:
-        if (p->list)
-            return weighted_dest(p, rng);
+    case NOC_PAT_HOTSPOT: /* (a list has hotspot_rate 2: always the list) */
         if (noc_rng_unit(rng) < p->hotspot_rate)
-            return p->hotspot;
+            return p->list ? weighted_dest(p, rng) : p->hotspot;
         return uniform_dest(p, s, rng);
     default:
         return more_dest(p, s, rng);
@@ -441,6 +441,7 @@ static int hotspot_args(noc_pattern_t *p, const char *args, long *buf, int max, 
     p->list = noc_xmalloc((size_t)nh * sizeof *p->list, "hotspot nodes");
     p->cum = noc_xmalloc((size_t)nh * sizeof *p->cum, "hotspot weights");
     p->n_list = nh;
+    p->hotspot_rate = 2.0;
     uint32_t c = 0;
     for (int i = 0; i < nh; i++) {
         c += (uint32_t)(nw ? buf[nh + i] : 1);
