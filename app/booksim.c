@@ -173,7 +173,7 @@ static int judge(const noc_bs_key_t *k, const char *value, char *msg, size_t len
         snprintf(msg, len, "BookSim2's '%s' is not honoured: %s", k->key, k->note);
         return -1;
     }
-    if (strchr(value, '{')) {
+    if (strchr(value, '{') && (strcmp(k->key, "traffic") != 0 || value[0] == '{')) {
         snprintf(msg, len, "'%s = %s': per-class vectors are not honoured (one traffic class: several are not modelled yet)",
                  k->key, value);
         return -1;
@@ -376,11 +376,13 @@ static void translate_anynet(bs_read_t *r, noc_config_t *cfg, const char *rf, un
         return;
     }
     unsigned long ltr, lk, ln;
-    const char *k = value_of(r, "k", &lk), *n = value_of(r, "n", &ln);
-    if (strcmp(value_of(r, "traffic", &ltr), "tornado") == 0 && (atol(k) != nodes || atol(n) != 1))
-        refuse(r, ltr, "'traffic = tornado' on anynet: BookSim2's tornado moves the digits of a k-ary n-cube, "
+    const char *k = value_of(r, "k", &lk), *n = value_of(r, "n", &ln), *tr = value_of(r, "traffic", &ltr);
+    int tornado = strcmp(tr, "tornado") == 0;
+    if ((tornado || strcmp(tr, "neighbor") == 0) && (atol(k) != nodes || atol(n) != 1))
+        refuse(r, ltr, "'traffic = %s' on anynet: BookSim2's %s moves the digits of a k-ary n-cube, "
                "k = %s and n = %s here (anynet does not set them), noctua's moves node numbers by "
-               "ceil(N/2) - 1 on the file's N = %d nodes: give k = %d; n = 1; to mean the same", k, n, nodes, nodes);
+               "%s on the file's N = %d nodes: give k = %d; n = 1; to mean the same", tr, tr, k, n,
+               tornado ? "ceil(N/2) - 1" : "1", nodes, nodes);
     set(r, cfg, "topology_spec", spec, "network_file");
     *lat = l;
 }
@@ -472,7 +474,12 @@ static void translate(bs_read_t *r, noc_config_t *cfg)
             strcmp(k, "n") == 0)
             continue;
         unsigned long line;
-        set(r, cfg, keys[i].noctua, value_of(r, k, &line), k);
+        const char *v = value_of(r, k, &line);
+        char tr[NOC_CONFIG_STR_MAX], msg[768];
+        if (strcmp(k, "traffic") == 0 && noc_bs_traffic(v, tr, sizeof tr, msg, sizeof msg) != 0)
+            refuse(r, line, "%s", msg);
+        else
+            set(r, cfg, keys[i].noctua, strcmp(k, "traffic") == 0 ? tr : v, k);
     }
     translate_timing(r, cfg, lat);
     translate_sampling(r, cfg);
@@ -534,7 +541,11 @@ int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char
         warn(diag, where, k);
         return 1;
     }
-    if (k->disp == NOC_BS_SAME && noc_config_set(cfg, k->noctua, value, err, errlen) != 0)
+    char tr[NOC_CONFIG_STR_MAX];
+    if (strcmp(key, "traffic") == 0 && noc_bs_traffic(value, tr, sizeof tr, err, errlen) != 0)
+        return -1;
+    if (k->disp == NOC_BS_SAME &&
+        noc_config_set(cfg, k->noctua, strcmp(key, "traffic") == 0 ? tr : value, err, errlen) != 0)
         return -1;
     if (cfg->booksim && strcmp(key, "max_samples") == 0 && cfg->max_samples < 1) {
         snprintf(err, errlen, "BookSim2's 'max_samples = %s': %s", value, k->note);

@@ -68,6 +68,15 @@ int noc_bs_load(noc_config_t *cfg, const noc_bs_text_t *t, FILE *diag, char *err
 int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char *where, FILE *diag, char *err,
                size_t errlen);
 
+/* BookSim2's `traffic` value as noctua's (booksim_traffic.c): the same
+ * pattern under noctua's name (neighbor -> neighbor_all) with its
+ * arguments in noctua's form, read as BookSim2's traffic.cpp reads them
+ * (hotspot({{0,1},{2,3}}): nodes 0 and 1, weights 2 and 3). 0 and the value
+ * in out, or -1 with msg saying why not (a pattern noctua does not build,
+ * or a value BookSim2 reads otherwise than it looks, named with BookSim2's
+ * reading). */
+int noc_bs_traffic(const char *value, char *out, size_t outlen, char *msg, size_t msglen);
+
 /* The table as Markdown (docs/booksim.md, `noctua params --booksim`). */
 void noc_bs_print_keys_md(FILE *f);
 

@@ -32,7 +32,7 @@ static const noc_opt_t sweep_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines; BookSim2 files work)" },
     [O_RATES] = { "rates", 'r', "R", NULL /* usage() writes its line: MAX_POINTS */ },
     [O_VARY] = { "vary", 0, "KEY=V1,V2,...", "a curve per value of parameter KEY, overlaid in one plot\n"
-                                             "(up to two --vary; values split at every comma)" },
+                                             "(up to two --vary; values split at every comma outside (..) and {..})" },
     [O_JOBS] = { "jobs", 'j', "N", "run N points at once, each in a process of its own (default: one\n"
                                    "per core; 1: one after another); the CSV is the same for any N" },
     [O_SEEDS] = { "seeds", 0, "K", "K runs a point (seeds seed, seed+1, ...): the CSV holds their\n"
@@ -231,6 +231,22 @@ typedef struct sweep_args {
     int resume;       /* --resume */
 } sweep_args_t;
 
+/* The comma that ends the value at p, or NULL: commas inside (..) and {..}
+ * belong to the value (traffic=hotspot({0,9},{1,3}),uniform is two). */
+static const char *value_end(const char *p)
+{
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '(' || *p == '{')
+            depth++;
+        else if ((*p == ')' || *p == '}') && depth > 0)
+            depth--;
+        else if (*p == ',' && depth == 0)
+            return p;
+    }
+    return NULL;
+}
+
 static int parse_vary(sweep_args_t *a, const char *v, char *err, size_t errlen)
 {
     const char *eq = strchr(v, '=');
@@ -246,7 +262,7 @@ static int parse_vary(sweep_args_t *a, const char *v, char *err, size_t errlen)
     snprintf(w->key, sizeof w->key, "%.*s", (int)(eq - v), v);
     w->n = 0;
     for (const char *p = eq + 1;;) {
-        const char *e = strchr(p, ',');
+        const char *e = value_end(p);
         size_t len = e ? (size_t)(e - p) : strlen(p);
         if (len == 0 || len >= NOC_CONFIG_STR_MAX || w->n == MAX_SERIES) {
             snprintf(err, errlen, "--vary '%s': %s", v, w->n == MAX_SERIES ? "too many values" : "an empty or overlong value");

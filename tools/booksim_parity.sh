@@ -3,11 +3,16 @@
 # files (issue 11, item 6; docs/booksim.md holds the table and says how to
 # read it). Run by hand: CI has neither BookSim2 nor the network to fetch it.
 #
-#   tools/booksim_parity.sh BOOKSIM_BINARY [NOCTUA_BINARY [SET]]
+#   tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]
 #
 # SET: all (the default: everything below) or hold (only the rows of
 # hold_switch_for_packet: an 8x8 mesh with 4-flit packets, with and without
 # the switch hold, from low load to saturation).
+# --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
+# noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
+# examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
+# wait_for_tail_credit) with its input_speedup = 2 made 1 (speedups are
+# not modelled), its traffic and rate replaced.
 #
 # BOOKSIM_BINARY is BookSim2's src/booksim, built from its public
 # repository (github.com/booksim/booksim2: make -C src; it needs flex and
@@ -26,7 +31,9 @@
 # and accepted throughput (flits/node/cycle), BookSim2's, noctua's and
 # noctua's difference in % of BookSim2's.
 set -euo pipefail
-BS=${1:?usage: tools/booksim_parity.sh BOOKSIM_BINARY [NOCTUA_BINARY]}
+patterns=0
+if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
+BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
 case $SET in all|hold) ;; *) echo "booksim_parity.sh: SET is all or hold, not '$SET'" >&2; exit 2 ;; esac
@@ -88,6 +95,30 @@ echo "noctua:   $NOC ($("$NOC" --version))"
 echo
 echo "| config | packet latency BookSim2 | noctua | diff % | network latency BookSim2 | noctua | diff % | accepted BookSim2 | noctua | diff % | noctua's state |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
+
+# --patterns: PATTERN LOW MID per line (rates in packets per node per
+# cycle, as mesh88_lat's; mid about half way to the pattern's saturation).
+# hotspot's two nodes take 64 sources' packets, so its rates are small.
+if [ "$patterns" = 1 ]; then
+  sed -e 's/^input_speedup *= *2;/input_speedup = 1;/' -e '/^traffic *=/d' -e '/^injection_rate *=/d' \
+    "$SRC/examples/mesh88_lat" >"$work/m88"
+  while read -r t low mid; do
+    for r in $low $mid; do
+      { cat "$work/m88"; printf 'traffic = %s;\ninjection_rate = %s;\nsample_period = 10000;\n' "$t" "$r"; } >"$work/pat"
+      row "mesh88_lat, $t @ $r" pat
+    done
+  done <<'PATTERNS'
+neighbor 0.005 0.02
+randperm 0.005 0.01
+diagonal 0.005 0.02
+asymmetric 0.005 0.015
+taper64 0.005 0.015
+badperm_yarc 0.002 0.005
+hotspot({{0,63},{1,3}}) 0.0003 0.0006
+background({{0,63}}) 0.005 0.01
+PATTERNS
+  exit 0
+fi
 
 refused=()
 [ "$SET" = all ] && for f in "$SRC"/examples/* "$SRC"/examples/anynet/anynet_config "$SRC"/../runfiles/*; do

@@ -77,13 +77,16 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
                        char *err, size_t errlen)
 {
     syn->state = NULL; /* noc_synthetic_free is safe whatever happens below */
-    noc_pattern_kind_t k = noc_pattern_parse(cfg->traffic);
+    memset(&syn->pattern, 0, sizeof syn->pattern);
+    char args[NOC_CONFIG_STR_MAX];
+    int has_args;
+    noc_pattern_kind_t k = noc_pattern_split(cfg->traffic, args, sizeof args, &has_args);
     if (k == NOC_PAT_COUNT) {
         char near[32], dym[64] = "";
-        if (noc_suggest_list(cfg->traffic, noc_pattern_list(), near, sizeof near)[0])
+        if (!has_args && noc_suggest_list(cfg->traffic, noc_pattern_list(), near, sizeof near)[0])
             snprintf(dym, sizeof dym, "did you mean '%s'? ", near);
-        snprintf(err, errlen, "parameter 'traffic': unknown pattern '%s' (%sknown: %s)", cfg->traffic, dym,
-                 noc_pattern_list());
+        snprintf(err, errlen, "parameter 'traffic': unknown pattern '%s' (%sknown: %s%s)", cfg->traffic, dym,
+                 noc_pattern_list(), has_args ? "; arguments go in NAME(...), ')' last" : "");
         return -1;
     }
     int hot = noc_topo_find_label(t, cfg->hotspot_node);
@@ -96,12 +99,26 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
         snprintf(err, errlen, "parameter 'hotspot_rate': %g is not in [0, 1]", cfg->hotspot_rate);
         return -1;
     }
-    if (noc_pattern_init(&syn->pattern, k, t, hot, cfg->hotspot_rate, err, errlen) != 0)
+    if (k == NOC_PAT_HOTSPOT && has_args && (strcmp(cfg->hotspot_node, "0") != 0 || cfg->hotspot_rate != 0.2)) {
+        snprintf(err, errlen, "parameter 'traffic': '%s' sends every packet to its listed nodes; hotspot_node "
+                 "and hotspot_rate (%s, %g) are for the plain hotspot: leave them out", cfg->traffic,
+                 cfg->hotspot_node, cfg->hotspot_rate);
         return -1;
+    }
+    noc_pattern_opts_t o = { hot, cfg->hotspot_rate, cfg->perm_seed, has_args ? args : NULL };
+    char why[512];
+    if (noc_pattern_setup(&syn->pattern, k, t, &o, why, sizeof why) != 0) {
+        if (has_args) /* the message names NAME(ARGS) */
+            snprintf(err, errlen, "parameter 'traffic': %s", why);
+        else
+            snprintf(err, errlen, "parameter 'traffic' = '%s': %s", cfg->traffic, why);
+        return -1;
+    }
     syn->pattern.self = cfg->self_traffic != 0;
     if (cfg->packet_size < 1 || cfg->packet_size > 65535) {
         snprintf(err, errlen, "parameter 'packet_size': %lld is out of range [1, 65535]",
                  (long long)cfg->packet_size);
+        noc_synthetic_free(syn);
         return -1;
     }
     syn->size = (int)cfg->packet_size;
@@ -110,6 +127,7 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
     if (syn->p < 0.0 || syn->p > 1.0) {
         snprintf(err, errlen, "parameter 'injection_rate': %g asks for %g packets per node per cycle; "
                  "a node generates at most one packet a cycle", cfg->injection_rate, syn->p);
+        noc_synthetic_free(syn);
         return -1;
     }
     syn->log_q = syn->p < 1.0 ? log1p(-syn->p) : 0.0;
@@ -120,15 +138,21 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
         snprintf(err, errlen, "parameter 'injection_process': '%s' is not bernoulli or on_off%s", cfg->injection_process,
                  strncmp(cfg->injection_process, "on_off(", 7) == 0 ? " (give burst_alpha, burst_beta and burst_r1 "
                                                                      "instead of parameters in the value)" : "");
+        noc_synthetic_free(syn);
         return -1;
     }
-    return onoff_init(syn, cfg, noc_topo_nodes(t), err, errlen);
+    if (onoff_init(syn, cfg, noc_topo_nodes(t), err, errlen) != 0) {
+        noc_synthetic_free(syn);
+        return -1;
+    }
+    return 0;
 }
 
 void noc_synthetic_free(noc_synthetic_t *syn)
 {
     free(syn->state);
     syn->state = NULL;
+    noc_pattern_free(&syn->pattern);
 }
 
 noc_traffic_t noc_synthetic_traffic(noc_synthetic_t *syn)

@@ -443,6 +443,13 @@ static void test_series(void **state)
     err = output("err.txt");
     assert_non_null(strstr(err, "20 series"));
     free(err);
+    /* commas inside (..) and {..} belong to a value: two series, not five */
+    assert_int_equal(sweep("", "mesh:4x4 --rates 0.05 --vary 'traffic=hotspot({0,5},{1,3}),uniform' "
+                               "sample_cycles=300 warmup_cycles=100 -o braces"), 0);
+    text = output("braces.csv");
+    assert_non_null(strstr(text, "\n\"traffic=hotspot({0,5},{1,3})\","));
+    assert_non_null(strstr(text, "\n\"traffic=uniform\","));
+    free(text);
     assert_int_equal(file_size("bad.csv"), -1);
 }
 

@@ -297,12 +297,17 @@ static void test_single_node(void **state)
     for (int k = 0; k < NOC_PAT_COUNT; k++) {
         noc_pattern_t p;
         char err[256];
+        /* (these need 64 nodes, a grid of 2 dimensions or arguments:
+         * test_pattern_bs.c) */
+        if (k == NOC_PAT_TAPER64 || k == NOC_PAT_BADPERM_YARC || k == NOC_PAT_BACKGROUND)
+            continue;
         assert_int_equal(noc_pattern_init(&p, (noc_pattern_kind_t)k, four, 0, 0.5, err,
                                           sizeof err), 0);
         p.n = 1;
         p.bits = 0;
         for (int i = 0; i < 10; i++)
             assert_int_equal(noc_pattern_dest(&p, 0, &rng), 0);
+        noc_pattern_free(&p);
     }
 }
 

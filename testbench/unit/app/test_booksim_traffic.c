@@ -1,0 +1,152 @@
+/* test_booksim_traffic.c: BookSim2's traffic patterns in a BookSim2 file
+ * (app/booksim_traffic.c). The expected values are BookSim2's reading of
+ * each value, worked by hand from traffic.cpp (TrafficPattern::New) and
+ * config_utils.cpp (tokenize_str, tokenize_int: inside braces, commas and
+ * outer closing braces end a token), not noctua's output: its neighbor is
+ * noctua's neighbor_all, its lists need their own braces, and a value it
+ * reads otherwise than written is refused with its reading. noctua's own
+ * files keep noctua's neighbor. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "app/booksim.h"
+#include "app/config_file.h"
+#include "model/config.h"
+#include "testbench/unit/cmd_test.h"
+
+static int load(const char *name, const char *text, noc_config_t *cfg, char *err, size_t errlen)
+{
+    char path[512];
+    cmd_write(name, text, path, sizeof path);
+    noc_config_defaults(cfg);
+    return noc_app_load_file(cfg, path, err, errlen);
+}
+
+/* Values BookSim2 runs as written, and noctua's spelling of each. */
+static void test_converted(void **state)
+{
+    (void)state;
+    static const struct { const char *bs, *noctua; } ok[] = {
+        { "uniform", "uniform" }, { "tornado", "tornado" }, { "neighbor", "neighbor_all" },
+        { "randperm", "randperm" }, { "randperm(7)", "randperm(7)" }, { "diagonal", "diagonal" },
+        { "asymmetric", "asymmetric" }, { "taper64", "taper64" }, { "badperm_yarc", "badperm_yarc" },
+        /* params "{0,1}" and "{1,3}": nodes 0 1, weights 1 3 */
+        { "hotspot({{0,1},{1,3}})", "hotspot({0,1},{1,3})" },
+        { "hotspot(5)", "hotspot({5})" },
+        { "hotspot({5})", "hotspot({5})" },
+        /* weights resized to the nodes with the last one */
+        { "hotspot({{0,1,2},{3}})", "hotspot({0,1,2},{3,3,3})" },
+        { "background({{1,2}})", "background({1,2})" },
+        { "background(4)", "background({4})" },
+    };
+    char out[256], msg[512];
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        if (noc_bs_traffic(ok[i].bs, out, sizeof out, msg, sizeof msg) != 0)
+            fail_msg("%s refused: %s", ok[i].bs, msg);
+        assert_string_equal(out, ok[i].noctua);
+    }
+}
+
+/* Values refused, each message naming the value and what BookSim2 does. */
+static void test_refused(void **state)
+{
+    (void)state;
+    static const struct { const char *bs, *says; } bad[] = {
+        /* params "0" and "1": node 0 with weight 1 */
+        { "hotspot({0,1},{1,1})", "hot node {0} with weight {1}" },
+        { "hotspot({3,5})", "hot node {3} with weight {5}" },
+        { "hotspot({{0,1},{1,2,3}})", "weights {1,2}" },
+        { "hotspot", "at random" },
+        { "hotspot(-1)", "at random" },
+        { "hotspot(3,5)", "reads it as 3" },
+        { "background({1,2})", "node {1} only" },
+        { "background", "crashes" },
+        { "bad_dragon", "dragonfly" },
+        { "tornado(8,2,1)", "not honoured" },
+        { "neighbor(4,2,1)", "not honoured" },
+        { "uniform(3)", "not honoured" },
+        { "randperm(x)", "randperm(SEED)" },
+        { "hotspot(5)x", "')' that ends" },
+        { "ranperm", "no such pattern" },
+        { "hotspot({{0,1},{1,1})", "hot nodes {0,1} with weights 1," }, /* "{1,1" after the last outer separator: dropped */
+        { "hotspot({{0,1)", "unbalanced" },
+    };
+    char out[256], msg[512];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (noc_bs_traffic(bad[i].bs, out, sizeof out, msg, sizeof msg) == 0)
+            fail_msg("%s taken as %s", bad[i].bs, out);
+        if (!strstr(msg, bad[i].says) || !strstr(msg, bad[i].bs))
+            fail_msg("%s: '%s' does not say '%s' and the value", bad[i].bs, msg, bad[i].says);
+    }
+}
+
+/* neighbor is BookSim2's in BookSim2 files (a file, or an argument after
+ * one), noctua's in noctua's; perm_seed is read. */
+static void test_files(void **state)
+{
+    (void)state;
+    noc_config_t cfg;
+    char err[1200];
+    assert_int_equal(load("nb.cfg", "topology = mesh; routing_function = dor; traffic = neighbor; perm_seed = 5;\n",
+                          &cfg, err, sizeof err), 0);
+    assert_string_equal(cfg.traffic, "neighbor_all");
+    assert_int_equal(cfg.perm_seed, 5);
+    assert_int_equal(noc_bs_arg(&cfg, "traffic", "neighbor", "arg", stderr, err, sizeof err), 1);
+    assert_string_equal(cfg.traffic, "neighbor_all");
+    assert_int_equal(noc_bs_arg(&cfg, "traffic", "hotspot({0,1},{1,1})", "arg", stderr, err, sizeof err), -1);
+    assert_non_null(strstr(err, "hot node {0}"));
+    assert_int_equal(load("own.cfg", "topology = mesh\ntraffic = neighbor\n", &cfg, err, sizeof err), 0);
+    assert_string_equal(cfg.traffic, "neighbor");
+    assert_int_equal(load("ps.cfg", "topology = mesh; routing_function = dor; perm_seed = time;\n", &cfg, err,
+                          sizeof err), -1);
+    assert_int_equal(load("hs.cfg", "topology = mesh; routing_function = dor;\ntraffic = hotspot({0,1},{1,1});\n",
+                          &cfg, err, sizeof err), -1);
+}
+
+/* From the command line: refused with exit 2, the file's line and the
+ * value named; BookSim2's neighbor on a 4x4 mesh goes 1.5 hops a
+ * dimension on average (3 of 4 nodes one hop, the last k - 1 = 3 back):
+ * 3 hops, where noctua's neighbor would go 1.5. */
+static void test_command_line(void **state)
+{
+    (void)state;
+    char path[512], *out = NULL, *err = NULL;
+    cmd_write("hs2.cfg", "topology = mesh; k = 4; routing_function = dor;\ntraffic = hotspot({0,1},{1,1});\n", path,
+              sizeof path);
+    assert_int_equal(cmd_run("run --config hs2.cfg --quiet", &out, &err), 2);
+    assert_non_null(strstr(err, "hs2.cfg:2: 'traffic = hotspot({0,1},{1,1})'"));
+    free(out);
+    free(err);
+    cmd_write("nb2.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; traffic = neighbor;\n"
+              "injection_rate = 0.05; sample_period = 5000; warmup_periods = 1; max_samples = 2;\n", path, sizeof path);
+    assert_int_equal(cmd_run("run --config nb2.cfg --json - --quiet", &out, &err), 0);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    json_t *hops = json_object_get(json_object_get(j, "hops"), "avg");
+    assert_non_null(hops);
+    assert_float_equal(json_number_value(hops), 3.0, 0.05);
+    json_decref(j);
+    free(out);
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_converted),
+        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_files),
+        cmocka_unit_test(test_command_line),
+    };
+    return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
+}
