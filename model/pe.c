@@ -367,8 +367,10 @@ void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off,
     (void)off;
     step_of(pe, msg)->flit_hops += (uint64_t)hops * words;
     pe->msg_got[msg] += words;
-    if (pe->msg_got[msg] == pe->p->ops[msg].words)
+    if (pe->msg_got[msg] == pe->p->ops[msg].words) {
+        pe->msg_arrived[msg] = s->now;
         message_arrived(s, n, msg);
+    }
 }
 
 int noc_pe_next_packet(struct noc_sim *s, int n, int port, int32_t *dst, uint16_t *size, uint32_t *msg,
@@ -534,7 +536,16 @@ noc_run_status_t noc_pe_run(struct noc_sim *s)
     }
     if (status == NOC_RUN_INTERRUPTED)
         pe->st.cycles = s->now; /* the cycle reached, not the last op's end */
-    s->st.sample = s->now - s->win_start;
+    /* the window every rate and utilisation of the report divides by: the
+     * run's cycles (0 .. cycles, the last op's end), the steps' tables
+     * dividing by the steps' cycles alike; a run that stopped otherwise
+     * (deadlock, stall, flits still moving after the last op) the cycles
+     * it simulated */
+    if (status == NOC_RUN_OK && pe->st.ops_done == pe->st.ops && s->now == pe->st.cycles + 1 &&
+        pe->st.cycles >= s->win_start)
+        s->st.sample = pe->st.cycles - s->win_start;
+    else
+        s->st.sample = s->now - s->win_start;
     s->st.drained = s->in_network == 0;
     return status;
 }

@@ -144,6 +144,58 @@ const noc_pe_stats_t *noc_pe_stats(const noc_pe_t *pe);
  * at a step barrier. Writes at most max op indices, last op first; returns
  * how many. */
 int noc_pe_critical_path(const noc_pe_t *pe, uint32_t *ops, int max);
+/* The critical chain (model/pe_chain.c): what decided the finishing
+ * cycle, as elements that tile [0, stats.cycles] without a gap, first
+ * first: element i starts in the cycle element i - 1 ends (the first in
+ * cycle 0, the last ends in stats.cycles), so their lengths add up to the
+ * finishing cycle. Walked back from the op that completed last: an op's
+ * end is explained by its own element (computing, injecting its message,
+ * its message in the network), its start by what released it last (a
+ * dependency, the step barrier, the CPU it waited for). */
+typedef enum noc_chain_kind {
+    NOC_CHAIN_COMPUTE,  /* op (calc or combine) on its CPU: its start to its end */
+    NOC_CHAIN_SEND,     /* op, a send: its start to its last flit entering the network */
+    NOC_CHAIN_RECV,     /* op, a receive whose message had arrived: its start (= its end) */
+    NOC_CHAIN_NETWORK,  /* op's message (op: the send) from its last flit entering the network to
+                           the receive `recv` completing (arrived whole, or released by pair order) */
+    NOC_CHAIN_BARRIER,  /* the step barrier before step `step`: from the end of op (the op of the
+                           steps before that completed last) to the cycle the barrier opened */
+    NOC_CHAIN_START,    /* op waiting to start: from what released it to its start (1 cycle when
+                           released after its PE's turn in that cycle; 0 where the chain reaches
+                           an op's start through an irequires dependency) */
+    NOC_CHAIN_KIND_COUNT
+} noc_chain_kind_t;
+
+/* Why an element started in the cycle it did: what it waited for. */
+typedef enum noc_chain_why {
+    NOC_WHY_START,      /* cycle 0: it waited for nothing */
+    NOC_WHY_DEPENDENCY, /* a `requires` dependency: the element before (its op) completed */
+    NOC_WHY_DEP_START,  /* an `irequires` dependency: the element before's op started */
+    NOC_WHY_PROCESSOR,  /* its CPU: the element before (the op on that CPU) ended */
+    NOC_WHY_BARRIER,    /* the step barrier (the element before) opened */
+    NOC_WHY_INJECTED,   /* network: its send (the element before) injected the last flit */
+    NOC_WHY_STEP_DONE,  /* barrier: the op of the element before completed the steps before */
+    NOC_WHY_TURN,       /* its PE's turn: released in the cycle before, after the PE's turn */
+    NOC_WHY_COUNT
+} noc_chain_why_t;
+
+typedef struct noc_chain_elem {
+    uint64_t start, end;
+    uint32_t op;        /* see the kinds; for NETWORK the send */
+    int32_t recv;       /* NETWORK: the receive that completed (-1: none) */
+    int32_t step;       /* BARRIER: the step it opened; else op's step (-1: none) */
+    uint8_t kind, why;  /* noc_chain_kind_t, noc_chain_why_t */
+    uint8_t held;       /* NETWORK: the receive's own message had arrived, held until this earlier
+                           one of its (source, destination) pair arrived */
+} noc_chain_elem_t;
+
+/* The chain of a run that ended (every op done or not: it starts from the
+ * op that completed last). Returns a new array (caller frees; NULL if no op
+ * completed) and its length in *n. */
+noc_chain_elem_t *noc_pe_critical_chain(const noc_pe_t *pe, int *n);
+const char *noc_chain_kind_name(int kind);
+const char *noc_chain_why_name(int why);
+
 /* The message (send op) a receive op took, or -1. */
 int32_t noc_pe_recv_message(const noc_pe_t *pe, uint32_t recv_op);
 /* What rank r's PE is doing now, for waveforms: the op on its processor (a

@@ -100,7 +100,7 @@ typedef struct op_array {
     size_t size;
 } op_array_t;
 
-enum { N_OP_ARRAYS = 19 };
+enum { N_OP_ARRAYS = 20 };
 
 static void op_arrays(noc_pe_t *pe, op_array_t *a)
 {
@@ -120,6 +120,7 @@ static void op_arrays(noc_pe_t *pe, op_array_t *a)
     OP_ARRAY(pe->msg_next);
     OP_ARRAY(pe->recv_next);
     OP_ARRAY(pe->recv_msg);
+    OP_ARRAY(pe->msg_arrived);
     OP_ARRAY(pe->pair_of);
     OP_ARRAY(pe->msg_seq);
     OP_ARRAY(pe->park_next);

@@ -91,6 +91,7 @@ struct noc_pe {
     int32_t *msg_next;     /* link in the receiver's arrived list */
     int32_t *recv_next;    /* per recv op: link in the posted list */
     int32_t *recv_msg;     /* per recv op: the message it took */
+    uint64_t *msg_arrived; /* per send op: the cycle its message arrived whole (the critical chain) */
     /* send order per (source, destination) pair (pe_order.c) */
     cpu_slot_t *cpus;      /* the ranks' CPUs as attached, one block (rank[].cpu point into it) */
     uint32_t *pair_of;     /* per send op: its pair */

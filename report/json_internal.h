@@ -17,6 +17,10 @@ json_t *noc_report_nodes_json(const noc_sim_t *s);
 /* The measurement window in cycles (1 when there is none): the one
  * denominator of the reports' utilisations and per-cycle rates. */
 double noc_report_window(const noc_sim_t *s);
+/* A program run's critical chain (program_chain.c): its text lines, and
+ * {cycles, messages, chain[]} for the JSON. */
+void noc_report_chain_text(FILE *f, const noc_sim_t *s);
+json_t *noc_report_chain_json(const noc_sim_t *s);
 /* s as one CSV field: quoted, a quote inside doubled (labels hold commas). */
 void noc_report_csv_field(FILE *f, const char *s);
 /* Write j to path ("-" is stdout) and release it. Returns 0 or -1 with err. */

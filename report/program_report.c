@@ -61,49 +61,6 @@ static void link_label(const noc_sim_t *s, int c, char *buf, size_t len)
     snprintf(buf, len, "%s->%s", a, b);
 }
 
-/* The messages on the critical path, first one first. */
-typedef struct hop {
-    uint32_t send, recv;
-} hop_t;
-
-static int critical_messages(const noc_sim_t *s, hop_t *hops, int max)
-{
-    const noc_pe_t *pe = noc_sim_pe(s);
-    uint32_t path[4096];
-    int n = noc_pe_critical_path(pe, path, 4096), k = 0;
-    for (int i = n - 1; i >= 0 && k < max; i--) {
-        int32_t m = noc_pe_recv_message(pe, path[i]);
-        if (m >= 0 && i + 1 < n && path[i + 1] == (uint32_t)m)
-            hops[k++] = (hop_t){ (uint32_t)m, path[i] };
-    }
-    return k;
-}
-
-static int rank_of_op(const noc_program_t *p, uint32_t op)
-{
-    for (int r = 0; r < p->n_ranks; r++)
-        if (op >= p->ranks[r].op_start && op < p->ranks[r].op_start + p->ranks[r].n_ops)
-            return r;
-    return -1;
-}
-
-static void critical_text(FILE *f, const noc_sim_t *s, const noc_program_t *p)
-{
-    hop_t hops[64];
-    int k = critical_messages(s, hops, 64);
-    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
-    const noc_graph_t *gr = noc_sim_graph(s);
-    fprintf(f, "  critical path %d message%s", k, k == 1 ? "" : "s");
-    for (int i = 0; i < k && i < 12; i++) {
-        char a[64], b[64];
-        noc_graph_label(gr, rank_of_op(p, hops[i].send), a, sizeof a);
-        noc_graph_label(gr, rank_of_op(p, hops[i].recv), b, sizeof b);
-        fprintf(f, "%s%s->%s %llu..%llu", i ? ", " : ": ", a, b,
-                (unsigned long long)st->op_start[hops[i].send], (unsigned long long)st->op_end[hops[i].recv]);
-    }
-    fprintf(f, "%s\n", k > 12 ? ", ..." : "");
-}
-
 void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p,
                              const noc_prog_result_t *res)
 {
@@ -173,8 +130,12 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
             line += n + (end ? 1 : 0);
         }
     }
-    critical_text(f, s, p);
+    noc_report_chain_text(f, s);
     noc_report_nodes_text(f, s);
+    /* the one denominator of the tables below and of the steps' (JSON) */
+    uint64_t win = noc_sim_stats(s)->sample;
+    fprintf(f, "  utilisation   busy cycles / the %llu cycles %s; a step's links (JSON) / the step's cycles\n",
+            (unsigned long long)win, win == st->cycles ? "of the run" : "simulated");
     noc_report_links_text(f, s);
     fprintf(f, "  wall clock    %.3f s\n", res->seconds);
 }
@@ -257,26 +218,6 @@ static json_t *facts_json(const char *text)
     return facts;
 }
 
-/* The messages of the critical path, first to last. */
-static json_t *critical_path_json(const noc_sim_t *s, const noc_program_t *p)
-{
-    const noc_graph_t *gr = noc_sim_graph(s);
-    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
-    hop_t chain[1024];
-    int nh = critical_messages(s, chain, 1024);
-    json_t *path = json_array();
-    for (int i = 0; i < nh; i++) {
-        char a[64], b[64];
-        noc_graph_label(gr, rank_of_op(p, chain[i].send), a, sizeof a);
-        noc_graph_label(gr, rank_of_op(p, chain[i].recv), b, sizeof b);
-        json_array_append_new(path, json_pack("{s:s, s:s, s:I, s:I, s:I}", "from", a, "to", b, "words",
-                                              (json_int_t)p->ops[chain[i].send].words, "sent",
-                                              (json_int_t)st->op_start[chain[i].send], "received",
-                                              (json_int_t)st->op_end[chain[i].recv]));
-    }
-    return path;
-}
-
 static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res)
 {
     const noc_graph_t *gr = noc_sim_graph(s);
@@ -306,9 +247,11 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
     uint64_t hops;
     json_object_set_new(j, "steps", steps_json(s, res, &hops));
     json_object_set_new(j, "facts", facts_json(res->facts));
-    json_object_set_new(j, "critical_path", critical_path_json(s, p));
+    json_object_set_new(j, "critical_path", noc_report_chain_json(s));
     json_object_set_new(j, "flit_hops", json_integer((json_int_t)hops));
     json_object_set_new(j, "config", noc_report_config_json(s));
+    /* what every utilisation outside the steps divides by (docs/programs.md) */
+    json_object_set_new(j, "utilisation_cycles", json_integer((json_int_t)noc_sim_stats(s)->sample));
     json_object_set_new(j, "links", noc_report_links_json(s));
     json_object_set_new(j, "classes", noc_report_classes_json(s));
     json_object_set_new(j, "local_channels", noc_report_local_json(s));
