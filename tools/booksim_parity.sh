@@ -117,6 +117,23 @@ badperm_yarc 0.002 0.005
 hotspot({{0,63},{1,3}}) 0.0003 0.0006
 background({{0,63}}) 0.005 0.01
 PATTERNS
+  # randperm: noctua draws another permutation than BookSim2 for the same
+  # perm_seed (docs/traffic.md), so the rows above compare two
+  # permutations; the mean over perm_seed 1..8 compares the patterns.
+  for r in 0.005 0.008; do
+    for s in 1 2 3 4 5 6 7 8; do
+      { cat "$work/m88"; printf 'traffic = randperm;\nperm_seed = %s;\ninjection_rate = %s;\nsample_period = 10000;\n' \
+        "$s" "$r"; } >"$work/rp"
+      b=$( (cd "$work"; "$BS" rp latency_thres=1.0e9 2>&1) | booksim_figures) || true
+      n=$( (cd "$work"; "$NOC" run --config rp latency_thres=1.0e9 2>/dev/null) | noctua_figures) || true
+      echo "$b $n"
+    done | awk -v name="mesh88_lat, randperm, mean of perm_seed 1..8 @ $r" '
+      function pct(b, n) { return b == 0 ? "-" : sprintf("%+.1f", 100 * (n - b) / b) }
+      { bp += $1; bn += $2; ba += $3; np += $5; nn += $6; na += $7; k++; if ($8 != "below") st = $8 }
+      END {
+        printf "| %s | %.4g | %.2f | %s | %.4g | %.2f | %s | %.4g | %.4f | %s | %s |\n", name, bp / k, np / k,
+          pct(bp, np), bn / k, nn / k, pct(bn, nn), ba / k, na / k, pct(ba, na), st == "" ? "below in all 8" : st }'
+  done
   exit 0
 fi
 
