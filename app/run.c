@@ -3,6 +3,7 @@
  * when it cannot fit), the synthetic source, the simulator with the router
  * family cfg->router names, optional waveforms, the run with Ctrl-C ending
  * it at a cycle's end. What the CLI, the benchmark and embedders share. */
+#include "util/clock.h"
 #include "app/run.h"
 #include "routers/registry.h"
 #include "traffic/synthetic.h"
@@ -52,13 +53,6 @@ int noc_app_check_shape(const noc_config_t *cfg, const char *spec, unsigned flag
         return 0;
     noc_topo_shape_graph(&shape, spec, &g);
     return noc_sim_check_shape(cfg, &g, shape.bytes, err, errlen);
-}
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, noc_sim_t **sim_out,
@@ -112,11 +106,11 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     }
     noc_sim_set_stop(s, noc_interrupt_flag());
     noc_sim_set_progress(s, opts->progress, opts->progress_ctx, opts->progress_every);
-    double t0 = wall();
+    double t0 = noc_wall_seconds();
     int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
     res->status = noc_sim_run(s);
     noc_interrupt_cooperate(was);
-    res->seconds = wall() - t0;
+    res->seconds = noc_wall_seconds() - t0;
     if (waves && noc_waves_close(waves, err, errlen) != 0) {
         noc_sim_destroy(s);
         noc_synthetic_free(syn);

@@ -3,6 +3,7 @@
  * network, with the loggp_* parameters; its result check and report. What
  * has no meaning without a network (waves, link tables, step barriers) is
  * refused by name before anything runs. */
+#include "util/clock.h"
 #include "cli/cli.h"
 #include "model/loggp.h"
 #include "report/report.h"
@@ -31,13 +32,6 @@ int noc_cli_loggp_refusals(const noc_config_t *cfg, const noc_prog_opts_t *o, co
     return NOC_EXIT_USAGE;
 }
 
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int noc_cli_run_loggp(const noc_config_t *cfg, const noc_prog_opts_t *o, const noc_program_t *p, const char *spec,
                       const char *json_path, int quiet)
 {
@@ -52,11 +46,11 @@ int noc_cli_run_loggp(const noc_config_t *cfg, const noc_prog_opts_t *o, const n
     noc_prog_result_t res = { 0 };
     res.name = o->file ? o->file : o->name;
     res.facts = "";
-    double t0 = wall();
+    double t0 = noc_wall_seconds();
     int was = noc_interrupt_cooperate(1);
     int stopped = noc_loggp_run(lg, noc_interrupt_flag());
     noc_interrupt_cooperate(was);
-    res.seconds = wall() - t0;
+    res.seconds = noc_wall_seconds() - t0;
     res.status = stopped ? NOC_RUN_INTERRUPTED : NOC_RUN_OK;
     res.verdict = "ok";
     if (stopped) {

@@ -3,6 +3,7 @@
  * docs/programs.md), `--emit FILE` to dump the program, `--timing unit` for
  * the papers' model, `--sync steps` for barriers at the step markers; the
  * run, its result check and its report. */
+#include "util/clock.h"
 #include "cli/cli.h"
 #include "app/program.h"
 #include "routers/registry.h"
@@ -140,13 +141,6 @@ int noc_prog_help(FILE *f, const char *name)
                "                   --emit-only: write it and do not run\n"
                "  --json FILE      the report as JSON\n");
     return NOC_EXIT_OK;
-}
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, int memory_check, char *facts,
@@ -341,11 +335,11 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     snprintf(what, sizeof what, "run %s %s", spec, res.name);
     noc_progress_start(&pg, noc_pe_stats(noc_sim_pe(s)), what);
     noc_progress_attach(&pg, s);
-    double t0 = wall();
+    double t0 = noc_wall_seconds();
     int was = noc_interrupt_cooperate(1); /* Ctrl-C ends the run at the end of a cycle */
     res.status = noc_pe_run(s);
     noc_interrupt_cooperate(was);
-    res.seconds = wall() - t0;
+    res.seconds = noc_wall_seconds() - t0;
     noc_progress_done(&pg);
     int out_rc = waves && close_waves(waves, wv, cfg, quiet) != 0 ? NOC_EXIT_USAGE : NOC_EXIT_OK;
     noc_sim_t *s2 = NULL;

@@ -2,6 +2,7 @@
  * show() every PROBE cycles (noc_sim_set_progress); it reads the wall clock
  * and prints at most every PERIOD seconds, so the cost is a clock read per
  * PROBE cycles. */
+#include "util/clock.h"
 #include "cli/progress.h"
 #include "model/pe.h"
 #include <stdint.h>
@@ -12,13 +13,6 @@
 #define PROBE NOC_PROGRESS_EVERY /* cycles between two looks at the clock */
 #define PERIOD 0.25   /* seconds between two lines on a terminal */
 #define PERIOD_LOG 10 /* ... and in a log (--progress with stderr not a terminal) */
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void noc_progress_init(noc_progress_t *p, int forced, int quiet)
 {
@@ -43,7 +37,7 @@ static void duration(double s, char *buf, size_t len)
 void noc_progress_show(const noc_sim_t *s, void *ctx)
 {
     noc_progress_t *p = ctx;
-    double t = wall();
+    double t = noc_wall_seconds();
     noc_sim_where_t w;
     noc_sim_where(s, &w);
     if (p->cycles0 == UINT64_MAX) /* the first call: where the rate starts */
@@ -92,7 +86,7 @@ void noc_progress_start(noc_progress_t *p, const void *pe_stats, const char *wha
 {
     snprintf(p->what, sizeof p->what, "%s", what);
     p->pe_stats = pe_stats;
-    p->t0 = p->last = wall();
+    p->t0 = p->last = noc_wall_seconds();
     p->cycles0 = UINT64_MAX;
     p->rate = 0;
 }

@@ -4,6 +4,7 @@
 #ifndef NOC_REPORT_JSON_INTERNAL_H
 #define NOC_REPORT_JSON_INTERNAL_H
 #include <jansson.h>
+#include "model/program.h"
 #include "model/sim.h"
 
 /* The parameters, the per-link table and the per-class loads. */
@@ -23,6 +24,8 @@ void noc_report_chain_text(FILE *f, const noc_sim_t *s);
 json_t *noc_report_chain_json(const noc_sim_t *s);
 /* s as one CSV field: quoted, a quote inside doubled (labels hold commas). */
 void noc_report_csv_field(FILE *f, const char *s);
+/* A program's sends, receives and computations (every other op). */
+void noc_report_count_kinds(const noc_program_t *p, uint64_t *sends, uint64_t *recvs, uint64_t *computes);
 /* Write j to path ("-" is stdout) and release it. Returns 0 or -1 with err. */
 int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen);
 

@@ -8,19 +8,6 @@
 #include "util/version.h"
 #include <string.h>
 
-static void kinds(const noc_program_t *p, uint64_t *sends, uint64_t *recvs, uint64_t *computes)
-{
-    *sends = *recvs = *computes = 0;
-    for (uint32_t i = 0; i < p->n_ops; i++) {
-        if (p->ops[i].kind == NOC_OP_SEND)
-            (*sends)++;
-        else if (p->ops[i].kind == NOC_OP_RECV)
-            (*recvs)++;
-        else
-            (*computes)++;
-    }
-}
-
 void noc_report_loggp_text(FILE *f, const noc_loggp_t *lg, const noc_program_t *p, const noc_loggp_params_t *lp,
                            const char *spec, const noc_prog_result_t *res)
 {
@@ -44,7 +31,7 @@ void noc_report_loggp_text(FILE *f, const noc_loggp_t *lg, const noc_program_t *
                     r + 1 < p->n_ranks ? "," : "\n");
     }
     uint64_t sends, recvs, computes;
-    kinds(p, &sends, &recvs, &computes);
+    noc_report_count_kinds(p, &sends, &recvs, &computes);
     fprintf(f, "  operations    %llu of %llu done: %llu sends, %llu receives, %llu computations\n",
             (unsigned long long)st->ops_done, (unsigned long long)st->ops, (unsigned long long)sends,
             (unsigned long long)recvs, (unsigned long long)computes);
@@ -80,7 +67,7 @@ static json_t *loggp_json(const noc_loggp_t *lg, const noc_program_t *p, const n
         json_array_append_new(ranks, json_integer((json_int_t)noc_loggp_rank_finish(lg, r)));
     json_object_set_new(j, "rank_finish", ranks);
     uint64_t sends, recvs, computes;
-    kinds(p, &sends, &recvs, &computes);
+    noc_report_count_kinds(p, &sends, &recvs, &computes);
     json_object_set_new(j, "operations", json_pack("{s:I, s:I, s:I, s:I, s:I}", "total", (json_int_t)st->ops,
                                                    "done", (json_int_t)st->ops_done, "sends", (json_int_t)sends,
                                                    "receives", (json_int_t)recvs, "computations",

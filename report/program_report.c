@@ -17,7 +17,7 @@ static uint64_t step_cycles(const noc_pe_step_stats_t *k)
     return k->last_end - k->first_start;
 }
 
-static void count_kinds(const noc_program_t *p, uint64_t *sends, uint64_t *recvs, uint64_t *computes)
+void noc_report_count_kinds(const noc_program_t *p, uint64_t *sends, uint64_t *recvs, uint64_t *computes)
 {
     *sends = *recvs = *computes = 0;
     for (uint32_t i = 0; i < p->n_ops; i++) {
@@ -81,7 +81,7 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
         fprintf(f, " (%llu with a barrier at every step)", (unsigned long long)res->synced->cycles);
     fputc('\n', f);
     uint64_t sends, recvs, computes;
-    count_kinds(p, &sends, &recvs, &computes);
+    noc_report_count_kinds(p, &sends, &recvs, &computes);
     fprintf(f, "  operations    %llu of %llu done: %llu sends, %llu receives, %llu computations\n",
             (unsigned long long)st->ops_done, (unsigned long long)st->ops, (unsigned long long)sends,
             (unsigned long long)recvs, (unsigned long long)computes);
@@ -237,7 +237,7 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
     if (res->synced)
         json_object_set_new(j, "cycles_synced", json_integer((json_int_t)res->synced->cycles));
     uint64_t sends, recvs, computes;
-    count_kinds(p, &sends, &recvs, &computes);
+    noc_report_count_kinds(p, &sends, &recvs, &computes);
     json_object_set_new(j, "operations", json_pack("{s:I, s:I, s:I, s:I, s:I}", "total", (json_int_t)st->ops,
                                                    "done", (json_int_t)st->ops_done, "sends", (json_int_t)sends,
                                                    "receives", (json_int_t)recvs, "computations",
