@@ -59,6 +59,14 @@ static void eject(struct noc_sim *s, int n)
         noc_ni_deliver(s, n, f);
 }
 
+/* The channel a wait of lane `lane` of node n's NI is counted at: the
+ * lane's injection channel (lanes without channels of their own, wired
+ * straight to the router: the NI's first one). */
+static int wait_chan(const struct noc_sim *s, int n, int lane)
+{
+    return noc_lane_chan(s, n, s->lane_chans ? lane : 0);
+}
+
 /* Start the next packet on lane ln: the head of the source queue, or the
  * PE's next packet in a program run, if a VC has a credit (round-robin from
  * the VC after the last one used). */
@@ -76,8 +84,14 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
             break;
         }
     }
-    if (vc < 0)
+    if (vc < 0) {
+        uint32_t msg, off;
+        if (s->step_flits && s->pe && noc_pe_peek_send(s, n, port, &msg, &off) && off > 0)
+            /* a later packet of a message under way: the injection buffer is full (its
+               first packet's wait is the NI's, counted when it starts) */
+            noc_wait_add(s, NOC_WAIT_CREDIT, noc_pe_msg_step(s->pe, msg), msg, wait_chan(s, n, lane), 1);
         return;
+    }
     int32_t dst;
     uint16_t size;
     uint32_t msg = 0, off = 0;
@@ -86,6 +100,9 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
         /* a program's packet: made now, from the PE's send queue */
         if (!noc_pe_next_packet(s, n, port, &dst, &size, &msg, &off))
             return;
+        if (off == 0 && s->step_flits) /* the cycles its send waited for the NI */
+            noc_wait_add(s, NOC_WAIT_NI, noc_pe_msg_step(s->pe, msg), msg, wait_chan(s, n, lane),
+                         (uint32_t)(s->now - noc_pe_stats(s->pe)->op_start[msg]));
         noc_work_add(s, n, 1); /* the packet in the NI (taken off when it has left) */
     } else {
         if (ni->q_head == ni->q_tail)
@@ -131,8 +148,11 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
             return;
     }
     int16_t *cr = noc_lane_credits(s, n, lane) + ln->vc;
-    if (*cr <= 0)
+    if (*cr <= 0) {
+        if (s->step_flits) /* the router's injection buffer is full */
+            noc_wait_pkt(s, NOC_WAIT_CREDIT, (uint32_t)ln->pkt, wait_chan(s, n, lane), 1);
         return;
+    }
     const noc_packet_t *p = &s->pkts[ln->pkt];
     noc_flit_t f;
     f.data = s->pe ? noc_pe_word(s->pe, p->msg, p->off + ln->seq) : (int64_t)p->id;

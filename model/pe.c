@@ -373,21 +373,39 @@ void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off,
     }
 }
 
+/* Rank n's oldest send (for this port; 0: any) with packets left, or -1;
+ * *prev: the send before it in the rank's list (-1: none). */
+static int32_t oldest_send(const noc_pe_t *pe, int n, int port, int32_t *prev)
+{
+    *prev = -1;
+    if (n >= pe->n_ranks)
+        return -1;
+    int32_t op = pe->rank[n].send_head;
+    while (op >= 0 && port > 0 && pe->send_port[op] != port) {
+        *prev = op;
+        op = pe->send_next[op];
+    }
+    return op;
+}
+
+int noc_pe_peek_send(const struct noc_sim *s, int n, int port, uint32_t *msg, uint32_t *off)
+{
+    int32_t prev, op = oldest_send(s->pe, n, port, &prev);
+    if (op < 0)
+        return 0;
+    *msg = (uint32_t)op;
+    *off = s->pe->send_off[op];
+    return 1;
+}
+
 int noc_pe_next_packet(struct noc_sim *s, int n, int port, int32_t *dst, uint16_t *size, uint32_t *msg,
                        uint32_t *off)
 {
     noc_pe_t *pe = s->pe;
-    if (n >= pe->n_ranks)
-        return 0;
-    rank_state_t *rs = &pe->rank[n];
-    /* the oldest send (for this port) with packets left */
-    int32_t prev = -1, op = rs->send_head;
-    while (op >= 0 && port > 0 && pe->send_port[op] != port) {
-        prev = op;
-        op = pe->send_next[op];
-    }
+    int32_t prev, op = oldest_send(pe, n, port, &prev);
     if (op < 0)
         return 0;
+    rank_state_t *rs = &pe->rank[n];
     const noc_op_t *o = &pe->p->ops[op];
     uint32_t left = o->words - pe->send_off[op];
     uint32_t k = left < (uint32_t)pe->packet_size ? left : (uint32_t)pe->packet_size;
@@ -418,6 +436,22 @@ void noc_pe_packet_sent(struct noc_sim *s, int n, uint32_t msg, uint32_t off, ui
         op_done(s, msg);
         update_busy(s, n);
     }
+}
+
+void noc_pe_msg_wait_add(noc_pe_t *pe, uint32_t msg, int kind, uint32_t n)
+{
+    if (pe->msg_wait)
+        pe->msg_wait[(size_t)msg * NOC_WAIT_KINDS + (size_t)kind] += n;
+}
+
+uint64_t noc_pe_msg_arrived(const noc_pe_t *pe, uint32_t msg)
+{
+    return msg < pe->st.ops && pe->msg_got[msg] == pe->p->ops[msg].words ? pe->msg_arrived[msg] : NOC_NEVER;
+}
+
+const uint32_t *noc_pe_msg_waits(const noc_pe_t *pe, uint32_t msg)
+{
+    return pe->msg_wait && msg < pe->st.ops ? &pe->msg_wait[(size_t)msg * NOC_WAIT_KINDS] : NULL;
 }
 
 int noc_pe_msg_step(const noc_pe_t *pe, uint32_t msg)

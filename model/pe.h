@@ -109,9 +109,21 @@ void noc_pe_flit_arrived(noc_pe_t *pe, uint32_t msg, uint32_t index, int64_t wor
 int noc_pe_next_packet(struct noc_sim *s, int n, int port, int32_t *dst, uint16_t *size, uint32_t *msg,
                        uint32_t *off);
 /* The NI injected the last flit of a packet of message msg. */
+/* The message noc_pe_next_packet would take from now (its send op, and
+ * the words of it already handed out), without taking it: 0 if none. */
+int noc_pe_peek_send(const struct noc_sim *s, int n, int port, uint32_t *msg, uint32_t *off);
 void noc_pe_packet_sent(struct noc_sim *s, int n, uint32_t msg, uint32_t off, uint32_t words);
 /* The step a message's flits count toward (index into stats.steps). */
 int noc_pe_msg_step(const noc_pe_t *pe, uint32_t msg);
+
+/* Wait attribution (model/waits.c): message msg (its send op) waited n
+ * more cycles for resource kind (noc_wait_kind_t). */
+void noc_pe_msg_wait_add(noc_pe_t *pe, uint32_t msg, int kind, uint32_t n);
+/* The cycle message msg (its send op) arrived whole, NOC_NEVER if not. */
+uint64_t noc_pe_msg_arrived(const noc_pe_t *pe, uint32_t msg);
+/* The cycles message msg waited, by resource (NOC_WAIT_KINDS entries), or
+ * NULL when the run keeps no per-step tables. */
+const uint32_t *noc_pe_msg_waits(const noc_pe_t *pe, uint32_t msg);
 
 /* sync_steps: open the next step if the ones before it are complete (the
  * kernel calls it between every cycle's arrivals and sends). */

@@ -152,6 +152,11 @@ void noc_pe_grow_ops(noc_pe_t *pe, uint32_t need)
         memset((char *)*a[k].arr + ((size_t)pe->cap_ops + 1) * a[k].size, 0,
                (size_t)(cap - pe->cap_ops) * a[k].size);
     }
+    if (pe->msg_wait) {
+        size_t w = NOC_WAIT_KINDS * sizeof *pe->msg_wait;
+        pe->msg_wait = noc_xrealloc(pe->msg_wait, ((size_t)cap + 1) * w, "PE engine");
+        memset((char *)pe->msg_wait + ((size_t)pe->cap_ops + 1) * w, 0, (size_t)(cap - pe->cap_ops) * w);
+    }
     pe->cap_ops = (uint32_t)cap;
 }
 
@@ -258,16 +263,18 @@ static void build_steps(noc_pe_t *pe, const noc_program_t *p, int sync)
         pe->st.op_start[i] = pe->st.op_end[i] = NOC_NEVER;
 }
 
-/* The simulator's per-step link tables, unless they would be large. */
+/* The simulator's per-step link tables (flits, and the waits by resource),
+ * unless they would be large, and each message's waits. */
 static void build_step_links(struct noc_sim *s, noc_pe_t *pe, const noc_program_t *p)
 {
     size_t cells = ((size_t)p->n_steps + 1) * (size_t)s->n_chan;
-    if (cells <= ((size_t)1 << 24)) {
+    if (cells <= noc_pe_step_cells_max()) {
         s->n_step_rows = p->n_steps + 1;
         pe->cap_step_rows = s->n_step_rows;
         s->step_flits = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
-        s->step_waits = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
-        s->step_stalls = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
+        for (int k = 0; k < NOC_WAIT_KINDS; k++)
+            s->step_wait[k] = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
+        pe->msg_wait = noc_xcalloc(((size_t)pe->cap_ops + 1) * NOC_WAIT_KINDS, sizeof *pe->msg_wait, "PE engine");
     }
 }
 
@@ -309,6 +316,8 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
         return -1;
     build_step_links(s, pe, p);
     s->pe = pe;
+    if (s->step_flits && s->rops->waits_on)
+        s->rops->waits_on(s);
     noc_pe_start(s);
     return 0;
 }
@@ -328,6 +337,7 @@ void noc_pe_destroy(noc_pe_t *pe)
     op_arrays(pe, a);
     for (int k = 0; k < N_OP_ARRAYS; k++)
         free(*a[k].arr);
+    free(pe->msg_wait);
     free(pe->mem);
     free(pe->qslot);
     free(pe->rdep);

@@ -63,13 +63,18 @@ static void step_rows(struct noc_sim *s, noc_pe_t *pe, int k)
 {
     if (!s->step_flits)
         return;
-    size_t C = (size_t)s->n_chan, rows = (size_t)k + 2, limit = (size_t)1 << 24;
-    uint32_t **tab[3] = { &s->step_flits, &s->step_waits, &s->step_stalls };
+    size_t C = (size_t)s->n_chan, rows = (size_t)k + 2, limit = noc_pe_step_cells_max();
+    enum { T = 1 + NOC_WAIT_KINDS };
+    uint32_t **tab[T] = { &s->step_flits };
+    for (int t = 1; t < T; t++)
+        tab[t] = &s->step_wait[t - 1];
     if (rows * C > limit) {
-        for (int t = 0; t < 3; t++) {
+        for (int t = 0; t < T; t++) {
             free(*tab[t]);
             *tab[t] = NULL;
         }
+        free(pe->msg_wait);
+        pe->msg_wait = NULL;
         s->n_step_rows = 0;
         return;
     }
@@ -77,12 +82,12 @@ static void step_rows(struct noc_sim *s, noc_pe_t *pe, int k)
         size_t cap = 2 * (size_t)pe->cap_step_rows > rows ? 2 * (size_t)pe->cap_step_rows : rows;
         if (cap * C > limit)
             cap = limit / C;
-        for (int t = 0; t < 3; t++)
+        for (int t = 0; t < T; t++)
             *tab[t] = noc_xrealloc(*tab[t], cap * C * sizeof(uint32_t), "per-step link tables");
         pe->append_work += (uint64_t)pe->cap_step_rows * C;
         pe->cap_step_rows = (int)cap;
     }
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < T; t++) {
         memcpy(*tab[t] + (size_t)(k + 1) * C, *tab[t] + (size_t)k * C, C * sizeof(uint32_t));
         memset(*tab[t] + (size_t)k * C, 0, C * sizeof(uint32_t));
     }

@@ -92,6 +92,8 @@ struct noc_pe {
     int32_t *recv_next;    /* per recv op: link in the posted list */
     int32_t *recv_msg;     /* per recv op: the message it took */
     uint64_t *msg_arrived; /* per send op: the cycle its message arrived whole (the critical chain) */
+    uint32_t *msg_wait;    /* per send op, NOC_WAIT_KINDS each: the cycles it waited, by resource
+                              (model/waits.c); NULL when the run keeps no per-step tables */
     /* send order per (source, destination) pair (pe_order.c) */
     cpu_slot_t *cpus;      /* the ranks' CPUs as attached, one block (rank[].cpu point into it) */
     uint32_t *pair_of;     /* per send op: its pair */
@@ -126,6 +128,11 @@ struct noc_pe {
  * what noc_pe_attach builds before it starts the run); NULL with a message
  * when s cannot run p (the refusals of noc_pe_attach). */
 noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen);
+
+/* Cells (steps x channels) the per-step tables may have: each of their
+ * 1 + NOC_WAIT_KINDS tables holds a 32-bit counter a cell, 200 MB at most
+ * in all. Past it a run keeps none. */
+static inline size_t noc_pe_step_cells_max(void) { return ((size_t)50 << 20) / (1 + NOC_WAIT_KINDS); }
 
 /* The per-op arrays get room for `need` ops (doubling; pe_build.c, for
  * noc_pe_build and pe_extend.c): what is in use is kept. */

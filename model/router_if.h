@@ -65,6 +65,11 @@ typedef struct noc_router_ops {
     int (*depth)(const struct noc_sim *s);
     /* Visit every flit buffered in the node's router. */
     void (*visit)(const struct noc_sim *s, int node, noc_flit_visit_fn fn, void *ctx);
+    /* Optional: a program run keeps its per-step tables (model/waits.c):
+     * allocate what the family needs to attribute waits (the vc router:
+     * each buffered flit's arrival cycle). Called once, before the first
+     * cycle. */
+    void (*waits_on)(struct noc_sim *s);
     /* Optional, for families with signals of their own (rtl: the Verilated
      * cores' insides): record them, for the nodes with in_scope[node] set
      * and the cycles from .. to, into the wave file at path (FST, time in

@@ -527,8 +527,8 @@ void noc_sim_destroy(noc_sim_t *s)
         s->rops->destroy(s);
     noc_pe_destroy(s->pe);
     free(s->step_flits);
-    free(s->step_waits);
-    free(s->step_stalls);
+    for (int k = 0; k < NOC_WAIT_KINDS; k++)
+        free(s->step_wait[k]);
     free(s->chan_delay);
     free(s->chan_ser);
     free(s->chan_free_at);

@@ -145,13 +145,42 @@ int noc_sim_router_load_avg(const noc_sim_t *s, int n, double *flits, double *vc
  * latency), and cycles a flit occupies it (> 1 on links narrower than a flit). */
 void noc_sim_channel_timing(const noc_sim_t *s, int c, int *latency, int *cycles_per_flit);
 
+/* What a flit waited for, in a program run's per-step tables (docs/programs.md,
+ * "Waits"): every cycle a message is held back beyond the pipeline's own
+ * cycles is counted once, for the resource it waited for, at one channel:
+ *   NI      its send waited for the NI (other messages of its rank first):
+ *           at its injection channel, counted when its first packet starts;
+ *   BUFFER  its head sat in an input VC behind another packet: at the
+ *           channel feeding that buffer;
+ *   VC      its head waited for an output VC (all of its class held): at
+ *           the output channel;
+ *   SWITCH  ready to cross (output VC and credit) but not granted the
+ *           switch while its output went unused (lost at its input port);
+ *   LINK    its output link went to another flit this cycle, or was still
+ *           sending an earlier one (a narrow link);
+ *   CREDIT  no credit: the input buffer downstream (the next router's, or
+ *           the router's own injection buffer for the NI) was full.
+ * Waits at an ejection channel are the ejection's. */
+typedef enum noc_wait_kind {
+    NOC_WAIT_NI,
+    NOC_WAIT_BUFFER,
+    NOC_WAIT_VC,
+    NOC_WAIT_SWITCH,
+    NOC_WAIT_LINK,
+    NOC_WAIT_CREDIT,
+    NOC_WAIT_KINDS
+} noc_wait_kind_t;
+
+/* "ni", "buffer", "vc", "switch", "link", "credit". */
+const char *noc_wait_kind_name(int kind);
+
 /* Programs: the flits of step k's messages channel c carried, and the
- * cycles they waited for it while another flit crossed it; 0 when the
- * tables are not kept (a run with very many steps and links). */
+ * cycles they waited there for resource kind (noc_wait_kind_t); 0 when
+ * the tables are not kept (a run with very many steps and links). */
 uint32_t noc_sim_step_flits(const noc_sim_t *s, int k, int c);
-uint32_t noc_sim_step_waits(const noc_sim_t *s, int k, int c);
-/* ... and the cycles they had a flit for it but no credit downstream. */
-uint32_t noc_sim_step_stalls(const noc_sim_t *s, int k, int c);
+uint32_t noc_sim_step_wait(const noc_sim_t *s, int k, int c, int kind);
+/* ... and for every resource together. */
+uint32_t noc_sim_step_waits_all(const noc_sim_t *s, int k, int c);
 int noc_sim_has_step_tables(const noc_sim_t *s);
 
 /* The PE program engine of a program run (model/pe.h), NULL for synthetic

@@ -108,9 +108,9 @@ struct noc_sim {
     /* the PE program engine (model/pe.h); NULL for synthetic traffic */
     struct noc_pe *pe;
     /* Programs: per step and channel (step * n_chan + c), the flits of the
-     * step's messages a link carried, and the cycles they waited for it
-     * while another flit crossed (NULL: not kept). */
-    uint32_t *step_flits, *step_waits, *step_stalls; /* (stalls: cycles without a credit) */
+     * step's messages a link carried, and the cycles they waited there, one
+     * table per resource (noc_wait_kind_t; NULL: not kept). */
+    uint32_t *step_flits, *step_wait[NOC_WAIT_KINDS];
     int n_step_rows;
 
     /* routers */
@@ -206,6 +206,17 @@ static inline int16_t *noc_lane_credits(const struct noc_sim *s, int n, int k)
 {
     int per = s->lane_chans ? s->lanes : 1;
     return &s->ni_credits[((size_t)n * (size_t)per + (size_t)(s->lane_chans ? k : 0)) * (size_t)s->V];
+}
+
+/* Programs, while the per-step tables are kept (s->step_flits): step
+ * `step`'s message msg (its send op) waited n cycles for resource kind
+ * (noc_wait_kind_t) at channel c (model/waits.c). */
+void noc_wait_add(struct noc_sim *s, int kind, int step, uint32_t msg, int c, uint32_t n);
+/* The same for the message of packet pkt. */
+static inline void noc_wait_pkt(struct noc_sim *s, int kind, uint32_t pkt, int c, uint32_t n)
+{
+    const noc_packet_t *p = &s->pkts[pkt];
+    noc_wait_add(s, kind, p->step, p->msg, c, n);
 }
 
 /* Flit f of packet p is being delivered during a sampled warm-up

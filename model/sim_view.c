@@ -117,15 +117,26 @@ uint32_t noc_sim_step_flits(const noc_sim_t *s, int k, int c)
     return s->step_flits && k < s->n_step_rows ? s->step_flits[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
 }
 
-uint32_t noc_sim_step_waits(const noc_sim_t *s, int k, int c)
+uint32_t noc_sim_step_wait(const noc_sim_t *s, int k, int c, int kind)
 {
-    return s->step_waits && k < s->n_step_rows ? s->step_waits[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
+    const uint32_t *t = kind >= 0 && kind < NOC_WAIT_KINDS ? s->step_wait[kind] : NULL;
+    return t && k < s->n_step_rows ? t[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
 }
 
-uint32_t noc_sim_step_stalls(const noc_sim_t *s, int k, int c)
+uint32_t noc_sim_step_waits_all(const noc_sim_t *s, int k, int c)
 {
-    return s->step_stalls && k < s->n_step_rows ? s->step_stalls[(size_t)k * (size_t)s->n_chan + (size_t)c] : 0;
+    uint32_t w = 0;
+    for (int kind = 0; kind < NOC_WAIT_KINDS; kind++)
+        w += noc_sim_step_wait(s, k, c, kind);
+    return w;
 }
+
+const char *noc_wait_kind_name(int kind)
+{
+    static const char *const names[NOC_WAIT_KINDS] = { "ni", "buffer", "vc", "switch", "link", "credit" };
+    return kind >= 0 && kind < NOC_WAIT_KINDS ? names[kind] : "?";
+}
+
 const noc_stats_t *noc_sim_stats(const noc_sim_t *s) { return &s->st; }
 const noc_graph_t *noc_sim_graph(const noc_sim_t *s) { return s->graph; }
 const noc_config_t *noc_sim_config(const noc_sim_t *s) { return &s->cfg; }

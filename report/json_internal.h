@@ -22,6 +22,17 @@ double noc_report_window(const noc_sim_t *s);
  * {cycles, messages, chain[]} for the JSON. */
 void noc_report_chain_text(FILE *f, const noc_sim_t *s);
 json_t *noc_report_chain_json(const noc_sim_t *s);
+/* Waits of a program run (program_waits.c): the per-step table's text
+ * lines; {ni, buffer, vc, switch, link, credit, total} of counts w; step
+ * k's waits as that with "ejection" and "most_at"; channel c's name as a
+ * place ("a->b", "a injection", "a ejection"); and message op's waits as
+ * "waited buffer 3, link 2" into buf (network: all but the NI's; else
+ * the NI's only), 0 when it waited for none of them. */
+void noc_report_waits_text(FILE *f, const noc_sim_t *s);
+json_t *noc_report_wait_kinds_json(const uint64_t *w);
+json_t *noc_report_step_waits_json(const noc_sim_t *s, int k);
+void noc_report_place_label(const noc_sim_t *s, int c, char *buf, size_t len);
+int noc_report_msg_waits(const noc_sim_t *s, uint32_t op, int network, char *buf, size_t len);
 /* s as one CSV field: quoted, a quote inside doubled (labels hold commas). */
 void noc_report_csv_field(FILE *f, const char *s);
 /* A program's sends, receives and computations (every other op). */

@@ -76,9 +76,12 @@ void noc_report_chain_text(FILE *f, const noc_sim_t *s)
         elem_what(s, &e[i], what, sizeof what);
         const char *step = e[i].step >= 0 && e[i].kind != NOC_CHAIN_BARRIER
                                ? noc_pe_program(pe)->steps[e[i].step] : "";
-        fprintf(f, "                %8llu..%-8llu %-8s %-44s %-18s %s\n", (unsigned long long)e[i].start,
+        char waits[160] = "";
+        if (e[i].kind == NOC_CHAIN_SEND || e[i].kind == NOC_CHAIN_NETWORK)
+            noc_report_msg_waits(s, e[i].op, e[i].kind == NOC_CHAIN_NETWORK, waits, sizeof waits);
+        fprintf(f, "                %8llu..%-8llu %-8s %-44s %-18s %s%s%s\n", (unsigned long long)e[i].start,
                 (unsigned long long)e[i].end, noc_chain_kind_name(e[i].kind), what, noc_chain_why_name(e[i].why),
-                step);
+                step, waits[0] ? "  " : "", waits);
     }
     if (n > CHAIN_LINES)
         fprintf(f, "                ... %d elements more (--json has every one)\n", n - CHAIN_LINES);
@@ -108,6 +111,13 @@ json_t *noc_report_chain_json(const noc_sim_t *s)
             json_object_set_new(x, "words", json_integer((json_int_t)o->words));
             if (e[i].kind == NOC_CHAIN_NETWORK)
                 json_object_set_new(x, "held", json_boolean(e[i].held));
+            const uint32_t *w = noc_pe_msg_waits(pe, e[i].op);
+            if (w) { /* the message's waits, every resource (docs/programs.md, Waits) */
+                uint64_t by[NOC_WAIT_KINDS];
+                for (int kind = 0; kind < NOC_WAIT_KINDS; kind++)
+                    by[kind] = w[kind];
+                json_object_set_new(x, "waits", noc_report_wait_kinds_json(by));
+            }
         } else {
             json_object_set_new(x, "node", json_string(a));
             json_object_set_new(x, "op", json_string(noc_op_kind_name((noc_op_kind_t)o->kind)));

@@ -30,14 +30,14 @@ void noc_report_count_kinds(const noc_program_t *p, uint64_t *sends, uint64_t *r
     }
 }
 
-/* Step k's link with the most waiting (ties: the most flits), or -1 if
- * its messages used no link. */
+/* Step k's link with the most waiting (every resource's; ties: the most
+ * flits), or -1 if its messages used no link. */
 static int step_hot_link(const noc_sim_t *s, int k, uint32_t *flits, uint32_t *waits)
 {
     int best = -1;
     *flits = *waits = 0;
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
-        uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits(s, k, c);
+        uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits_all(s, k, c);
         int from, to, local, cls;
         noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
         if ((fl == 0 && w == 0) || local)
@@ -130,6 +130,7 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
             line += n + (end ? 1 : 0);
         }
     }
+    noc_report_waits_text(f, s);
     noc_report_chain_text(f, s);
     noc_report_nodes_text(f, s);
     /* the one denominator of the tables below and of the steps' (JSON) */
@@ -140,30 +141,36 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
     fprintf(f, "  wall clock    %.3f s\n", res->seconds);
 }
 
-/* The links step k's messages used: flits, busy cycles, utilisation over
- * the step's span, and the cycles they waited or stalled on credits. */
+/* The links step k's messages used, and the NI's channels where they
+ * waited: flits, busy cycles, utilisation over the step's span, and the
+ * cycles they waited there by resource ("waits": all of them; "credit_stalls":
+ * the credit ones). */
 static json_t *step_links_json(const noc_sim_t *s, int k, const noc_pe_step_stats_t *sk)
 {
     const noc_graph_t *gr = noc_sim_graph(s);
     json_t *ls = json_array();
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
-        uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits(s, k, c);
-        uint32_t cs = noc_sim_step_stalls(s, k, c);
-        if (!fl && !w && !cs)
+        uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits_all(s, k, c);
+        if (!fl && !w)
             continue;
         int from, to, local, cls, lat, ser;
         char a[64], b[64];
         noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
-        if (local)
-            continue; /* the PE's own channels: not links */
+        if (local && !w)
+            continue; /* the PE's own channels: listed where the step waited on them */
         noc_sim_channel_timing(s, c, &lat, &ser);
         noc_graph_label(gr, from, a, sizeof a);
         noc_graph_label(gr, to, b, sizeof b);
-        uint64_t busy = (uint64_t)fl * (uint64_t)ser, span = step_cycles(sk);
-        json_array_append_new(ls, json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "from", a, "to", b,
-                                            "flits", (json_int_t)fl, "busy", (json_int_t)busy,
-                                            "utilisation", span ? (double)busy / (double)span : 0.0,
-                                            "waits", (json_int_t)w, "credit_stalls", (json_int_t)cs));
+        uint64_t busy = (uint64_t)fl * (uint64_t)ser, span = step_cycles(sk), by[NOC_WAIT_KINDS];
+        for (int kind = 0; kind < NOC_WAIT_KINDS; kind++)
+            by[kind] = noc_sim_step_wait(s, k, c, kind);
+        json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "from", a, "to", b, "flits", (json_int_t)fl,
+                              "busy", (json_int_t)busy, "utilisation", span ? (double)busy / (double)span : 0.0,
+                              "waits", (json_int_t)w, "credit_stalls", (json_int_t)by[NOC_WAIT_CREDIT]);
+        if (local)
+            json_object_set_new(o, "local", json_string(c < gr->n_ports ? "ejection" : "injection"));
+        json_object_set_new(o, "wait", noc_report_wait_kinds_json(by));
+        json_array_append_new(ls, o);
     }
     return ls;
 }
@@ -189,8 +196,10 @@ static json_t *steps_json(const noc_sim_t *s, const noc_prog_result_t *res, uint
                                                                    : json_integer((json_int_t)sk->last_end));
         if (res->synced)
             json_object_set_new(o, "cycles_synced", json_integer((json_int_t)step_cycles(&res->synced->steps[k])));
-        if (noc_sim_has_step_tables(s))
+        if (noc_sim_has_step_tables(s)) {
             json_object_set_new(o, "links", step_links_json(s, k, sk));
+            json_object_set_new(o, "waits", noc_report_step_waits_json(s, k));
+        }
         json_array_append_new(steps, o);
     }
     return steps;

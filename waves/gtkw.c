@@ -149,7 +149,7 @@ static int step_hot_link(const noc_sim_t *s, int k, uint32_t *fl_out, uint32_t *
     int best = -1;
     uint32_t bf = 0, bw = 0;
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
-        uint32_t fl = noc_sim_step_flits(s, k, c), wt = noc_sim_step_waits(s, k, c);
+        uint32_t fl = noc_sim_step_flits(s, k, c), wt = noc_sim_step_waits_all(s, k, c);
         int from, to, local, cls;
         noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
         if ((fl == 0 && wt == 0) || local)
@@ -229,7 +229,7 @@ static const noc_wv_link_t *step_last_link(const noc_waves_t *w, int k, uint64_t
         uint32_t t = w->step_last[(size_t)i * (size_t)w->step_rows + (size_t)k];
         if (t == 0)
             continue;
-        uint32_t wt = noc_sim_step_waits(w->s, k, w->links[i].c), fl = noc_sim_step_flits(w->s, k, w->links[i].c);
+        uint32_t wt = noc_sim_step_waits_all(w->s, k, w->links[i].c), fl = noc_sim_step_flits(w->s, k, w->links[i].c);
         if (!best || t > bt || (t == bt && (wt > bw || (wt == bw && fl > bf)))) {
             best = &w->links[i];
             bt = t;

@@ -226,16 +226,18 @@ static int free_vc(const ideal_state_t *r, int og, int cls)
             for (int k = 64 * w_ + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
 /* Programs: the flits that wanted output o of the node at base (P ports)
- * besides the one that goes (best; NULL: none goes), each a cycle counted
- * for its step in table (the waits, or the credit stalls). */
+ * besides the one that goes (best; NULL: none goes), each a cycle's wait
+ * for resource kind (noc_wait_kind_t) at that link. */
 static void count_waits(struct noc_sim *s, const ideal_state_t *r, int base, int P, int o,
-                        const ideal_slot_t *best, uint32_t *table)
+                        const ideal_slot_t *best, int kind)
 {
     for (int p = 0; p < P; p++) {
         const ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
         FOR_USED(r, base + p, k)
             if (sl[k].port == o && &sl[k] != best)
-                table[(size_t)s->pkts[sl[k].f.pkt].step * (size_t)s->n_chan + (size_t)(base + o)]++;
+                /* a loser whose class has no free VC downstream waits for a credit */
+                noc_wait_pkt(s, best && free_vc(r, base + o, sl[k].vclass) < 0 ? NOC_WAIT_CREDIT : kind,
+                             sl[k].f.pkt, base + o, 1);
     }
 }
 
@@ -272,8 +274,11 @@ static void ideal_eval(struct noc_sim *s, int n)
     int meas = noc_measuring(s);
     uint64_t held = noc_chan_ser_held(s, n); /* links still sending a flit (class_width) */
     for (int o = 1; o < P; o++) {
-        if (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o))
+        if (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o)) {
+            if (s->step_flits) /* the link still sends an earlier flit */
+                count_waits(s, r, base, P, o, NULL, NOC_WAIT_LINK);
             continue;
+        }
         /* the flits that want link o, and among those whose VC class has
          * a free VC downstream, the one to go */
         int og = base + o, ov = -1, wanting = 0;
@@ -298,12 +303,12 @@ static void ideal_eval(struct noc_sim *s, int n)
         if (!best) {
             if (wanting && meas)
                 s->lst[og].credit_stall++;
-            if (wanting && s->step_stalls)
-                count_waits(s, r, base, P, o, NULL, s->step_stalls);
+            if (wanting && s->step_flits)
+                count_waits(s, r, base, P, o, NULL, NOC_WAIT_CREDIT);
             continue;
         }
-        if (s->step_waits && wanting > 1)
-            count_waits(s, r, base, P, o, best, s->step_waits);
+        if (s->step_flits && wanting > 1)
+            count_waits(s, r, base, P, o, best, NOC_WAIT_LINK);
         int ig = (int)((best - r->slot) / r->per_port); /* its input port */
         int bk = (int)((best - r->slot) % r->per_port);
         noc_flit_t f = best->f;

@@ -76,6 +76,10 @@ typedef struct rtl_state {
     uint16_t *head, *tail;       /* the mirror: FIFO counters into buf */
     int16_t *credits;            /* credits for output VC v of port p */
     noc_flit_t *buf;             /* qcap slots per input VC */
+    /* wait attribution of program runs (rtl_waits_on; NULL otherwise) */
+    uint32_t *arrive;            /* per slot of buf: the cycle its flit arrived */
+    uint32_t *front_at;          /* per input VC: the cycle its front head got there */
+    uint8_t *bid_seen;           /* per input VC: its front head has bid for the switch */
     noc_rtl_in_t in;             /* scratch for one core's inputs */
     noc_rtl_out_t out;
 } rtl_state_t;
@@ -305,6 +309,19 @@ static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Programs keep their waits (model/waits.c): arrival cycles of the
+ * mirror's flits, and when each input VC's front head got there. */
+static void rtl_waits_on(struct noc_sim *s)
+{
+    rtl_state_t *r = s->rstate;
+    size_t nv = (size_t)s->graph->n_nodes * (size_t)r->max_ports * (size_t)r->V;
+    if (!r->arrive) {
+        r->arrive = noc_xcalloc(nv * r->qcap, sizeof *r->arrive, "rtl router");
+        r->front_at = noc_xcalloc(nv, sizeof *r->front_at, "rtl router");
+        r->bid_seen = noc_xcalloc(nv, sizeof *r->bid_seen, "rtl router");
+    }
+}
+
 static void rtl_destroy(struct noc_sim *s)
 {
     rtl_state_t *r = s->rstate;
@@ -327,6 +344,9 @@ static void rtl_destroy(struct noc_sim *s)
     free(r->tail);
     free(r->credits);
     free(r->buf);
+    free(r->arrive);
+    free(r->front_at);
+    free(r->bid_seen);
     free(r);
     s->rstate = NULL;
 }
@@ -440,6 +460,13 @@ static void arrivals(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
         size_t i = ivc_index(r, n, p, f->vc);
         if (s->occ)
             noc_occ_add(s->occ, n, s->now, 1, r->head[i] == r->tail[i]);
+        if (r->arrive) {
+            r->arrive[(size_t)(ivc_slot(r, i, r->tail[i]) - r->buf)] = (uint32_t)s->now;
+            if (r->head[i] == r->tail[i]) { /* a head at the front of an empty VC */
+                r->front_at[i] = (uint32_t)s->now;
+                r->bid_seen[i] = 0;
+            }
+        }
         *ivc_slot(r, i, r->tail[i]) = *f;
         r->tail[i]++;
         nd->buffered++;
@@ -455,6 +482,37 @@ static const noc_flit_t *front(const rtl_state_t *r, int n, int l)
 {
     size_t i = (size_t)n * (size_t)r->max_ports * (size_t)r->V + (size_t)l;
     return ivc_slot(r, i, r->head[i]);
+}
+
+/* Programs: the head behind the tail that just left input VC i is at the
+ * front from the next cycle; it waited behind that packet since it
+ * arrived (at the buffer of channel c). */
+static void next_head(struct noc_sim *s, rtl_state_t *r, size_t i, int c)
+{
+    const noc_flit_t *nf = ivc_slot(r, i, r->head[i]);
+    uint32_t next = (uint32_t)s->now + 1;
+    noc_wait_pkt(s, NOC_WAIT_BUFFER, nf->pkt, c, next - r->arrive[(size_t)(nf - r->buf)]);
+    r->front_at[i] = next;
+    r->bid_seen[i] = 0;
+}
+
+/* Programs: the VA stage is inside the core, so its waits are read off
+ * the first cycle a front head bids for the switch: routed in its first
+ * cycle at the front, granted a VC the next at the earliest, it bids a
+ * cycle later (the one pipeline the wrapper accepts); every cycle past
+ * that it waited for an output VC. */
+static void first_bids(struct noc_sim *s, rtl_state_t *r, int n, int base, const noc_rtl_taps_t *tp, int W)
+{
+    for (int w = 0; w < W; w++)
+        for (uint64_t b = tp->bid[w]; b; b &= b - 1) {
+            int l = 64 * w + __builtin_ctzll(b);
+            size_t i = ivc_index(r, n, l / r->V, l % r->V);
+            const noc_flit_t *f = ivc_slot(r, i, r->head[i]);
+            if (r->bid_seen[i] || !(f->flags & NOC_FLIT_HEAD))
+                continue;
+            r->bid_seen[i] = 1;
+            noc_wait_pkt(s, NOC_WAIT_VC, f->pkt, base + tp->port[l], (uint32_t)s->now - r->front_at[i] - 2);
+        }
 }
 
 /* The switch stage of this cycle, as the core's taps tell it: the crossings
@@ -473,6 +531,8 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
     int n_cross = 0;
     uint32_t cslot = noc_chan_slot(s, s->now + s->credit_delay);
     size_t rows = (size_t)s->n_chan;
+    if (r->arrive)
+        first_bids(s, r, n, base, tp, W);
     for (int w = 0; w < W; w++) {
         for (uint64_t b = tp->bid[w]; b; b &= b - 1) {
             int l = 64 * w + __builtin_ctzll(b), o = tp->port[l];
@@ -481,8 +541,8 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
             wanted |= ob;
             if (!((tp->ready[w] >> (l % 64)) & 1)) {
                 stalled |= ob;
-                if (s->step_stalls)
-                    s->step_stalls[(size_t)s->pkts[front(r, n, l)->pkt].step * rows + (size_t)(base + o)]++;
+                if (s->step_flits)
+                    noc_wait_pkt(s, NOC_WAIT_CREDIT, front(r, n, l)->pkt, base + o, 1);
             }
         }
         for (uint64_t b = tp->cross[w]; b; b &= b - 1) {
@@ -494,6 +554,8 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
             noc_flit_t *f = &r->pend_flit[(size_t)n * (size_t)r->max_ports + (size_t)o];
             *f = *ivc_slot(r, i, r->head[i]);
             r->head[i]++;
+            if (r->arrive && (f->flags & NOC_FLIT_TAIL) && r->head[i] != r->tail[i])
+                next_head(s, r, i, r->up_chan[pi]);
             r->occ[pi]--;
             nd->buffered--;
             if (s->occ)
@@ -516,12 +578,11 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
             }
         }
     }
-    if (s->step_waits) /* a VC ready to cross that lost its output port to another */
+    if (s->step_flits) /* a VC ready to cross that did not: its link went to another, or it lost at its input */
         for (int w = 0; w < W; w++)
             for (uint64_t b = tp->ready[w] & ~tp->cross[w]; b; b &= b - 1) {
                 int l = 64 * w + __builtin_ctzll(b), o = tp->port[l];
-                if ((used >> o) & 1)
-                    s->step_waits[(size_t)s->pkts[front(r, n, l)->pkt].step * rows + (size_t)(base + o)]++;
+                noc_wait_pkt(s, (used >> o) & 1 ? NOC_WAIT_LINK : NOC_WAIT_SWITCH, front(r, n, l)->pkt, base + o, 1);
             }
     if (s->measuring) {
         for (uint64_t b = wanted2 & ~UINT64_C(1); b; b &= b - 1)
@@ -732,4 +793,5 @@ const noc_router_ops_t noc_router_rtl = {
     .lane_occupancy = rtl_lane_occupancy,
     .trace_open = rtl_trace_open,
     .trace_close = rtl_trace_close,
+    .waits_on = rtl_waits_on,
 };

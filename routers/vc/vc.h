@@ -115,6 +115,10 @@ typedef struct vc_state {
     int16_t *lvc;              /* list entry -> local input VC */
     int16_t *next;             /* list entry -> next one for the same port, or -1 */
 
+    /* wait attribution of program runs (model/waits.c; NULL otherwise):
+     * the cycle each buffered flit arrived, slot-major as buf */
+    uint32_t *arrive;
+
     /* hold_switch_for_packet (vc_hold.c) */
     int hold;                  /* hold_switch_for_packet */
     uint8_t *hold_vc;          /* per input port (numbered as sa_vc), its VC holding the switch,
@@ -134,6 +138,8 @@ typedef struct vc_ctx {
     int n, V, W;
     int ser;                   /* some link serialises flits (s->serialise; a constant 0 in the
                                   common instance) */
+    int waits;                 /* programs: count the waits (r->arrive set; a constant 0 in the
+                                  instances synthetic runs use) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */

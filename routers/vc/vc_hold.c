@@ -84,16 +84,19 @@ void noc_vc_switch_hold(vc_ctx_t *x)
             uint64_t ob = UINT64_C(1) << o, pb = UINT64_C(1) << p;
             wanted2 |= wanted & ob;
             wanted |= ob;
-            if (held & ob)
+            if (held & ob) {
+                if (x->waits)
+                    vc_count(x, l, o, NOC_WAIT_LINK);
                 continue;
+            }
             if (nd->credits[o * V + ivc[l].out_vc] <= 0) { /* (a holder too: vc_hold_cross lets go) */
                 stalled |= ob;
-                if (s->step_stalls)
-                    vc_count_stall(x, l, o);
+                if (x->waits)
+                    vc_count(x, l, o, NOC_WAIT_CREDIT);
                 continue;
             }
             if ((hold_in & pb) | (hold_out & ob)) { /* shut out, or the holder (vc_hold_cross moves it) */
-                if (!((hold_in & pb) && r->l_vc[l] == *vc_hold_vc(r, nd, p)) && s->step_waits)
+                if (!((hold_in & pb) && r->l_vc[l] == *vc_hold_vc(r, nd, p)) && x->waits)
                     blocked[nb++] = (int16_t)l;
                 continue;
             }
@@ -130,7 +133,7 @@ void noc_vc_switch_hold(vc_ctx_t *x)
         vc_traverse(x, l, p, r->l_vc[l], out[k]);
         vc_hold_begin(x, l, p);
     }
-    if (s->step_waits) {
+    if (x->waits) {
         vc_count_waits(x, ready, nr, cross, out, n_cross);
         vc_count_waits(x, blocked, nb, cross, out, n_cross);
     }
@@ -145,5 +148,5 @@ void noc_vc_eval_hold(struct noc_sim *s, const int32_t *nodes, int count)
 {
     vc_state_t *r = s->rstate;
     for (int i = 0; i < count; i++)
-        vc_eval_node(s, r, nodes[i], r->W, s->serialise, 1);
+        vc_eval_node(s, r, nodes[i], r->W, s->serialise, 1, r->arrive != NULL);
 }

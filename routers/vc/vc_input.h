@@ -64,7 +64,10 @@ VC_INLINE void vc_input(vc_ctx_t *x, uint64_t fl)
         uint16_t tail = q->tail;
         int was_empty = q->head == tail;
         assert(noc_fifo_count(q->head, tail) < (uint32_t)r->depth);
-        *vc_slot(nd->buf, r, l, tail) = *f;
+        noc_flit_t *slot_f = vc_slot(nd->buf, r, l, tail);
+        *slot_f = *f;
+        if (x->waits) /* (for the waits behind another packet) */
+            r->arrive[slot_f - r->buf] = (uint32_t)x->now;
         q->tail = (uint16_t)(tail + 1);
         if (was_empty) {
             vc_set(vc_ne(x), l, x->W);

@@ -91,8 +91,14 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
             out->ovc_free |= UINT64_C(1) << ov;
         q->state = VC_IDLE;
         vc_clr(vc_sw(x), l, x->W);
-        if (head != q->tail) /* the next head is at the front from the next cycle */
+        if (head != q->tail) { /* the next head is at the front from the next cycle */
             vc_route_head(x, l, 1 + r->R);
+            if (x->waits) { /* it waited behind this packet since it arrived */
+                const noc_flit_t *nf = vc_slot(nd->buf, r, l, head);
+                noc_wait_pkt(s, NOC_WAIT_BUFFER, nf->pkt, in->up_chan,
+                             (uint32_t)x->now + 1 - r->arrive[nf - r->buf]);
+            }
+        }
     }
     if (head == q->tail) {
         vc_clr(vc_ne(x), l, x->W);

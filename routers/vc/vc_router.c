@@ -245,6 +245,15 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Programs keep their waits (model/waits.c): the arrival cycle of each
+ * buffered flit, for the cycles a head waits behind another packet. */
+static void vc_waits_on(struct noc_sim *s)
+{
+    vc_state_t *r = s->rstate;
+    if (!r->arrive)
+        r->arrive = noc_xcalloc((size_t)r->qcap * (size_t)r->n_ivc, sizeof *r->arrive, "vc router");
+}
+
 static void vc_destroy(struct noc_sim *s)
 {
     vc_state_t *r = s->rstate;
@@ -264,6 +273,7 @@ static void vc_destroy(struct noc_sim *s)
             noc_arbiter_free(&r->sa_vc[g]);
     free(r->nodes);
     free(r->buf);
+    free(r->arrive);
     free(r->port_node);
     free(r->buffered);
     free(r->sa_vc);
@@ -294,13 +304,15 @@ static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
     if (r->W == 1 && !s->serialise)
-        vc_eval_node(s, r, n, 1, 0, 0);
+        vc_eval_node(s, r, n, 1, 0, 0, r->arrive != NULL);
     else
-        vc_eval_node(s, r, n, r->W, s->serialise, 0);
+        vc_eval_node(s, r, n, r->W, s->serialise, 0, r->arrive != NULL);
     if (s->occ)
         count_occupancy(s, r, n);
 }
 
+/* (Synthetic runs only: a program run evaluates node by node, vc_eval,
+ * so the waits of these instances are a constant 0.) */
 static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
 {
     vc_state_t *r = s->rstate;
@@ -309,10 +321,10 @@ static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
             vc_eval(s, nodes[i]);
     else if (r->W == 1 && !s->serialise)
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], 1, 0, 0);
+            vc_eval_node(s, r, nodes[i], 1, 0, 0, 0);
     else
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, s->serialise, 0);
+            vc_eval_node(s, r, nodes[i], r->W, s->serialise, 0, 0);
 }
 
 /* Node and local index of VC v of global port g. */
@@ -404,6 +416,7 @@ static void vc_eval_all_hold(struct noc_sim *s, const int32_t *nodes, int count)
         .visit = vc_visit,                                                               \
         .lane_ports = 1,                                                                 \
         .lane_occupancy = vc_lane_occupancy,                                             \
+        .waits_on = vc_waits_on,                                                         \
     }
 
 const noc_router_ops_t noc_router_vc = VC_OPS(vc_eval, vc_eval_all);

@@ -5,7 +5,8 @@
  * arbiter picks which of its VCs crosses, and the output unit (vc_output.h)
  * moves it across. An output port whose narrow link (class_width) still
  * sends an earlier flit takes no bid until it is done. The link statistics
- * of a contest (contention, credit stalls, programs' waits) are counted here.
+ * of a contest (contention, credit stalls, programs' waits by resource) are
+ * counted here.
  *
  * One box of the block diagram; included by vc_router.c only, whose node
  * evaluation inlines it (see vc.h). */
@@ -84,22 +85,21 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
     return n_cross;
 }
 
-/* Programs: input VC l has a flit for output o but no credit downstream: a
- * credit stall of that link for its packet's step. */
-static void vc_count_stall(vc_ctx_t *x, int l, int o)
+/* Programs: the flit at the front of input VC l waits this cycle for
+ * output o, for resource kind (noc_wait_kind_t), counted for its packet. */
+static void vc_count(vc_ctx_t *x, int l, int o, int kind)
 {
-    struct noc_sim *s = x->s;
     vc_node_t *nd = x->nd;
     const noc_flit_t *f = vc_slot(nd->buf, x->r, l, nd->ivc[l].head);
-    s->step_stalls[(size_t)s->pkts[f->pkt].step * (size_t)s->n_chan + (size_t)(nd->base + o)]++;
+    noc_wait_pkt(x->s, kind, f->pkt, nd->base + o, 1);
 }
 
-/* Programs: every ready VC that lost its output port to another VC this
- * cycle waits a cycle for that link, counted for its packet's step. */
+/* Programs: every ready VC that did not cross this cycle waits a cycle:
+ * for its output link if another VC took that link, else for the switch
+ * (it lost at its input port). */
 static void vc_count_waits(vc_ctx_t *x, const int16_t *ready, int nr, const int16_t *cross,
                            const uint8_t *out, int n_cross)
 {
-    struct noc_sim *s = x->s;
     vc_node_t *nd = x->nd;
     uint64_t used = 0;
     for (int k = 0; k < n_cross; k++)
@@ -108,10 +108,8 @@ static void vc_count_waits(vc_ctx_t *x, const int16_t *ready, int nr, const int1
         int l = ready[i], o = nd->ivc[l].rport, won = 0;
         for (int k = 0; k < n_cross; k++)
             won |= cross[k] == l;
-        if (won || !((used >> o) & 1))
-            continue;
-        const noc_flit_t *f = vc_slot(nd->buf, x->r, l, nd->ivc[l].head);
-        s->step_waits[(size_t)s->pkts[f->pkt].step * (size_t)s->n_chan + (size_t)(nd->base + o)]++;
+        if (!won)
+            vc_count(x, l, o, ((used >> o) & 1) ? NOC_WAIT_LINK : NOC_WAIT_SWITCH);
     }
 }
 
@@ -138,13 +136,16 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
             /* A lone VC may bid: nothing contends, so with a credit it
              * crosses, and each arbiter on its way sees a single request. */
             int l = __builtin_ctzll(bits), o = ivc[l].rport;
-            if ((held >> o) & 1)
+            if ((held >> o) & 1) {
+                if (x->waits)
+                    vc_count(x, l, o, NOC_WAIT_LINK);
                 return;
+            }
             if (credits[o * V + ivc[l].out_vc] <= 0) {
                 if (s->measuring)
                     s->lst[nd->base + o].credit_stall++;
-                if (s->step_stalls)
-                    vc_count_stall(x, l, o);
+                if (x->waits)
+                    vc_count(x, l, o, NOC_WAIT_CREDIT);
                 return;
             }
             int p = r->l_port[l], v = r->l_vc[l];
@@ -165,12 +166,15 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
             uint64_t ob = UINT64_C(1) << o, pb = UINT64_C(1) << r->l_port[l];
             wanted2 |= wanted & ob;
             wanted |= ob;
-            if (held & ob)
+            if (held & ob) {
+                if (x->waits)
+                    vc_count(x, l, o, NOC_WAIT_LINK);
                 continue;
+            }
             if (credits[o * V + q->out_vc] <= 0) { /* (never for the ejection port, see below) */
                 stalled |= ob;
-                if (s->step_stalls)
-                    vc_count_stall(x, l, o);
+                if (x->waits)
+                    vc_count(x, l, o, NOC_WAIT_CREDIT);
                 continue;
             }
             shared |= (in_ports & pb) | (out_ports & ob);
@@ -193,7 +197,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
         int16_t cross[64]; /* at most one crossing per input port */
         uint8_t out[64];
         n_cross = vc_contended(x, ready, nr, cross, out);
-        if (s->step_waits)
+        if (x->waits)
             vc_count_waits(x, ready, nr, cross, out, n_cross);
         for (int k = 0; k < n_cross; k++) {
             int l = cross[k];

@@ -94,6 +94,21 @@ VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
     vc_grant(x, q, pt, l, ov);
 }
 
+/* Programs: the VCs still in the va set after this cycle's allocation
+ * found no free output VC of their class: a cycle's wait each, at their
+ * output channel. */
+static void vc_count_va(vc_ctx_t *x)
+{
+    vc_node_t *nd = x->nd;
+    const uint64_t *va = vc_va(x);
+    for (int w = 0; w < x->W; w++)
+        for (uint64_t bits = va[w]; bits; bits &= bits - 1) {
+            int l = 64 * w + __builtin_ctzll(bits);
+            const noc_flit_t *f = vc_slot(nd->buf, x->r, l, nd->ivc[l].head);
+            noc_wait_pkt(x->s, NOC_WAIT_VC, f->pkt, nd->base + nd->ivc[l].rport, 1);
+        }
+}
+
 /* The VA stage: every VC of the va set bids. */
 VC_INLINE void vc_vc_alloc(vc_ctx_t *x)
 {

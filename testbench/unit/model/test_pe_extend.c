@@ -619,7 +619,8 @@ static void test_grown_in_place(void **state)
         assert_int_equal(xs->steps[k].flit_hops, ws->steps[k].flit_hops);
         for (int c = 0; c < noc_sim_n_channels(x.sim); c++) {
             assert_int_equal(noc_sim_step_flits(x.sim, k, c), noc_sim_step_flits(w.sim, k, c));
-            assert_int_equal(noc_sim_step_waits(x.sim, k, c), noc_sim_step_waits(w.sim, k, c));
+            for (int kind = 0; kind < NOC_WAIT_KINDS; kind++)
+                assert_int_equal(noc_sim_step_wait(x.sim, k, c, kind), noc_sim_step_wait(w.sim, k, c, kind));
         }
     }
     for (int r = 0; r < 16; r++)
