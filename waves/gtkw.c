@@ -173,22 +173,20 @@ static int rank_of_op(const noc_program_t *p, uint32_t op)
     return -1;
 }
 
-/* The channels the critical path's messages crossed, first message first;
- * returns how many (at most max). */
+/* The channels the messages of the critical chain (noc_pe_critical_chain)
+ * crossed, first message first; returns how many (at most max). */
 static int critical_links(const noc_sim_t *s, int *chan, int max)
 {
     const noc_pe_t *pe = noc_sim_pe(s);
     const noc_program_t *p = noc_pe_program(pe);
     const noc_graph_t *gr = noc_sim_graph(s);
-    uint32_t *path = noc_xmalloc(4096 * sizeof *path, "waves: save file");
-    int n = noc_pe_critical_path(pe, path, 4096), k = 0;
-    for (int i = n - 1; i >= 0 && k < max; i--) {
-        /* a receive that waited for its message: the send is next in path[] */
-        int32_t m = noc_pe_recv_message(pe, path[i]);
-        if (m < 0 || i + 1 >= n || path[i + 1] != (uint32_t)m)
+    int n, k = 0;
+    noc_chain_elem_t *e = noc_pe_critical_chain(pe, &n);
+    for (int i = 0; i < n && k < max; i++) {
+        if (e[i].kind != NOC_CHAIN_NETWORK)
             continue;
-        int src = rank_of_op(p, (uint32_t)m), dst = rank_of_op(p, path[i]), cur = src;
-        for (int hop = 0; cur != dst && hop < gr->n_nodes && k < max; hop++) {
+        int src = rank_of_op(p, e[i].op), dst = p->ops[e[i].op].peer, cur = src;
+        for (int hop = 0; src >= 0 && cur != dst && hop < gr->n_nodes && k < max; hop++) {
             noc_route_t r;
             noc_graph_route(gr, cur, src, dst, &r);
             if (r.port == 0)
@@ -199,7 +197,7 @@ static int critical_links(const noc_sim_t *s, int *chan, int max)
             noc_sim_channel_ends(s, c, NULL, &cur, NULL, NULL);
         }
     }
-    free(path);
+    free(e);
     return k;
 }
 

@@ -607,6 +607,27 @@ static void test_gtkw(void **state)
     const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(r.sim));
     int traces = 0, groups = 0, markers = 0, first = 1, lasts = 0, downstream = 0;
     const noc_topo_t *t = r.topo;
+    /* the group of the critical path's links (the run has a barrier at
+     * every step) starts with the first hop of the chain's first message */
+    int n_chain, first_msg = -1;
+    noc_chain_elem_t *chain = noc_pe_critical_chain(noc_sim_pe(r.sim), &n_chain);
+    for (int i = n_chain - 1; i >= 0; i--)
+        if (chain[i].kind == NOC_CHAIN_NETWORK)
+            first_msg = (int)chain[i].op;
+    free(chain);
+    assert_true(first_msg >= 0);
+    const char *path_grp = strstr(text, "\n-critical path links\n");
+    assert_non_null(path_grp);
+    char from[64], want[80];
+    const noc_program_t *prog = noc_pe_program(noc_sim_pe(r.sim));
+    for (int k = 0; k < prog->n_ranks; k++)
+        if ((uint32_t)first_msg >= prog->ranks[k].op_start &&
+            (uint32_t)first_msg < prog->ranks[k].op_start + prog->ranks[k].n_ops)
+            noc_graph_label(noc_sim_graph(r.sim), k, from, sizeof from);
+    snprintf(want, sizeof want, "+{%s->", from);
+    const char *first_trace = strstr(path_grp, "\n+{"); /* (after the group's flags line) */
+    if (!first_trace || strncmp(first_trace + 1, want, strlen(want)) != 0)
+        fail_msg("the critical path's links do not start at %s", from);
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         if (line[0] == '*') {
             /* *ZOOM PRIMARY A B C ...: A.. at the steps' first cycles */
