@@ -116,8 +116,10 @@ typedef struct vc_state {
     int16_t *next;             /* list entry -> next one for the same port, or -1 */
 
     /* wait attribution of program runs (model/waits.c; NULL otherwise):
-     * the cycle each buffered flit arrived, slot-major as buf */
-    uint32_t *arrive;
+     * the cycle each buffered flit arrived, slot-major as buf; per input VC
+     * (numbered as slot 0 of buf) the cycle its routed head began to bid
+     * for an output VC */
+    uint32_t *arrive, *va_from;
 
     /* hold_switch_for_packet (vc_hold.c) */
     int hold;                  /* hold_switch_for_packet */
@@ -192,6 +194,13 @@ static inline void vc_clr(uint64_t *m, int l, int W)
 static inline noc_flit_t *vc_slot(noc_flit_t *nbuf, const vc_state_t *r, int l, uint16_t k)
 {
     return &nbuf[(size_t)(k & r->qmask) * r->n_ivc + (size_t)l];
+}
+
+/* The fabric-wide number of input VC l of the node whose slots start at
+ * nbuf (its slot 0's index in buf). */
+static inline size_t vc_global(const noc_flit_t *nbuf, const vc_state_t *r, int l)
+{
+    return (size_t)(nbuf - r->buf) + (size_t)l;
 }
 
 /* The node's sets: holding flits (ne), bidding for an output VC (va),

@@ -53,8 +53,6 @@ VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int 
     }
     if (va) {
         vc_vc_alloc(&x);
-        if (waits)
-            vc_count_va(&x);
         /* with no VA delay, a VC granted now bids for the switch at once */
         if (r->VA == 0)
             sw = 1;

@@ -32,6 +32,8 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
     q->rclass = (uint8_t)(port ? cls : VC_ANY_CLASS); /* ejection: any VC */
     q->state = VC_VA;
     vc_at(x, 0, l, delay);
+    if (x->waits) /* (its VC waits: from then to its grant, vc_grant) */
+        r->va_from[vc_global(x->nd->buf, r, l)] = (uint32_t)(x->now + (uint64_t)delay);
 }
 
 /* Route the head now at the front of idle VC l. */

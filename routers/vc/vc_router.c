@@ -250,8 +250,10 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 static void vc_waits_on(struct noc_sim *s)
 {
     vc_state_t *r = s->rstate;
-    if (!r->arrive)
+    if (!r->arrive) {
         r->arrive = noc_xcalloc((size_t)r->qcap * (size_t)r->n_ivc, sizeof *r->arrive, "vc router");
+        r->va_from = noc_xcalloc(r->n_ivc, sizeof *r->va_from, "vc router");
+    }
 }
 
 static void vc_destroy(struct noc_sim *s)
@@ -274,6 +276,7 @@ static void vc_destroy(struct noc_sim *s)
     free(r->nodes);
     free(r->buf);
     free(r->arrive);
+    free(r->va_from);
     free(r->port_node);
     free(r->buffered);
     free(r->sa_vc);

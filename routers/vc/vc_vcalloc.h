@@ -15,6 +15,12 @@
 VC_INLINE void vc_grant(vc_ctx_t *x, vc_ivc_t *q, vc_port_t *pt, int l, int ov)
 {
     pt->ovc_free &= ~(UINT64_C(1) << ov);
+    if (x->waits) { /* every cycle since it began to bid it found no free VC of its class */
+        vc_node_t *nd = x->nd;
+        const noc_flit_t *f = vc_slot(nd->buf, x->r, l, q->head);
+        noc_wait_pkt(x->s, NOC_WAIT_VC, f->pkt, nd->base + q->rport,
+                     (uint32_t)x->now - x->r->va_from[vc_global(nd->buf, x->r, l)]);
+    }
     q->out_vc = (uint8_t)ov;
     q->state = VC_ACTIVE;
     vc_clr(vc_va(x), l, x->W);
@@ -92,21 +98,6 @@ VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
     int ov = noc_alloc_in_pick(a, l, want);
     noc_alloc_grant_update(a, l, ov);
     vc_grant(x, q, pt, l, ov);
-}
-
-/* Programs: the VCs still in the va set after this cycle's allocation
- * found no free output VC of their class: a cycle's wait each, at their
- * output channel. */
-static void vc_count_va(vc_ctx_t *x)
-{
-    vc_node_t *nd = x->nd;
-    const uint64_t *va = vc_va(x);
-    for (int w = 0; w < x->W; w++)
-        for (uint64_t bits = va[w]; bits; bits &= bits - 1) {
-            int l = 64 * w + __builtin_ctzll(bits);
-            const noc_flit_t *f = vc_slot(nd->buf, x->r, l, nd->ivc[l].head);
-            noc_wait_pkt(x->s, NOC_WAIT_VC, f->pkt, nd->base + nd->ivc[l].rport, 1);
-        }
 }
 
 /* The VA stage: every VC of the va set bids. */
