@@ -211,6 +211,76 @@ static void usage(FILE *f)
                "on every channel after every cycle (docs/rtl.md).\n");
 }
 
+/* The command line into cfg, po and *cycles: 0 to go on, 1 after --help
+ * (exit 0), -1 after a message (exit 2). */
+static int parse_args(int argc, char **argv, noc_config_t *cfg, noc_prog_opts_t *po, uint64_t *cycles)
+{
+    char err[600];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 1;
+        } else if (strcmp(a, "--cycles") == 0 && i + 1 < argc) {
+            *cycles = strtoull(argv[++i], NULL, 0);
+        } else if (a[0] == '-' && a[1] != '\0') {
+            int got = noc_prog_opts_parse(po, argc, argv, &i, err, sizeof err);
+            if (got <= 0) {
+                fprintf(stderr, "lockstep: %s\n", got < 0 ? err : "unknown option");
+                usage(stderr);
+                return -1;
+            }
+        } else if (strchr(a, '=') ? noc_app_set_arg(cfg, a, err, sizeof err) != 0
+                                  : noc_config_set(cfg, "topology_spec", a, err, sizeof err) != 0) {
+            fprintf(stderr, "lockstep: %s\n", err);
+            return -1;
+        }
+    }
+    if (po->timing || po->emit) {
+        fprintf(stderr, "lockstep: --timing and --emit do not apply (both sides run the router pipeline)\n");
+        return -1;
+    }
+    if (po->sync)
+        cfg->sync_steps = strcmp(po->sync, "steps") == 0;
+    if (!noc_prog_opts_wanted(po) && *cycles == 0)
+        *cycles = 2000;
+    return 0;
+}
+
+/* Both sides cycle by cycle until `cycles` (0: the program's end), compared
+ * after each; the cycles run into *T. 0 when they agreed throughout (and
+ * a program finished right on both), 1 with a message. */
+static int lockstep(side_t *side, const char *const *routers, int program, uint64_t cycles, uint64_t *T,
+                    tally_t *tl)
+{
+    noc_sim_t *a = side[0].s, *b = side[1].s;
+    for (*T = 0; cycles == 0 || *T < cycles; (*T)++) {
+        if (program && program_done(a) && program_done(b))
+            break;
+        count(a, tl);
+        noc_sim_step(a);
+        noc_sim_step(b);
+        if (compare(a, b, *T) || compare_registers(a, b, *T, tl))
+            return 1;
+        if (program && (noc_pe_stalled(noc_sim_pe(a)) || noc_pe_stalled(noc_sim_pe(b)))) {
+            printf("lockstep: cycle %" PRIu64 ": the program stalled (vc %d, rtl %d)\n", *T,
+                   noc_pe_stalled(noc_sim_pe(a)), noc_pe_stalled(noc_sim_pe(b)));
+            return 1;
+        }
+    }
+    for (int k = 0; k < 2 && program; k++) {
+        char err[600] = "";
+        const noc_pe_t *pe = noc_sim_pe(side[k].s);
+        if (!program_done(side[k].s) || noc_pe_finished(pe, err, sizeof err) != 0 ||
+            noc_pe_check(side[k].s, err, sizeof err) != 0) {
+            printf("lockstep: %s: the program did not finish right after %" PRIu64 " cycles%s%s\n", routers[k], *T,
+                   program_done(side[k].s) ? ": " : "", program_done(side[k].s) ? err : "");
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char err[600], spec[NOC_CONFIG_STR_MAX];
@@ -219,39 +289,10 @@ int main(int argc, char **argv)
     noc_prog_opts_t po;
     noc_prog_opts_init(&po);
     uint64_t cycles = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--cycles") == 0 && i + 1 < argc) {
-            cycles = strtoull(argv[++i], NULL, 0);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            int got = noc_prog_opts_parse(&po, argc, argv, &i, err, sizeof err);
-            if (got <= 0) {
-                fprintf(stderr, "lockstep: %s\n", got < 0 ? err : "unknown option");
-                usage(stderr);
-                return 2;
-            }
-        } else if (strchr(a, '=')) {
-            if (noc_app_set_arg(&cfg, a, err, sizeof err)) {
-                fprintf(stderr, "lockstep: %s\n", err);
-                return 2;
-            }
-        } else if (noc_config_set(&cfg, "topology_spec", a, err, sizeof err)) {
-            fprintf(stderr, "lockstep: %s\n", err);
-            return 2;
-        }
-    }
+    int parsed = parse_args(argc, argv, &cfg, &po, &cycles);
+    if (parsed)
+        return parsed > 0 ? 0 : 2;
     int program = noc_prog_opts_wanted(&po);
-    if (po.timing || po.emit) {
-        fprintf(stderr, "lockstep: --timing and --emit do not apply (both sides run the router pipeline)\n");
-        return 2;
-    }
-    if (po.sync)
-        cfg.sync_steps = strcmp(po.sync, "steps") == 0;
-    if (!program && cycles == 0)
-        cycles = 2000;
     if (noc_app_spec(&cfg, spec, sizeof spec, err, sizeof err)) {
         fprintf(stderr, "lockstep: %s\n", err);
         return 2;
@@ -287,50 +328,17 @@ int main(int argc, char **argv)
         if (!d->s || (program && noc_pe_attach(d->s, p, err, sizeof err)))
             status = 2;
     }
-    if (status) {
+    tally_t tl = { 0, 0, 0 };
+    uint64_t T = 0;
+    if (status)
         fprintf(stderr, "lockstep: %s\n", err);
-    } else {
-        noc_sim_t *a = side[0].s, *b = side[1].s;
-        tally_t tl = { 0, 0, 0 };
-        uint64_t T = 0;
-        for (; cycles == 0 || T < cycles; T++) {
-            if (program && program_done(a) && program_done(b))
-                break;
-            count(a, &tl);
-            noc_sim_step(a);
-            noc_sim_step(b);
-            if (compare(a, b, T) || compare_registers(a, b, T, &tl)) {
-                status = 1;
-                break;
-            }
-            if (program && (noc_pe_stalled(noc_sim_pe(a)) || noc_pe_stalled(noc_sim_pe(b)))) {
-                printf("lockstep: cycle %" PRIu64 ": the program stalled (vc %d, rtl %d)\n", T,
-                       noc_pe_stalled(noc_sim_pe(a)), noc_pe_stalled(noc_sim_pe(b)));
-                status = 1;
-                break;
-            }
-        }
-        if (status == 0 && program) {
-            for (int k = 0; k < 2 && status == 0; k++) {
-                const noc_pe_t *pe = noc_sim_pe(side[k].s);
-                if (!program_done(side[k].s) ||
-                    noc_pe_finished(pe, err, sizeof err) != 0 || noc_pe_check(side[k].s, err, sizeof err) != 0) {
-                    printf("lockstep: %s: the program did not finish right after %" PRIu64 " cycles%s%s\n",
-                           routers[k], T, program_done(side[k].s) ? ": " : "",
-                           program_done(side[k].s) ? err : "");
-                    status = 1;
-                }
-            }
-        }
-        if (status == 0) {
-            printf("lockstep: %s, %s%s, num_vcs %d, vc_buf_size %lld, %s arbiters: %d routers, %" PRIu64
-                   " cycles identical (%" PRIu64 " flit arrivals, %" PRIu64 " credits and %" PRIu64
-                   " core register values compared)%s\n",
-                   spec, program ? "program " : "synthetic traffic", program ? (po.file ? po.file : po.name) : "",
-                   a->V, (long long)cfg.vc_buf_size, cfg.arb_type, noc_topo_nodes(t), T, tl.flits, tl.credits,
-                   tl.registers, program ? ", result checked" : "");
-        }
-    }
+    else if ((status = lockstep(side, routers, program, cycles, &T, &tl)) == 0)
+        printf("lockstep: %s, %s%s, num_vcs %d, vc_buf_size %lld, %s arbiters: %d routers, %" PRIu64
+               " cycles identical (%" PRIu64 " flit arrivals, %" PRIu64 " credits and %" PRIu64
+               " core register values compared)%s\n",
+               spec, program ? "program " : "synthetic traffic", program ? (po.file ? po.file : po.name) : "",
+               side[0].s->V, (long long)cfg.vc_buf_size, cfg.arb_type, noc_topo_nodes(t), T, tl.flits, tl.credits,
+               tl.registers, program ? ", result checked" : "");
     for (int k = 0; k < 2; k++) {
         if (side[k].s)
             noc_sim_destroy(side[k].s);

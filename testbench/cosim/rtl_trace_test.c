@@ -89,6 +89,44 @@ static int check_save_file(const char *path, const wave_t *core, int n)
     return bad;
 }
 
+/* Output port o of router n (its core's register `name`, .out_valid_o):
+ * the core's output valid in cycle c is the link's valid at arrival, c +
+ * 1 + the channel's delay, in every cycle to end, and its count the link's
+ * flits (into *ones). 0, or 1 with a message. */
+static int compare_port(const char *spec, const noc_topo_t *t, const noc_sim_t *s, const wave_t *core,
+                        const wave_t *link, int n, int o, const char *name, uint64_t end, int *ones)
+{
+    int g = noc_topo_gport(t, n, o);
+    char label[64], groups[2][32], sname[80], want[256], lname[80];
+    noc_topo_label(t, n, label, sizeof label);
+    int ng = noc_topo_node_groups(t, n, groups, sizeof groups[0]);
+    noc_wv_scope_name(label, sname, sizeof sname);
+    link_scope(t, n, o, lname, sizeof lname);
+    snprintf(want, sizeof want, "top%s%s%s%s.%s.%s.valid", ng > 0 ? "." : "", ng > 0 ? groups[0] : "",
+             ng > 1 ? "." : "", ng > 1 ? groups[1] : "", sname, lname);
+    if (find_sig(link, want) < 0) {
+        print_error("%s: no %s in link file\n", spec, want);
+        return 1;
+    }
+    uint64_t d = 1 + s->chan_delay[g];
+    *ones = 0;
+    for (uint64_t c = 0; c + d <= end + 1; c++) {
+        int a = bit_at(core, name, 10 * c, (uint32_t)o), b = bit_at(link, want, c + d, 0);
+        *ones += a;
+        if (a != b) {
+            print_error("%s: router %s port %d: the core's out_valid_o %d in cycle %llu, the link %d in "
+                        "cycle %llu\n", spec, label, o, a, (unsigned long long)c, b, (unsigned long long)(c + d));
+            return 1;
+        }
+    }
+    if ((uint64_t)*ones != s->lst[g].flits) {
+        print_error("%s: router %s port %d: out_valid_o high %d cycles, the link carried %llu flits\n", spec, label,
+                    o, *ones, (unsigned long long)s->lst[g].flits);
+        return 1;
+    }
+    return 0;
+}
+
 static int check(const char *spec, const char *program)
 {
     char err[600], path[256], inner[300];
@@ -153,36 +191,8 @@ static int check(const char *spec, const char *program)
             }
         int P = noc_topo_degree(t, n) + 1;
         for (int o = 1; o < P && !bad; o++) {
-            int g = noc_topo_gport(t, n, o);
-            char groups[2][32], sname[80], want[256];
-            int ng = noc_topo_node_groups(t, n, groups, sizeof groups[0]);
-            noc_wv_scope_name(label, sname, sizeof sname);
-            char lname[80];
-            link_scope(t, n, o, lname, sizeof lname);
-            snprintf(want, sizeof want, "top%s%s%s%s.%s.%s.valid", ng > 0 ? "." : "", ng > 0 ? groups[0] : "",
-                     ng > 1 ? "." : "", ng > 1 ? groups[1] : "", sname, lname);
-            if (find_sig(link, want) < 0) {
-                print_error("%s: no %s in %s\n", spec, want, path);
-                bad = 1;
-                break;
-            }
-            uint64_t d = 1 + s->chan_delay[g];
             int ones = 0;
-            for (uint64_t c = 0; c + d <= end + 1 && !bad; c++) {
-                int a = bit_at(core, name, 10 * c, (uint32_t)o), b = bit_at(link, want, c + d, 0);
-                ones += a;
-                if (a != b) {
-                    print_error("%s: router %s port %d: the core's out_valid_o %d in cycle %llu, the link %d in "
-                                "cycle %llu\n", spec, label, o, a, (unsigned long long)c, b,
-                                (unsigned long long)(c + d));
-                    bad = 1;
-                }
-            }
-            if (!bad && (uint64_t)ones != s->lst[g].flits) {
-                print_error("%s: router %s port %d: out_valid_o high %d cycles, the link carried %llu flits\n",
-                            spec, label, o, ones, (unsigned long long)s->lst[g].flits);
-                bad = 1;
-            }
+            bad = compare_port(spec, t, s, core, link, n, o, name, end, &ones);
             compared++;
             highs += ones;
         }

@@ -17,29 +17,7 @@
 
 #include "traffic/pattern.h"
 
-/* The fabrics of a test, built from their SPECs and destroyed after it
- * (free_topos, every test's teardown). */
-static noc_topo_t *made[16];
-static int n_made;
-
-static const noc_topo_t *topo(const char *spec)
-{
-    char err[256];
-    noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
-    if (!t)
-        fail_msg("noc_topo_create(%s): %s", spec, err);
-    assert_true(n_made < (int)(sizeof made / sizeof made[0]));
-    made[n_made++] = t;
-    return t;
-}
-
-static int free_topos(void **state)
-{
-    (void)state;
-    while (n_made > 0)
-        noc_topo_destroy(made[--n_made]);
-    return 0;
-}
+#include "testbench/unit/traffic/topo_cache_test.h"
 
 static void init_ok(noc_pattern_t *p, noc_pattern_kind_t kind, const noc_topo_t *t)
 {

@@ -19,27 +19,7 @@
 
 #include "traffic/pattern.h"
 
-static noc_topo_t *made[16];
-static int n_made;
-
-static const noc_topo_t *topo(const char *spec)
-{
-    char err[256];
-    noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
-    if (!t)
-        fail_msg("noc_topo_create(%s): %s", spec, err);
-    assert_true(n_made < (int)(sizeof made / sizeof made[0]));
-    made[n_made++] = t;
-    return t;
-}
-
-static int free_topos(void **state)
-{
-    (void)state;
-    while (n_made > 0)
-        noc_topo_destroy(made[--n_made]);
-    return 0;
-}
+#include "testbench/unit/traffic/topo_cache_test.h"
 
 /* Set up `value` (NAME or NAME(ARGS)) on t, as the traffic parameter is. */
 static int setup(noc_pattern_t *p, const char *value, const noc_topo_t *t, int64_t perm_seed, char *err,
