@@ -1,5 +1,6 @@
 /* alloc.c: separable allocators (input-first, output-first, iSLIP) built from
- * one arbiter per requester and one per resource. All working storage is made
+ * one arbiter per requester and one per resource, and BookSim2's wavefront
+ * allocators (a priority diagonal over the request matrix). All working storage is made
  * in noc_alloc_init; noc_alloc_run only reads and writes it. */
 #include "util/xalloc.h"
 #include "model/alloc.h"
@@ -12,6 +13,8 @@ static const char *const kind_names[NOC_ALLOC_COUNT] = {
     [NOC_ALLOC_INPUT_FIRST] = "input_first",
     [NOC_ALLOC_OUTPUT_FIRST] = "output_first",
     [NOC_ALLOC_ISLIP] = "islip",
+    [NOC_ALLOC_WAVEFRONT] = "wavefront",
+    [NOC_ALLOC_RR_WAVEFRONT] = "rr_wavefront",
 };
 
 const char *noc_alloc_kind_name(noc_alloc_kind_t k)
@@ -99,6 +102,7 @@ void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb
     assert(kind < NOC_ALLOC_COUNT && arb < NOC_ARB_COUNT);
     assert(n_in >= 1 && n_in <= UINT16_MAX && n_out >= 1 && n_out <= 64);
     assert(kind != NOC_ALLOC_ISLIP || iters >= 1);
+    assert(!(kind == NOC_ALLOC_WAVEFRONT || kind == NOC_ALLOC_RR_WAVEFRONT) || n_in <= 256);
     memset(a, 0, sizeof *a);
     a->kind = (uint8_t)kind;
     a->arb = (uint8_t)arb;
@@ -223,6 +227,7 @@ static uint64_t out_mask_of(const noc_alloc_t *a)
 
 static void run_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                      int16_t *grant);
+static void list_wavefront(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask, int16_t *grant);
 
 void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
 {
@@ -260,6 +265,21 @@ void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
             if (grant_accept(a, req, out_mask, &taken, grant, it == 0) == 0)
                 break;
         break;
+    case NOC_ALLOC_WAVEFRONT:
+    case NOC_ALLOC_RR_WAVEFRONT: { /* (65 to 256 requesters) */
+        int16_t who[256], lgrant[256];
+        uint64_t mask[256];
+        int n = 0;
+        for (int i = 0; i < a->n_in; i++)
+            if (req[i] & out_mask) {
+                who[n] = (int16_t)i;
+                mask[n++] = req[i];
+            }
+        list_wavefront(a, n, who, mask, lgrant);
+        for (int k = 0; k < n; k++)
+            grant[who[k]] = lgrant[k];
+        break;
+    }
     default:
         assert(0 && "bad allocator kind");
     }
@@ -375,10 +395,45 @@ static int list_grant_accept(noc_alloc_t *a, int n, const int16_t *who, const ui
 }
 
 /* Every kind on a list of at most 64 entries. */
+/* The wavefront kinds on the list: diagonal d = pri, pri + 1, ... of the
+ * square of side sq, on each the resources in increasing order, the
+ * requester being (d - resource) mod sq; a request is granted when its
+ * requester and resource are both free. */
+static void list_wavefront(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask, int16_t *grant)
+{
+    int sq = a->n_in > a->n_out ? a->n_in : a->n_out, first = -1;
+    int16_t k_of[256]; /* requester -> its list entry, -1 none */
+    memset(k_of, 0xff, sizeof k_of);
+    uint64_t any = 0;
+    for (int k = 0; k < n; k++) {
+        grant[k] = -1;
+        k_of[who[k]] = (int16_t)k;
+        any |= mask[k];
+    }
+    if (!(any & out_mask_of(a)))
+        return; /* no request: the diagonal stays (BookSim2 skips the allocation) */
+    uint64_t taken = 0;
+    for (int p = 0; p < sq; p++)
+        for (int out = 0; out < a->n_out; out++) {
+            int in = (a->pri + p + sq - out) % sq, k = in < a->n_in ? k_of[in] : -1;
+            if (k < 0 || grant[k] >= 0 || ((taken >> out) & 1) || !((mask[k] >> out) & 1))
+                continue;
+            grant[k] = (int16_t)out;
+            taken |= UINT64_C(1) << out;
+            if (first < 0)
+                first = in + out;
+        }
+    a->pri = (uint16_t)(((a->kind == NOC_ALLOC_RR_WAVEFRONT ? first : a->pri) + 1) % sq);
+}
+
 static void run_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                      int16_t *grant)
 {
     uint64_t out_mask = out_mask_of(a);
+    if (noc_alloc_is_wavefront(a)) {
+        list_wavefront(a, n, who, mask, grant);
+        return;
+    }
     if (a->kind == NOC_ALLOC_INPUT_FIRST) {
         list_input_first(a, n, who, mask, out_mask, grant);
         return;

@@ -12,8 +12,18 @@
  *   still unmatched requesters and resources (McKeown's iSLIP); pointers move
  *   only for matches made in the first iteration.
  *
- * In all kinds an arbiter's priority moves only when its choice became a final
- * grant. Resources per allocator: at most 64 (one word of request mask). */
+ * - wavefront, rr_wavefront (BookSim2's, for switch allocation): the
+ *   requests are taken diagonal by diagonal of the square request matrix
+ *   (side max(requesters, resources)), from the priority diagonal on, each
+ *   diagonal by increasing resource (requester = diagonal - resource, modulo
+ *   the side), granting every request whose requester and resource are both
+ *   still free. After an allocation with a request the priority diagonal
+ *   moves on by one (wavefront) or to the one after the first grant's
+ *   requester + resource (rr_wavefront). No arbiters.
+ *
+ * In the separable kinds an arbiter's priority moves only when its choice
+ * became a final grant. Resources per allocator: at most 64 (one word of
+ * request mask); the wavefront kinds take at most 256 requesters. */
 #ifndef NOC_ALLOC_H
 #define NOC_ALLOC_H
 #include <stddef.h>
@@ -27,6 +37,8 @@ typedef enum noc_alloc_kind {
     NOC_ALLOC_INPUT_FIRST,
     NOC_ALLOC_OUTPUT_FIRST,
     NOC_ALLOC_ISLIP,
+    NOC_ALLOC_WAVEFRONT,
+    NOC_ALLOC_RR_WAVEFRONT,
     NOC_ALLOC_COUNT
 } noc_alloc_kind_t;
 
@@ -37,6 +49,7 @@ typedef struct noc_alloc {
     uint8_t owns;           /* the block was allocated by init */
     uint16_t n_in;          /* requesters, 1..65535 */
     uint16_t n_out;         /* resources, 1..64 */
+    uint16_t pri;           /* wavefront kinds: the priority diagonal */
     /* The arbiters, in the block. Round-robin arbiters are bare pointers, so
      * that the whole state of an allocator is a few bytes; matrix arbiters
      * are noc_arbiter_t records. (Working vectors for more than 64
@@ -51,7 +64,7 @@ typedef struct noc_alloc {
     };
 } noc_alloc_t;
 
-/* "input_first", "output_first", "islip"; parse also takes BookSim2's
+/* "input_first", "output_first", "islip", "wavefront", "rr_wavefront"; parse also takes BookSim2's
  * "separable_input_first" and "separable_output_first", and returns
  * NOC_ALLOC_COUNT for an unknown name. */
 const char *noc_alloc_kind_name(noc_alloc_kind_t k);
@@ -124,9 +137,21 @@ static inline void noc_alloc_grant_update(noc_alloc_t *a, int i, int r)
 void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                                   int16_t *grant);
 
+/* The wavefront kinds, which the shortcuts below (and a router's own for a
+ * lone or conflict-free request) do not apply to: their pointer is the
+ * allocation's, not an arbiter's per grant. */
+static inline int noc_alloc_is_wavefront(const noc_alloc_t *a)
+{
+    return a->kind == NOC_ALLOC_WAVEFRONT || a->kind == NOC_ALLOC_RR_WAVEFRONT;
+}
+
 static inline void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who,
                                         const uint64_t *mask, int16_t *grant)
 {
+    if (noc_alloc_is_wavefront(a)) {
+        noc_alloc_run_sparse_general(a, n, who, mask, grant);
+        return;
+    }
     if (n == 1 && mask[0]) {
         /* A lone requester: each resource it asks for has no other bidder,
          * so every kind reduces to the requester's own choice. */

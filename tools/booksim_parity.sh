@@ -5,9 +5,11 @@
 #
 #   tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]
 #
-# SET: all (the default: everything below) or hold (only the rows of
+# SET: all (the default: everything below), hold (only the rows of
 # hold_switch_for_packet: an 8x8 mesh with 4-flit packets, with and without
-# the switch hold, from low load to saturation).
+# the switch hold, from low load to saturation) or wavefront (only the
+# switch allocators wavefront and rr_wavefront beside separable
+# input-first, on an 8x8 mesh with 4 VCs and 4-flit packets).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -36,7 +38,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold) ;; *) echo "booksim_parity.sh: SET is all or hold, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront) ;; *) echo "booksim_parity.sh: SET is all, hold or wavefront, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -163,6 +165,16 @@ packet_size = 4; injection_rate_uses_flits = 1;'
 if [ "$SET" = hold ]; then
   for h in 0 1; do
     for r in 0.10 0.30 0.34 0.45; do own "mesh 8x8, 2 VCs, 4-flit packets, hold_switch_for_packet = $h" "$r" "$hold hold_switch_for_packet = $h;"; done
+  done
+  exit 0
+fi
+# the switch allocators, wavefront ones beside separable input-first: 4 VCs
+# of 6 flits, 4-flit packets, rates in flits
+alloc='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 4; vc_buf_size = 6; traffic = uniform;
+packet_size = 4; injection_rate_uses_flits = 1; vc_allocator = separable_input_first;'
+if [ "$SET" = wavefront ]; then
+  for a in separable_input_first wavefront rr_wavefront; do
+    for r in 0.10 0.30 0.45; do own "mesh 8x8, 4 VCs, 4-flit packets, sw_allocator = $a" "$r" "$alloc sw_allocator = $a;"; done
   done
   exit 0
 fi

@@ -86,6 +86,8 @@ typedef struct vc_state {
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;
     int matrix;                /* arb_type=matrix: switch-stage VC arbiters in sa_vc */
+    int sa_wave;               /* sw_allocator is a wavefront kind: every switch allocation goes
+                                  through the allocator (its diagonal moves per allocation) */
     int max_ports;             /* largest port count of a node, lane ports included */
     int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */

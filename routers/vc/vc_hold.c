@@ -116,7 +116,7 @@ void noc_vc_switch_hold(vc_ctx_t *x)
     uint8_t out[64];
     if (hold_in)
         n_cross = vc_hold_cross(x, held, cross, out);
-    if (shared) {
+    if (shared || r->sa_wave) {
         n_cross += vc_contended(x, ready, nr, cross + n_cross, out + n_cross);
     } else {
         /* each ready VC has its ports to itself: the allocator's conflict-free case */

@@ -63,6 +63,8 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->lane_ports = s->lane_chans ? s->lanes - 1 : 0;
     r->max_ports = gr->max_degree + 1 + r->lane_ports;
     r->matrix = ak == NOC_ARB_MATRIX;
+    noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
+    r->sa_wave = sak == NOC_ALLOC_WAVEFRONT || sak == NOC_ALLOC_RR_WAVEFRONT;
     r->W = (r->max_ports * r->V + 63) / 64;
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
@@ -110,13 +112,19 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
     noc_arb_kind_t ak = noc_arb_kind_parse(c->arb_type);
     if (vak == NOC_ALLOC_COUNT || sak == NOC_ALLOC_COUNT) {
-        snprintf(err, errlen, "parameter '%s': unknown allocator '%s' (separable_input_first, separable_output_first, islip)",
+        snprintf(err, errlen, "parameter '%s': unknown allocator '%s' (separable_input_first, separable_output_first, islip, wavefront, rr_wavefront)",
                  vak == NOC_ALLOC_COUNT ? "vc_allocator" : "sw_allocator",
                  vak == NOC_ALLOC_COUNT ? c->vc_allocator : c->sw_allocator);
         return -1;
     }
     if (ak == NOC_ARB_COUNT) {
         snprintf(err, errlen, "parameter 'arb_type': unknown arbiter '%s' (round_robin, matrix)", c->arb_type);
+        return -1;
+    }
+    if (vak == NOC_ALLOC_WAVEFRONT || vak == NOC_ALLOC_RR_WAVEFRONT) {
+        snprintf(err, errlen, "parameter 'vc_allocator': %s is modelled for switch allocation only (BookSim2's "
+                 "wavefront VC allocator is one matrix over all of a router's output VCs, noctua allocates VCs "
+                 "per output port); use it as sw_allocator", c->vc_allocator);
         return -1;
     }
     if (c->num_vcs < gr->n_vclasses) {

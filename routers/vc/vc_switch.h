@@ -132,7 +132,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
         uint64_t bits = sw[0] & ne[0];
         if (!bits)
             return;
-        if (!(bits & (bits - 1))) {
+        if (!(bits & (bits - 1)) && !r->sa_wave) {
             /* A lone VC may bid: nothing contends, so with a credit it
              * crosses, and each arbiter on its way sees a single request. */
             int l = __builtin_ctzll(bits), o = ivc[l].rport;
@@ -193,7 +193,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
     if (nr == 0)
         return;
     int n_cross;
-    if (shared) {
+    if (shared || r->sa_wave) {
         int16_t cross[64]; /* at most one crossing per input port */
         uint8_t out[64];
         n_cross = vc_contended(x, ready, nr, cross, out);

@@ -61,7 +61,9 @@ static void test_kind_names(void **state)
     assert_string_equal(noc_alloc_kind_name(NOC_ALLOC_ISLIP), "islip");
     assert_string_equal(noc_alloc_kind_name(NOC_ALLOC_INPUT_FIRST), "input_first");
     assert_string_equal(noc_alloc_kind_name(NOC_ALLOC_OUTPUT_FIRST), "output_first");
-    assert_int_equal(noc_alloc_kind_parse("wavefront"), NOC_ALLOC_COUNT);
+    assert_int_equal(noc_alloc_kind_parse("wavefront"), NOC_ALLOC_WAVEFRONT);
+    assert_int_equal(noc_alloc_kind_parse("rr_wavefront"), NOC_ALLOC_RR_WAVEFRONT);
+    assert_int_equal(noc_alloc_kind_parse("max_size"), NOC_ALLOC_COUNT);
 }
 
 /* Requests used by the hand-worked cases (3 requesters, 3 resources):
@@ -344,6 +346,7 @@ static void test_sparse_equals_dense(void **state)
                     noc_alloc_run_sparse(&sparse, m, who, mask, gs);
                 for (int k = 0; k < m; k++)
                     assert_int_equal(gs[k], gd[who[k]]);
+                assert_int_equal(sparse.pri, dense.pri);
                 for (int i = 0; i < n_in; i++) {
                     assert_int_equal(noc_alloc_in_ptr(&sparse, i), noc_alloc_in_ptr(&dense, i));
                     if (arb == NOC_ARB_MATRIX)
@@ -364,6 +367,60 @@ static void test_sparse_equals_dense(void **state)
     }
 }
 
+/* BookSim2's wavefront, worked by hand (side 3: diagonal d holds the
+ * requests (requester (d - resource) mod 3, resource), resources in
+ * increasing order; the diagonals from the priority one on):
+ *   every request, pri 0: d 0 gives (0,0), (2,1), (1,2), all granted, the
+ *     first (0,0): pri 1 either way;
+ *   again, pri 1: (1,0), (0,1), (2,2); first 1 + 0: pri 2 either way;
+ *   only (2,2), pri 0: d 0 holds (0,0), (2,1), (1,2), none requested; d 1
+ *     (1,0), (0,1), (2,2): granted; pri 1 (wavefront) or (2 + 2 + 1) mod 3
+ *     = 2 (rr_wavefront);
+ *   side 2, req0 = {0,1}, req1 = {0}, pri 0: d 0: (0,0) granted, (1,1) not
+ *     requested; d 1: (1,0) lost (resource 0 taken), (0,1) lost (requester 0
+ *     matched): [0, -1]; pri 1: d 1 first: (1,0) and (0,1): [1, 0]. */
+static void test_wavefront_by_hand(void **state)
+{
+    (void)state;
+    for (int rr = 0; rr <= 1; rr++) {
+        noc_alloc_kind_t kind = rr ? NOC_ALLOC_RR_WAVEFRONT : NOC_ALLOC_WAVEFRONT;
+        noc_alloc_t a;
+        noc_alloc_init(&a, kind, NOC_ARB_ROUND_ROBIN, 3, 3, 1);
+        const uint64_t all[3] = { 7, 7, 7 };
+        int16_t g[3];
+        noc_alloc_run(&a, all, g);
+        assert_int_equal(g[0], 0);
+        assert_int_equal(g[1], 2);
+        assert_int_equal(g[2], 1);
+        assert_int_equal(a.pri, 1);
+        noc_alloc_run(&a, all, g);
+        assert_int_equal(g[0], 1);
+        assert_int_equal(g[1], 0);
+        assert_int_equal(g[2], 2);
+        assert_int_equal(a.pri, 2);
+        const uint64_t none[3] = { 0, 0, 0 };
+        noc_alloc_run(&a, none, g); /* no request: the diagonal stays */
+        assert_int_equal(a.pri, 2);
+        a.pri = 0;
+        const uint64_t one[3] = { 0, 0, B(2) };
+        noc_alloc_run(&a, one, g);
+        assert_int_equal(g[2], 2);
+        assert_int_equal(a.pri, rr ? 2 : 1);
+        noc_alloc_free(&a);
+
+        noc_alloc_init(&a, kind, NOC_ARB_ROUND_ROBIN, 2, 2, 1);
+        const uint64_t two[2] = { B(0) | B(1), B(0) };
+        noc_alloc_run(&a, two, g);
+        assert_int_equal(g[0], 0);
+        assert_int_equal(g[1], -1);
+        assert_int_equal(a.pri, 1);
+        noc_alloc_run(&a, two, g);
+        assert_int_equal(g[0], 1);
+        assert_int_equal(g[1], 0);
+        noc_alloc_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -376,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_random_matchings),
         cmocka_unit_test(test_full_load_rotation),
         cmocka_unit_test(test_sparse_equals_dense),
+        cmocka_unit_test(test_wavefront_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
