@@ -34,16 +34,28 @@ extern const noc_generator_t noc_gen_pyramid_sum, noc_gen_pyramid_broadcast;
 
 static const char *const variants[] = { "auto",        "direct",     "stout",        "ziavras",
                                         "direct-cost", "stout-cost", "ziavras-cost", NULL };
+/* pyramid-sum also: the store-and-forward readings of Table 1 */
+static const char *const sum_variants[] = { "auto",           "direct",       "stout",
+                                            "ziavras",        "direct-cost",  "stout-cost",
+                                            "ziavras-cost",   "direct-sf",    "stout-sf",
+                                            "ziavras-sf",     "stout-lockstep", "ziavras-lockstep",
+                                            NULL };
 
 #define LOAD_CYCLES 2  /* the paper's cost model: loading a pixel */
 #define SETUP_CYCLES 1 /* setting up a transmission or a reception */
 #define ADD_CYCLES 1   /* adding two values */
+#define TRANSMIT_CYCLES 2 /* transmitting a value one hop (link_latency = 2 in the runs) */
 
 /* How the program's pyramid sits on the fabric. */
 typedef struct place {
     int direct;                 /* 1: the fabric is the pyramid; 0: embedded in a hypercube */
     noc_embed_t emb;            /* the embedding (direct = 0) */
     int cost;                   /* add the cost model's ops */
+    int sf;                     /* store-and-forward: every hop is a message between neighbours, with
+                                   the cost model's setups at both ends (after the arrival) */
+    int lockstep;               /* sf, and every level padded to the mapping's largest dilation */
+    int pad[NOC_TOPO_MAX_LEVELS + 1]; /* lockstep: idle cycles before level k's sends */
+    int *relays;                /* sf: per rank, relay buffers used so far */
     int top;                    /* levels 0 .. top */
     int side[NOC_TOPO_MAX_LEVELS];
     int first[NOC_TOPO_MAX_LEVELS + 1];
@@ -142,7 +154,10 @@ static int resolve(place_t *P, const noc_generator_t *g, const noc_topo_t *t,
     char how[16];
     size_t len = strcspn(v, "-");
     snprintf(how, sizeof how, "%.*s", (int)len, v);
-    P->cost = v[len] != '\0';
+    const char *suffix = v + len; /* the list of variants holds only these */
+    P->lockstep = strcmp(suffix, "-lockstep") == 0;
+    P->sf = P->lockstep || strcmp(suffix, "-sf") == 0;
+    P->cost = P->sf || strcmp(suffix, "-cost") == 0;
     int rc;
     if (noc_gen_is(t, "pyramid") || noc_gen_is(t, "multilevel"))
         rc = on_pyramid(P, t, g->name, how, v, err, errlen);
@@ -171,15 +186,19 @@ static int resolve(place_t *P, const noc_generator_t *g, const noc_topo_t *t,
     return 0;
 }
 
+static void lockstep_pads(place_t *P);
+
 static void place_ranks(place_t *P)
 {
     P->rank = noc_xcalloc((size_t)P->n_nodes, sizeof(int), "pyramid");
+    P->relays = noc_xcalloc((size_t)P->n_ranks, sizeof(int), "pyramid");
     for (int k = 0; k <= P->top; k++)
         for (int r = 0; r < P->side[k]; r++)
             for (int c = 0; c < P->side[k]; c++) {
                 int v = node_at(P, k, r, c);
                 P->rank[v] = P->direct ? v : noc_embed_node(&P->emb, k, r, c);
             }
+    lockstep_pads(P);
 }
 
 /* Every rank's next ops belong to step `name`. */
@@ -198,6 +217,72 @@ static uint32_t setup(noc_program_t *p, const place_t *P, int r, uint32_t dep)
     uint32_t s = noc_prog_calc(p, r, SETUP_CYCLES);
     after(p, s, dep);
     return s;
+}
+
+/* ---- store-and-forward (-sf, -lockstep) ---- */
+
+/* The value at `addr` on rank `from`, there after op `dep`, goes to rank
+ * `to` (word `dst`) hop by hop along the e-cube route (lowest differing
+ * bit first, as the fabric routes): each PE on the way sets up the
+ * transmission (1), the link carries the value (link_latency: 2 in the
+ * paper's model), and the next PE sets up the reception (1) once it has
+ * arrived; a PE in the middle keeps it in a relay buffer of its own and
+ * passes it on. `tag` tells the step's messages apart. Returns the op
+ * after which `to` holds the value. */
+static uint32_t sf_path(noc_program_t *p, const place_t *P, int from, int to, int tag, int32_t addr, int32_t dst,
+                        uint32_t dep)
+{
+    int32_t relay_base = (P->top + 1) * (int32_t)P->slot;
+    for (int at = from; at != to;) {
+        int diff = at ^ to, next = P->direct ? to : at ^ (diff & -diff);
+        uint32_t s = noc_prog_calc(p, at, SETUP_CYCLES);
+        after(p, s, dep);
+        uint32_t sd = noc_prog_send(p, at, next, tag, P->words, addr);
+        after(p, sd, s);
+        int32_t land = next == to ? dst : relay_base + (int32_t)P->words * P->relays[next]++;
+        uint32_t rv = noc_prog_recv(p, next, at, tag, P->words, land);
+        dep = noc_prog_calc(p, next, SETUP_CYCLES);
+        after(p, dep, rv);
+        at = next;
+        addr = land;
+    }
+    return dep;
+}
+
+/* Hops between the PEs of a level-k node and of its child i. */
+static int edge_hops(const place_t *P, int k, int r, int c, int i)
+{
+    int a = P->rank[node_at(P, k, r, c)], b = P->rank[child_at(P, k, r, c, i)];
+    return a == b ? 0 : P->direct ? 1 : __builtin_popcount((unsigned)(a ^ b));
+}
+
+/* Lockstep: level k's transfers last as long as those of the level with
+ * the largest dilation D (the mapping's): pad[k] = (D - D_k) idle hops of
+ * setup + transmit 2 + setup before the level's sends. */
+static void lockstep_pads(place_t *P)
+{
+    int dil[NOC_TOPO_MAX_LEVELS + 1] = { 0 }, most = 0;
+    for (int k = 1; k <= P->top; k++) {
+        for (int r = 0; r < P->side[k]; r++)
+            for (int c = 0; c < P->side[k]; c++)
+                for (int i = 0; i < n_children(P, k); i++) {
+                    int d = edge_hops(P, k, r, c, i);
+                    dil[k] = d > dil[k] ? d : dil[k];
+                }
+        most = dil[k] > most ? dil[k] : most;
+    }
+    for (int k = 1; k <= P->top; k++)
+        P->pad[k] = P->lockstep ? (most - dil[k]) * (2 * SETUP_CYCLES + TRANSMIT_CYCLES) : 0;
+}
+
+/* An idle wait of pad[k] cycles on rank r after `dep` (none: dep). */
+static uint32_t pad_wait(noc_program_t *p, const place_t *P, int k, int r, uint32_t dep)
+{
+    if (P->pad[k] <= 0)
+        return dep;
+    uint32_t w = noc_prog_calc(p, r, P->pad[k]);
+    after(p, w, dep);
+    return w;
 }
 
 /* A combine op; cost < 0: the default (compute_cycles per word). */
@@ -330,6 +415,45 @@ static void sum_node(noc_program_t *p, const place_t *P, int k, int r, int c, ui
     last[v] = prev;
 }
 
+/* Store-and-forward (-sf, -lockstep): node v's children's counts come
+ * nearest first (the order they arrive in), each along sf_path; the one
+ * on v's own PE is copied in (cost 0); the first count taken goes straight
+ * into v's count, each later one into a landing word and is added (1). */
+static void sum_node_sf(noc_program_t *p, const place_t *P, int k, int r, int c, uint32_t *last)
+{
+    int v = node_at(P, k, r, c), pv = P->rank[v], far = 0;
+    int32_t acc = region(P, k), from = region(P, k - 1), w = (int32_t)P->words;
+    for (int i = 0; i < n_children(P, k); i++) {
+        int d = edge_hops(P, k, r, c, i);
+        far = d > far ? d : far;
+    }
+    uint32_t prev = NOC_GEN_NONE;
+    int land = 0;
+    for (int d = 0; d <= far; d++)
+        for (int i = 0; i < n_children(P, k); i++) {
+            if (edge_hops(P, k, r, c, i) != d)
+                continue;
+            int ch = child_at(P, k, r, c, i), pc = P->rank[ch];
+            int32_t dst = is_op(prev) ? acc + w * ++land : acc;
+            uint32_t got;
+            if (d == 0) {
+                got = combine(p, P, pv, NOC_OP_COPY, dst, from, 0);
+                after(p, got, last[ch]);
+            } else {
+                got = sf_path(p, P, pc, pv, ch, from, dst, pad_wait(p, P, k, pc, last[ch]));
+            }
+            if (dst == acc) {
+                prev = got;
+                continue;
+            }
+            uint32_t add = combine(p, P, pv, NOC_OP_ADD, acc, dst, -1);
+            after(p, add, got);
+            after(p, add, prev);
+            prev = add;
+        }
+    last[v] = prev;
+}
+
 static void sum_top_mesh(noc_program_t *p, const place_t *P, uint32_t *last)
 {
     int *parent = noc_xcalloc((size_t)P->n_nodes, sizeof(int), "pyramid-sum");
@@ -374,12 +498,16 @@ static noc_program_t *make_sum(const noc_topo_t *t, const noc_gen_args_t *a, cha
         all_in_step(p, &P, step);
         for (int r = 0; r < P.side[k]; r++)
             for (int c = 0; c < P.side[k]; c++)
-                sum_node(p, &P, k, r, c, last);
+                if (P.sf)
+                    sum_node_sf(p, &P, k, r, c, last);
+                else
+                    sum_node(p, &P, k, r, c, last);
     }
     if (mesh_top)
         sum_top_mesh(p, &P, last);
     free(last);
     free(P.rank);
+    free(P.relays);
     return noc_gen_finish(p, err, errlen);
 }
 
@@ -465,6 +593,7 @@ static noc_program_t *make_broadcast(const noc_topo_t *t, const noc_gen_args_t *
     }
     free(have);
     free(P.rank);
+    free(P.relays);
     return noc_gen_finish(p, err, errlen);
 }
 
@@ -481,8 +610,12 @@ static int place_facts(const noc_generator_t *g, const noc_topo_t *t, const noc_
         noc_gen_appendf(buf, len, "embedding = direct\nexpansion = 1\ndilation = 1\ncongestion = 1\n");
     else
         noc_embed_facts(&P.emb, buf, len);
-    noc_gen_appendf(buf, len, "level_steps = %d\ncost_model = %s\n", P.top,
-            P.cost ? "load 2, setup 1, add 1 as ops; transmit 2 is link_latency = 2" : "off");
+    const char *model = P.lockstep ? "store-and-forward, lockstep: load 2; a hop setup 1 + transmit 2 + "
+                                     "setup 1, every level as many hops as the largest dilation; add 1"
+                      : P.sf ? "store-and-forward: load 2; a hop setup 1 + transmit 2 + setup 1; add 1"
+                      : P.cost ? "load 2, setup 1, add 1 as ops; transmit 2 is link_latency = 2"
+                      : "off";
+    noc_gen_appendf(buf, len, "level_steps = %d\ncost_model = %s\n", P.top, model);
     return 0;
 }
 
@@ -533,8 +666,13 @@ const noc_generator_t noc_gen_pyramid_sum = {
     .name = "pyramid-sum",
     .summary = "perimeter counting: the base's boundary-pixel flags summed up the pyramid",
     .args_help = "  every base PE holds W boundary flags (W images from --seed); every node ends\n"
-                 "  with its subtree's count, the apex with the perimeter\n" PYR_ARGS,
-    .variants = variants,
+                 "  with its subtree's count, the apex with the perimeter\n" PYR_ARGS
+                 "  pyramid-sum only: NAME-sf (direct, stout, ziavras) sends every value hop by\n"
+                 "            hop, each PE on the way setting up the reception and the\n"
+                 "            transmission (store-and-forward); NAME-lockstep (stout, ziavras)\n"
+                 "            also gives every level the mapping's largest dilation: the\n"
+                 "            paper's Table 1 plus 1 (docs/algorithms/pyramid.md)\n",
+    .variants = sum_variants,
     .make = make_sum,
     .facts = sum_facts,
     .volume = volume_sum,

@@ -501,6 +501,68 @@ static void test_cost_model(void **state)
     }
 }
 
+/* Table 1 of the paper, "one level active" (perimeter counting): Stout
+ * 28, 37, 46 and the new mapping 40, 53, 66 for n = 3, 4, 5. The
+ * store-and-forward reading (docs/algorithms/pyramid.md): a hop costs a
+ * transmit setup, the transmission and a receive setup (after the arrival),
+ * 1 + 2 + 1; a level of the sum costs its farthest child's D hops and one
+ * add, 4D + 1 (the nearer children's receives and adds fit in meanwhile);
+ * the run starts with the load, 2. Stout: D = 2 at every level; the new
+ * mapping: 2 for levels 0-1, 3 above; lockstep: every level the mapping's
+ * largest dilation. On the pyramid itself (direct-sf) a level is one hop
+ * and the parent's 4 receive setups and 3 adds: 1 + 2 + 4 + 3. The paper's
+ * figures are 1 + n (4D + 1) with D = 2 (Stout) and 3 (new), every level:
+ * the lockstep counts less 1. */
+enum { LOAD = 2, SETUP = 1, XMIT = 2, ADD = 1 };
+static uint64_t level_cost(int d) { return (uint64_t)d * (2 * SETUP + XMIT) + ADD; }
+
+static void test_table1(void **state)
+{
+    (void)state;
+    static const char *const COST[] = { "link_latency", "2", "compute_cycles", "1", NULL };
+    static const uint64_t paper_stout[] = { 28, 37, 46 }, paper_new[] = { 40, 53, 66 }; /* Table 1 */
+    for (int n = 1; n <= 5; n++) {
+        char pyr[32], cube[32];
+        snprintf(pyr, sizeof pyr, "pyramid:%d", n);
+        snprintf(cube, sizeof cube, "hypercube:%d", 2 * n);
+        uint64_t N = (uint64_t)n;
+        uint64_t stout = run(SUM, cube, "stout-sf", 1, UNIT_SYNC, COST).cycles;
+        uint64_t stout_ls = run(SUM, cube, "stout-lockstep", 1, UNIT_SYNC, COST).cycles;
+        uint64_t ziavras = run(SUM, cube, "ziavras-sf", 1, UNIT_SYNC, COST).cycles;
+        uint64_t ziavras_ls = run(SUM, cube, "ziavras-lockstep", 1, UNIT_SYNC, COST).cycles;
+        uint64_t direct = run(SUM, pyr, "direct-sf", 1, UNIT_SYNC, COST).cycles;
+        print_message("n = %d: stout-sf %llu, stout-lockstep %llu, ziavras-sf %llu, ziavras-lockstep %llu, "
+                      "direct-sf %llu\n", n, (unsigned long long)stout, (unsigned long long)stout_ls,
+                      (unsigned long long)ziavras, (unsigned long long)ziavras_ls, (unsigned long long)direct);
+        assert_int_equal(stout, LOAD + N * level_cost(2));
+        assert_int_equal(stout_ls, stout); /* Stout: dilation 2 at every level */
+        assert_int_equal(ziavras, LOAD + level_cost(2) + (N - 1) * level_cost(3));
+        assert_int_equal(ziavras_ls, LOAD + N * level_cost(n > 1 ? 3 : 2)); /* P_1: levels 0-1 only */
+        assert_int_equal(direct, LOAD + N * (SETUP + XMIT + 4 * SETUP + 3 * ADD));
+        if (n >= 3) {
+            /* the paper's figures are this formula, and the lockstep counts less 1 */
+            assert_int_equal(paper_stout[n - 3], 1 + N * level_cost(2));
+            assert_int_equal(paper_new[n - 3], 1 + N * level_cost(3));
+            assert_int_equal(stout_ls - 1, paper_stout[n - 3]);
+            assert_int_equal(ziavras_ls - 1, paper_new[n - 3]);
+        }
+        /* right results with 2 words, and on the default router */
+        run(SUM, cube, "ziavras-lockstep", 2, UNIT_SYNC, COST);
+        run(SUM, cube, "stout-sf", 2, DEFAULT_ROUTER, NULL);
+        run(SUM, pyr, "direct-sf", 3, UNIT, NULL);
+    }
+    run(SUM, "multilevel:4:1,2", "direct-sf", 2, UNIT_SYNC, COST);
+    /* the broadcast has no store-and-forward variants: refused by name */
+    char err[512] = "";
+    noc_topo_t *t = noc_topo_create("hypercube:6", 0, err, sizeof err);
+    noc_gen_args_t a;
+    noc_gen_args_default(&a);
+    a.variant = "stout-sf";
+    assert_null(BCAST->make(t, &a, err, sizeof err));
+    assert_non_null(strstr(err, "pyramid-broadcast: unknown variant 'stout-sf'"));
+    noc_topo_destroy(t);
+}
+
 /* The facts hook reports the embedding and its measures. */
 static void test_facts(void **state)
 {
@@ -543,6 +605,7 @@ static void test_errors(void **state)
         { "pyramid:3", "stout", 1, "embeds P_N into a hypercube" },
         { "multilevel:4:2,2", "ziavras-cost", 1, "embeds P_N into a hypercube" },
         { "pyramid:3", "lai-white", 1, "unknown variant 'lai-white'" },
+        { "pyramid:3", "direct-lockstep", 1, "unknown variant 'direct-lockstep'" },
         { "pyramid:3", NULL, 0, "--words 0" },
         { "hypercube:6", NULL, -2, "--words -2" },
     };
@@ -580,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_hops_and_hot_links),
         cmocka_unit_test(test_perimeter),
         cmocka_unit_test(test_cost_model),
+        cmocka_unit_test(test_table1),
         cmocka_unit_test(test_facts),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_survey),
