@@ -14,9 +14,11 @@
 #include <string.h>
 
 enum { T_ROUTER = NOC_TIMING_ROUTER, T_UNIT = NOC_TIMING_UNIT, T_UNIT_SYNC = NOC_TIMING_UNIT_SYNC,
-       T_COST = 100 /* unit, sync steps, link_latency 2: examples/ziavras_cost.ini */ };
+       T_COST = 100, /* unit, sync steps, link_latency 2: examples/ziavras_cost.ini */
+       T_COST_PIPE /* the same without step barriers (multiple levels active) */ };
 enum { R_EQ, R_LE, R_GT, R_INFO }; /* measured == formula, <= formula, > formula, just shown */
-enum { M_CYCLES, M_LINK };          /* what is measured: cycles, or the most flits on one link */
+enum { M_CYCLES, M_LINK, M_PERIOD }; /* what is measured: cycles, the most flits on one link, or
+                                        cycles per word: (cycles(2W) - cycles(W)) / W */
 
 typedef struct vcase {
     const char *program, *spec, *variant;
@@ -144,6 +146,10 @@ static int64_t f_table1_new(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 2 + 13 * pyr_n(t); }
 static int64_t f_sf_new(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 2 + 9 + 13 * (pyr_n(t) - 1); }
+/* pipelined (-pipe): the busiest PE's processor time per object */
+static int64_t f_pipe_stout(const noc_topo_t *t, const vcase_t *c) { (void)c; return 2 + 6 * pyr_n(t); }
+static int64_t f_pipe_new(const noc_topo_t *t, const vcase_t *c) { (void)c; return 4 * pyr_n(t) + 4; }
+static int64_t f_eight(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 8; }
 
 static const vcase_t cases[] = {
     /* generic algorithms: what their structure gives */
@@ -237,6 +243,12 @@ static const vcase_t cases[] = {
       "2 + 13n (Table 1: 1 + 13n = 66)", f_table1_new, "003, Table 1, new, dilation 3 every level" },
     { "pyramid-sum", "hypercube:6", "ziavras-sf", 0, 1, 0, T_COST, R_EQ, M_CYCLES,
       "2 + 9 + 13(n - 1) (dilation 2 at level 1)", f_sf_new, "003, the new mapping as claimed, store-and-forward" },
+    { "pyramid-sum", "hypercube:6", "stout-pipe", 0, 16, 0, T_COST_PIPE, R_EQ, M_PERIOD,
+      "2 + 6n (PE 0: a node of every level)", f_pipe_stout, "003, Table 1, multiple levels active (paper: none)" },
+    { "pyramid-sum", "hypercube:6", "ziavras-pipe", 0, 16, 0, T_COST_PIPE, R_EQ, M_PERIOD,
+      "4n + 4 (the apex's PE, relaying; paper: 14)", f_pipe_new, "003, Table 1, multiple levels active" },
+    { "pyramid-sum", "pyramid:3", "direct-pipe", 0, 16, 0, T_COST_PIPE, R_EQ, M_PERIOD,
+      "8 (a parent: 4 receptions, 3 adds, 1 send)", f_eight, "003, multiple levels active, on the pyramid" },
 };
 
 typedef struct outcome {
@@ -245,13 +257,32 @@ typedef struct outcome {
     char err[512];
 } outcome_t;
 
+static outcome_t run_one(const vcase_t *c, const noc_topo_t *t);
+
+/* M_PERIOD: (cycles with 2W words - cycles with W) / W; else one run. */
 static outcome_t run_case(const vcase_t *c, const noc_topo_t *t)
+{
+    if (c->metric != M_PERIOD)
+        return run_one(c, t);
+    vcase_t twice = *c;
+    twice.words = 2 * c->words;
+    outcome_t a = run_one(c, t), b = run_one(&twice, t);
+    if (!a.ok)
+        return a;
+    if (!b.ok)
+        return b;
+    b.cycles = (b.cycles - a.cycles) / (uint64_t)c->words;
+    return b;
+}
+
+static outcome_t run_one(const vcase_t *c, const noc_topo_t *t)
 {
     outcome_t o = { 0 };
     noc_config_t cfg;
     noc_config_defaults(&cfg);
-    noc_config_timing(&cfg, c->timing == T_COST ? T_UNIT_SYNC : c->timing);
-    if (c->timing == T_COST) { /* the paper's cost model: transmit 2; the ops carry the rest */
+    int cost = c->timing == T_COST || c->timing == T_COST_PIPE;
+    noc_config_timing(&cfg, c->timing == T_COST ? T_UNIT_SYNC : c->timing == T_COST_PIPE ? T_UNIT : c->timing);
+    if (cost) { /* the paper's cost model: transmit 2; the ops carry the rest */
         cfg.link_latency = 2;
         cfg.compute_cycles = 1;
     }
@@ -299,7 +330,7 @@ static outcome_t run_case(const vcase_t *c, const noc_topo_t *t)
 static const char *timing_name(int t)
 {
     return t == T_UNIT_SYNC ? "unit, sync steps" : t == T_UNIT ? "unit" : t == T_COST ? "cost model, sync steps"
-                                                                                      : "vc router";
+           : t == T_COST_PIPE ? "cost model" : "vc router";
 }
 
 enum { O_MARKDOWN, O_ONLY, O_HELP };
@@ -383,7 +414,7 @@ int noc_cmd_validate(int argc, char **argv)
             snprintf(args + strlen(args), sizeof args - strlen(args), " words %d", c->words);
         if (strcmp(c->program, "shift") == 0)
             snprintf(args + strlen(args), sizeof args - strlen(args), " q %lld", (long long)c->q);
-        const char *what = c->metric == M_LINK ? "messages/link" : "cycles";
+        const char *what = c->metric == M_LINK ? "messages/link" : c->metric == M_PERIOD ? "cycles/object" : "cycles";
         if (markdown)
             printf("| %s%s | %s | %s | %s | %s | %lld | %llu | %s | %s | %llu%s |\n", c->program, args, c->spec,
                    timing_name(c->timing), what, c->formula, (long long)want, (unsigned long long)o.cycles, mark,

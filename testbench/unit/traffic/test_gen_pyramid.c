@@ -563,6 +563,102 @@ static void test_table1(void **state)
     noc_topo_destroy(t);
 }
 
+/* The busiest PE's processor time per object under the store-and-forward
+ * cost model, walked from the embedding (n >= 1; kind < 0: P_n itself):
+ * a base node's load (2), per pyramid edge the source's transmission
+ * setup (1), 2 on every PE in the middle of its e-cube route (reception
+ * and transmission setups), the destination's reception setup (1) - none
+ * of it for a child on its parent's PE - and a parent's adds (one a child
+ * but the first). */
+static uint64_t busiest_pe(int n, int kind)
+{
+    int pes = kind < 0 ? ((1 << (2 * n + 2)) - 1) / 3 : 1 << (2 * n);
+    uint64_t *work = calloc((size_t)pes, sizeof *work), most = 0;
+    assert_non_null(work);
+    noc_embed_t e = { kind < 0 ? NOC_EMBED_STOUT : (noc_embed_kind_t)kind, n, 0 };
+    int first[16] = { 0 };
+    for (int k = 1; k <= n + 1; k++)
+        first[k] = first[k - 1] + (1 << (n - k + 1)) * (1 << (n - k + 1));
+    for (int k = 0; k <= n; k++)
+        for (int r = 0; r < 1 << (n - k); r++)
+            for (int c = 0; c < 1 << (n - k); c++) {
+                int pv = kind < 0 ? first[k] + r * (1 << (n - k)) + c : noc_embed_node(&e, k, r, c);
+                if (k == 0) {
+                    work[pv] += 2;
+                    continue;
+                }
+                work[pv] += 3; /* four children, three adds */
+                for (int i = 0; i < 4; i++) {
+                    int cr = 2 * r + (i >> 1), cc = 2 * c + (i & 1);
+                    int pc = kind < 0 ? first[k - 1] + cr * (1 << (n - k + 1)) + cc
+                                      : noc_embed_node(&e, k - 1, cr, cc);
+                    if (pc == pv)
+                        continue;
+                    work[pc] += 1;
+                    work[pv] += 1;
+                    for (int at = pc; kind >= 0 && (at ^ pv) != ((at ^ pv) & -(at ^ pv));) {
+                        at ^= (at ^ pv) & -(at ^ pv);
+                        work[at] += 2;
+                    }
+                }
+            }
+    for (int v = 0; v < pes; v++)
+        most = work[v] > most ? work[v] : most;
+    free(work);
+    return most;
+}
+
+/* "Multiple levels active" (Table 1's pipelined columns): -pipe runs the
+ * W objects as separate messages without step barriers, every node taking
+ * the objects in order. Its period, 1/throughput, is the busiest PE's
+ * processor time per object: on the pyramid a parent's four reception
+ * setups, three adds and a transmission setup (8; 7 on P_1, whose parent
+ * is the apex); Stout's PE 0, a node of every level, 2 + 6n; the new
+ * mapping's apex PE, which also holds a base node and relays two routes
+ * of level 1 and four of every level 2 .. n-1, 4n + 4. */
+static void test_pipeline(void **state)
+{
+    (void)state;
+    static const char *const COST[] = { "link_latency", "2", "compute_cycles", "1", "sync_steps", "0", NULL };
+    for (int n = 1; n <= 4; n++) {
+        char pyr[32], cube[32];
+        snprintf(pyr, sizeof pyr, "pyramid:%d", n);
+        snprintf(cube, sizeof cube, "hypercube:%d", 2 * n);
+        const char *specs[] = { pyr, cube, cube }, *vars[] = { "direct-pipe", "stout-pipe", "ziavras-pipe" };
+        int kinds[] = { -1, NOC_EMBED_STOUT, NOC_EMBED_ZIAVRAS };
+        for (int i = 0; i < 3; i++) {
+            if (i == 0 && n == 4)
+                continue; /* pyramid:4 is slow to run 32 objects on: P_1 .. P_3 suffice */
+            uint64_t t1 = run(SUM, specs[i], vars[i], 1, UNIT, COST).cycles;
+            uint64_t t16 = run(SUM, specs[i], vars[i], 16, UNIT, COST).cycles;
+            uint64_t t32 = run(SUM, specs[i], vars[i], 32, UNIT, COST).cycles;
+            uint64_t bound = busiest_pe(n, kinds[i]);
+            print_message("n = %d %s: 1 object %llu, 16 %llu, 32 %llu: period %.2f, busiest PE %llu\n", n,
+                          vars[i], (unsigned long long)t1, (unsigned long long)t16, (unsigned long long)t32,
+                          (double)(t32 - t16) / 16, (unsigned long long)bound);
+            if (i == 0)
+                assert_int_equal(bound, n == 1 ? 7 : 8);
+            if (i == 1)
+                assert_int_equal(bound, 2 + 6 * (uint64_t)n);
+            if (i == 2) /* the apex's PE: 3 + 7 + 2 relays at level 1, 4 at levels 2 .. n-1 */
+                assert_int_equal(bound, n == 1 ? 8 : 4 * (uint64_t)n + 4);
+            if (i == 2 && n == 2) /* the busiest PE idles now and then (12.69 in the long run) */
+                assert_true(t32 - t16 > 16 * bound);
+            else
+                assert_int_equal(t32 - t16, 16 * bound);
+        }
+    }
+    /* a multilevel structure with a mesh on top has no apex to pipeline to: refused */
+    char err[512] = "";
+    noc_topo_t *t = noc_topo_create("multilevel:3:1", 0, err, sizeof err);
+    noc_gen_args_t a;
+    noc_gen_args_default(&a);
+    a.variant = "direct-pipe";
+    assert_null(SUM->make(t, &a, err, sizeof err));
+    assert_non_null(strstr(err, "pyramid-sum: variant direct-pipe pipelines the objects up to an apex"));
+    noc_topo_destroy(t);
+}
+
 /* The facts hook reports the embedding and its measures. */
 static void test_facts(void **state)
 {
@@ -644,6 +740,7 @@ int main(void)
         cmocka_unit_test(test_perimeter),
         cmocka_unit_test(test_cost_model),
         cmocka_unit_test(test_table1),
+        cmocka_unit_test(test_pipeline),
         cmocka_unit_test(test_facts),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_survey),
