@@ -33,6 +33,10 @@ int noc_embed_node(const noc_embed_t *e, int level, int row, int col)
     int rg = gray(row) << level, cg = gray(col) << level;
     if (e->kind == NOC_EMBED_ZIAVRAS && level >= 1)
         cg |= (1 << (level - 1)) - 1; /* the parent beside its children, mirrored */
+    if (level >= 1) { /* another pyramid on the same base */
+        rg ^= e->copy & 1;
+        cg ^= (e->copy >> 1) & 1;
+    }
     return e->row_high ? (rg << e->n) | cg : (cg << e->n) | rg;
 }
 

@@ -36,6 +36,10 @@ typedef struct noc_embed {
                      1: g(row) * 2^n + g(col), the order of the paper's text. The two
                      differ by a renaming of dimensions (same expansion and dilation)
                      but e-cube corrects low bits first, so congestion differs */
+    int copy;     /* which of the pyramids sharing the base (section 3, Fig. 1's primes):
+                     levels >= 1 with the row code's lowest bit flipped if copy & 1 (the
+                     second, primed pyramid), the column code's if copy & 2 (Stout's
+                     third and fourth); 0: the first. The base is the same for all */
 } noc_embed_t;
 
 /* "stout" / "ziavras". */

@@ -156,7 +156,7 @@ static void test_fig1(void **state)
 {
     (void)state;
     for (int kind = 0; kind < NOC_EMBED_KINDS; kind++) {
-        noc_embed_t e = { (noc_embed_kind_t)kind, 3, 1 };
+        noc_embed_t e = { (noc_embed_kind_t)kind, 3, 1, 0 };
         static const int l1[4] = { 0, 3, 4, 7 };
         for (int r = 0; r < 4; r++)
             for (int c = 0; c < 4; c++) {
@@ -171,7 +171,7 @@ static void test_fig1(void **state)
                 assert_int_equal(ungray(x & 7), c);
             }
     }
-    noc_embed_t z = { NOC_EMBED_ZIAVRAS, 3, 1 }, st = { NOC_EMBED_STOUT, 3, 1 };
+    noc_embed_t z = { NOC_EMBED_ZIAVRAS, 3, 1, 0 }, st = { NOC_EMBED_STOUT, 3, 1, 0 };
     static const int l2[2] = { 0, 7 }, l2c[2] = { 1, 6 };
     for (int r = 0; r < 2; r++)
         for (int c = 0; c < 2; c++) {
@@ -187,7 +187,7 @@ static void test_fig1(void **state)
     assert_int_equal(ungray(apex & 7), 2);
     assert_int_equal(noc_embed_node(&st, 3, 0, 0), 0);
     /* the generators' order (row_high = 0) only swaps the two halves */
-    noc_embed_t zc = { NOC_EMBED_ZIAVRAS, 3, 0 };
+    noc_embed_t zc = { NOC_EMBED_ZIAVRAS, 3, 0, 0 };
     assert_int_equal(noc_embed_node(&zc, 3, 0, 0), ((apex & 7) << 3) | (apex >> 3));
     assert_int_equal(noc_embed_parse("stout"), NOC_EMBED_STOUT);
     assert_int_equal(noc_embed_parse("ziavras"), NOC_EMBED_ZIAVRAS);
@@ -208,8 +208,8 @@ static void test_embed_claims(void **state)
     (void)state;
     for (int n = 1; n <= 6; n++) {
         noc_embed_cost_t s, z, zr;
-        noc_embed_t es = { NOC_EMBED_STOUT, n, 0 }, ez = { NOC_EMBED_ZIAVRAS, n, 0 },
-                    ezr = { NOC_EMBED_ZIAVRAS, n, 1 };
+        noc_embed_t es = { NOC_EMBED_STOUT, n, 0, 0 }, ez = { NOC_EMBED_ZIAVRAS, n, 0, 0 },
+                    ezr = { NOC_EMBED_ZIAVRAS, n, 1, 0 };
         assert_int_equal(noc_embed_measure(&es, &s), 0);
         assert_int_equal(noc_embed_measure(&ez, &z), 0);
         assert_int_equal(noc_embed_measure(&ezr, &zr), 0);
@@ -245,7 +245,7 @@ static void test_embed_claims(void **state)
         assert_int_equal(s.congestion_all, n <= 4 ? 3 : n - 1);
     }
     noc_embed_cost_t c;
-    noc_embed_t bad = { NOC_EMBED_STOUT, NOC_EMBED_MAX_N + 1, 0 };
+    noc_embed_t bad = { NOC_EMBED_STOUT, NOC_EMBED_MAX_N + 1, 0, 0 };
     assert_int_equal(noc_embed_measure(&bad, &c), -1);
 }
 
@@ -261,7 +261,7 @@ static void test_routes_are_ecube(void **state)
         noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
         assert_non_null(t);
         for (int kind = 0; kind < NOC_EMBED_KINDS; kind++) {
-            noc_embed_t e = { (noc_embed_kind_t)kind, n, 0 };
+            noc_embed_t e = { (noc_embed_kind_t)kind, n, 0, 0 };
             for (int k = 1; k <= n; k++)
                 for (int r = 0; r < 1 << (n - k); r++)
                     for (int c = 0; c < 1 << (n - k); c++)
@@ -377,7 +377,7 @@ static void test_hops_and_hot_links(void **state)
     for (int kind = 0; kind < NOC_EMBED_KINDS; kind++)
         for (int gi = 0; gi < 2; gi++) {
             int n = 3;
-            noc_embed_t e = { (noc_embed_kind_t)kind, n, 0 };
+            noc_embed_t e = { (noc_embed_kind_t)kind, n, 0, 0 };
             noc_config_t cfg;
             noc_config_defaults(&cfg);
             noc_config_timing(&cfg, NOC_TIMING_UNIT_SYNC);
@@ -457,7 +457,7 @@ static void test_perimeter(void **state)
         assert_int_equal(noc_pe_run(sim), NOC_RUN_OK);
         int apex_rank = noc_topo_levels(t) ? noc_topo_level_first(t, 3) : 0;
         if (!noc_topo_levels(t)) { /* on the hypercube: where the mapping put the apex */
-            noc_embed_t e = { noc_embed_parse(a.variant), 3, 0 };
+            noc_embed_t e = { noc_embed_parse(a.variant), 3, 0, 0 };
             apex_rank = noc_embed_node(&e, 3, 0, 0);
         }
         int32_t at = noc_topo_levels(t) ? 0 : 3 * 4; /* level 3's region: 3 * slot, slot = 4 words */
@@ -563,6 +563,88 @@ static void test_table1(void **state)
     noc_topo_destroy(t);
 }
 
+/* Do pyramids a and b (levels >= 1) share a PE? */
+static int uppers_meet(const noc_embed_t *a, const noc_embed_t *b)
+{
+    int n = a->n;
+    char *used = calloc((size_t)1 << (2 * n), 1);
+    assert_non_null(used);
+    for (int k = 1; k <= n; k++)
+        for (int r = 0; r < 1 << (n - k); r++)
+            for (int c = 0; c < 1 << (n - k); c++)
+                used[noc_embed_node(a, k, r, c)] = 1;
+    int meet = 0;
+    for (int k = 1; k <= n; k++)
+        for (int r = 0; r < 1 << (n - k); r++)
+            for (int c = 0; c < 1 << (n - k); c++)
+                meet |= used[noc_embed_node(b, k, r, c)];
+    free(used);
+    return meet;
+}
+
+/* Several pyramids on one base (section 3): Stout's mapping leaves three
+ * PEs of every base square free for "three more pyramids with the same
+ * base and dilation"; the new one "can emulate only two", the second
+ * marked with primes in Fig. 1: levels >= 1 in the rows whose code ends
+ * in 1. Fig. 1's primed entries (paper's order, row code high): 1' at
+ * rows 1, 2, 5, 6 (codes 001, 011, 111, 101) and the 1s' columns; 2' at
+ * rows 1, 6 and columns 1, 6; 3' at row 1, column 2. */
+static void test_second_pyramid(void **state)
+{
+    (void)state;
+    noc_embed_t z1 = { NOC_EMBED_ZIAVRAS, 3, 1, 1 };
+    static const int r1[4] = { 1, 2, 5, 6 }, c1[4] = { 0, 3, 4, 7 }, r2[2] = { 1, 6 }, c2[2] = { 1, 6 };
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            int x = noc_embed_node(&z1, 1, r, c);
+            assert_int_equal(ungray(x >> 3), r1[r]);
+            assert_int_equal(ungray(x & 7), c1[c]);
+        }
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 2; c++) {
+            int x = noc_embed_node(&z1, 2, r, c);
+            assert_int_equal(ungray(x >> 3), r2[r]);
+            assert_int_equal(ungray(x & 7), c2[c]);
+        }
+    int apex = noc_embed_node(&z1, 3, 0, 0);
+    assert_int_equal(ungray(apex >> 3), 1);
+    assert_int_equal(ungray(apex & 7), 2);
+    for (int n = 1; n <= 6; n++)
+        for (int kind = 0; kind < NOC_EMBED_KINDS; kind++) {
+            noc_embed_t e[4];
+            noc_embed_cost_t c[4];
+            int meet[4][4];
+            for (int i = 0; i < 4; i++) {
+                e[i] = (noc_embed_t){ (noc_embed_kind_t)kind, n, 0, i };
+                assert_int_equal(noc_embed_measure(&e[i], &c[i]), 0);
+                for (int b = 0; b < 1 << (2 * n); b++) /* the same base */
+                    assert_int_equal(noc_embed_node(&e[i], 0, b >> n, b & ((1 << n) - 1)),
+                                     noc_embed_node(&e[0], 0, b >> n, b & ((1 << n) - 1)));
+                for (int j = 0; j < i; j++)
+                    meet[i][j] = meet[j][i] = uppers_meet(&e[j], &e[i]);
+            }
+            int stout = kind == NOC_EMBED_STOUT;
+            for (int i = 1; i < 4; i++) {
+                if (stout || i == 1) { /* beside the first, as costly */
+                    assert_int_equal(c[i].dilation, c[0].dilation);
+                    assert_int_equal(c[i].congestion, c[0].congestion);
+                    assert_int_equal(c[i].upper_shared, c[0].upper_shared);
+                }
+                for (int j = 0; j < i; j++)
+                    if (stout || n == 1) /* four pyramids, apart */
+                        assert_false(meet[i][j]);
+            }
+            if (stout || n == 1)
+                continue;
+            assert_false(meet[0][1]); /* the primed pyramid */
+            assert_true(meet[0][2]);
+            for (int a = 0; a < 4; a++) /* no three of them apart: "only two" */
+                for (int b = a + 1; b < 4; b++)
+                    for (int d = b + 1; d < 4; d++)
+                        assert_true(meet[a][b] || meet[a][d] || meet[b][d]);
+        }
+}
+
 /* The busiest PE's processor time per object under the store-and-forward
  * cost model, walked from the embedding (n >= 1; kind < 0: P_n itself):
  * a base node's load (2), per pyramid edge the source's transmission
@@ -575,7 +657,7 @@ static uint64_t busiest_pe(int n, int kind)
     int pes = kind < 0 ? ((1 << (2 * n + 2)) - 1) / 3 : 1 << (2 * n);
     uint64_t *work = calloc((size_t)pes, sizeof *work), most = 0;
     assert_non_null(work);
-    noc_embed_t e = { kind < 0 ? NOC_EMBED_STOUT : (noc_embed_kind_t)kind, n, 0 };
+    noc_embed_t e = { kind < 0 ? NOC_EMBED_STOUT : (noc_embed_kind_t)kind, n, 0, 0 };
     int first[16] = { 0 };
     for (int k = 1; k <= n + 1; k++)
         first[k] = first[k - 1] + (1 << (n - k + 1)) * (1 << (n - k + 1));
@@ -741,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_cost_model),
         cmocka_unit_test(test_table1),
         cmocka_unit_test(test_pipeline),
+        cmocka_unit_test(test_second_pyramid),
         cmocka_unit_test(test_facts),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_survey),
