@@ -70,6 +70,15 @@ typedef struct noc_embed_cost {
 /* Measure e. Returns 0, or -1 when e->n is out of range. */
 int noc_embed_measure(const noc_embed_t *e, noc_embed_cost_t *c);
 
+/* A multilevel structure with reductions 2^m[i-1] x 2^m[i-1] between its
+ * levels i-1 and i (i = 1 .. levels, m[0] + ... <= e->n) on H_2n, as
+ * section 3 maps it: its level j on the PEs of pyramid level M_j = m[0] +
+ * ... + m[j-1] of e's mapping (Stout's: "the first algorithm"; the new
+ * one's: its extension). Per level pair i (1-based, dil[i], cong[i]):
+ * the dilation of its parent-child edges and their congestion, counted as
+ * for noc_embed_measure. Returns 0, or -1 when the m's do not fit. */
+int noc_embed_multilevel(const noc_embed_t *e, const int *m, int levels, int *dil, int *cong);
+
 /* The report's "key = value" lines for e, appended to buf: embedding,
  * embedded (P_n onto H_2n), expansion, load, upper_shared, dilation,
  * dilation_lateral, congestion, congestion_all (numbers), and per level

@@ -645,6 +645,46 @@ static void test_second_pyramid(void **state)
         }
 }
 
+/* Multilevel structures on H_2n (section 3): level j at pyramid level
+ * m_1 + ... + m_j. The paper: dilation 2 m_i between levels i-1 and i
+ * (Stout's placement, "the first algorithm"); 2 m_1 and 2 m_i + 1 for
+ * i > 1 (the new one's extension), congestion "still 2". Every
+ * composition m_1 + ... + m_L <= n, n <= 6. The congestion is 2 only for
+ * m_i = 1: a parent's 4^m - 1 remote children enter its PE over the 2m
+ * links of the bits they differ in (minimal routes), so at least
+ * ceil((4^m - 1) / 2m); e-cube routing gives 2^(2m - 1). */
+static void test_multilevel_embedding(void **state)
+{
+    (void)state;
+    int d[NOC_EMBED_MAX_N + 1], c[NOC_EMBED_MAX_N + 1], m[NOC_EMBED_MAX_N];
+    for (int n = 1; n <= 6; n++)
+        for (int total = 1; total <= n; total++)
+            for (int cuts = 0; cuts < 1 << (total - 1); cuts++) {
+                int levels = 0, run = 1;
+                for (int b = 0; b < total - 1; b++, run++)
+                    if (cuts >> b & 1) {
+                        m[levels++] = run;
+                        run = 0;
+                    }
+                m[levels++] = run;
+                for (int kind = 0; kind < NOC_EMBED_KINDS; kind++) {
+                    noc_embed_t e = { (noc_embed_kind_t)kind, n, 0, 0 };
+                    assert_int_equal(noc_embed_multilevel(&e, m, levels, d, c), 0);
+                    for (int i = 1; i <= levels; i++) {
+                        int mi = m[i - 1];
+                        int want = 2 * mi + (kind == NOC_EMBED_ZIAVRAS && i > 1);
+                        assert_int_equal(d[i], want);
+                        assert_int_equal(c[i], 1 << (2 * mi - 1));
+                        assert_true(c[i] >= ((1 << (2 * mi)) - 1 + 2 * mi - 1) / (2 * mi));
+                    }
+                }
+            }
+    noc_embed_t e = { NOC_EMBED_STOUT, 3, 0, 0 };
+    int too_high[2] = { 2, 2 }, zero[2] = { 1, 0 };
+    assert_int_equal(noc_embed_multilevel(&e, too_high, 2, d, c), -1);
+    assert_int_equal(noc_embed_multilevel(&e, zero, 2, d, c), -1);
+}
+
 /* The busiest PE's processor time per object under the store-and-forward
  * cost model, walked from the embedding (n >= 1; kind < 0: P_n itself):
  * a base node's load (2), per pyramid edge the source's transmission
@@ -824,6 +864,7 @@ int main(void)
         cmocka_unit_test(test_table1),
         cmocka_unit_test(test_pipeline),
         cmocka_unit_test(test_second_pyramid),
+        cmocka_unit_test(test_multilevel_embedding),
         cmocka_unit_test(test_facts),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_survey),
