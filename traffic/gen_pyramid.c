@@ -22,7 +22,12 @@
  * Variants ending in -cost add the paper's cost model as ops: a load of 2
  * cycles on every base PE (sum), a setup of 1 before every send and every
  * receive, adds of 1 per word (docs/algorithms/pyramid.md; the transmit
- * time of 2 is link_latency = 2 in examples/ziavras_cost.ini). */
+ * time of 2 is link_latency = 2 in examples/ziavras_cost.ini). The sum's
+ * -sf variants count as the paper's Table 1 does: every hop a message
+ * between neighbouring PEs, each PE setting up the reception after the
+ * arrival and then the transmission (store-and-forward); -lockstep also
+ * gives every level the mapping's largest dilation; -pipe runs the W
+ * words as W objects through all levels at once. */
 #include "traffic/embed.h"
 #include "traffic/gen_util.h"
 #include "util/xalloc.h"
