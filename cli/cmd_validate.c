@@ -13,9 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_ROUTER = NOC_TIMING_ROUTER, T_UNIT = NOC_TIMING_UNIT, T_UNIT_SYNC = NOC_TIMING_UNIT_SYNC };
+enum { T_ROUTER = NOC_TIMING_ROUTER, T_UNIT = NOC_TIMING_UNIT, T_UNIT_SYNC = NOC_TIMING_UNIT_SYNC,
+       T_COST = 100, /* unit, sync steps, link_latency 2: examples/ziavras_cost.ini */
+       T_COST_PIPE /* the same without step barriers (multiple levels active) */ };
 enum { R_EQ, R_LE, R_GT, R_INFO }; /* measured == formula, <= formula, > formula, just shown */
-enum { M_CYCLES, M_LINK };          /* what is measured: cycles, or the most flits on one link */
+enum { M_CYCLES, M_LINK, M_PERIOD }; /* what is measured: cycles, the most flits on one link, or
+                                        cycles per word: (cycles(2W) - cycles(W)) / W */
 
 typedef struct vcase {
     const char *program, *spec, *variant;
@@ -132,6 +135,22 @@ static int64_t f_otis_prefix_ours(const noc_topo_t *t, const vcase_t *c)
 static int64_t f_otis_sum(const noc_topo_t *t, const vcase_t *c)
 { (void)c; return 8 * noc_topo_k(noc_topo_basis(t), 0) - 7; }
 
+/* Ziavras, Table 1 (perimeter counting, one level active), read as
+ * store-and-forward: the load (2), then per level the farthest child's D
+ * hops of setup 1 + transmit 2 + setup 1 and an add (1): 2 + sum of
+ * (4 D_k + 1); n = the cube's dimension / 2 (docs/algorithms/pyramid.md) */
+static int64_t pyr_n(const noc_topo_t *t) { return noc_topo_dims(t) / 2; }
+static int64_t f_table1_stout(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 2 + 9 * pyr_n(t); }
+static int64_t f_table1_new(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 2 + 13 * pyr_n(t); }
+static int64_t f_sf_new(const noc_topo_t *t, const vcase_t *c)
+{ (void)c; return 2 + 9 + 13 * (pyr_n(t) - 1); }
+/* pipelined (-pipe): the busiest PE's processor time per object */
+static int64_t f_pipe_stout(const noc_topo_t *t, const vcase_t *c) { (void)c; return 2 + 6 * pyr_n(t); }
+static int64_t f_pipe_new(const noc_topo_t *t, const vcase_t *c) { (void)c; return 4 * pyr_n(t) + 4; }
+static int64_t f_eight(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 8; }
+
 static const vcase_t cases[] = {
     /* generic algorithms: what their structure gives */
     { "broadcast", "hypercube:6", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "d (one dimension a step)", f_dims,
@@ -210,6 +229,26 @@ static const vcase_t cases[] = {
       f_dims, "003, Stout's embedding (2N = the cube's dimension)" },
     { "pyramid-broadcast", "hypercube:6", "ziavras", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES,
       "3N - 1 (dilation 2 at the base, 3 above)", f_ziavras_bcast, "003, the new embedding" },
+    { "pyramid-sum", "hypercube:6", "stout-lockstep", 0, 1, 0, T_COST, R_EQ, M_CYCLES,
+      "2 + 9n (Table 1: 1 + 9n = 28)", f_table1_stout, "003, Table 1, Stout, store-and-forward" },
+    { "pyramid-sum", "hypercube:8", "stout-lockstep", 0, 1, 0, T_COST, R_EQ, M_CYCLES,
+      "2 + 9n (Table 1: 1 + 9n = 37)", f_table1_stout, "003, Table 1, Stout, store-and-forward" },
+    { "pyramid-sum", "hypercube:10", "stout-lockstep", 0, 1, 0, T_COST, R_EQ, M_CYCLES,
+      "2 + 9n (Table 1: 1 + 9n = 46)", f_table1_stout, "003, Table 1, Stout, store-and-forward" },
+    { "pyramid-sum", "hypercube:6", "ziavras-lockstep", 0, 1, 0, T_COST, R_EQ, M_CYCLES,
+      "2 + 13n (Table 1: 1 + 13n = 40)", f_table1_new, "003, Table 1, new, dilation 3 every level" },
+    { "pyramid-sum", "hypercube:8", "ziavras-lockstep", 0, 1, 0, T_COST, R_EQ, M_CYCLES,
+      "2 + 13n (Table 1: 1 + 13n = 53)", f_table1_new, "003, Table 1, new, dilation 3 every level" },
+    { "pyramid-sum", "hypercube:10", "ziavras-lockstep", 0, 1, 0, T_COST, R_EQ, M_CYCLES,
+      "2 + 13n (Table 1: 1 + 13n = 66)", f_table1_new, "003, Table 1, new, dilation 3 every level" },
+    { "pyramid-sum", "hypercube:6", "ziavras-sf", 0, 1, 0, T_COST, R_EQ, M_CYCLES,
+      "2 + 9 + 13(n - 1) (dilation 2 at level 1)", f_sf_new, "003, the new mapping as claimed, store-and-forward" },
+    { "pyramid-sum", "hypercube:6", "stout-pipe", 0, 16, 0, T_COST_PIPE, R_EQ, M_PERIOD,
+      "2 + 6n (PE 0: a node of every level)", f_pipe_stout, "003, Table 1, multiple levels active (paper: none)" },
+    { "pyramid-sum", "hypercube:6", "ziavras-pipe", 0, 16, 0, T_COST_PIPE, R_EQ, M_PERIOD,
+      "4n + 4 (the apex's PE, relaying; paper: 14)", f_pipe_new, "003, Table 1, multiple levels active" },
+    { "pyramid-sum", "pyramid:3", "direct-pipe", 0, 16, 0, T_COST_PIPE, R_EQ, M_PERIOD,
+      "8 (a parent: 4 receptions, 3 adds, 1 send)", f_eight, "003, multiple levels active, on the pyramid" },
 };
 
 typedef struct outcome {
@@ -218,12 +257,35 @@ typedef struct outcome {
     char err[512];
 } outcome_t;
 
+static outcome_t run_one(const vcase_t *c, const noc_topo_t *t);
+
+/* M_PERIOD: (cycles with 2W words - cycles with W) / W; else one run. */
 static outcome_t run_case(const vcase_t *c, const noc_topo_t *t)
+{
+    if (c->metric != M_PERIOD)
+        return run_one(c, t);
+    vcase_t twice = *c;
+    twice.words = 2 * c->words;
+    outcome_t a = run_one(c, t), b = run_one(&twice, t);
+    if (!a.ok)
+        return a;
+    if (!b.ok)
+        return b;
+    b.cycles = (b.cycles - a.cycles) / (uint64_t)c->words;
+    return b;
+}
+
+static outcome_t run_one(const vcase_t *c, const noc_topo_t *t)
 {
     outcome_t o = { 0 };
     noc_config_t cfg;
     noc_config_defaults(&cfg);
-    noc_config_timing(&cfg, c->timing);
+    int cost = c->timing == T_COST || c->timing == T_COST_PIPE;
+    noc_config_timing(&cfg, c->timing == T_COST ? T_UNIT_SYNC : c->timing == T_COST_PIPE ? T_UNIT : c->timing);
+    if (cost) { /* the paper's cost model: transmit 2; the ops carry the rest */
+        cfg.link_latency = 2;
+        cfg.compute_cycles = 1;
+    }
     const noc_generator_t *g = noc_gen_find(c->program);
     if (!g) {
         snprintf(o.err, sizeof o.err, "no program %s", c->program);
@@ -267,7 +329,8 @@ static outcome_t run_case(const vcase_t *c, const noc_topo_t *t)
 
 static const char *timing_name(int t)
 {
-    return t == T_UNIT_SYNC ? "unit, sync steps" : t == T_UNIT ? "unit" : "vc router";
+    return t == T_UNIT_SYNC ? "unit, sync steps" : t == T_UNIT ? "unit" : t == T_COST ? "cost model, sync steps"
+           : t == T_COST_PIPE ? "cost model" : "vc router";
 }
 
 enum { O_MARKDOWN, O_ONLY, O_HELP };
@@ -351,7 +414,7 @@ int noc_cmd_validate(int argc, char **argv)
             snprintf(args + strlen(args), sizeof args - strlen(args), " words %d", c->words);
         if (strcmp(c->program, "shift") == 0)
             snprintf(args + strlen(args), sizeof args - strlen(args), " q %lld", (long long)c->q);
-        const char *what = c->metric == M_LINK ? "messages/link" : "cycles";
+        const char *what = c->metric == M_LINK ? "messages/link" : c->metric == M_PERIOD ? "cycles/object" : "cycles";
         if (markdown)
             printf("| %s%s | %s | %s | %s | %s | %lld | %llu | %s | %s | %llu%s |\n", c->program, args, c->spec,
                    timing_name(c->timing), what, c->formula, (long long)want, (unsigned long long)o.cycles, mark,

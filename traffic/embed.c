@@ -33,6 +33,10 @@ int noc_embed_node(const noc_embed_t *e, int level, int row, int col)
     int rg = gray(row) << level, cg = gray(col) << level;
     if (e->kind == NOC_EMBED_ZIAVRAS && level >= 1)
         cg |= (1 << (level - 1)) - 1; /* the parent beside its children, mirrored */
+    if (level >= 1) { /* another pyramid on the same base */
+        rg ^= e->copy & 1;
+        cg ^= (e->copy >> 1) & 1;
+    }
     return e->row_high ? (rg << e->n) | cg : (cg << e->n) | rg;
 }
 
@@ -151,6 +155,37 @@ int noc_embed_measure(const noc_embed_t *e, noc_embed_cost_t *c)
             level_edges(e, k, 0, both_ways, &l);
     }
     c->congestion_all = l.max;
+    free(l.count);
+    return 0;
+}
+
+int noc_embed_multilevel(const noc_embed_t *e, const int *m, int levels, int *dil, int *cong)
+{
+    int top = 0;
+    for (int i = 0; i < levels; i++) {
+        if (m[i] < 1)
+            return -1;
+        top += m[i];
+    }
+    if (e->n < 1 || e->n > NOC_EMBED_MAX_N || (unsigned)e->kind >= NOC_EMBED_KINDS || levels < 1 || top > e->n)
+        return -1;
+    load_t l = { 2 * e->n, NULL, 0 };
+    l.count = noc_xcalloc((size_t)1 << l.dims, (size_t)l.dims * sizeof *l.count, "embedding");
+    for (int i = 1, lo = 0; i <= levels; lo += m[i - 1], i++) {
+        int hi = lo + m[i - 1], s = 1 << (e->n - hi), w = 1 << m[i - 1];
+        dil[i] = 0;
+        load_reset(&l);
+        for (int r = 0; r < s; r++)
+            for (int c = 0; c < s; c++) {
+                int u = noc_embed_node(e, hi, r, c);
+                for (int a = 0; a < w * w; a++) {
+                    int v = noc_embed_node(e, lo, r * w + a / w, c * w + a % w);
+                    longest(&dil[i], u, v);
+                    both_ways(&l, u, v);
+                }
+            }
+        cong[i] = l.max;
+    }
     free(l.count);
     return 0;
 }

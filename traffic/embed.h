@@ -36,6 +36,10 @@ typedef struct noc_embed {
                      1: g(row) * 2^n + g(col), the order of the paper's text. The two
                      differ by a renaming of dimensions (same expansion and dilation)
                      but e-cube corrects low bits first, so congestion differs */
+    int copy;     /* which of the pyramids sharing the base (section 3, Fig. 1's primes):
+                     levels >= 1 with the row code's lowest bit flipped if copy & 1 (the
+                     second, primed pyramid), the column code's if copy & 2 (Stout's
+                     third and fourth); 0: the first. The base is the same for all */
 } noc_embed_t;
 
 /* "stout" / "ziavras". */
@@ -65,6 +69,15 @@ typedef struct noc_embed_cost {
 
 /* Measure e. Returns 0, or -1 when e->n is out of range. */
 int noc_embed_measure(const noc_embed_t *e, noc_embed_cost_t *c);
+
+/* A multilevel structure with reductions 2^m[i-1] x 2^m[i-1] between its
+ * levels i-1 and i (i = 1 .. levels, m[0] + ... <= e->n) on H_2n, as
+ * section 3 maps it: its level j on the PEs of pyramid level M_j = m[0] +
+ * ... + m[j-1] of e's mapping (Stout's: "the first algorithm"; the new
+ * one's: its extension). Per level pair i (1-based, dil[i], cong[i]):
+ * the dilation of its parent-child edges and their congestion, counted as
+ * for noc_embed_measure. Returns 0, or -1 when the m's do not fit. */
+int noc_embed_multilevel(const noc_embed_t *e, const int *m, int levels, int *dil, int *cong);
 
 /* The report's "key = value" lines for e, appended to buf: embedding,
  * embedded (P_n onto H_2n), expansion, load, upper_shared, dilation,

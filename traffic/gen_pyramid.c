@@ -22,7 +22,12 @@
  * Variants ending in -cost add the paper's cost model as ops: a load of 2
  * cycles on every base PE (sum), a setup of 1 before every send and every
  * receive, adds of 1 per word (docs/algorithms/pyramid.md; the transmit
- * time of 2 is link_latency = 2 in examples/ziavras_cost.ini). */
+ * time of 2 is link_latency = 2 in examples/ziavras_cost.ini). The sum's
+ * -sf variants count as the paper's Table 1 does: every hop a message
+ * between neighbouring PEs, each PE setting up the reception after the
+ * arrival and then the transmission (store-and-forward); -lockstep also
+ * gives every level the mapping's largest dilation; -pipe runs the W
+ * words as W objects through all levels at once. */
 #include "traffic/embed.h"
 #include "traffic/gen_util.h"
 #include "util/xalloc.h"
@@ -34,16 +39,30 @@ extern const noc_generator_t noc_gen_pyramid_sum, noc_gen_pyramid_broadcast;
 
 static const char *const variants[] = { "auto",        "direct",     "stout",        "ziavras",
                                         "direct-cost", "stout-cost", "ziavras-cost", NULL };
+/* pyramid-sum also: the store-and-forward readings of Table 1 */
+static const char *const sum_variants[] = { "auto",           "direct",       "stout",
+                                            "ziavras",        "direct-cost",  "stout-cost",
+                                            "ziavras-cost",   "direct-sf",    "stout-sf",
+                                            "ziavras-sf",     "stout-lockstep", "ziavras-lockstep",
+                                            "direct-pipe",    "stout-pipe",   "ziavras-pipe",
+                                            NULL };
 
 #define LOAD_CYCLES 2  /* the paper's cost model: loading a pixel */
 #define SETUP_CYCLES 1 /* setting up a transmission or a reception */
 #define ADD_CYCLES 1   /* adding two values */
+#define TRANSMIT_CYCLES 2 /* transmitting a value one hop (link_latency = 2 in the runs) */
 
 /* How the program's pyramid sits on the fabric. */
 typedef struct place {
     int direct;                 /* 1: the fabric is the pyramid; 0: embedded in a hypercube */
     noc_embed_t emb;            /* the embedding (direct = 0) */
     int cost;                   /* add the cost model's ops */
+    int sf;                     /* store-and-forward: every hop is a message between neighbours, with
+                                   the cost model's setups at both ends (after the arrival) */
+    int lockstep;               /* sf, and every level padded to the mapping's largest dilation */
+    int pipe;                   /* sf, each of the W words (objects) its own stream of messages */
+    int pad[NOC_TOPO_MAX_LEVELS + 1]; /* lockstep: idle cycles before level k's sends */
+    int *relays;                /* sf: per rank, relay buffers used so far */
     int top;                    /* levels 0 .. top */
     int side[NOC_TOPO_MAX_LEVELS];
     int first[NOC_TOPO_MAX_LEVELS + 1];
@@ -142,7 +161,11 @@ static int resolve(place_t *P, const noc_generator_t *g, const noc_topo_t *t,
     char how[16];
     size_t len = strcspn(v, "-");
     snprintf(how, sizeof how, "%.*s", (int)len, v);
-    P->cost = v[len] != '\0';
+    const char *suffix = v + len; /* the list of variants holds only these */
+    P->lockstep = strcmp(suffix, "-lockstep") == 0;
+    P->pipe = strcmp(suffix, "-pipe") == 0;
+    P->sf = P->lockstep || P->pipe || strcmp(suffix, "-sf") == 0;
+    P->cost = P->sf || strcmp(suffix, "-cost") == 0;
     int rc;
     if (noc_gen_is(t, "pyramid") || noc_gen_is(t, "multilevel"))
         rc = on_pyramid(P, t, g->name, how, v, err, errlen);
@@ -155,6 +178,11 @@ static int resolve(place_t *P, const noc_generator_t *g, const noc_topo_t *t,
     }
     if (rc != 0)
         return -1;
+    if (P->pipe && P->side[P->top] > 1) {
+        snprintf(err, errlen, "%s: variant %s pipelines the objects up to an apex; the top of %s is a "
+                 "%dx%d mesh", g->name, v, noc_topo_spec(t), P->side[P->top], P->side[P->top]);
+        return -1;
+    }
     P->n_nodes = P->first[P->top + 1];
     P->n_ranks = noc_topo_nodes(t);
     int most = 1;
@@ -171,15 +199,19 @@ static int resolve(place_t *P, const noc_generator_t *g, const noc_topo_t *t,
     return 0;
 }
 
+static void lockstep_pads(place_t *P);
+
 static void place_ranks(place_t *P)
 {
     P->rank = noc_xcalloc((size_t)P->n_nodes, sizeof(int), "pyramid");
+    P->relays = noc_xcalloc((size_t)P->n_ranks, sizeof(int), "pyramid");
     for (int k = 0; k <= P->top; k++)
         for (int r = 0; r < P->side[k]; r++)
             for (int c = 0; c < P->side[k]; c++) {
                 int v = node_at(P, k, r, c);
                 P->rank[v] = P->direct ? v : noc_embed_node(&P->emb, k, r, c);
             }
+    lockstep_pads(P);
 }
 
 /* Every rank's next ops belong to step `name`. */
@@ -200,18 +232,98 @@ static uint32_t setup(noc_program_t *p, const place_t *P, int r, uint32_t dep)
     return s;
 }
 
+/* ---- store-and-forward (-sf, -lockstep) ---- */
+
+/* The value at `addr` on rank `from`, there after op `dep`, goes to rank
+ * `to` (word `dst`) hop by hop along the e-cube route (lowest differing
+ * bit first, as the fabric routes): each PE on the way sets up the
+ * transmission (1), the link carries the value (link_latency: 2 in the
+ * paper's model), and the next PE sets up the reception (1) once it has
+ * arrived; a PE in the middle keeps it in a relay buffer of its own and
+ * passes it on. `tag` tells the step's messages apart; `words`: the
+ * message's (W, or 1 for -pipe's one object). *src_setup (if not NULL):
+ * the source's setup. The reception setup at `to` also waits for op
+ * dst_after (NOC_GEN_NONE: nothing). Returns the op
+ * after which `to` holds the value. */
+static uint32_t sf_path(noc_program_t *p, const place_t *P, int from, int to, int tag, uint32_t words,
+                        int32_t addr, int32_t dst, uint32_t dep, uint32_t *src_setup, uint32_t dst_after)
+{
+    int32_t relay_base = (P->top + 1) * (int32_t)P->slot;
+    for (int at = from; at != to;) {
+        int diff = at ^ to, next = P->direct ? to : at ^ (diff & -diff);
+        uint32_t s = noc_prog_calc(p, at, SETUP_CYCLES);
+        after(p, s, dep);
+        if (at == from && src_setup)
+            *src_setup = s;
+        uint32_t sd = noc_prog_send(p, at, next, tag, words, addr);
+        after(p, sd, s);
+        int32_t land = next == to ? dst : relay_base + (int32_t)words * P->relays[next]++;
+        uint32_t rv = noc_prog_recv(p, next, at, tag, words, land);
+        dep = noc_prog_calc(p, next, SETUP_CYCLES);
+        after(p, dep, rv);
+        if (next == to)
+            after(p, dep, dst_after);
+        at = next;
+        addr = land;
+    }
+    return dep;
+}
+
+/* Hops between the PEs of a level-k node and of its child i. */
+static int edge_hops(const place_t *P, int k, int r, int c, int i)
+{
+    int a = P->rank[node_at(P, k, r, c)], b = P->rank[child_at(P, k, r, c, i)];
+    return a == b ? 0 : P->direct ? 1 : __builtin_popcount((unsigned)(a ^ b));
+}
+
+/* Lockstep: level k's transfers last as long as those of the level with
+ * the largest dilation D (the mapping's): pad[k] = (D - D_k) idle hops of
+ * setup + transmit 2 + setup before the level's sends. */
+static void lockstep_pads(place_t *P)
+{
+    int dil[NOC_TOPO_MAX_LEVELS + 1] = { 0 }, most = 0;
+    for (int k = 1; k <= P->top; k++) {
+        for (int r = 0; r < P->side[k]; r++)
+            for (int c = 0; c < P->side[k]; c++)
+                for (int i = 0; i < n_children(P, k); i++) {
+                    int d = edge_hops(P, k, r, c, i);
+                    dil[k] = d > dil[k] ? d : dil[k];
+                }
+        most = dil[k] > most ? dil[k] : most;
+    }
+    for (int k = 1; k <= P->top; k++)
+        P->pad[k] = P->lockstep ? (most - dil[k]) * (2 * SETUP_CYCLES + TRANSMIT_CYCLES) : 0;
+}
+
+/* An idle wait of pad[k] cycles on rank r after `dep` (none: dep). */
+static uint32_t pad_wait(noc_program_t *p, const place_t *P, int k, int r, uint32_t dep)
+{
+    if (P->pad[k] <= 0)
+        return dep;
+    uint32_t w = noc_prog_calc(p, r, P->pad[k]);
+    after(p, w, dep);
+    return w;
+}
+
 /* A combine op; cost < 0: the default (compute_cycles per word). */
-static uint32_t combine(noc_program_t *p, const place_t *P, int r, noc_op_kind_t kind, int32_t dst,
-                        int32_t src, int64_t cost)
+static uint32_t combine_n(noc_program_t *p, const place_t *P, int r, noc_op_kind_t kind, uint32_t words,
+                          int32_t dst, int32_t src, int64_t cost)
 {
     noc_op_t op;
     memset(&op, 0, sizeof op);
     op.kind = (uint8_t)kind;
-    op.words = P->words;
+    op.words = words;
     op.addr = dst;
     op.src = src;
-    op.cost = cost >= 0 ? cost : P->cost ? ADD_CYCLES * (int64_t)P->words : NOC_PROG_DEFAULT_COST;
+    op.cost = cost >= 0 ? cost : P->cost ? ADD_CYCLES * (int64_t)words : NOC_PROG_DEFAULT_COST;
     return noc_prog_add(p, r, &op);
+}
+
+/* The same on the node's W words. */
+static uint32_t combine(noc_program_t *p, const place_t *P, int r, noc_op_kind_t kind, int32_t dst,
+                        int32_t src, int64_t cost)
+{
+    return combine_n(p, P, r, kind, P->words, dst, src, cost);
 }
 
 /* The node one step toward (0,0) of the top mesh: left along the row, then
@@ -330,6 +442,58 @@ static void sum_node(noc_program_t *p, const place_t *P, int k, int r, int c, ui
     last[v] = prev;
 }
 
+/* Store-and-forward (-sf, -lockstep, -pipe): node v's children's counts
+ * come nearest first (the order they arrive in), each along sf_path; the
+ * one on v's own PE is copied in (cost 0); the first count taken goes
+ * straight into v's count, each later one into a landing word and is
+ * added (1). -pipe: object j's word only (tag child * W + j), last[] per
+ * node and object; else all W words (j = 0). */
+static void sum_node_sf(noc_program_t *p, const place_t *P, int k, int r, int c, int j, uint32_t *last)
+{
+    int v = node_at(P, k, r, c), pv = P->rank[v], far = 0, lanes = P->pipe ? (int)P->words : 1;
+    uint32_t words = P->pipe ? 1 : P->words;
+    int32_t acc = region(P, k) + j, from = region(P, k - 1) + j, w = (int32_t)P->words;
+    for (int i = 0; i < n_children(P, k); i++) {
+        int d = edge_hops(P, k, r, c, i);
+        far = d > far ? d : far;
+    }
+    uint32_t prev = NOC_GEN_NONE;
+    /* -pipe: v takes object j once it is done with object j - 1 */
+    uint32_t in_order = j ? last[v * lanes + j - 1] : NOC_GEN_NONE;
+    int land = 0;
+    for (int d = 0; d <= far; d++)
+        for (int i = 0; i < n_children(P, k); i++) {
+            if (edge_hops(P, k, r, c, i) != d)
+                continue;
+            int ch = child_at(P, k, r, c, i), pc = P->rank[ch];
+            uint32_t ready = last[ch * lanes + j], got;
+            if (P->pipe && k == 1) { /* load object j once object j - 1 is sent */
+                ready = noc_prog_calc(p, pc, LOAD_CYCLES);
+                after(p, ready, j ? last[ch * lanes + j - 1] : NOC_GEN_NONE);
+            }
+            int32_t dst = is_op(prev) ? acc + w * ++land : acc;
+            if (d == 0) {
+                got = combine_n(p, P, pv, NOC_OP_COPY, words, dst, from, 0);
+                after(p, got, ready);
+                after(p, got, in_order);
+                if (k == 1)
+                    last[ch * lanes + j] = got;
+            } else {
+                got = sf_path(p, P, pc, pv, ch * lanes + j, words, from, dst, pad_wait(p, P, k, pc, ready),
+                              k == 1 ? &last[ch * lanes + j] : NULL, in_order);
+            }
+            if (dst == acc) {
+                prev = got;
+                continue;
+            }
+            uint32_t add = combine_n(p, P, pv, NOC_OP_ADD, words, acc, dst, -1);
+            after(p, add, got);
+            after(p, add, prev);
+            prev = add;
+        }
+    last[v * lanes + j] = prev;
+}
+
 static void sum_top_mesh(noc_program_t *p, const place_t *P, uint32_t *last)
 {
     int *parent = noc_xcalloc((size_t)P->n_nodes, sizeof(int), "pyramid-sum");
@@ -348,7 +512,7 @@ static noc_program_t *make_sum(const noc_topo_t *t, const noc_gen_args_t *a, cha
     place_ranks(&P);
     noc_program_t *p = noc_prog_new(P.n_ranks, "pyramid-sum");
     int mesh_top = P.side[P.top] > 1;
-    if (P.cost)
+    if (P.cost && !P.pipe)
         noc_prog_declare_step(p, "load");
     for (int k = 1; k <= P.top; k++) {
         char step[16];
@@ -360,26 +524,32 @@ static noc_program_t *make_sum(const noc_topo_t *t, const noc_gen_args_t *a, cha
         noc_prog_declare_step(p, "top-broadcast");
     }
     sum_data(p, &P, a->seed);
-    uint32_t *last = noc_xcalloc((size_t)P.n_nodes, sizeof(uint32_t), "pyramid-sum");
-    for (int v = 0; v < P.n_nodes; v++)
+    int lanes = P.pipe ? (int)P.words : 1; /* -pipe: each object its own ops */
+    uint32_t *last = noc_xcalloc((size_t)P.n_nodes * (size_t)lanes, sizeof(uint32_t), "pyramid-sum");
+    for (int v = 0; v < P.n_nodes * lanes; v++)
         last[v] = NOC_GEN_HAS;
-    if (P.cost) {
+    if (P.cost && !P.pipe) { /* -pipe: each object's load comes with level 1 */
         all_in_step(p, &P, "load");
-        for (int v = 0; v < P.first[1]; v++)
-            last[v] = noc_prog_calc(p, P.rank[v], LOAD_CYCLES);
+        for (int v = 0; v < P.first[1] * lanes; v++)
+            last[v] = noc_prog_calc(p, P.rank[v / lanes], LOAD_CYCLES);
     }
     for (int k = 1; k <= P.top; k++) {
         char step[16];
         snprintf(step, sizeof step, "level%d", k);
         all_in_step(p, &P, step);
-        for (int r = 0; r < P.side[k]; r++)
-            for (int c = 0; c < P.side[k]; c++)
-                sum_node(p, &P, k, r, c, last);
+        for (int j = 0; j < lanes; j++)
+            for (int r = 0; r < P.side[k]; r++)
+                for (int c = 0; c < P.side[k]; c++)
+                    if (P.sf)
+                        sum_node_sf(p, &P, k, r, c, j, last);
+                    else
+                        sum_node(p, &P, k, r, c, last);
     }
     if (mesh_top)
         sum_top_mesh(p, &P, last);
     free(last);
     free(P.rank);
+    free(P.relays);
     return noc_gen_finish(p, err, errlen);
 }
 
@@ -465,6 +635,7 @@ static noc_program_t *make_broadcast(const noc_topo_t *t, const noc_gen_args_t *
     }
     free(have);
     free(P.rank);
+    free(P.relays);
     return noc_gen_finish(p, err, errlen);
 }
 
@@ -481,8 +652,14 @@ static int place_facts(const noc_generator_t *g, const noc_topo_t *t, const noc_
         noc_gen_appendf(buf, len, "embedding = direct\nexpansion = 1\ndilation = 1\ncongestion = 1\n");
     else
         noc_embed_facts(&P.emb, buf, len);
-    noc_gen_appendf(buf, len, "level_steps = %d\ncost_model = %s\n", P.top,
-            P.cost ? "load 2, setup 1, add 1 as ops; transmit 2 is link_latency = 2" : "off");
+    const char *model = P.pipe ? "store-and-forward, pipelined: each of the W objects its own messages; "
+                                 "load 2; a hop setup 1 + transmit 2 + setup 1; add 1"
+                      : P.lockstep ? "store-and-forward, lockstep: load 2; a hop setup 1 + transmit 2 + "
+                                     "setup 1, every level as many hops as the largest dilation; add 1"
+                      : P.sf ? "store-and-forward: load 2; a hop setup 1 + transmit 2 + setup 1; add 1"
+                      : P.cost ? "load 2, setup 1, add 1 as ops; transmit 2 is link_latency = 2"
+                      : "off";
+    noc_gen_appendf(buf, len, "level_steps = %d\ncost_model = %s\n", P.top, model);
     return 0;
 }
 
@@ -533,8 +710,15 @@ const noc_generator_t noc_gen_pyramid_sum = {
     .name = "pyramid-sum",
     .summary = "perimeter counting: the base's boundary-pixel flags summed up the pyramid",
     .args_help = "  every base PE holds W boundary flags (W images from --seed); every node ends\n"
-                 "  with its subtree's count, the apex with the perimeter\n" PYR_ARGS,
-    .variants = variants,
+                 "  with its subtree's count, the apex with the perimeter\n" PYR_ARGS
+                 "  pyramid-sum only: NAME-sf (direct, stout, ziavras) sends every value hop by\n"
+                 "            hop, each PE on the way setting up the reception and the\n"
+                 "            transmission (store-and-forward); NAME-lockstep (stout, ziavras)\n"
+                 "            also gives every level the mapping's largest dilation: the\n"
+                 "            paper's Table 1 plus 1 (docs/algorithms/pyramid.md); NAME-pipe\n"
+                 "            (direct, stout, ziavras) pipelines the W words as W objects\n"
+                 "            through the levels, all active at once (run with sync_steps=0)\n",
+    .variants = sum_variants,
     .make = make_sum,
     .facts = sum_facts,
     .volume = volume_sum,

@@ -156,7 +156,7 @@ static void test_fig1(void **state)
 {
     (void)state;
     for (int kind = 0; kind < NOC_EMBED_KINDS; kind++) {
-        noc_embed_t e = { (noc_embed_kind_t)kind, 3, 1 };
+        noc_embed_t e = { (noc_embed_kind_t)kind, 3, 1, 0 };
         static const int l1[4] = { 0, 3, 4, 7 };
         for (int r = 0; r < 4; r++)
             for (int c = 0; c < 4; c++) {
@@ -171,7 +171,7 @@ static void test_fig1(void **state)
                 assert_int_equal(ungray(x & 7), c);
             }
     }
-    noc_embed_t z = { NOC_EMBED_ZIAVRAS, 3, 1 }, st = { NOC_EMBED_STOUT, 3, 1 };
+    noc_embed_t z = { NOC_EMBED_ZIAVRAS, 3, 1, 0 }, st = { NOC_EMBED_STOUT, 3, 1, 0 };
     static const int l2[2] = { 0, 7 }, l2c[2] = { 1, 6 };
     for (int r = 0; r < 2; r++)
         for (int c = 0; c < 2; c++) {
@@ -187,7 +187,7 @@ static void test_fig1(void **state)
     assert_int_equal(ungray(apex & 7), 2);
     assert_int_equal(noc_embed_node(&st, 3, 0, 0), 0);
     /* the generators' order (row_high = 0) only swaps the two halves */
-    noc_embed_t zc = { NOC_EMBED_ZIAVRAS, 3, 0 };
+    noc_embed_t zc = { NOC_EMBED_ZIAVRAS, 3, 0, 0 };
     assert_int_equal(noc_embed_node(&zc, 3, 0, 0), ((apex & 7) << 3) | (apex >> 3));
     assert_int_equal(noc_embed_parse("stout"), NOC_EMBED_STOUT);
     assert_int_equal(noc_embed_parse("ziavras"), NOC_EMBED_ZIAVRAS);
@@ -208,8 +208,8 @@ static void test_embed_claims(void **state)
     (void)state;
     for (int n = 1; n <= 6; n++) {
         noc_embed_cost_t s, z, zr;
-        noc_embed_t es = { NOC_EMBED_STOUT, n, 0 }, ez = { NOC_EMBED_ZIAVRAS, n, 0 },
-                    ezr = { NOC_EMBED_ZIAVRAS, n, 1 };
+        noc_embed_t es = { NOC_EMBED_STOUT, n, 0, 0 }, ez = { NOC_EMBED_ZIAVRAS, n, 0, 0 },
+                    ezr = { NOC_EMBED_ZIAVRAS, n, 1, 0 };
         assert_int_equal(noc_embed_measure(&es, &s), 0);
         assert_int_equal(noc_embed_measure(&ez, &z), 0);
         assert_int_equal(noc_embed_measure(&ezr, &zr), 0);
@@ -245,7 +245,7 @@ static void test_embed_claims(void **state)
         assert_int_equal(s.congestion_all, n <= 4 ? 3 : n - 1);
     }
     noc_embed_cost_t c;
-    noc_embed_t bad = { NOC_EMBED_STOUT, NOC_EMBED_MAX_N + 1, 0 };
+    noc_embed_t bad = { NOC_EMBED_STOUT, NOC_EMBED_MAX_N + 1, 0, 0 };
     assert_int_equal(noc_embed_measure(&bad, &c), -1);
 }
 
@@ -261,7 +261,7 @@ static void test_routes_are_ecube(void **state)
         noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
         assert_non_null(t);
         for (int kind = 0; kind < NOC_EMBED_KINDS; kind++) {
-            noc_embed_t e = { (noc_embed_kind_t)kind, n, 0 };
+            noc_embed_t e = { (noc_embed_kind_t)kind, n, 0, 0 };
             for (int k = 1; k <= n; k++)
                 for (int r = 0; r < 1 << (n - k); r++)
                     for (int c = 0; c < 1 << (n - k); c++)
@@ -377,7 +377,7 @@ static void test_hops_and_hot_links(void **state)
     for (int kind = 0; kind < NOC_EMBED_KINDS; kind++)
         for (int gi = 0; gi < 2; gi++) {
             int n = 3;
-            noc_embed_t e = { (noc_embed_kind_t)kind, n, 0 };
+            noc_embed_t e = { (noc_embed_kind_t)kind, n, 0, 0 };
             noc_config_t cfg;
             noc_config_defaults(&cfg);
             noc_config_timing(&cfg, NOC_TIMING_UNIT_SYNC);
@@ -457,7 +457,7 @@ static void test_perimeter(void **state)
         assert_int_equal(noc_pe_run(sim), NOC_RUN_OK);
         int apex_rank = noc_topo_levels(t) ? noc_topo_level_first(t, 3) : 0;
         if (!noc_topo_levels(t)) { /* on the hypercube: where the mapping put the apex */
-            noc_embed_t e = { noc_embed_parse(a.variant), 3, 0 };
+            noc_embed_t e = { noc_embed_parse(a.variant), 3, 0, 0 };
             apex_rank = noc_embed_node(&e, 3, 0, 0);
         }
         int32_t at = noc_topo_levels(t) ? 0 : 3 * 4; /* level 3's region: 3 * slot, slot = 4 words */
@@ -499,6 +499,286 @@ static void test_cost_model(void **state)
         run(SUM, cube, "ziavras-cost", 2, DEFAULT_ROUTER, NULL);
         run(BCAST, pyr, "direct-cost", 2, DEFAULT_ROUTER, NULL);
     }
+}
+
+/* Table 1 of the paper, "one level active" (perimeter counting): Stout
+ * 28, 37, 46 and the new mapping 40, 53, 66 for n = 3, 4, 5. The
+ * store-and-forward reading (docs/algorithms/pyramid.md): a hop costs a
+ * transmit setup, the transmission and a receive setup (after the arrival),
+ * 1 + 2 + 1; a level of the sum costs its farthest child's D hops and one
+ * add, 4D + 1 (the nearer children's receives and adds fit in meanwhile);
+ * the run starts with the load, 2. Stout: D = 2 at every level; the new
+ * mapping: 2 for levels 0-1, 3 above; lockstep: every level the mapping's
+ * largest dilation. On the pyramid itself (direct-sf) a level is one hop
+ * and the parent's 4 receive setups and 3 adds: 1 + 2 + 4 + 3. The paper's
+ * figures are 1 + n (4D + 1) with D = 2 (Stout) and 3 (new), every level:
+ * the lockstep counts less 1. */
+enum { LOAD = 2, SETUP = 1, XMIT = 2, ADD = 1 };
+static uint64_t level_cost(int d) { return (uint64_t)d * (2 * SETUP + XMIT) + ADD; }
+
+static void test_table1(void **state)
+{
+    (void)state;
+    static const char *const COST[] = { "link_latency", "2", "compute_cycles", "1", NULL };
+    static const uint64_t paper_stout[] = { 28, 37, 46 }, paper_new[] = { 40, 53, 66 }; /* Table 1 */
+    for (int n = 1; n <= 5; n++) {
+        char pyr[32], cube[32];
+        snprintf(pyr, sizeof pyr, "pyramid:%d", n);
+        snprintf(cube, sizeof cube, "hypercube:%d", 2 * n);
+        uint64_t N = (uint64_t)n;
+        uint64_t stout = run(SUM, cube, "stout-sf", 1, UNIT_SYNC, COST).cycles;
+        uint64_t stout_ls = run(SUM, cube, "stout-lockstep", 1, UNIT_SYNC, COST).cycles;
+        uint64_t ziavras = run(SUM, cube, "ziavras-sf", 1, UNIT_SYNC, COST).cycles;
+        uint64_t ziavras_ls = run(SUM, cube, "ziavras-lockstep", 1, UNIT_SYNC, COST).cycles;
+        uint64_t direct = run(SUM, pyr, "direct-sf", 1, UNIT_SYNC, COST).cycles;
+        print_message("n = %d: stout-sf %llu, stout-lockstep %llu, ziavras-sf %llu, ziavras-lockstep %llu, "
+                      "direct-sf %llu\n", n, (unsigned long long)stout, (unsigned long long)stout_ls,
+                      (unsigned long long)ziavras, (unsigned long long)ziavras_ls, (unsigned long long)direct);
+        assert_int_equal(stout, LOAD + N * level_cost(2));
+        assert_int_equal(stout_ls, stout); /* Stout: dilation 2 at every level */
+        assert_int_equal(ziavras, LOAD + level_cost(2) + (N - 1) * level_cost(3));
+        assert_int_equal(ziavras_ls, LOAD + N * level_cost(n > 1 ? 3 : 2)); /* P_1: levels 0-1 only */
+        assert_int_equal(direct, LOAD + N * (SETUP + XMIT + 4 * SETUP + 3 * ADD));
+        if (n >= 3) {
+            /* the paper's figures are this formula, and the lockstep counts less 1 */
+            assert_int_equal(paper_stout[n - 3], 1 + N * level_cost(2));
+            assert_int_equal(paper_new[n - 3], 1 + N * level_cost(3));
+            assert_int_equal(stout_ls - 1, paper_stout[n - 3]);
+            assert_int_equal(ziavras_ls - 1, paper_new[n - 3]);
+        }
+        /* right results with 2 words, and on the default router */
+        run(SUM, cube, "ziavras-lockstep", 2, UNIT_SYNC, COST);
+        run(SUM, cube, "stout-sf", 2, DEFAULT_ROUTER, NULL);
+        run(SUM, pyr, "direct-sf", 3, UNIT, NULL);
+    }
+    run(SUM, "multilevel:4:1,2", "direct-sf", 2, UNIT_SYNC, COST);
+    /* the broadcast has no store-and-forward variants: refused by name */
+    char err[512] = "";
+    noc_topo_t *t = noc_topo_create("hypercube:6", 0, err, sizeof err);
+    noc_gen_args_t a;
+    noc_gen_args_default(&a);
+    a.variant = "stout-sf";
+    assert_null(BCAST->make(t, &a, err, sizeof err));
+    assert_non_null(strstr(err, "pyramid-broadcast: unknown variant 'stout-sf'"));
+    noc_topo_destroy(t);
+}
+
+/* Do pyramids a and b (levels >= 1) share a PE? */
+static int uppers_meet(const noc_embed_t *a, const noc_embed_t *b)
+{
+    int n = a->n;
+    char *used = calloc((size_t)1 << (2 * n), 1);
+    assert_non_null(used);
+    for (int k = 1; k <= n; k++)
+        for (int r = 0; r < 1 << (n - k); r++)
+            for (int c = 0; c < 1 << (n - k); c++)
+                used[noc_embed_node(a, k, r, c)] = 1;
+    int meet = 0;
+    for (int k = 1; k <= n; k++)
+        for (int r = 0; r < 1 << (n - k); r++)
+            for (int c = 0; c < 1 << (n - k); c++)
+                meet |= used[noc_embed_node(b, k, r, c)];
+    free(used);
+    return meet;
+}
+
+/* Several pyramids on one base (section 3): Stout's mapping leaves three
+ * PEs of every base square free for "three more pyramids with the same
+ * base and dilation"; the new one "can emulate only two", the second
+ * marked with primes in Fig. 1: levels >= 1 in the rows whose code ends
+ * in 1. Fig. 1's primed entries (paper's order, row code high): 1' at
+ * rows 1, 2, 5, 6 (codes 001, 011, 111, 101) and the 1s' columns; 2' at
+ * rows 1, 6 and columns 1, 6; 3' at row 1, column 2. */
+static void test_second_pyramid(void **state)
+{
+    (void)state;
+    noc_embed_t z1 = { NOC_EMBED_ZIAVRAS, 3, 1, 1 };
+    static const int r1[4] = { 1, 2, 5, 6 }, c1[4] = { 0, 3, 4, 7 }, r2[2] = { 1, 6 }, c2[2] = { 1, 6 };
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++) {
+            int x = noc_embed_node(&z1, 1, r, c);
+            assert_int_equal(ungray(x >> 3), r1[r]);
+            assert_int_equal(ungray(x & 7), c1[c]);
+        }
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 2; c++) {
+            int x = noc_embed_node(&z1, 2, r, c);
+            assert_int_equal(ungray(x >> 3), r2[r]);
+            assert_int_equal(ungray(x & 7), c2[c]);
+        }
+    int apex = noc_embed_node(&z1, 3, 0, 0);
+    assert_int_equal(ungray(apex >> 3), 1);
+    assert_int_equal(ungray(apex & 7), 2);
+    for (int n = 1; n <= 6; n++)
+        for (int kind = 0; kind < NOC_EMBED_KINDS; kind++) {
+            noc_embed_t e[4];
+            noc_embed_cost_t c[4];
+            int meet[4][4];
+            for (int i = 0; i < 4; i++) {
+                e[i] = (noc_embed_t){ (noc_embed_kind_t)kind, n, 0, i };
+                assert_int_equal(noc_embed_measure(&e[i], &c[i]), 0);
+                for (int b = 0; b < 1 << (2 * n); b++) /* the same base */
+                    assert_int_equal(noc_embed_node(&e[i], 0, b >> n, b & ((1 << n) - 1)),
+                                     noc_embed_node(&e[0], 0, b >> n, b & ((1 << n) - 1)));
+                for (int j = 0; j < i; j++)
+                    meet[i][j] = meet[j][i] = uppers_meet(&e[j], &e[i]);
+            }
+            int stout = kind == NOC_EMBED_STOUT;
+            for (int i = 1; i < 4; i++) {
+                if (stout || i == 1) { /* beside the first, as costly */
+                    assert_int_equal(c[i].dilation, c[0].dilation);
+                    assert_int_equal(c[i].congestion, c[0].congestion);
+                    assert_int_equal(c[i].upper_shared, c[0].upper_shared);
+                }
+                for (int j = 0; j < i; j++)
+                    if (stout || n == 1) /* four pyramids, apart */
+                        assert_false(meet[i][j]);
+            }
+            if (stout || n == 1)
+                continue;
+            assert_false(meet[0][1]); /* the primed pyramid */
+            assert_true(meet[0][2]);
+            for (int a = 0; a < 4; a++) /* no three of them apart: "only two" */
+                for (int b = a + 1; b < 4; b++)
+                    for (int d = b + 1; d < 4; d++)
+                        assert_true(meet[a][b] || meet[a][d] || meet[b][d]);
+        }
+}
+
+/* Multilevel structures on H_2n (section 3): level j at pyramid level
+ * m_1 + ... + m_j. The paper: dilation 2 m_i between levels i-1 and i
+ * (Stout's placement, "the first algorithm"); 2 m_1 and 2 m_i + 1 for
+ * i > 1 (the new one's extension), congestion "still 2". Every
+ * composition m_1 + ... + m_L <= n, n <= 6. The congestion is 2 only for
+ * m_i = 1: a parent's 4^m - 1 remote children enter its PE over the 2m
+ * links of the bits they differ in (minimal routes), so at least
+ * ceil((4^m - 1) / 2m); e-cube routing gives 2^(2m - 1). */
+static void test_multilevel_embedding(void **state)
+{
+    (void)state;
+    int d[NOC_EMBED_MAX_N + 1], c[NOC_EMBED_MAX_N + 1], m[NOC_EMBED_MAX_N];
+    for (int n = 1; n <= 6; n++)
+        for (int total = 1; total <= n; total++)
+            for (int cuts = 0; cuts < 1 << (total - 1); cuts++) {
+                int levels = 0, run = 1;
+                for (int b = 0; b < total - 1; b++, run++)
+                    if (cuts >> b & 1) {
+                        m[levels++] = run;
+                        run = 0;
+                    }
+                m[levels++] = run;
+                for (int kind = 0; kind < NOC_EMBED_KINDS; kind++) {
+                    noc_embed_t e = { (noc_embed_kind_t)kind, n, 0, 0 };
+                    assert_int_equal(noc_embed_multilevel(&e, m, levels, d, c), 0);
+                    for (int i = 1; i <= levels; i++) {
+                        int mi = m[i - 1];
+                        int want = 2 * mi + (kind == NOC_EMBED_ZIAVRAS && i > 1);
+                        assert_int_equal(d[i], want);
+                        assert_int_equal(c[i], 1 << (2 * mi - 1));
+                        assert_true(c[i] >= ((1 << (2 * mi)) - 1 + 2 * mi - 1) / (2 * mi));
+                    }
+                }
+            }
+    noc_embed_t e = { NOC_EMBED_STOUT, 3, 0, 0 };
+    int too_high[2] = { 2, 2 }, zero[2] = { 1, 0 };
+    assert_int_equal(noc_embed_multilevel(&e, too_high, 2, d, c), -1);
+    assert_int_equal(noc_embed_multilevel(&e, zero, 2, d, c), -1);
+}
+
+/* The busiest PE's processor time per object under the store-and-forward
+ * cost model, walked from the embedding (n >= 1; kind < 0: P_n itself):
+ * a base node's load (2), per pyramid edge the source's transmission
+ * setup (1), 2 on every PE in the middle of its e-cube route (reception
+ * and transmission setups), the destination's reception setup (1) - none
+ * of it for a child on its parent's PE - and a parent's adds (one a child
+ * but the first). */
+static uint64_t busiest_pe(int n, int kind)
+{
+    int pes = kind < 0 ? ((1 << (2 * n + 2)) - 1) / 3 : 1 << (2 * n);
+    uint64_t *work = calloc((size_t)pes, sizeof *work), most = 0;
+    assert_non_null(work);
+    noc_embed_t e = { kind < 0 ? NOC_EMBED_STOUT : (noc_embed_kind_t)kind, n, 0, 0 };
+    int first[16] = { 0 };
+    for (int k = 1; k <= n + 1; k++)
+        first[k] = first[k - 1] + (1 << (n - k + 1)) * (1 << (n - k + 1));
+    for (int k = 0; k <= n; k++)
+        for (int r = 0; r < 1 << (n - k); r++)
+            for (int c = 0; c < 1 << (n - k); c++) {
+                int pv = kind < 0 ? first[k] + r * (1 << (n - k)) + c : noc_embed_node(&e, k, r, c);
+                if (k == 0) {
+                    work[pv] += 2;
+                    continue;
+                }
+                work[pv] += 3; /* four children, three adds */
+                for (int i = 0; i < 4; i++) {
+                    int cr = 2 * r + (i >> 1), cc = 2 * c + (i & 1);
+                    int pc = kind < 0 ? first[k - 1] + cr * (1 << (n - k + 1)) + cc
+                                      : noc_embed_node(&e, k - 1, cr, cc);
+                    if (pc == pv)
+                        continue;
+                    work[pc] += 1;
+                    work[pv] += 1;
+                    for (int at = pc; kind >= 0 && (at ^ pv) != ((at ^ pv) & -(at ^ pv));) {
+                        at ^= (at ^ pv) & -(at ^ pv);
+                        work[at] += 2;
+                    }
+                }
+            }
+    for (int v = 0; v < pes; v++)
+        most = work[v] > most ? work[v] : most;
+    free(work);
+    return most;
+}
+
+/* "Multiple levels active" (Table 1's pipelined columns): -pipe runs the
+ * W objects as separate messages without step barriers, every node taking
+ * the objects in order. Its period, 1/throughput, is the busiest PE's
+ * processor time per object: on the pyramid a parent's four reception
+ * setups, three adds and a transmission setup (8; 7 on P_1, whose parent
+ * is the apex); Stout's PE 0, a node of every level, 2 + 6n; the new
+ * mapping's apex PE, which also holds a base node and relays two routes
+ * of level 1 and four of every level 2 .. n-1, 4n + 4. */
+static void test_pipeline(void **state)
+{
+    (void)state;
+    static const char *const COST[] = { "link_latency", "2", "compute_cycles", "1", "sync_steps", "0", NULL };
+    for (int n = 1; n <= 4; n++) {
+        char pyr[32], cube[32];
+        snprintf(pyr, sizeof pyr, "pyramid:%d", n);
+        snprintf(cube, sizeof cube, "hypercube:%d", 2 * n);
+        const char *specs[] = { pyr, cube, cube }, *vars[] = { "direct-pipe", "stout-pipe", "ziavras-pipe" };
+        int kinds[] = { -1, NOC_EMBED_STOUT, NOC_EMBED_ZIAVRAS };
+        for (int i = 0; i < 3; i++) {
+            if (i == 0 && n == 4)
+                continue; /* pyramid:4 is slow to run 32 objects on: P_1 .. P_3 suffice */
+            uint64_t t1 = run(SUM, specs[i], vars[i], 1, UNIT, COST).cycles;
+            uint64_t t16 = run(SUM, specs[i], vars[i], 16, UNIT, COST).cycles;
+            uint64_t t32 = run(SUM, specs[i], vars[i], 32, UNIT, COST).cycles;
+            uint64_t bound = busiest_pe(n, kinds[i]);
+            print_message("n = %d %s: 1 object %llu, 16 %llu, 32 %llu: period %.2f, busiest PE %llu\n", n,
+                          vars[i], (unsigned long long)t1, (unsigned long long)t16, (unsigned long long)t32,
+                          (double)(t32 - t16) / 16, (unsigned long long)bound);
+            if (i == 0)
+                assert_int_equal(bound, n == 1 ? 7 : 8);
+            if (i == 1)
+                assert_int_equal(bound, 2 + 6 * (uint64_t)n);
+            if (i == 2) /* the apex's PE: 3 + 7 + 2 relays at level 1, 4 at levels 2 .. n-1 */
+                assert_int_equal(bound, n == 1 ? 8 : 4 * (uint64_t)n + 4);
+            if (i == 2 && n == 2) /* the busiest PE idles now and then (12.69 in the long run) */
+                assert_true(t32 - t16 > 16 * bound);
+            else
+                assert_int_equal(t32 - t16, 16 * bound);
+        }
+    }
+    /* a multilevel structure with a mesh on top has no apex to pipeline to: refused */
+    char err[512] = "";
+    noc_topo_t *t = noc_topo_create("multilevel:3:1", 0, err, sizeof err);
+    noc_gen_args_t a;
+    noc_gen_args_default(&a);
+    a.variant = "direct-pipe";
+    assert_null(SUM->make(t, &a, err, sizeof err));
+    assert_non_null(strstr(err, "pyramid-sum: variant direct-pipe pipelines the objects up to an apex"));
+    noc_topo_destroy(t);
 }
 
 /* The facts hook reports the embedding and its measures. */
@@ -543,6 +823,7 @@ static void test_errors(void **state)
         { "pyramid:3", "stout", 1, "embeds P_N into a hypercube" },
         { "multilevel:4:2,2", "ziavras-cost", 1, "embeds P_N into a hypercube" },
         { "pyramid:3", "lai-white", 1, "unknown variant 'lai-white'" },
+        { "pyramid:3", "direct-lockstep", 1, "unknown variant 'direct-lockstep'" },
         { "pyramid:3", NULL, 0, "--words 0" },
         { "hypercube:6", NULL, -2, "--words -2" },
     };
@@ -580,6 +861,10 @@ int main(void)
         cmocka_unit_test(test_hops_and_hot_links),
         cmocka_unit_test(test_perimeter),
         cmocka_unit_test(test_cost_model),
+        cmocka_unit_test(test_table1),
+        cmocka_unit_test(test_pipeline),
+        cmocka_unit_test(test_second_pyramid),
+        cmocka_unit_test(test_multilevel_embedding),
         cmocka_unit_test(test_facts),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_survey),
