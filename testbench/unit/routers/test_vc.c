@@ -349,6 +349,34 @@ static void test_fair_ports(void **state)
     }
 }
 
+/* The same four ports into the centre's ejection port under BookSim2's
+ * wavefront switch allocators (model/alloc.h): the centre's 5 ports make a
+ * 5 x 5 request matrix whose only requests are (1..4, 0), one allocation
+ * a cycle. wavefront's priority diagonal d moves on by one a cycle and the
+ * grant goes to the first requester at or after d: d = 0 and 1 both give
+ * port 1, then 2, 3, 4: port 1 gets 2/5 of the cycles, the others 1/5.
+ * rr_wavefront moves the diagonal to the one after the grant's (requester
+ * + 0 + 1): each port a quarter. A diagonal moved per grant only, or not at
+ * all on a lone request, gives other shares. */
+static void test_wavefront_shares(void **state)
+{
+    (void)state;
+    static const int srcs[] = { 1, 3, 5, 7 };
+    char err[256];
+    noc_topo_t *t = noc_topo_create("mesh:3x3", 0, err, sizeof err);
+    assert_non_null(t);
+    int on_port1 = noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, 4, 1)));
+    noc_topo_destroy(t);
+    for (int rr = 0; rr <= 1; rr++) {
+        const char *kv[] = { "num_vcs=4", rr ? "sw_allocator=rr_wavefront" : "sw_allocator=wavefront", NULL };
+        tally_t ty = compete("mesh:3x3", srcs, 4, 4, -1, kv);
+        assert_int_equal(ty.total, 1200);
+        for (int i = 0; i < 4; i++)
+            assert_share(&ty, srcs[i], rr ? 300 : srcs[i] == on_port1 ? 480 : 240, 2,
+                         rr ? "rr_wavefront" : "wavefront");
+    }
+}
+
 /* VCs of one input port: on mesh:3x2 (nodes 0 1 2 / 3 4 5) nodes 0, 1 and
  * 2 stream to node 5, x first: node 0's and node 1's packets both reach
  * router 2 on its input port from node 1, on two VCs, and with node 2's
@@ -656,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_credit_round_trip_both_ways),
         cmocka_unit_test(test_head_behind_tail),
         cmocka_unit_test(test_fair_ports),
+        cmocka_unit_test(test_wavefront_shares),
         cmocka_unit_test(test_fair_vcs),
         cmocka_unit_test(test_vc_allocation_round_robin),
         cmocka_unit_test(test_hold_two_vcs),
