@@ -42,6 +42,13 @@ typedef struct noc_stats {
     uint64_t measured_outstanding;
     uint32_t source_queue_peak;
     int saturated;              /* the run shows the network past saturation */
+    int window_filling;         /* undetermined: fewer flits arrived than were offered in the window,
+                                   but the source queues did not grow and every measured packet
+                                   arrived: the window closed with flits on their way (a window
+                                   short beside the network's latency, or no warm-up); not counted
+                                   as saturated */
+    int64_t queue_growth;       /* noctua's window: flits in the source queues at its end minus at
+                                   its start */
     int drained;                /* every measured packet arrived */
     int deadlock;               /* the network stopped moving with flits in it */
     /* sampling (model/sample.h): how the run ended its measurement */

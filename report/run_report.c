@@ -177,6 +177,12 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
         fprintf(f, "  state         SATURATED: the network accepts %.4f of the %.4f flits/node/cycle offered%s\n",
                 res->accepted, res->offered,
                 st->packets_offered_lost ? " (source queues overflowed)" : "");
+    else if (st->window_filling)
+        fprintf(f, "  state         UNDETERMINED: %.4f of the %.4f flits/node/cycle offered arrived within the "
+                "%llu-cycle window, but the source queues grew by %lld flits only (under 5%% of those offered) and "
+                "every measured packet arrived: the window closed with flits on their way. A longer "
+                "sample_cycles, or a warm-up, tells whether the network saturates\n",
+                res->accepted, res->offered, (unsigned long long)st->sample, (long long)st->queue_growth);
     else
         fprintf(f, "  state         below saturation\n");
     noc_report_nodes_text(f, s);
@@ -328,6 +334,7 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
                                                    "accepted", res->accepted));
     json_object_set_new(j, "flit_hops", json_integer((json_int_t)st->flit_hops));
     json_object_set_new(j, "saturated", json_boolean(st->saturated));
+    json_object_set_new(j, "window_filling", json_boolean(st->window_filling));
     json_object_set_new(j, "deadlock", json_boolean(res->status == NOC_RUN_DEADLOCK));
     json_object_set_new(j, "interrupted", json_boolean(res->status == NOC_RUN_INTERRUPTED));
     json_object_set_new(j, "source_queue_peak", json_integer(st->source_queue_peak));

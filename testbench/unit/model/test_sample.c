@@ -250,6 +250,44 @@ static void test_run_lengths(void **state)
     drop(&r);
 }
 
+/* A window too short to tell: on mesh:32x32 a packet crosses about 21
+ * hops at 5 cycles each, about 100 cycles, so of the packets offered in a
+ * 20-cycle window with no warm-up only those to nodes at most 3 hops away
+ * arrive within it: fewer than 95% of the offered flits, though a node
+ * offering a packet per 100 cycles never queues more than one. That is
+ * undetermined (window_filling), not saturated. At 0.9 flits/node/cycle
+ * on mesh:8x8 (about 0.3 is what it carries) the queues grow by about
+ * 0.6 x 64 x 200 = 7,680 flits in a 200-cycle window, far over 5% of the
+ * 11,520 offered: saturated, however short the window. A default window
+ * at 0.2 is neither. */
+static void test_short_window(void **state)
+{
+    (void)state;
+    run_t r;
+    const char *a[] = {"injection_rate=0.01", "warmup_cycles=0", "sample_cycles=20", NULL};
+    const noc_stats_t *st = run(&r, "mesh:32x32", a);
+    print_message("mesh:32x32 at 0.01, 20 cycles: %llu of %llu flits in the window, queues grew %lld\n",
+                  (unsigned long long)st->window_flits_out, (unsigned long long)st->window_flits_offered,
+                  (long long)st->queue_growth);
+    assert_true(st->window_flits_out * 100 < st->window_flits_offered * 95);
+    assert_true(st->drained);
+    assert_true(st->window_filling);
+    assert_false(st->saturated);
+    drop(&r);
+    const char *b[] = {"injection_rate=0.9", "warmup_cycles=0", "sample_cycles=200", "source_queue=0", NULL};
+    st = run(&r, "mesh:8x8", b);
+    print_message("mesh:8x8 at 0.9, 200 cycles: queues grew %lld flits\n", (long long)st->queue_growth);
+    assert_true(st->queue_growth * 20 > (int64_t)st->window_flits_offered);
+    assert_true(st->saturated);
+    assert_false(st->window_filling);
+    drop(&r);
+    const char *c[] = {"injection_rate=0.2", NULL};
+    st = run(&r, "mesh:4x4", c);
+    assert_false(st->saturated);
+    assert_false(st->window_filling);
+    drop(&r);
+}
+
 /* Every node of mesh:2x2 sends a 1-flit packet a cycle (injection_rate 1)
  * to node 0 (hotspot_rate 1; node 0's own are not made), which takes one
  * flit a cycle over its two network ports, round robin: node 2 gets 1/2 of
@@ -360,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_warmup_by_test),
         cmocka_unit_test(test_latency_thres),
         cmocka_unit_test(test_run_lengths),
+        cmocka_unit_test(test_short_window),
         cmocka_unit_test(test_unstable_stops),
         cmocka_unit_test(test_measure_queued),
         cmocka_unit_test(test_throughput_tests),
