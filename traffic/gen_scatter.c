@@ -20,6 +20,9 @@
  *   naive: the root sends every fragment straight to its PE through the
  *     network (the fabric's own routing), in fragment order; the gather:
  *     every PE sends its fragment straight to the root.
+ *   tarkov-planned, tarkov-planned-first (scatter only): tarkov, after
+ *     the plan's construction has run on the network (SP, PP and FP
+ *     messages: gen_scatter_plan.c).
  * Fragments are --words W words. Scatter: the root holds fragment i at
  * address i*W; every PE must end with its fragment at address 0. Gather:
  * every PE holds its fragment at address 0; the root must end with fragment
