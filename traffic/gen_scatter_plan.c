@@ -120,8 +120,6 @@ static void build_arcs(builder_t *b)
     free(fill);
 }
 
-static const noc_scatter_plan_t *cmp_plan; /* for the sort below (one planning at a time) */
-
 /* Decreasing distance, ties by number: the plan's fragment order. */
 static int goal_cmp(const noc_scatter_plan_t *pl, int x, int y)
 {
@@ -129,10 +127,25 @@ static int goal_cmp(const noc_scatter_plan_t *pl, int x, int y)
         return pl->dist[x] > pl->dist[y] ? -1 : 1;
     return (x > y) - (x < y);
 }
-static int by_goal(const void *x, const void *y) { return goal_cmp(cmp_plan, *(const int *)x, *(const int *)y); }
+static int by_int(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+/* Sort goals s[0 .. len) in the plan's fragment order (by their rank). */
+static void sort_goals(const noc_scatter_plan_t *pl, int *s, int len)
+{
+    for (int i = 0; i < len; i++)
+        s[i] = pl->rank[s[i]];
+    qsort(s, (size_t)len, sizeof(int), by_int);
+    for (int i = 0; i < len; i++)
+        s[i] = pl->frag[s[i]];
+}
 
 /* R_v = {v} and the sets of v's successors on G(SP), nodes farthest from
- * the root first. -1 if they grow beyond MAX_SET_WORDS. */
+ * the root first (none for the root, which sends no PP). -1 if they grow
+ * beyond MAX_SET_WORDS. */
 static int build_sets(builder_t *b)
 {
     int n = b->n;
@@ -141,8 +154,7 @@ static int build_sets(builder_t *b)
     b->set_len = ints(n), b->set = ints(cap), b->stamp = ints(n);
     for (int v = 0; v < n; v++)
         b->stamp[v] = -1;
-    cmp_plan = b->pl;
-    for (int i = n - 1; i >= 0; i--) {
+    for (int i = n - 1; i >= 1; i--) { /* order[0] is the root */
         int v = b->pl->order[i];
         int64_t room = 1;
         for (int a = b->arc_start[v]; a < b->arc_start[v + 1]; a++)
@@ -164,7 +176,7 @@ static int build_sets(builder_t *b)
                     s[len++] = r[k];
                 }
         }
-        qsort(s, (size_t)len, sizeof(int), by_goal);
+        sort_goals(b->pl, s, len);
         b->set_off[v] = used, b->set_len[v] = len;
         used += len;
     }
