@@ -17,8 +17,15 @@ enum { T_ROUTER = NOC_TIMING_ROUTER, T_UNIT = NOC_TIMING_UNIT, T_UNIT_SYNC = NOC
        T_COST = 100, /* unit, sync steps, link_latency 2: examples/ziavras_cost.ini */
        T_COST_PIPE /* the same without step barriers (multiple levels active) */ };
 enum { R_EQ, R_LE, R_GT, R_INFO }; /* measured == formula, <= formula, > formula, just shown */
-enum { M_CYCLES, M_LINK, M_PERIOD }; /* what is measured: cycles, the most flits on one link, or
-                                        cycles per word: (cycles(2W) - cycles(W)) / W */
+/* what is measured: cycles, the most flits on one link, cycles per word
+ * ((cycles(2W) - cycles(W)) / W), or one step's messages or cycles (its
+ * last op's end minus its first op's start): the steps of the
+ * tarkov-planned scatter, step_metric[] below */
+enum { M_CYCLES, M_LINK, M_PERIOD, M_SP_MESSAGES, M_SP_CYCLES, M_PP_MESSAGES, M_FP_MESSAGES, M_LOAD_CYCLES };
+static const struct { const char *step; int messages; } step_metric[] = {
+    [M_SP_MESSAGES] = { "plan-sp", 1 }, [M_SP_CYCLES] = { "plan-sp", 0 }, [M_PP_MESSAGES] = { "plan-pp", 1 },
+    [M_FP_MESSAGES] = { "plan-fp", 1 }, [M_LOAD_CYCLES] = { "scatter", 0 },
+};
 
 typedef struct vcase {
     const char *program, *spec, *variant;
@@ -150,6 +157,24 @@ static int64_t f_sf_new(const noc_topo_t *t, const vcase_t *c)
 static int64_t f_pipe_stout(const noc_topo_t *t, const vcase_t *c) { (void)c; return 2 + 6 * pyr_n(t); }
 static int64_t f_pipe_new(const noc_topo_t *t, const vcase_t *c) { (void)c; return 4 * pyr_n(t) + 4; }
 static int64_t f_eight(const noc_topo_t *t, const vcase_t *c) { (void)t; (void)c; return 8; }
+/* Tarkov's planning phases (tarkov-planned): SP sends one message on
+ * every arc of the fabric and ends one cycle after the farthest node's
+ * first mark; PP and FP send one message on every arc of G(SP), the arcs
+ * u -> w with dist(w) = dist(u) + 1 (distinct neighbours: two ports to one
+ * node are one arc) */
+static int64_t plan_arcs(const noc_topo_t *t, const vcase_t *c, int sp_only)
+{
+    int64_t arcs = 0;
+    for (int v = 0; v < noc_topo_nodes(t); v++)
+        for (int w = 0; w < noc_topo_nodes(t); w++)
+            if (w != v && noc_topo_distance(t, v, w) == 1 &&
+                (!sp_only || noc_topo_distance(t, c->root, w) == noc_topo_distance(t, c->root, v) + 1))
+                arcs++;
+    return arcs;
+}
+static int64_t f_all_arcs(const noc_topo_t *t, const vcase_t *c) { return plan_arcs(t, c, 0); }
+static int64_t f_sp_arcs(const noc_topo_t *t, const vcase_t *c) { return plan_arcs(t, c, 1); }
+static int64_t f_ecc_plus_one(const noc_topo_t *t, const vcase_t *c) { return ecc(t, c->root) + 1; }
 
 static const vcase_t cases[] = {
     /* generic algorithms: what their structure gives */
@@ -203,6 +228,24 @@ static const vcase_t cases[] = {
       "001, eq. (2), torus" },
     { "scatter", "circulant:41:4,5", NULL, 0, 1, 0, T_UNIT_SYNC, R_EQ, M_CYCLES, "ceil((N-1)/4)", f_scatter,
       "001, optimal circulant" },
+    { "scatter", "torus:8x8", "tarkov-planned", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_SP_MESSAGES,
+      "2|E| (an SP message on every arc)", f_all_arcs, "001, section 3" },
+    { "scatter", "torus:8x8", "tarkov-planned", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_SP_CYCLES,
+      "ecc(root) + 1 (first marks in lockstep)", f_ecc_plus_one, "001, section 3" },
+    { "scatter", "torus:8x8", "tarkov-planned", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_PP_MESSAGES,
+      "arcs of G(SP) (a PP message up each)", f_sp_arcs, "001, section 4" },
+    { "scatter", "torus:8x8", "tarkov-planned", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_FP_MESSAGES,
+      "arcs of G(SP) (an FP message down each)", f_sp_arcs, "001, section 5" },
+    { "scatter", "torus:8x8", "tarkov-planned", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_LOAD_CYCLES,
+      "ceil((N-1)/4) (the loading after the plan)", f_scatter, "001" },
+    { "scatter", "circulant:41:4,5", "tarkov-planned", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_SP_MESSAGES,
+      "2|E| (an SP message on every arc)", f_all_arcs, "001, section 3" },
+    { "scatter", "circulant:41:4,5", "tarkov-planned", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_SP_CYCLES,
+      "ecc(root) + 1 (first marks in lockstep)", f_ecc_plus_one, "001, section 3" },
+    { "scatter", "circulant:41:4,5", "tarkov-planned", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_PP_MESSAGES,
+      "arcs of G(SP) (a PP message up each)", f_sp_arcs, "001, section 4" },
+    { "scatter", "circulant:41:4,5", "tarkov-planned", 0, 1, 0, T_UNIT_SYNC, R_EQ, M_LOAD_CYCLES,
+      "ceil((N-1)/4) (the loading after the plan)", f_scatter, "001" },
     { "scatter", "torus:8x8", "naive", 0, 1, 0, T_UNIT_SYNC, R_GT, M_CYCLES, "more than ceil((N-1)/4)", f_scatter,
       "001: the direct scatter is slower" },
     /* Grama et al. 4.6: circular shift */
@@ -260,6 +303,20 @@ typedef struct outcome {
 static outcome_t run_one(const vcase_t *c, const noc_topo_t *t);
 
 /* M_PERIOD: (cycles with 2W words - cycles with W) / W; else one run. */
+/* A step's messages or cycles (step_metric[c->metric]); o->ok = 0 if
+ * the program has no such step. */
+static uint64_t step_measure(const noc_pe_stats_t *st, const vcase_t *c, outcome_t *o)
+{
+    const char *step = step_metric[c->metric].step;
+    for (int i = 0; i < st->n_steps; i++)
+        if (st->steps[i].name && strcmp(st->steps[i].name, step) == 0)
+            return step_metric[c->metric].messages ? st->steps[i].messages
+                                                   : st->steps[i].last_end - st->steps[i].first_start;
+    o->ok = 0;
+    snprintf(o->err, sizeof o->err, "no step %s", step);
+    return 0;
+}
+
 static outcome_t run_case(const vcase_t *c, const noc_topo_t *t)
 {
     if (c->metric != M_PERIOD)
@@ -321,6 +378,8 @@ static outcome_t run_one(const vcase_t *c, const noc_topo_t *t)
             }
             o.cycles = (most + (uint64_t)c->words - 1) / (uint64_t)c->words;
         }
+        if (c->metric >= M_SP_MESSAGES)
+            o.cycles = step_measure(noc_pe_stats(noc_sim_pe(s)), c, &o);
     }
     noc_sim_destroy(s);
     noc_prog_free(p);
@@ -414,7 +473,13 @@ int noc_cmd_validate(int argc, char **argv)
             snprintf(args + strlen(args), sizeof args - strlen(args), " words %d", c->words);
         if (strcmp(c->program, "shift") == 0)
             snprintf(args + strlen(args), sizeof args - strlen(args), " q %lld", (long long)c->q);
-        const char *what = c->metric == M_LINK ? "messages/link" : c->metric == M_PERIOD ? "cycles/object" : "cycles";
+        char what[64];
+        if (c->metric >= M_SP_MESSAGES)
+            snprintf(what, sizeof what, "%s %s", step_metric[c->metric].step,
+                     step_metric[c->metric].messages ? "messages" : "cycles");
+        else
+            snprintf(what, sizeof what, "%s",
+                     c->metric == M_LINK ? "messages/link" : c->metric == M_PERIOD ? "cycles/object" : "cycles");
         if (markdown)
             printf("| %s%s | %s | %s | %s | %s | %lld | %llu | %s | %s | %llu%s |\n", c->program, args, c->spec,
                    timing_name(c->timing), what, c->formula, (long long)want, (unsigned long long)o.cycles, mark,

@@ -20,18 +20,24 @@
  *   naive: the root sends every fragment straight to its PE through the
  *     network (the fabric's own routing), in fragment order; the gather:
  *     every PE sends its fragment straight to the root.
+ *   tarkov-planned, tarkov-planned-first (scatter only): tarkov, after
+ *     the plan's construction has run on the network (SP, PP and FP
+ *     messages: gen_scatter_plan.c).
  * Fragments are --words W words. Scatter: the root holds fragment i at
  * address i*W; every PE must end with its fragment at address 0. Gather:
  * every PE holds its fragment at address 0; the root must end with fragment
  * i at address i*W. Values from --seed (noc_gen_value(seed, i, k)). Any
  * connected fabric; one step ("scatter" or "gather"). */
-#include "traffic/gen_util.h"
+#include "traffic/scatter_plan.h"
 #include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const variants[] = { "tarkov", "naive", NULL };
+/* the scatter also runs the plan's construction on the network first */
+static const char *const scatter_variants[] = { "tarkov", "naive", "tarkov-planned", "tarkov-planned-first",
+                                                NULL };
 extern const noc_generator_t noc_gen_scatter, noc_gen_gather;
 
 /* ---- the plan: a path along G(SP) for every fragment ----
@@ -47,22 +53,9 @@ extern const noc_generator_t noc_gen_scatter, noc_gen_gather;
  * for optimal semi-matchings), the fragments move: the arcs end as even as
  * the allowed sets permit. */
 
-#define MAX_ARCS 64 /* out-arcs of a node on G(SP): one bit each in a mask */
+#define MAX_ARCS NOC_SCATTER_MAX_ARCS
 
-typedef struct plan {
-    int n, root;
-    int *dist, *order; /* BFS from the root: hops, and nodes by distance */
-    int *rank;         /* per node: place in the planning order */
-    int *frag;         /* the n - 1 fragments (goal nodes) by decreasing distance, ties by number */
-    int *path_start;   /* fragment j's path: hop[path_start[j] .. path_start[j + 1]) */
-    int *hop;          /* root first, j last; hop k is at distance k */
-    int *load;         /* per global port: fragments planned over its arc */
-    /* scratch of the node being planned */
-    int *head, *link;  /* fragments waiting at a node, linked by fragment */
-    uint64_t *mask;    /* per node x: the arcs whose descendants include x */
-    int *touched, n_touched, *queue, *list, *arc;
-    int m, arc_node[MAX_ARCS], arc_port[MAX_ARCS], arc_load[MAX_ARCS], cnt[MAX_ARCS * MAX_ARCS];
-} plan_t;
+typedef noc_scatter_plan_t plan_t; /* scatter_plan.h */
 
 static void plan_free(plan_t *pl)
 {
@@ -296,6 +289,10 @@ static int plan_build(const noc_topo_t *t, int root, plan_t *pl)
 
 static const int *path_of(const plan_t *pl, int j) { return &pl->hop[pl->path_start[j]]; }
 
+int noc_scatter_plan_build(const noc_topo_t *t, int root, noc_scatter_plan_t *pl) { return plan_build(t, root, pl); }
+void noc_scatter_plan_free(noc_scatter_plan_t *pl) { plan_free(pl); }
+int noc_scatter_first_port(const noc_topo_t *t, int v, int p, int w) { return first_port_to(t, v, p, w); }
+
 /* ---- arguments, data and the result check ---- */
 
 static int check_args(const noc_generator_t *g, const noc_topo_t *t, const noc_gen_args_t *a, char *err,
@@ -325,7 +322,7 @@ static int check_args(const noc_generator_t *g, const noc_topo_t *t, const noc_g
 static int32_t at(const noc_gen_args_t *a, int i) { return (int32_t)i * a->words; }
 
 /* Scatter: the root holds every fragment; PE i must end with its own at 0. */
-static noc_program_t *scatter_start(const noc_topo_t *t, const noc_gen_args_t *a)
+static noc_program_t *scatter_start(const noc_topo_t *t, const noc_gen_args_t *a, int planned)
 {
     noc_program_t *p = noc_prog_new(noc_topo_nodes(t), "scatter");
     for (int i = 0; i < noc_topo_nodes(t); i++)
@@ -334,6 +331,11 @@ static noc_program_t *scatter_start(const noc_topo_t *t, const noc_gen_args_t *a
             noc_prog_init(p, a->root, (uint32_t)(at(a, i) + k), v);
             noc_prog_expect(p, i, (uint32_t)k, v);
         }
+    if (planned) { /* the planning phases come first (gen_scatter_plan.c) */
+        noc_prog_declare_step(p, "plan-sp");
+        noc_prog_declare_step(p, "plan-pp");
+        noc_prog_declare_step(p, "plan-fp");
+    }
     noc_prog_declare_step(p, "scatter");
     for (int r = 0; r < noc_topo_nodes(t); r++)
         noc_prog_step(p, r, "scatter");
@@ -409,10 +411,19 @@ static int32_t transit_slot(const noc_gen_args_t *a, int *slots, int v)
     return at(a, 1 + slots[v]++);
 }
 
+/* Send sd of node v waits until v has its plan: gate[v] has started
+ * (tarkov-planned; gate NULL: the plan is there from the start). */
+static void gated(noc_program_t *p, const uint32_t *gate, int v, uint32_t sd)
+{
+    if (gate && gate[v] != NOC_GEN_NONE)
+        noc_prog_dep(p, sd, gate[v], 1);
+}
+
 /* The root's sends: its arcs' lists round by round (round r: the r-th
  * fragment of every arc, arcs in port order), each list by decreasing
  * distance. Returns the send of fragment 0. */
-static uint32_t root_sends(noc_program_t *p, const noc_topo_t *t, const plan_t *pl, const noc_gen_args_t *a)
+static uint32_t root_sends(noc_program_t *p, const noc_topo_t *t, const plan_t *pl, const noc_gen_args_t *a,
+                           const uint32_t *gate)
 {
     uint32_t send0 = NOC_GEN_NONE;
     int deg = noc_topo_degree(t, pl->root), *next = noc_xcalloc((size_t)deg + 1, sizeof(int), "scatter");
@@ -425,6 +436,7 @@ static uint32_t root_sends(noc_program_t *p, const noc_topo_t *t, const plan_t *
                 continue;
             int j = pl->frag[next[q]++];
             uint32_t sd = noc_prog_send(p, pl->root, w, j, (uint32_t)a->words, at(a, j));
+            gated(p, gate, pl->root, sd);
             if (j == 0)
                 send0 = sd;
             sent++;
@@ -434,11 +446,12 @@ static uint32_t root_sends(noc_program_t *p, const noc_topo_t *t, const plan_t *
     return send0;
 }
 
-static void tarkov_scatter(noc_program_t *p, const noc_topo_t *t, const plan_t *pl, const noc_gen_args_t *a)
+static void tarkov_scatter(noc_program_t *p, const noc_topo_t *t, const plan_t *pl, const noc_gen_args_t *a,
+                           const uint32_t *gate)
 {
     uint32_t w = (uint32_t)a->words;
     int *slots = noc_xcalloc((size_t)pl->n, sizeof(int), "scatter");
-    root_copy(p, a, 1, root_sends(p, t, pl, a));
+    root_copy(p, a, 1, root_sends(p, t, pl, a, gate));
     for (int i = 0; i < pl->n - 1; i++) {
         int j = pl->frag[i], d = pl->dist[j];
         const int *h = path_of(pl, j);
@@ -447,6 +460,7 @@ static void tarkov_scatter(noc_program_t *p, const noc_topo_t *t, const plan_t *
             uint32_t rv = noc_prog_recv(p, h[k], h[k - 1], j, w, addr);
             uint32_t sd = noc_prog_send(p, h[k], h[k + 1], j, w, addr);
             noc_prog_dep(p, sd, rv, 0);
+            gated(p, gate, h[k], sd);
         }
         noc_prog_recv(p, j, h[d - 1], j, w, 0);
     }
@@ -477,22 +491,29 @@ static void tarkov_gather(noc_program_t *p, const plan_t *pl, const noc_gen_args
 
 /* ---- the generators ---- */
 
-/* The tarkov variant: plan, then the program along the plan. */
+/* The tarkov variant: plan, then the program along the plan; planned
+ * (1: tarkov-planned, 2: tarkov-planned-first): the plan's construction
+ * runs on the network first. */
 static noc_program_t *tarkov(const noc_generator_t *g, noc_program_t *p, const noc_topo_t *t,
-                             const noc_gen_args_t *a, char *err, size_t errlen)
+                             const noc_gen_args_t *a, int planned, char *err, size_t errlen)
 {
     plan_t pl;
+    noc_scatter_gates_t gates = { NULL };
     int bad = plan_build(t, a->root, &pl);
     if (bad == -1)
         snprintf(err, errlen, "%s: %s is not connected", g->name, noc_topo_spec(t));
     else if (bad)
         snprintf(err, errlen,
-                 "%s: variant tarkov plans at most %d out-arcs per node on the shortest-path orgraph, and %s "
-                 "has a node with more (use --variant naive)", g->name, MAX_ARCS, noc_topo_spec(t));
+                 "%s: variant %s plans at most %d out-arcs per node on the shortest-path orgraph, and %s "
+                 "has a node with more (use --variant naive)", g->name, planned ? a->variant : "tarkov",
+                 MAX_ARCS, noc_topo_spec(t));
+    else if (planned && noc_scatter_plan_phases(p, t, &pl, a, planned == 2, &gates, NULL, err, errlen) != 0)
+        bad = 1;
     else if (g == &noc_gen_scatter)
-        tarkov_scatter(p, t, &pl, a);
+        tarkov_scatter(p, t, &pl, a, gates.op);
     else
         tarkov_gather(p, &pl, a);
+    free(gates.op);
     plan_free(&pl);
     if (bad) {
         noc_prog_free(p);
@@ -508,9 +529,10 @@ static noc_program_t *make(const noc_generator_t *g, const noc_topo_t *t, const 
     if (!v || check_args(g, t, a, err, errlen) != 0)
         return NULL;
     int scatter = g == &noc_gen_scatter;
-    noc_program_t *p = scatter ? scatter_start(t, a) : gather_start(t, a);
-    if (strcmp(v, "tarkov") == 0)
-        return tarkov(g, p, t, a, err, errlen);
+    int planned = strcmp(v, "tarkov-planned") == 0 ? 1 : strcmp(v, "tarkov-planned-first") == 0 ? 2 : 0;
+    noc_program_t *p = scatter ? scatter_start(t, a, planned) : gather_start(t, a);
+    if (strcmp(v, "tarkov") == 0 || planned)
+        return tarkov(g, p, t, a, planned, err, errlen);
     if (scatter)
         naive_scatter(p, t, a);
     else
@@ -554,7 +576,15 @@ static void facts(const noc_topo_t *t, const noc_gen_args_t *a, char *buf, size_
             o += (size_t)snprintf(buf + o, len - o, " %d", pl.load[noc_topo_gport(t, a->root, q)]);
     }
     if (!bad && o < len)
-        snprintf(buf + o, len - o, " fragments\n");
+        o += (size_t)snprintf(buf + o, len - o, " fragments\n");
+    noc_scatter_plan_cost_t c;
+    if (!bad && o < len && a->variant && strncmp(a->variant, "tarkov-planned", 14) == 0 &&
+        noc_scatter_plan_count(t, &pl, &c) == 0)
+        snprintf(buf + o, len - o,
+                 "plan messages = SP %lld (%lld words), PP %lld (%lld words), FP %lld (%lld words)\n"
+                 "plan cycles = steps plan-sp, plan-pp and plan-fp; the loading's: step scatter\n",
+                 (long long)c.messages[0], (long long)c.words[0], (long long)c.messages[1], (long long)c.words[1],
+                 (long long)c.messages[2], (long long)c.words[2]);
     plan_free(&pl);
 }
 
@@ -566,8 +596,13 @@ const noc_generator_t noc_gen_scatter = {
                  "  --seed S       the data values\n"
                  "  variants: tarkov (fragments along a balanced shortest-path orgraph, each arc's\n"
                  "            fragments farthest first, forwarded PE by PE), naive (the root sends\n"
-                 "            every fragment straight to its PE, in order)\n",
-    .variants = variants,
+                 "            every fragment straight to its PE, in order), tarkov-planned (tarkov\n"
+                 "            after the plan's construction runs on the network: steps plan-sp,\n"
+                 "            plan-pp, plan-fp, then scatter; docs/algorithms/scatter.md; SP: a node\n"
+                 "            takes its predecessors' marks), tarkov-planned-first (the same, SP as\n"
+                 "            the paper says: the first mark from any source wins; right only if\n"
+                 "            marks arrive in lockstep, as under --timing unit)\n",
+    .variants = scatter_variants,
     .make = make_scatter,
     .facts = facts,
     .volume = noc_gen_volume_twice, /* p fragments of W words, at their PE and at the root */
