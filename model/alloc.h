@@ -145,13 +145,11 @@ static inline int noc_alloc_is_wavefront(const noc_alloc_t *a)
     return a->kind == NOC_ALLOC_WAVEFRONT || a->kind == NOC_ALLOC_RR_WAVEFRONT;
 }
 
-static inline void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who,
-                                        const uint64_t *mask, int16_t *grant)
+/* noc_alloc_run_sparse for an allocator known not to be a wavefront kind
+ * (a router's VC allocators; its switch allocator when it is separable). */
+static inline void noc_alloc_run_sparse_separable(noc_alloc_t *a, int n, const int16_t *who,
+                                                  const uint64_t *mask, int16_t *grant)
 {
-    if (noc_alloc_is_wavefront(a)) {
-        noc_alloc_run_sparse_general(a, n, who, mask, grant);
-        return;
-    }
     if (n == 1 && mask[0]) {
         /* A lone requester: each resource it asks for has no other bidder,
          * so every kind reduces to the requester's own choice. */
@@ -198,6 +196,15 @@ static inline void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *wh
         grant[k] = (int16_t)r;
         noc_alloc_grant_update(a, who[k], r);
     }
+}
+
+static inline void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who,
+                                        const uint64_t *mask, int16_t *grant)
+{
+    if (noc_alloc_is_wavefront(a))
+        noc_alloc_run_sparse_general(a, n, who, mask, grant);
+    else
+        noc_alloc_run_sparse_separable(a, n, who, mask, grant);
 }
 
 #ifdef __cplusplus

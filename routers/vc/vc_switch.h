@@ -58,7 +58,10 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
         mask[m] = ports[p];
         m++;
     }
-    noc_alloc_run_sparse(nd->sa, m, who, mask, grant);
+    if (r->sa_wave)
+        noc_alloc_run_sparse_general(nd->sa, m, who, mask, grant);
+    else
+        noc_alloc_run_sparse_separable(nd->sa, m, who, mask, grant);
 
     for (int k = 0; k < m; k++) {
         int o = grant[k], p = who[k];
@@ -113,6 +116,36 @@ static void vc_count_waits(vc_ctx_t *x, const int16_t *ready, int nr, const int1
     }
 }
 
+/* A lone VC l may bid (W = 1, no wavefront allocator): nothing contends,
+ * so with a credit it crosses, and each arbiter on its way sees a single
+ * request. held: output links still sending a flit. */
+VC_INLINE void vc_switch_lone(vc_ctx_t *x, int l, uint64_t held)
+{
+    struct noc_sim *s = x->s;
+    vc_state_t *r = x->r;
+    vc_node_t *nd = x->nd;
+    int o = nd->ivc[l].rport;
+    if ((held >> o) & 1) {
+        if (x->waits)
+            vc_count(x, l, o, NOC_WAIT_LINK);
+        return;
+    }
+    if (nd->credits[o * x->V + nd->ivc[l].out_vc] <= 0) {
+        if (s->measuring)
+            s->lst[nd->base + o].credit_stall++;
+        if (x->waits)
+            vc_count(x, l, o, NOC_WAIT_CREDIT);
+        return;
+    }
+    int p = r->l_port[l], v = r->l_vc[l];
+    noc_alloc_grant_update(nd->sa, p, o);
+    vc_arb_update(x, p, v);
+    vc_traverse(x, l, p, v, o);
+    r->buffered[x->n]--;
+    noc_work_sub(s, x->n, 1);
+    s->last_move = x->now;
+}
+
 /* The switch stage: every ready VC of the sw set bids. */
 VC_INLINE void vc_switch(vc_ctx_t *x)
 {
@@ -133,28 +166,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
         if (!bits)
             return;
         if (!(bits & (bits - 1)) && !r->sa_wave) {
-            /* A lone VC may bid: nothing contends, so with a credit it
-             * crosses, and each arbiter on its way sees a single request. */
-            int l = __builtin_ctzll(bits), o = ivc[l].rport;
-            if ((held >> o) & 1) {
-                if (x->waits)
-                    vc_count(x, l, o, NOC_WAIT_LINK);
-                return;
-            }
-            if (credits[o * V + ivc[l].out_vc] <= 0) {
-                if (s->measuring)
-                    s->lst[nd->base + o].credit_stall++;
-                if (x->waits)
-                    vc_count(x, l, o, NOC_WAIT_CREDIT);
-                return;
-            }
-            int p = r->l_port[l], v = r->l_vc[l];
-            noc_alloc_grant_update(nd->sa, p, o);
-            vc_arb_update(x, p, v);
-            vc_traverse(x, l, p, v, o);
-            r->buffered[x->n]--;
-            noc_work_sub(s, x->n, 1);
-            s->last_move = x->now;
+            vc_switch_lone(x, __builtin_ctzll(bits), held);
             return;
         }
     }

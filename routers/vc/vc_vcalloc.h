@@ -76,7 +76,7 @@ static void vc_alloc_shared(vc_ctx_t *x)
             mask2[cnt] = r->mask[k];
             cnt++;
         }
-        noc_alloc_run_sparse(a, cnt, r->who, mask2, r->grant);
+        noc_alloc_run_sparse_separable(a, cnt, r->who, mask2, r->grant); /* (no wavefront VA) */
         for (int j = 0; j < cnt; j++)
             if (r->grant[j] >= 0)
                 vc_grant(x, &ivc[r->who[j]], &port[o], r->who[j], r->grant[j]);
