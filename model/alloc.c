@@ -227,20 +227,21 @@ static uint64_t out_mask_of(const noc_alloc_t *a)
 
 static void run_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                      int16_t *grant);
-static void list_wavefront(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask, int16_t *grant);
-
 void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
 {
     uint64_t out_mask = out_mask_of(a);
     uint64_t taken = 0;
     for (int i = 0; i < a->n_in; i++)
         grant[i] = -1;
-    if (a->n_in <= 64) {
+    if (a->n_in <= 64 || noc_alloc_is_wavefront(a)) {
         /* the requesters in increasing order make a list; the list form
-         * below makes the same picks with every set in one word */
-        int16_t who[64] = {0}, lgrant[64];
-        uint64_t mask[64] = {0};
+         * below makes the same picks with every set in one word (the
+         * wavefront kinds, of at most 256 requesters, have only that form) */
+        int16_t who[256], lgrant[256];
+        uint64_t mask[256];
         int n = 0;
+        who[0] = 0; /* (n >= 0 entries; quiets a false maybe-uninitialized warning) */
+        mask[0] = 0;
         for (int i = 0; i < a->n_in; i++)
             if (req[i] & out_mask) {
                 who[n] = (int16_t)i;
@@ -265,21 +266,6 @@ void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
             if (grant_accept(a, req, out_mask, &taken, grant, it == 0) == 0)
                 break;
         break;
-    case NOC_ALLOC_WAVEFRONT:
-    case NOC_ALLOC_RR_WAVEFRONT: { /* (65 to 256 requesters) */
-        int16_t who[256], lgrant[256];
-        uint64_t mask[256];
-        int n = 0;
-        for (int i = 0; i < a->n_in; i++)
-            if (req[i] & out_mask) {
-                who[n] = (int16_t)i;
-                mask[n++] = req[i];
-            }
-        list_wavefront(a, n, who, mask, lgrant);
-        for (int k = 0; k < n; k++)
-            grant[who[k]] = lgrant[k];
-        break;
-    }
     default:
         assert(0 && "bad allocator kind");
     }
