@@ -37,6 +37,8 @@ int noc_report_msg_waits(const noc_sim_t *s, uint32_t op, int network, char *buf
 void noc_report_csv_field(FILE *f, const char *s);
 /* A program's sends, receives and computations (every other op). */
 void noc_report_count_kinds(const noc_program_t *p, uint64_t *sends, uint64_t *recvs, uint64_t *computes);
+/* {total, done, sends, receives, computations}: a program's "operations". */
+json_t *noc_report_operations_json(const noc_program_t *p, uint64_t total, uint64_t done);
 /* Write j to path ("-" is stdout) and release it. Returns 0 or -1 with err. */
 int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen);
 

@@ -66,12 +66,7 @@ static json_t *loggp_json(const noc_loggp_t *lg, const noc_program_t *p, const n
     for (int r = 0; r < p->n_ranks; r++)
         json_array_append_new(ranks, json_integer((json_int_t)noc_loggp_rank_finish(lg, r)));
     json_object_set_new(j, "rank_finish", ranks);
-    uint64_t sends, recvs, computes;
-    noc_report_count_kinds(p, &sends, &recvs, &computes);
-    json_object_set_new(j, "operations", json_pack("{s:I, s:I, s:I, s:I, s:I}", "total", (json_int_t)st->ops,
-                                                   "done", (json_int_t)st->ops_done, "sends", (json_int_t)sends,
-                                                   "receives", (json_int_t)recvs, "computations",
-                                                   (json_int_t)computes));
+    json_object_set_new(j, "operations", noc_report_operations_json(p, st->ops, st->ops_done));
     json_object_set_new(j, "messages", json_integer((json_int_t)st->messages));
     json_object_set_new(j, "bytes", json_integer((json_int_t)st->bytes));
     json_object_set_new(j, "eager", json_integer((json_int_t)st->eager));

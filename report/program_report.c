@@ -30,6 +30,14 @@ void noc_report_count_kinds(const noc_program_t *p, uint64_t *sends, uint64_t *r
     }
 }
 
+json_t *noc_report_operations_json(const noc_program_t *p, uint64_t total, uint64_t done)
+{
+    uint64_t sends, recvs, computes;
+    noc_report_count_kinds(p, &sends, &recvs, &computes);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I}", "total", (json_int_t)total, "done", (json_int_t)done, "sends",
+                     (json_int_t)sends, "receives", (json_int_t)recvs, "computations", (json_int_t)computes);
+}
+
 /* Step k's link with the most waiting (every resource's; ties: the most
  * flits), or -1 if its messages used no link. */
 static int step_hot_link(const noc_sim_t *s, int k, uint32_t *flits, uint32_t *waits)
@@ -245,12 +253,7 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
     json_object_set_new(j, "cycles", json_integer((json_int_t)st->cycles));
     if (res->synced)
         json_object_set_new(j, "cycles_synced", json_integer((json_int_t)res->synced->cycles));
-    uint64_t sends, recvs, computes;
-    noc_report_count_kinds(p, &sends, &recvs, &computes);
-    json_object_set_new(j, "operations", json_pack("{s:I, s:I, s:I, s:I, s:I}", "total", (json_int_t)st->ops,
-                                                   "done", (json_int_t)st->ops_done, "sends", (json_int_t)sends,
-                                                   "receives", (json_int_t)recvs, "computations",
-                                                   (json_int_t)computes));
+    json_object_set_new(j, "operations", noc_report_operations_json(p, st->ops, st->ops_done));
     json_object_set_new(j, "messages", json_integer((json_int_t)st->messages));
     json_object_set_new(j, "words", json_integer((json_int_t)st->words));
     uint64_t hops;
