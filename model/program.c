@@ -174,11 +174,17 @@ uint32_t noc_prog_recv(noc_program_t *p, int r, int from, int tag, uint32_t word
 uint32_t noc_prog_combine(noc_program_t *p, int r, noc_op_kind_t kind, uint32_t words,
                           int32_t dst, int32_t src)
 {
+    return noc_prog_combine_cost(p, r, kind, words, dst, src, NOC_PROG_DEFAULT_COST);
+}
+
+uint32_t noc_prog_combine_cost(noc_program_t *p, int r, noc_op_kind_t kind, uint32_t words, int32_t dst,
+                               int32_t src, int64_t cost)
+{
     noc_op_t op = blank_op(kind);
     op.words = words;
     op.addr = dst;
     op.src = src;
-    op.cost = NOC_PROG_DEFAULT_COST;
+    op.cost = cost;
     return noc_prog_add(p, r, &op);
 }
 

@@ -110,6 +110,10 @@ uint32_t noc_prog_send(noc_program_t *p, int r, int to, int tag, uint32_t words,
 uint32_t noc_prog_recv(noc_program_t *p, int r, int from, int tag, uint32_t words, int32_t addr);
 uint32_t noc_prog_combine(noc_program_t *p, int r, noc_op_kind_t kind, uint32_t words,
                           int32_t dst, int32_t src);
+/* The same with its own cost in cycles (NOC_PROG_DEFAULT_COST: the run's
+ * compute_cycles per word). */
+uint32_t noc_prog_combine_cost(noc_program_t *p, int r, noc_op_kind_t kind, uint32_t words, int32_t dst,
+                               int32_t src, int64_t cost);
 uint32_t noc_prog_calc(noc_program_t *p, int r, int64_t cycles);
 /* Op a may start only when op b has completed (start = 0) or started (1). */
 void noc_prog_dep(noc_program_t *p, uint32_t a, uint32_t b, int start);

@@ -309,14 +309,8 @@ static uint32_t pad_wait(noc_program_t *p, const place_t *P, int k, int r, uint3
 static uint32_t combine_n(noc_program_t *p, const place_t *P, int r, noc_op_kind_t kind, uint32_t words,
                           int32_t dst, int32_t src, int64_t cost)
 {
-    noc_op_t op;
-    memset(&op, 0, sizeof op);
-    op.kind = (uint8_t)kind;
-    op.words = words;
-    op.addr = dst;
-    op.src = src;
-    op.cost = cost >= 0 ? cost : P->cost ? ADD_CYCLES * (int64_t)words : NOC_PROG_DEFAULT_COST;
-    return noc_prog_add(p, r, &op);
+    return noc_prog_combine_cost(p, r, kind, words, dst, src,
+                                 cost >= 0 ? cost : P->cost ? ADD_CYCLES * (int64_t)words : NOC_PROG_DEFAULT_COST);
 }
 
 /* The same on the node's W words. */

@@ -305,14 +305,7 @@ static void memory_bases(builder_t *b, const noc_gen_args_t *a)
 /* A local op of the planning: free (the paper counts transmissions). */
 static uint32_t combine0(noc_program_t *p, int r, noc_op_kind_t kind, uint32_t words, int32_t dst, int32_t src)
 {
-    noc_op_t op;
-    memset(&op, 0, sizeof op);
-    op.kind = (uint8_t)kind;
-    op.words = words;
-    op.addr = dst;
-    op.src = src;
-    op.cost = 0;
-    return noc_prog_add(p, r, &op);
+    return noc_prog_combine_cost(p, r, kind, words, dst, src, 0);
 }
 
 /* Close run r: one copy at v, after r->dep, recorded in scratch[*k]. */
