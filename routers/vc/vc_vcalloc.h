@@ -17,9 +17,9 @@ VC_INLINE void vc_grant(vc_ctx_t *x, vc_ivc_t *q, vc_port_t *pt, int l, int ov)
     pt->ovc_free &= ~(UINT64_C(1) << ov);
     if (x->waits) { /* every cycle since it began to bid it found no free VC of its class */
         vc_node_t *nd = x->nd;
-        const noc_flit_t *f = vc_slot(nd->buf, x->r, l, q->head);
-        noc_wait_pkt(x->s, NOC_WAIT_VC, f->pkt, nd->base + q->rport,
-                     (uint32_t)x->now - x->r->va_from[vc_global(nd->buf, x->r, l)]);
+        uint32_t waited = (uint32_t)x->now - x->r->va_from[vc_global(nd->buf, x->r, l)];
+        if (waited)
+            noc_wait_pkt(x->s, NOC_WAIT_VC, vc_slot(nd->buf, x->r, l, q->head)->pkt, nd->base + q->rport, waited);
     }
     q->out_vc = (uint8_t)ov;
     q->state = VC_ACTIVE;
