@@ -225,27 +225,68 @@ static int free_vc(const ideal_state_t *r, int og, int cls)
              b_ &= b_ - 1)                                                                       \
             for (int k = 64 * w_ + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
-/* Programs: the flits that wanted output o of the node at base (P ports)
- * besides the one that goes (best; NULL: none goes), each a cycle's wait
- * for resource kind (noc_wait_kind_t) at that link. */
-static void count_waits(struct noc_sim *s, const ideal_state_t *r, int base, int P, int o,
-                        const ideal_slot_t *best, int kind)
+/* Programs: every flit that waits this cycle, a cycle's wait each at the
+ * link it wants: behind a link still sending (held), behind another flit
+ * (link), or for a free VC of its class downstream (credit). best[o]: the
+ * flit that goes on output o (NULL: none). Credits are this cycle's,
+ * before any flit goes. */
+static void count_waits(struct noc_sim *s, const ideal_state_t *r, int base, int P, uint64_t held,
+                        ideal_slot_t *const *best)
 {
     for (int p = 0; p < P; p++) {
         const ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
-        FOR_USED(r, base + p, k)
-            if (sl[k].port == o && &sl[k] != best)
-                /* a loser whose class has no free VC downstream waits for a credit */
-                noc_wait_pkt(s, best && free_vc(r, base + o, sl[k].vclass) < 0 ? NOC_WAIT_CREDIT : kind,
-                             sl[k].f.pkt, base + o, 1);
+        FOR_USED(r, base + p, k) {
+            int o = sl[k].port;
+            if (o < 1 || o >= P || &sl[k] == best[o])
+                continue;
+            int kind;
+            if (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o))
+                kind = NOC_WAIT_LINK; /* the link still sends an earlier flit */
+            else if (!best[o] || free_vc(r, base + o, sl[k].vclass) < 0)
+                kind = NOC_WAIT_CREDIT; /* its class has no free VC downstream */
+            else
+                kind = NOC_WAIT_LINK; /* another flit won the link */
+            noc_wait_pkt(s, kind, sl[k].f.pkt, base + o, 1);
+        }
     }
 }
 
-static void ideal_eval(struct noc_sim *s, int n)
+/* Flit best goes on output o of node n (global port og) in VC ov. */
+static void send_best(struct noc_sim *s, ideal_state_t *r, int n, int og, ideal_slot_t *best, int ov, int meas)
 {
-    ideal_state_t *r = s->rstate;
-    const noc_graph_t *gr = s->graph;
-    int base = gr->port_base[n], P = gr->port_base[n + 1] - base, V = r->V;
+    int V = r->V;
+    int ig = (int)((best - r->slot) / r->per_port); /* its input port */
+    int bk = (int)((best - r->slot) % r->per_port);
+    noc_flit_t f = best->f;
+    best->used = 0;
+    r->used[(size_t)ig * (size_t)r->per_words + (size_t)(bk >> 6)] &= ~(UINT64_C(1) << (bk & 63));
+    r->occ[ig * V + best->vc]--;
+    r->buffered[n]--;
+    if (s->occ)
+        noc_occ_add(s->occ, n, s->now, -1, -(r->occ[ig * V + best->vc] == 0));
+    noc_chan_send_credit(s, s->in_chan[ig], best->vc);
+    if (f.flags & NOC_FLIT_HEAD)
+        f.hops++;
+    f.vc = (uint8_t)ov;
+    r->credits[og * V + ov]--;
+    uint32_t ser = s->serialise ? noc_chan_ser_start(s, og) : 0;
+    noc_chan_send_flit(s, og, s->chan_delay[og] + ser, &f);
+    noc_work_sub(s, n, 1);
+    if (s->step_flits)
+        s->step_flits[(size_t)s->pkts[f.pkt].step * (size_t)s->n_chan + (size_t)og]++;
+    if (meas) {
+        s->lst[og].flits++;
+        s->lst[og].busy += 1 + ser;
+        s->st.flit_hops++;
+    }
+    s->last_move = s->now;
+}
+
+/* The node's input: credits coming back, and the flit its PE injected
+ * through the local channel (flits for it arrived before, ideal_pre_eval). */
+static void ideal_receive(struct noc_sim *s, ideal_state_t *r, int n, int base, int P)
+{
+    int V = r->V;
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
     for (uint64_t cr = noc_chan_credits_in(s, at) & ~NOC_NI_MASK; cr; cr &= cr - 1) {
         int p = __builtin_ctzll(cr);
@@ -267,73 +308,64 @@ static void ideal_eval(struct noc_sim *s, int n)
         store(s, r, n, base, &f);
     }
     noc_chan_flits_seen(s, at, ~UINT64_C(0));
+}
+
+/* Every output link sends the waiting flit farthest from home. One pass
+ * over the buffered flits finds, for every output, the flits that want it
+ * and, among those whose VC class has a free VC downstream, the one to go
+ * (the same one a pass per output would find: the passes see the same
+ * flits in the same order, and a flit that goes frees nothing another
+ * output's choice reads); so the cost follows the flits buffered, not
+ * flits times ports. */
+static void ideal_eval(struct noc_sim *s, int n)
+{
+    ideal_state_t *r = s->rstate;
+    const noc_graph_t *gr = s->graph;
+    int base = gr->port_base[n], P = gr->port_base[n + 1] - base;
+    ideal_receive(s, r, n, base, P);
     if (r->buffered[n] == 0)
         return;
 
-    /* every output link sends the waiting flit farthest from home */
-    int meas = noc_measuring(s);
     uint64_t held = noc_chan_ser_held(s, n); /* links still sending a flit (class_width) */
-    for (int o = 1; o < P; o++) {
-        if (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o)) {
-            if (s->step_flits) /* the link still sends an earlier flit */
-                count_waits(s, r, base, P, o, NULL, NOC_WAIT_LINK);
-            continue;
-        }
-        /* the flits that want link o, and among those whose VC class has
-         * a free VC downstream, the one to go */
-        int og = base + o, ov = -1, wanting = 0;
-        ideal_slot_t *best = NULL;
-        for (int p = 0; p < P; p++) {
-            ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
-            FOR_USED(r, base + p, k) {
-                if (sl[k].port != o)
-                    continue;
-                wanting++;
-                if (best && !better(&sl[k], best))
-                    continue;
-                int v = free_vc(r, og, sl[k].vclass);
-                if (v >= 0) {
-                    best = &sl[k];
-                    ov = v;
-                }
+    ideal_slot_t *best[256];
+    uint32_t wanting[256];
+    uint8_t ov[256];
+    for (int o = 0; o < P; o++) {
+        best[o] = NULL;
+        wanting[o] = 0;
+    }
+    for (int p = 0; p < P; p++) {
+        ideal_slot_t *sl = &r->slot[(size_t)(base + p) * (size_t)r->per_port];
+        FOR_USED(r, base + p, k) {
+            int o = sl[k].port;
+            if (o < 1 || o >= P)
+                continue;
+            wanting[o]++;
+            if ((best[o] && !better(&sl[k], best[o])) ||
+                (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o)))
+                continue;
+            int v = free_vc(r, base + o, sl[k].vclass);
+            if (v >= 0) {
+                best[o] = &sl[k];
+                ov[o] = (uint8_t)v;
             }
         }
-        if (meas && wanting > 1)
+    }
+    if (s->step_flits)
+        count_waits(s, r, base, P, held, best);
+    int meas = noc_measuring(s);
+    for (int o = 1; o < P; o++) {
+        if (!wanting[o] || (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o)))
+            continue;
+        int og = base + o;
+        if (meas && wanting[o] > 1)
             s->lst[og].contention++;
-        if (!best) {
-            if (wanting && meas)
+        if (!best[o]) {
+            if (meas)
                 s->lst[og].credit_stall++;
-            if (wanting && s->step_flits)
-                count_waits(s, r, base, P, o, NULL, NOC_WAIT_CREDIT);
             continue;
         }
-        if (s->step_flits && wanting > 1)
-            count_waits(s, r, base, P, o, best, NOC_WAIT_LINK);
-        int ig = (int)((best - r->slot) / r->per_port); /* its input port */
-        int bk = (int)((best - r->slot) % r->per_port);
-        noc_flit_t f = best->f;
-        best->used = 0;
-        r->used[(size_t)ig * (size_t)r->per_words + (size_t)(bk >> 6)] &= ~(UINT64_C(1) << (bk & 63));
-        r->occ[ig * V + best->vc]--;
-        r->buffered[n]--;
-        if (s->occ)
-            noc_occ_add(s->occ, n, s->now, -1, -(r->occ[ig * V + best->vc] == 0));
-        noc_chan_send_credit(s, s->in_chan[ig], best->vc);
-        if (f.flags & NOC_FLIT_HEAD)
-            f.hops++;
-        f.vc = (uint8_t)ov;
-        r->credits[og * V + ov]--;
-        uint32_t ser = s->serialise ? noc_chan_ser_start(s, og) : 0;
-        noc_chan_send_flit(s, og, s->chan_delay[og] + ser, &f);
-        noc_work_sub(s, n, 1);
-        if (s->step_flits)
-            s->step_flits[(size_t)s->pkts[f.pkt].step * (size_t)s->n_chan + (size_t)og]++;
-        if (meas) {
-            s->lst[og].flits++;
-            s->lst[og].busy += 1 + ser;
-            s->st.flit_hops++;
-        }
-        s->last_move = s->now;
+        send_best(s, r, n, og, best[o], ov[o], meas);
     }
 }
 
