@@ -6,6 +6,7 @@
  * (pe_extend.c, between cycles), so a run allocates nothing; what is read
  * after the run is pe_report.c. */
 #include "model/pe_internal.h"
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,12 +120,6 @@ static void op_done(struct noc_sim *s, uint32_t op)
     release(s, op, 0);
 }
 
-static int recv_matches(const noc_pe_t *pe, const noc_op_t *rv, uint32_t msg, int from)
-{
-    const noc_op_t *sd = &pe->p->ops[msg];
-    return (rv->peer == NOC_PROG_ANY || rv->peer == from) && (rv->tag == NOC_PROG_ANY || rv->tag == sd->tag);
-}
-
 /* Receive op rv of rank r takes message msg: its words land in memory. */
 static void take(struct noc_sim *s, int r, uint32_t rv, uint32_t msg)
 {
@@ -145,57 +140,18 @@ static void take(struct noc_sim *s, int r, uint32_t rv, uint32_t msg)
 
 static void post_recv(struct noc_sim *s, int r, uint32_t op)
 {
-    noc_pe_t *pe = s->pe;
-    rank_state_t *rs = &pe->rank[r];
-    const noc_op_t *o = &pe->p->ops[op];
-    int32_t prev = -1;
-    for (int32_t m = rs->arrived_head; m >= 0; prev = m, m = pe->msg_next[m]) {
-        if (!recv_matches(pe, o, (uint32_t)m, rank_of(pe, (uint32_t)m)))
-            continue;
-        /* unlink m */
-        if (prev < 0)
-            rs->arrived_head = pe->msg_next[m];
-        else
-            pe->msg_next[prev] = pe->msg_next[m];
-        if (rs->arrived_tail == m)
-            rs->arrived_tail = prev;
+    int32_t m = noc_pe_match_receive(s->pe, &s->pe->rank[r], op);
+    if (m >= 0)
         take(s, r, op, (uint32_t)m);
-        return;
-    }
-    pe->recv_next[op] = -1;
-    if (rs->posted_tail >= 0)
-        pe->recv_next[rs->posted_tail] = (int32_t)op;
-    else
-        rs->posted_head = (int32_t)op;
-    rs->posted_tail = (int32_t)op;
 }
 
 /* Message msg, arrived whole at rank r, may be matched: by the oldest
- * posted receive it matches, or it joins the arrived list. */
+ * posted receive it matches, or it waits for one (pe_match.c). */
 static void deliver(struct noc_sim *s, int r, uint32_t msg)
 {
-    noc_pe_t *pe = s->pe;
-    rank_state_t *rs = &pe->rank[r];
-    int from = rank_of(pe, msg);
-    int32_t prev = -1;
-    for (int32_t v = rs->posted_head; v >= 0; prev = v, v = pe->recv_next[v]) {
-        if (!recv_matches(pe, &pe->p->ops[v], msg, from))
-            continue;
-        if (prev < 0)
-            rs->posted_head = pe->recv_next[v];
-        else
-            pe->recv_next[prev] = pe->recv_next[v];
-        if (rs->posted_tail == v)
-            rs->posted_tail = prev;
+    int32_t v = noc_pe_match_message(s->pe, &s->pe->rank[r], msg);
+    if (v >= 0)
         take(s, r, (uint32_t)v, msg);
-        return;
-    }
-    pe->msg_next[msg] = -1;
-    if (rs->arrived_tail >= 0)
-        pe->msg_next[rs->arrived_tail] = (int32_t)msg;
-    else
-        rs->arrived_head = (int32_t)msg;
-    rs->arrived_tail = (int32_t)msg;
 }
 
 /* Message msg has arrived whole at rank r: matched now if every earlier
@@ -254,12 +210,20 @@ static void start_op(struct noc_sim *s, int r, uint32_t op)
         noc_route_t rt;
         noc_graph_route(s->graph, r, r, o->peer, &rt);
         pe->send_port[op] = rt.port;
-        pe->send_next[op] = -1;
+        /* last on its rank's list and on its first port's */
+        pe->send_next[op] = pe->send_pnext[op] = -1;
+        pe->send_prev[op] = rs->send_tail;
         if (rs->send_tail >= 0)
             pe->send_next[rs->send_tail] = (int32_t)op;
         else
             rs->send_head = (int32_t)op;
         rs->send_tail = (int32_t)op;
+        size_t g = (size_t)pe->port_base[r] + rt.port;
+        if (pe->port_send_tail[g] >= 0)
+            pe->send_pnext[pe->port_send_tail[g]] = (int32_t)op;
+        else
+            pe->port_send_head[g] = (int32_t)op;
+        pe->port_send_tail[g] = (int32_t)op;
         break;
     }
     case NOC_OP_RECV:
@@ -373,24 +337,18 @@ void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off,
     }
 }
 
-/* Rank n's oldest send (for this port; 0: any) with packets left, or -1;
- * *prev: the send before it in the rank's list (-1: none). */
-static int32_t oldest_send(const noc_pe_t *pe, int n, int port, int32_t *prev)
+/* Rank n's oldest send (for this port; 0: any) with packets left, or -1:
+ * the head of the rank's list of sends, or of the port's. */
+static int32_t oldest_send(const noc_pe_t *pe, int n, int port)
 {
-    *prev = -1;
     if (n >= pe->n_ranks)
         return -1;
-    int32_t op = pe->rank[n].send_head;
-    while (op >= 0 && port > 0 && pe->send_port[op] != port) {
-        *prev = op;
-        op = pe->send_next[op];
-    }
-    return op;
+    return port > 0 ? pe->port_send_head[pe->port_base[n] + port] : pe->rank[n].send_head;
 }
 
 int noc_pe_peek_send(const struct noc_sim *s, int n, int port, uint32_t *msg, uint32_t *off)
 {
-    int32_t prev, op = oldest_send(s->pe, n, port, &prev);
+    int32_t op = oldest_send(s->pe, n, port);
     if (op < 0)
         return 0;
     *msg = (uint32_t)op;
@@ -398,14 +356,35 @@ int noc_pe_peek_send(const struct noc_sim *s, int n, int port, uint32_t *msg, ui
     return 1;
 }
 
+/* Send op of rank n has handed out its last packet: off its rank's list
+ * and its port's. It heads the port's list: it is the oldest send of its
+ * port whether it was taken for the port or as the rank's oldest. */
+static void send_unlink(noc_pe_t *pe, int n, int32_t op)
+{
+    rank_state_t *rs = &pe->rank[n];
+    int32_t before = pe->send_prev[op], after = pe->send_next[op];
+    if (before < 0)
+        rs->send_head = after;
+    else
+        pe->send_next[before] = after;
+    if (after < 0)
+        rs->send_tail = before;
+    else
+        pe->send_prev[after] = before;
+    size_t g = (size_t)pe->port_base[n] + pe->send_port[op];
+    assert(pe->port_send_head[g] == op);
+    pe->port_send_head[g] = pe->send_pnext[op];
+    if (pe->port_send_tail[g] == op)
+        pe->port_send_tail[g] = -1;
+}
+
 int noc_pe_next_packet(struct noc_sim *s, int n, int port, int32_t *dst, uint16_t *size, uint32_t *msg,
                        uint32_t *off)
 {
     noc_pe_t *pe = s->pe;
-    int32_t prev, op = oldest_send(pe, n, port, &prev);
+    int32_t op = oldest_send(pe, n, port);
     if (op < 0)
         return 0;
-    rank_state_t *rs = &pe->rank[n];
     const noc_op_t *o = &pe->p->ops[op];
     uint32_t left = o->words - pe->send_off[op];
     uint32_t k = left < (uint32_t)pe->packet_size ? left : (uint32_t)pe->packet_size;
@@ -414,14 +393,8 @@ int noc_pe_next_packet(struct noc_sim *s, int n, int port, int32_t *dst, uint16_
     *msg = (uint32_t)op;
     *off = pe->send_off[op];
     pe->send_off[op] += k;
-    if (pe->send_off[op] == o->words) {
-        /* all handed out: off the list */
-        if (prev < 0)
-            rs->send_head = pe->send_next[op];
-        else
-            pe->send_next[prev] = pe->send_next[op];
-        if (rs->send_tail == op)
-            rs->send_tail = prev;
+    if (pe->send_off[op] == o->words) { /* all handed out */
+        send_unlink(pe, n, op);
         update_busy(s, n);
     }
     return 1;
@@ -468,11 +441,13 @@ void noc_pe_start(struct noc_sim *s)
     const noc_program_t *p = pe->p;
     for (int r = 0; r < p->n_ranks; r++) {
         rank_state_t *rs = &pe->rank[r];
-        rs->posted_head = rs->posted_tail = rs->arrived_head = rs->arrived_tail = -1;
         rs->send_head = rs->send_tail = rs->held_head = -1;
+        for (int g = pe->port_base[r]; g < pe->port_base[r + 1]; g++)
+            pe->port_send_head[g] = pe->port_send_tail[g] = -1;
         rs->last_op = -1;
         rs->ops_left = p->ranks[r].n_ops;
     }
+    noc_pe_match_start(pe);
     /* in op order (rank by rank, unless the program grew in place): each
      * rank's ready queue in the order of its ops */
     for (uint32_t i = 0; i < p->n_ops; i++)

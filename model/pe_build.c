@@ -27,6 +27,8 @@ static uint64_t pe_bytes(const struct noc_sim *s, const noc_program_t *p)
             words += p->ops[i].words;
     uint64_t b = sizeof(noc_pe_t) + (mem + 1) * sizeof(int64_t);
     b += (N + 1) * (4 + 1 + 4 + 2 * 4 + 2 * 4 + 4 + 4 + 1 + 8 + 4 + 4 + 4 + 4 + 4 + 4 + 2 * 8) + 4;
+    b += (N + 1) * 5 * 4 + 2 * ((uint64_t)s->n_ports + 1) * 4; /* matching and send lists */
+    b += (N + 1) * (8 + 4 + 4 + 4 * 4 + 2 * 2 * 4);           /* pairs, hash slots at most half full */
     b += ((uint64_t)p->n_deps + 1) * sizeof(rdep_t) + R * sizeof(rank_state_t);
     b += 2 * (words + 1) * sizeof(int64_t);
     b += K * (4 + 4 + 4 + sizeof(noc_pe_step_stats_t));
@@ -100,7 +102,7 @@ typedef struct op_array {
     size_t size;
 } op_array_t;
 
-enum { N_OP_ARRAYS = 20 };
+enum { N_OP_ARRAYS = 25 };
 
 static void op_arrays(noc_pe_t *pe, op_array_t *a)
 {
@@ -112,13 +114,18 @@ static void op_arrays(noc_pe_t *pe, op_array_t *a)
     OP_ARRAY(pe->rdep_head);
     OP_ARRAY(pe->rdep_tail);
     OP_ARRAY(pe->send_next);
+    OP_ARRAY(pe->send_prev);
+    OP_ARRAY(pe->send_pnext);
     OP_ARRAY(pe->send_off);
     OP_ARRAY(pe->send_port);
     OP_ARRAY(pe->msg_off);
     OP_ARRAY(pe->msg_sent);
     OP_ARRAY(pe->msg_got);
     OP_ARRAY(pe->msg_next);
+    OP_ARRAY(pe->msg_prev);
+    OP_ARRAY(pe->msg_pnext);
     OP_ARRAY(pe->recv_next);
+    OP_ARRAY(pe->recv_seq);
     OP_ARRAY(pe->recv_msg);
     OP_ARRAY(pe->msg_arrived);
     OP_ARRAY(pe->pair_of);
@@ -299,6 +306,9 @@ noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *er
     pe->compute_cycles = s->cfg.compute_cycles;
     pe->packet_size = (int)s->cfg.packet_size;
     pe->rank = noc_xcalloc((size_t)p->n_ranks + 1, sizeof(rank_state_t), "PE engine");
+    pe->port_base = s->graph->port_base;
+    pe->port_send_head = noc_xcalloc((size_t)s->graph->n_ports + 1, sizeof(int32_t), "PE engine");
+    pe->port_send_tail = noc_xcalloc((size_t)s->graph->n_ports + 1, sizeof(int32_t), "PE engine");
     build_memories(pe, p);
     build_dependents(pe, p, ranks);
     free(op_rank);
@@ -342,6 +352,8 @@ void noc_pe_destroy(noc_pe_t *pe)
     free(pe->qslot);
     free(pe->rdep);
     free(pe->rank);
+    free(pe->port_send_head);
+    free(pe->port_send_tail);
     free(pe->tx);
     free(pe->rx);
     free(pe->step_left);

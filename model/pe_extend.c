@@ -315,6 +315,8 @@ int64_t noc_pe_append_op(struct noc_sim *s, int r, const noc_op_t *op, const noc
         pe->st.messages++;
         pe->messages_left++;
         pe->pair_of[i] = noc_pe_order_pair(pe, r, o->peer);
+    } else if (o->kind == NOC_OP_RECV && o->peer != NOC_PROG_ANY) {
+        pe->pair_of[i] = noc_pe_order_pair(pe, o->peer, r); /* (its list: pe_match.c) */
     }
     rank_state_t *rs = &pe->rank[r];
     queue_room(pe, rs, g->ranks[r].n_ops);

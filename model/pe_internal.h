@@ -42,8 +42,11 @@ typedef struct rank_state {
     cpu_slot_t *cpu;      /* its CPUs 0 .. n_cpus - 1 (the highest its ops name, plus one) */
     uint16_t n_cpus, cpus_busy; /* CPUs it has; CPUs computing */
     uint8_t cpu_own;      /* 1: cpu[] of its own (grown), not in the engine's shared block */
-    int32_t posted_head, posted_tail;   /* receives waiting for a message (by op) */
-    int32_t arrived_head, arrived_tail; /* messages arrived, not yet matched (by send op) */
+    int32_t any_head, any_tail;         /* receives from any source waiting for a message (by op,
+                                           linked by recv_next; pe_match.c) */
+    int32_t arrived_head, arrived_tail; /* messages arrived, not yet matched (by send op, linked by
+                                           msg_next and msg_prev) */
+    uint32_t post_seq;    /* receives it has posted (each gets its number: recv_seq) */
     int32_t held_head;    /* messages arrived before an earlier one of their pair (pe_order.c) */
     uint32_t ops_left;
     int32_t last_op;      /* the op it started last (waveforms), -1 none */
@@ -78,10 +81,14 @@ struct noc_pe {
                                         (NOC_PE_NONE: none), in the order of the dependent ops */
     rdep_t *rdep;
     uint32_t n_rdep, cap_rdep;
-    int32_t *send_next;    /* per send op: the next in its rank's send list */
+    int32_t *send_next, *send_prev; /* per send op: the next and the one before in its rank's send list */
+    int32_t *send_pnext;   /* per send op: the next in its first port's send list */
     uint32_t *send_off;    /* per send op: words handed to the NI so far */
     uint8_t *send_port;    /* per send op: the first hop's output port */
     rank_state_t *rank;
+    const int *port_base;  /* the fabric's (borrowed): rank r's ports are port_base[r] .. port_base[r+1] */
+    int32_t *port_send_head, *port_send_tail; /* per global port: its rank's sends whose first hop
+                                                 leaves there, in start order (send_pnext) */
     /* messages, by send op */
     uint64_t *msg_off;     /* first word in tx[] and rx[] */
     int64_t *tx, *rx;      /* st.words words in use */
@@ -89,18 +96,23 @@ struct noc_pe {
     uint32_t *msg_sent;    /* words injected */
     uint32_t *msg_got;     /* words arrived */
     int32_t *msg_next;     /* link in the receiver's arrived list */
-    int32_t *recv_next;    /* per recv op: link in the posted list */
+    int32_t *msg_prev;     /* the link back in the receiver's arrived list */
+    int32_t *msg_pnext;    /* link in its pair's list of unmatched messages */
+    int32_t *recv_next;    /* per recv op: link in its pair's or its rank's list of posted receives */
+    uint32_t *recv_seq;    /* per recv op: its number among its rank's posted receives */
     int32_t *recv_msg;     /* per recv op: the message it took */
     uint64_t *msg_arrived; /* per send op: the cycle its message arrived whole (the critical chain) */
     uint32_t *msg_wait;    /* per send op, NOC_WAIT_KINDS each: the cycles it waited, by resource
                               (model/waits.c); NULL when the run keeps no per-step tables */
     /* send order per (source, destination) pair (pe_order.c) */
     cpu_slot_t *cpus;      /* the ranks' CPUs as attached, one block (rank[].cpu point into it) */
-    uint32_t *pair_of;     /* per send op: its pair */
+    uint32_t *pair_of;     /* per send op, and per receive from a named source: its pair */
     uint32_t *msg_seq;     /* per send op: its number among its pair's sends, in start order */
     uint64_t *pair_key;    /* per pair: source << 32 | destination */
     uint32_t *pair_sent;   /* per pair: sends started */
     uint32_t *pair_next;   /* per pair: the number of the next message its receiver may match */
+    int32_t *pair_post_head, *pair_post_tail; /* per pair: receives posted for it (pe_match.c) */
+    int32_t *pair_arr_head, *pair_arr_tail;   /* per pair: its messages arrived, not yet matched */
     uint32_t *pair_slot;   /* hash slots: pair + 1, 0 empty */
     uint32_t n_pairs, cap_pairs, pair_mask;
     uint64_t messages_left;
@@ -167,7 +179,8 @@ void noc_pe_skip_idle(struct noc_sim *s);
 /* Send order per pair (pe_order.c). The pair of (src, dst), numbered
  * on first sight (allocates: outside the cycle loop only). */
 uint32_t noc_pe_order_pair(noc_pe_t *pe, int src, int dst);
-/* Every send op of p gets its pair (after the per-op arrays are built). */
+/* Every send op of p, and every receive from a named source, gets its
+ * pair (after the per-op arrays are built). */
 void noc_pe_order_build(noc_pe_t *pe, const noc_program_t *p);
 void noc_pe_order_free(noc_pe_t *pe);
 /* Send msg starts: it takes its pair's next sequence number. */
@@ -178,6 +191,16 @@ int noc_pe_order_hold(noc_pe_t *pe, rank_state_t *rs, uint32_t msg);
 /* Message msg of rs was matchable: its pair expects the next one; returns
  * that one if it is held (unlinked), else -1. */
 int32_t noc_pe_order_release(noc_pe_t *pe, rank_state_t *rs, uint32_t msg);
+
+/* Matching (pe_match.c). Message msg, matchable at rank rs: the posted
+ * receive that takes it (unlinked), or -1 when none matches (msg then waits
+ * on its pair's and its rank's lists). */
+int32_t noc_pe_match_message(noc_pe_t *pe, rank_state_t *rs, uint32_t msg);
+/* Receive op is posted at rank rs: the arrived message it takes
+ * (unlinked), or -1 when none matches (op then waits). */
+int32_t noc_pe_match_receive(noc_pe_t *pe, rank_state_t *rs, uint32_t op);
+/* Every list of pe_match.c empty (the run's start). */
+void noc_pe_match_start(noc_pe_t *pe);
 
 /* Every rank's state at cycle 0, its ops without dependencies ready, once
  * s->pe is built (pe.c: the queues are the run's). */

@@ -48,6 +48,10 @@ static void grow_pairs(noc_pe_t *pe, uint32_t need)
     pe->pair_key = noc_xrealloc(pe->pair_key, (size_t)cap * sizeof *pe->pair_key, "PE engine");
     pe->pair_sent = noc_xrealloc(pe->pair_sent, (size_t)cap * sizeof *pe->pair_sent, "PE engine");
     pe->pair_next = noc_xrealloc(pe->pair_next, (size_t)cap * sizeof *pe->pair_next, "PE engine");
+    pe->pair_post_head = noc_xrealloc(pe->pair_post_head, (size_t)cap * sizeof *pe->pair_post_head, "PE engine");
+    pe->pair_post_tail = noc_xrealloc(pe->pair_post_tail, (size_t)cap * sizeof *pe->pair_post_tail, "PE engine");
+    pe->pair_arr_head = noc_xrealloc(pe->pair_arr_head, (size_t)cap * sizeof *pe->pair_arr_head, "PE engine");
+    pe->pair_arr_tail = noc_xrealloc(pe->pair_arr_tail, (size_t)cap * sizeof *pe->pair_arr_tail, "PE engine");
     pe->cap_pairs = cap;
     rehash(pe);
 }
@@ -63,19 +67,23 @@ uint32_t noc_pe_order_pair(noc_pe_t *pe, int src, int dst)
     uint32_t k = pe->n_pairs++;
     pe->pair_key[k] = key;
     pe->pair_sent[k] = pe->pair_next[k] = 0;
+    pe->pair_post_head[k] = pe->pair_post_tail[k] = pe->pair_arr_head[k] = pe->pair_arr_tail[k] = -1;
     pe->pair_slot[h] = k + 1;
     return k;
 }
 
 void noc_pe_order_build(noc_pe_t *pe, const noc_program_t *p)
 {
-    uint32_t sends = 0;
+    uint32_t named = 0; /* sends, and receives from a named source */
     for (uint32_t i = 0; i < p->n_ops; i++)
-        sends += p->ops[i].kind == NOC_OP_SEND;
-    grow_pairs(pe, sends + 1);
-    for (uint32_t i = 0; i < p->n_ops; i++)
+        named += p->ops[i].kind == NOC_OP_SEND || (p->ops[i].kind == NOC_OP_RECV && p->ops[i].peer != NOC_PROG_ANY);
+    grow_pairs(pe, named + 1);
+    for (uint32_t i = 0; i < p->n_ops; i++) {
         if (p->ops[i].kind == NOC_OP_SEND)
             pe->pair_of[i] = noc_pe_order_pair(pe, (int)pe->op_rank[i], p->ops[i].peer);
+        else if (p->ops[i].kind == NOC_OP_RECV && p->ops[i].peer != NOC_PROG_ANY)
+            pe->pair_of[i] = noc_pe_order_pair(pe, p->ops[i].peer, (int)pe->op_rank[i]);
+    }
 }
 
 void noc_pe_order_free(noc_pe_t *pe)
@@ -84,6 +92,10 @@ void noc_pe_order_free(noc_pe_t *pe)
     free(pe->pair_key);
     free(pe->pair_sent);
     free(pe->pair_next);
+    free(pe->pair_post_head);
+    free(pe->pair_post_tail);
+    free(pe->pair_arr_head);
+    free(pe->pair_arr_tail);
 }
 
 void noc_pe_order_sent(noc_pe_t *pe, uint32_t msg)

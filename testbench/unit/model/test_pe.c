@@ -118,6 +118,33 @@ static void test_all_port(void **state)
     assert_int_equal(end[1][0], end[0][0]);
 }
 
+/* All-port lanes take the sends of their own link: rank 0 of ring:8 starts
+ * sends to 2 and 3 (first hop on port 1, +) and then to 7 (port 2, -). The
+ * lane of port 2 takes the send to 7 in cycle 0 although two older ones
+ * wait (received in cycle 1); port 1's lane sends to 2 in cycle 0 (2 hops:
+ * cycle 2) and to 3 in cycle 1 (3 hops: cycle 4). A lane that took the
+ * rank's oldest send instead would send to 3 in cycle 0 and to 7 in 1. */
+static void test_lane_takes_its_port(void **state)
+{
+    (void)state;
+    noc_program_t *p = noc_prog_new(8, "lanes");
+    int to[3] = { 2, 3, 7 };
+    uint32_t rv[3];
+    for (int k = 0; k < 3; k++)
+        noc_prog_send(p, 0, to[k], 0, 1, NOC_PROG_NO_ADDR);
+    for (int k = 0; k < 3; k++)
+        rv[k] = noc_prog_recv(p, to[k], 0, 0, 1, NOC_PROG_NO_ADDR);
+    run_t r;
+    const char *kv[] = { "router=ideal", "ni_ports=0", NULL };
+    build(&r, "ring:8", p, kv);
+    assert_int_equal(noc_pe_run(r.sim), NOC_RUN_OK);
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(r.sim));
+    assert_int_equal(st->op_end[rv[0]], 2);
+    assert_int_equal(st->op_end[rv[1]], 4);
+    assert_int_equal(st->op_end[rv[2]], 1);
+    drop(&r, p);
+}
+
 /* Sum around a ring of 8: rank 0 sends its value on, each rank adds its own
  * and passes the sum; rank 0 gets the total back. Real data: the expected
  * values are only right if every word travelled. */
@@ -340,6 +367,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unit_time),
         cmocka_unit_test(test_all_port),
+        cmocka_unit_test(test_lane_takes_its_port),
         cmocka_unit_test(test_ring_sum),
         cmocka_unit_test(test_deps_and_matching),
         cmocka_unit_test(test_sync_steps),
