@@ -48,6 +48,8 @@ int noc_graph_route_hops(const noc_graph_t *g, int a, int b)
     int cur = a, hops = 0;
     if (a < 0 || a >= g->n_nodes || b < 0 || b >= g->n_nodes)
         return -1;
+    if (g->hops)
+        return g->hops(g->ctx, a, b);
     while (cur != b) {
         noc_route_t r;
         noc_graph_route(g, cur, a, b, &r);

@@ -47,6 +47,9 @@ typedef void (*noc_graph_label_fn)(const void *ctx, int n, char *buf, size_t len
  * mesh's row, a pyramid's level and row), as names into names[0 .. return),
  * at most 2; 0 for none. The wave hierarchy follows them. */
 typedef int (*noc_graph_groups_fn)(const void *ctx, int n, char names[2][32], size_t len);
+/* Hops on the route from a to b, worked out without walking it (grids,
+ * whose dimension-order routes are shortest paths). */
+typedef int (*noc_graph_hops_fn)(const void *ctx, int a, int b);
 
 typedef struct noc_graph {
     const char *name;        /* the SPEC it was built from, for messages */
@@ -75,6 +78,7 @@ typedef struct noc_graph {
     noc_graph_route_fn route;
     noc_graph_label_fn label;   /* NULL: labels are node numbers */
     noc_graph_groups_fn groups; /* NULL: no groups */
+    noc_graph_hops_fn hops;     /* NULL: noc_graph_route_hops walks the route */
     const void *ctx;            /* the callbacks' first argument */
 } noc_graph_t;
 
@@ -100,8 +104,8 @@ int noc_graph_port_node(const noc_graph_t *g, int gport);
 void noc_graph_label(const noc_graph_t *g, int n, char *buf, size_t len);
 /* Node n's groups (noc_graph_groups_fn), 0 without a groups function. */
 int noc_graph_groups(const noc_graph_t *g, int n, char names[2][32], size_t len);
-/* Hops on the route from a to b (follows the routing function), -1 when the
- * route does not arrive. */
+/* Hops on the route from a to b (follows the routing function, or takes
+ * the fabric's closed form, g->hops), -1 when the route does not arrive. */
 int noc_graph_route_hops(const noc_graph_t *g, int a, int b);
 
 #ifdef __cplusplus

@@ -53,6 +53,26 @@ int noc_topo_node_groups(const noc_topo_t *t, int n, char names[2][32], size_t l
     return 0;
 }
 
+/* Grids: hops of the dimension-order route from a to b, dimension by
+ * dimension: the distance of the coordinates on a mesh line, the shorter
+ * way round a ring or torus (the way the routing takes; at a tie both ways
+ * are k/2). The routes are shortest paths, so this is the walk's count
+ * (test_topo.c, test_grid_hops_walk, checks it against walking every route). */
+static int grid_hops(const void *ctx, int a, int b)
+{
+    const noc_topo_t *t = ctx;
+    int hops = 0;
+    for (int d = 0; d < t->dims && a != b; d++) {
+        int k = t->k[d], diff = a % k - b % k;
+        a /= k;
+        b /= k;
+        if (diff < 0)
+            diff = -diff;
+        hops += t->wrap && 2 * diff > k ? k - diff : diff;
+    }
+    return hops;
+}
+
 void noc_topo_fill_graph(noc_topo_t *t)
 {
     noc_graph_t *g = &t->graph;
@@ -75,6 +95,7 @@ void noc_topo_fill_graph(noc_topo_t *t)
         g->diameter += t->wrap ? t->k[i] / 2 : t->k[i] - 1;
     g->route_cache = t->route_cache;
     g->route = t->ops->route;
+    g->hops = t->dims > 0 ? grid_hops : NULL;
     g->label = graph_label;
     g->groups = graph_groups;
     g->ctx = t;
@@ -91,3 +112,4 @@ void noc_topo_shape_graph(const noc_topo_shape_t *sh, const char *spec, noc_grap
     g->class_name = (const char(*)[NOC_GRAPH_CLASS_NAME])sh->class_name;
     g->n_vclasses = sh->n_vclasses;
 }
+

@@ -359,6 +359,46 @@ static void test_bad_specs(void **state)
     noc_topo_destroy(NULL);
 }
 
+/* Hops of the route from a to b, walked: the routing function at every
+ * node (with a as the source), the link's far end, until b. */
+static int walk_hops(const noc_topo_t *t, int a, int b)
+{
+    int cur = a, hops = 0;
+    while (cur != b && hops <= noc_topo_nodes(t)) {
+        noc_route_t r;
+        noc_topo_route(t, cur, a, b, &r);
+        cur = noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, cur, r.port)));
+        hops++;
+    }
+    return hops;
+}
+
+/* The grids' closed form of route hops (model/graph.h's hops: what the
+ * ideal router ranks flits by) equals walking every route, ties of even
+ * tori and BookSim2's classes included. */
+static void test_grid_hops_walk(void **state)
+{
+    (void)state;
+    static const struct { const char *spec; unsigned flags; } g[] = {
+        { "mesh:5x4", 0 },  { "torus:5x4", 0 }, { "torus:4x6", 0 },       { "torus:4x6", NOC_TOPO_F_WRAP_CLASS },
+        { "torus:3x3x3", 0 }, { "ring:7", 0 },  { "ring:8", NOC_TOPO_F_NO_DATELINE }, { "hypercube:4", 0 },
+    };
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        char err[256];
+        noc_topo_t *t = noc_topo_create(g[i].spec, g[i].flags, err, sizeof err);
+        assert_non_null(t);
+        int n = noc_topo_nodes(t), far = 0;
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++) {
+                int h = noc_topo_route_hops(t, a, b);
+                assert_int_equal(h, walk_hops(t, a, b));
+                far = h > far ? h : far;
+            }
+        assert_true(far > 1);
+        noc_topo_destroy(t);
+    }
+}
+
 static void test_distance(void **state)
 {
     (void)state;
@@ -396,6 +436,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shapes),     cmocka_unit_test(test_ports),
+        cmocka_unit_test(test_grid_hops_walk),
         cmocka_unit_test(test_port_numbering), cmocka_unit_test(test_port_node),
         cmocka_unit_test(test_labels),     cmocka_unit_test(test_bad_specs),
         cmocka_unit_test(test_distance),   cmocka_unit_test(test_help),
