@@ -38,6 +38,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     }
     if (s->pe)
         noc_pe_packet_arrived(s, p->dst, p->msg, p->off, p->size, p->hops);
+    if (s->pkt_wait)
+        noc_wait_flush_pkt(s, f->pkt);
     p->size = 0; /* marks the slot free for the invariant checker */
     s->pkt_free[s->pkt_free_n++] = f->pkt;
 }

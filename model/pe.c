@@ -543,6 +543,7 @@ noc_run_status_t noc_pe_run(struct noc_sim *s)
             break;
         }
     }
+    noc_wait_flush_all(s); /* (packets still in flight: a run cut short) */
     if (status == NOC_RUN_INTERRUPTED)
         pe->st.cycles = s->now; /* the cycle reached, not the last op's end */
     /* the window every rate and utilisation of the report divides by: the

@@ -75,6 +75,8 @@ static void step_rows(struct noc_sim *s, noc_pe_t *pe, int k)
         }
         free(pe->msg_wait);
         pe->msg_wait = NULL;
+        free(s->pkt_wait);
+        s->pkt_wait = NULL;
         s->n_step_rows = 0;
         return;
     }

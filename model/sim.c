@@ -529,6 +529,7 @@ void noc_sim_destroy(noc_sim_t *s)
     free(s->step_flits);
     for (int k = 0; k < NOC_WAIT_KINDS; k++)
         free(s->step_wait[k]);
+    free(s->pkt_wait);
     free(s->chan_delay);
     free(s->chan_ser);
     free(s->chan_free_at);

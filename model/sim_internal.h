@@ -111,6 +111,11 @@ struct noc_sim {
      * step's messages a link carried, and the cycles they waited there, one
      * table per resource (noc_wait_kind_t; NULL: not kept). */
     uint32_t *step_flits, *step_wait[NOC_WAIT_KINDS];
+    /* Program runs with the tables: each packet slot's waits by resource
+     * (pkt_cap x NOC_WAIT_KINDS), added to its message's totals in the PE
+     * engine when the packet is delivered (model/waits.c): the slots in use
+     * are few and stay in cache, where the messages' totals are many. */
+    uint32_t *pkt_wait;
     int n_step_rows;
 
     /* routers */
@@ -212,12 +217,25 @@ static inline int16_t *noc_lane_credits(const struct noc_sim *s, int n, int k)
  * `step`'s message msg (its send op) waited n cycles for resource kind
  * (noc_wait_kind_t) at channel c (model/waits.c). */
 void noc_wait_add(struct noc_sim *s, int kind, int step, uint32_t msg, int c, uint32_t n);
+/* Only message msg's own totals (the PE engine's). */
+void noc_wait_add_msg(struct noc_sim *s, int kind, uint32_t msg, uint32_t n);
 /* The same for the message of packet pkt. */
 static inline void noc_wait_pkt(struct noc_sim *s, int kind, uint32_t pkt, int c, uint32_t n)
 {
+    assert(kind >= 0 && kind < NOC_WAIT_KINDS && c >= 0 && c < s->n_chan);
+    if (!s->step_wait[kind])
+        return;
     const noc_packet_t *p = &s->pkts[pkt];
-    noc_wait_add(s, kind, p->step, p->msg, c, n);
+    s->step_wait[kind][(size_t)p->step * (size_t)s->n_chan + (size_t)c] += n;
+    if (s->pkt_wait)
+        s->pkt_wait[(size_t)pkt * NOC_WAIT_KINDS + (size_t)kind] += n;
+    else
+        noc_wait_add_msg(s, kind, p->msg, n);
 }
+/* Packet pkt's waits onto its message's totals (at its delivery), and
+ * every packet's still in flight (at the end of a run). */
+void noc_wait_flush_pkt(struct noc_sim *s, uint32_t pkt);
+void noc_wait_flush_all(struct noc_sim *s);
 
 /* Flit f of packet p is being delivered during a sampled warm-up
  * (model/sample.c): count it, and the packet's latency at its tail. */
