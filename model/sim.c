@@ -170,6 +170,7 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("ni_ports", c->ni_ports, 0, 62, err, errlen) ||
         check_range("lookahead", c->lookahead, 0, 1, err, errlen) ||
         check_range("alloc_iters", c->alloc_iters, 1, 16, err, errlen) ||
+        check_range("input_speedup", c->input_speedup, 1, 64, err, errlen) ||
         check_range("warmup_cycles", c->warmup_cycles, 0, INT64_C(1) << 40, err, errlen) ||
         check_range("sample_cycles", c->sample_cycles, 1, INT64_C(1) << 40, err, errlen) ||
         check_range("max_drain_cycles", c->max_drain_cycles, 0, INT64_C(1) << 40, err, errlen) ||

@@ -7,14 +7,19 @@
 #
 # SET: all (the default: everything below), hold (only the rows of
 # hold_switch_for_packet: an 8x8 mesh with 4-flit packets, with and without
-# the switch hold, from low load to saturation) or wavefront (only the
+# the switch hold, from low load to saturation), wavefront (only the
 # switch allocators wavefront and rr_wavefront beside separable
-# input-first, on an 8x8 mesh with 4 VCs and 4-flit packets).
+# input-first, on an 8x8 mesh with 4 VCs and 4-flit packets) or speedup
+# (only input_speedup: BookSim2's examples/mesh88_lat, which has
+# input_speedup = 2, as it is and with 1, then the same file with uniform
+# traffic, and an 8x8 mesh with 4 VCs and 4-flit packets, each with
+# input_speedup 1 and 2 from low load to past saturation).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
-# wait_for_tail_credit) with its input_speedup = 2 made 1 (speedups are
-# not modelled), its traffic and rate replaced.
+# wait_for_tail_credit) with its input_speedup = 2 made 1 (as when these
+# rows were first made, before input_speedup was modelled), its traffic and
+# rate replaced.
 #
 # BOOKSIM_BINARY is BookSim2's src/booksim, built from its public
 # repository (github.com/booksim/booksim2: make -C src; it needs flex and
@@ -38,7 +43,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront) ;; *) echo "booksim_parity.sh: SET is all, hold or wavefront, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront or speedup, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -159,6 +164,25 @@ own() { # NAME RATE TEXT: one of our configs at injection_rate RATE
   printf '%s\ninjection_rate = %s;\nsample_period = 10000;\n' "$3" "$2" >"$work/own"
   row "$1 @ $2" own
 }
+# input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform
+# traffic (rates in packets of 20 flits); a mesh with 4 VCs of 8 flits and
+# 4-flit packets (rates in flits), separable input-first allocators
+if [ "$SET" = speedup ]; then
+  for S in 2 1; do
+    { sed -e "s/^input_speedup *= *2;/input_speedup = $S;/" "$SRC/examples/mesh88_lat"; printf '\nsample_period = 10000;\n'; } >"$work/m88"
+    row "examples/mesh88_lat, input_speedup = $S" m88
+  done
+  m88u=$(sed -e '/^input_speedup *=/d' -e '/^traffic *=/d' -e '/^injection_rate *=/d' -e 's://.*$::' "$SRC/examples/mesh88_lat" | tr '\n' ' ')
+  for S in 1 2; do
+    for r in 0.005 0.015 0.025 0.035; do own "mesh88_lat, uniform, input_speedup = $S" "$r" "$m88u traffic = uniform; input_speedup = $S;"; done
+  done
+  sp='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 4; vc_buf_size = 8; traffic = uniform;
+packet_size = 4; injection_rate_uses_flits = 1; vc_allocator = separable_input_first; sw_allocator = separable_input_first;'
+  for S in 1 2; do
+    for r in 0.10 0.30 0.40 0.50; do own "mesh 8x8, 4 VCs, 4-flit packets, input_speedup = $S" "$r" "$sp input_speedup = $S;"; done
+  done
+  exit 0
+fi
 # hold_switch_for_packet: 2 VCs of 8 flits, 4-flit packets, rates in flits
 hold='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 2; vc_buf_size = 8; traffic = uniform;
 packet_size = 4; injection_rate_uses_flits = 1;'

@@ -133,6 +133,11 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  "flit by flit; only the vc router honours 1");
         return -1;
     }
+    if (c->input_speedup != 1) {
+        snprintf(err, errlen, "parameter 'input_speedup': the rtl router's core has one switch input per input "
+                 "port; only the vc router honours %lld", (long long)c->input_speedup);
+        return -1;
+    }
     if (gr->max_degree > NOC_PORT_SPILL) { /* ports from the spill bit on share one bit */
         snprintf(err, errlen, "%s: the rtl router supports at most %d network ports per node", gr->name,
                  NOC_PORT_SPILL);

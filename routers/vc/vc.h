@@ -16,6 +16,14 @@
  * rather than per-VC counters, so that a stage looks only at the VCs that
  * may act in this very cycle.
  *
+ * Input speedup S (input_speedup): the switch has S inputs per input port,
+ * switch input e = p * S + v % S taking input VC v of port p (BookSim2's
+ * expanded inputs, iq_router.cpp), so up to S VCs of a port cross in one
+ * cycle, to different output ports. The switch allocator matches the P * S
+ * switch inputs to the P output ports, and each switch input has its own VC
+ * arbiter (and, with hold_switch_for_packet, its own hold). S = 1: a switch
+ * input is its port.
+ *
  * Layout for speed: what one node's evaluation touches sits together, in one
  * block per node (vc_node_t): its sets, its input VCs' registers, its credits,
  * its ports (registers and the wiring of their channels) and its allocators
@@ -49,7 +57,6 @@ typedef struct vc_port {
     uint8_t delay;      /* output: cycles from crossing the switch to arrival */
     uint8_t to_bit;     /* output: arrival-mask bit at `to` (NOC_NI_BIT: the NI) */
     uint8_t up_bit;     /* input: arrival-mask bit of its credits at up_node */
-    uint8_t vc_ptr;     /* input: round-robin pointer of the switch stage's VC arbiter */
     int32_t occ;        /* input: flits buffered at this input port */
     int32_t up_chan;    /* input: channel feeding it */
     int32_t up_node;    /* input: node at the other end of up_chan */
@@ -66,13 +73,14 @@ typedef struct vc_node {
     vc_ivc_t *ivc;      /* its input VCs, by local index */
     int16_t *credits;   /* its output VCs' credits, by local index */
     vc_port_t *port;    /* its ports, by local index */
-    noc_alloc_t *sa;    /* switch allocator (ports x ports) */
+    noc_alloc_t *sa;    /* switch allocator (switch inputs x ports) */
     char *va;           /* VC allocators (P*V input VCs x V), one per output
                            port, va_bytes apart (vc_va_alloc) */
     noc_flit_t *buf;    /* its FIFOs' slot 0 (see vc_slot) */
+    uint8_t *vc_ptr;    /* per switch input: round-robin pointer of the switch stage's VC arbiter */
     int32_t base;       /* global index of its port 0 */
     int32_t n;          /* the node */
-    uint64_t hold_in;   /* hold_switch_for_packet: input ports one of whose VCs holds the
+    uint64_t hold_in;   /* hold_switch_for_packet: switch inputs one of whose VCs holds the
                            switch for its packet (vc_hold_vc), to that VC's output port */
 } vc_node_t;
 
@@ -92,14 +100,20 @@ typedef struct vc_state {
     int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */
     uint64_t class_mask[NOC_GRAPH_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
+    int S;                     /* input_speedup: switch inputs per input port */
+    int fast;                  /* W = 1 and S = 1: the nodes may take the instance of the
+                                  evaluation specialised for them (vc_router.c) */
     uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
+    uint8_t *l_in;             /* local input VC index -> switch input (port * S + VC % S) */
+    uint8_t *e_port;           /* switch input -> its port */
 
     /* per input VC */
     uint32_t n_ivc;            /* input VCs of the fabric */
     noc_flit_t *buf;           /* FIFO slots, slot-major: slot k of VC i at k * n_ivc + i */
     /* per global port */
     int32_t *port_node;        /* node owning the port */
-    noc_arbiter_t *sa_vc;      /* arb_type=matrix only: VC arbiter of each input port */
+    noc_arbiter_t *sa_vc;      /* arb_type=matrix only: VC arbiter of each switch input (S per
+                                  input port, numbered as the input ports) */
     /* per node */
     void *nodes;               /* the node blocks, node_bytes each */
     int32_t *buffered;         /* flits buffered in each node's router (apart
@@ -125,7 +139,7 @@ typedef struct vc_state {
 
     /* hold_switch_for_packet (vc_hold.c) */
     int hold;                  /* hold_switch_for_packet */
-    uint8_t *hold_vc;          /* per input port (numbered as sa_vc), its VC holding the switch,
+    uint8_t *hold_vc;          /* per switch input (numbered as sa_vc), its VC holding the switch,
                                   when its node's hold_in says one does (allocated with hold) */
 } vc_state_t;
 
@@ -140,6 +154,7 @@ typedef struct vc_ctx {
     uint64_t *set;             /* nd->set */
     uint64_t now;
     int n, V, W;
+    int S;                     /* input_speedup (a constant 1 in the common instance) */
     int ser;                   /* some link serialises flits (s->serialise; a constant 0 in the
                                   common instance) */
     int waits;                 /* programs: count the waits (r->arrive set; a constant 0 in the
@@ -154,18 +169,19 @@ static inline vc_node_t *vc_node(const vc_state_t *r, int n)
     return (vc_node_t *)((char *)r->nodes + (size_t)n * r->node_bytes);
 }
 
-/* arb_type=matrix: the switch stage's VC arbiter of input port p of node
- * nd (input ports numbered as the FIFOs: a node's own, then its lane ports). */
-static inline noc_arbiter_t *vc_sa_vc(const vc_state_t *r, const vc_node_t *nd, int p)
+/* arb_type=matrix: the switch stage's VC arbiter of switch input e of node
+ * nd (input ports numbered as the FIFOs: a node's own, then its lane ports;
+ * S switch inputs each). */
+static inline noc_arbiter_t *vc_sa_vc(const vc_state_t *r, const vc_node_t *nd, int e)
 {
-    return &r->sa_vc[nd->base + nd->n * r->lane_ports + p];
+    return &r->sa_vc[(size_t)(nd->base + nd->n * r->lane_ports) * (size_t)r->S + (size_t)e];
 }
 
-/* hold_switch_for_packet: the VC of input port p of node nd that holds the
- * switch (when bit p of nd->hold_in is set). */
-static inline uint8_t *vc_hold_vc(const vc_state_t *r, const vc_node_t *nd, int p)
+/* hold_switch_for_packet: the VC of switch input e of node nd that holds
+ * the switch (when bit e of nd->hold_in is set). */
+static inline uint8_t *vc_hold_vc(const vc_state_t *r, const vc_node_t *nd, int e)
 {
-    return &r->hold_vc[nd->base + nd->n * r->lane_ports + p];
+    return &r->hold_vc[(size_t)(nd->base + nd->n * r->lane_ports) * (size_t)r->S + (size_t)e];
 }
 
 /* The VC allocator of output port o of node nd. */
@@ -225,6 +241,12 @@ static inline void vc_at(const vc_ctx_t *x, int which, int l, int delay)
         vc_set(x->set + (size_t)x->W * (size_t)(1 + which), l, x->W);
     else
         vc_set(vc_wake(x->r, x->set, x->now + (uint64_t)delay, x->W) + (size_t)x->W * (size_t)which, l, x->W);
+}
+
+/* The switch input of local input VC l (its port when S = 1). */
+static inline int vc_in(const vc_ctx_t *x, int l)
+{
+    return x->S == 1 ? x->r->l_port[l] : x->r->l_in[l];
 }
 
 /* The boxes (docs/router.md), one header each, included by vc_router.c:

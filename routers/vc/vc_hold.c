@@ -1,10 +1,11 @@
 /* vc_hold.c: hold_switch_for_packet = 1 in the vc router (BookSim2's
  * switch hold, iq_router.cpp: _SWHoldEvaluate, _SWHoldUpdate). An input VC
  * that crosses the switch by allocation, with a flit of its packet behind
- * the one that crossed, holds its input port and its output port: in the
- * cycles that follow it crosses without bidding (no arbiter sees it, so no
- * pointer moves), and no other VC of that input port and no other input
- * port bids for that output. The hold ends when its tail crosses or its
+ * the one that crossed, holds its switch input (its input port; with
+ * input_speedup S one of the port's S switch inputs, vc.h) and its output
+ * port: in the cycles that follow it crosses without bidding (no arbiter
+ * sees it, so no pointer moves), and no other VC of that switch input and
+ * no other switch input bids for that output. The hold ends when its tail crosses or its
  * buffer is empty after a crossing, or, in a cycle it has no credit for its
  * output VC, at once: the ports stay shut to the others in that cycle, and
  * the VC bids again from the next. (While its output link serialises an
@@ -20,19 +21,19 @@
 #include "routers/vc/vc_switch.h"
 #include "routers/vc/vc_eval.h"
 
-/* hold_switch_for_packet: input VC l of input port p has just crossed by
+/* hold_switch_for_packet: input VC l of switch input e has just crossed by
  * allocation; it holds the switch if its packet has a flit behind the one
  * that crossed (a tail frees the VC; an empty buffer ends the hold). */
-static void vc_hold_begin(vc_ctx_t *x, int l, int p)
+static void vc_hold_begin(vc_ctx_t *x, int l, int e)
 {
     const vc_ivc_t *q = &x->nd->ivc[l];
     if (q->state == VC_ACTIVE && q->head != q->tail) {
-        x->nd->hold_in |= UINT64_C(1) << p;
-        *vc_hold_vc(x->r, x->nd, p) = x->r->l_vc[l];
+        x->nd->hold_in |= UINT64_C(1) << e;
+        *vc_hold_vc(x->r, x->nd, e) = x->r->l_vc[l];
     }
 }
 
-/* hold_switch_for_packet: the held connections (input ports in nd->hold_in,
+/* hold_switch_for_packet: the held connections (switch inputs in nd->hold_in,
  * each VC's output at most one; `held`: output links still serialising a
  * flit, which keep their holders waiting). A holder with a credit crosses
  * (to cross[] and out[]; returns how many), and keeps holding if
@@ -42,13 +43,13 @@ static int vc_hold_cross(vc_ctx_t *x, uint64_t held, int16_t *cross, uint8_t *ou
     vc_node_t *nd = x->nd;
     int V = x->V, n = 0;
     for (uint64_t b = nd->hold_in; b; b &= b - 1) {
-        int p = __builtin_ctzll(b), l = p * V + *vc_hold_vc(x->r, nd, p);
+        int e = __builtin_ctzll(b), l = x->r->e_port[e] * V + *vc_hold_vc(x->r, nd, e);
         const vc_ivc_t *q = &nd->ivc[l];
         int o = q->rport;
         assert(q->state == VC_ACTIVE && q->head != q->tail);
         if ((held >> o) & 1)
             continue;
-        nd->hold_in &= ~(UINT64_C(1) << p);
+        nd->hold_in &= ~(UINT64_C(1) << e);
         if (nd->credits[o * V + q->out_vc] <= 0)
             continue; /* no credit: the hold ends */
         cross[n] = (int16_t)l;
@@ -71,17 +72,18 @@ void noc_vc_switch_hold(vc_ctx_t *x)
     int V = x->V, nr = 0, nb = 0, n_cross = 0;
     int16_t *ready = r->lvc, *blocked = r->who; /* blocked: with a credit, shut out by a hold */
     uint64_t stalled = 0, wanted = 0, wanted2 = 0; /* output ports wanted by one, by several VCs */
-    uint64_t in_ports = 0, out_ports = 0, shared = 0; /* of the ready VCs; ports used twice */
+    uint64_t in_ports = 0, out_ports = 0, shared = 0; /* of the ready VCs: switch inputs, output
+                                                         ports; those used twice */
     uint64_t held = x->ser ? noc_chan_ser_held(s, x->n) : 0; /* output links still sending a flit */
-    uint64_t hold_in = nd->hold_in, hold_out = 0;       /* ports of the held connections */
+    uint64_t hold_in = nd->hold_in, hold_out = 0;       /* switch inputs, output ports held */
     for (uint64_t b = hold_in; b; b &= b - 1) {
-        int p = __builtin_ctzll(b);
-        hold_out |= UINT64_C(1) << ivc[p * V + *vc_hold_vc(r, nd, p)].rport;
+        int e = __builtin_ctzll(b);
+        hold_out |= UINT64_C(1) << ivc[r->e_port[e] * V + *vc_hold_vc(r, nd, e)].rport;
     }
     for (int w = 0; w < x->W; w++) {
         for (uint64_t bits = sw[w] & ne[w]; bits; bits &= bits - 1) {
-            int l = 64 * w + __builtin_ctzll(bits), p = r->l_port[l], o = ivc[l].rport;
-            uint64_t ob = UINT64_C(1) << o, pb = UINT64_C(1) << p;
+            int l = 64 * w + __builtin_ctzll(bits), e = r->l_in[l], o = ivc[l].rport;
+            uint64_t ob = UINT64_C(1) << o, pb = UINT64_C(1) << e;
             wanted2 |= wanted & ob;
             wanted |= ob;
             if (held & ob) {
@@ -96,7 +98,7 @@ void noc_vc_switch_hold(vc_ctx_t *x)
                 continue;
             }
             if ((hold_in & pb) | (hold_out & ob)) { /* shut out, or the holder (vc_hold_cross moves it) */
-                if (!((hold_in & pb) && r->l_vc[l] == *vc_hold_vc(r, nd, p)) && x->waits)
+                if (!((hold_in & pb) && r->l_vc[l] == *vc_hold_vc(r, nd, e)) && x->waits)
                     blocked[nb++] = (int16_t)l;
                 continue;
             }
@@ -112,7 +114,7 @@ void noc_vc_switch_hold(vc_ctx_t *x)
         for (uint64_t b = stalled; b; b &= b - 1)
             s->lst[nd->base + __builtin_ctzll(b)].credit_stall++;
     }
-    int16_t cross[64]; /* at most one crossing per input port */
+    int16_t cross[64]; /* at most one crossing per switch input */
     uint8_t out[64];
     if (hold_in)
         n_cross = vc_hold_cross(x, held, cross, out);
@@ -121,17 +123,17 @@ void noc_vc_switch_hold(vc_ctx_t *x)
     } else {
         /* each ready VC has its ports to itself: the allocator's conflict-free case */
         for (int k = 0; k < nr; k++) {
-            int l = ready[k], p = r->l_port[l];
-            noc_alloc_grant_update(nd->sa, p, ivc[l].rport);
-            vc_arb_update(x, p, r->l_vc[l]);
+            int l = ready[k], e = r->l_in[l];
+            noc_alloc_grant_update(nd->sa, e, ivc[l].rport);
+            vc_arb_update(x, e, r->l_vc[l]);
             cross[n_cross] = (int16_t)l;
             out[n_cross++] = ivc[l].rport;
         }
     }
     for (int k = 0; k < n_cross; k++) { /* the held ones too: vc_hold_begin renews their holds */
-        int l = cross[k], p = r->l_port[l];
-        vc_traverse(x, l, p, r->l_vc[l], out[k]);
-        vc_hold_begin(x, l, p);
+        int l = cross[k];
+        vc_traverse(x, l, r->l_port[l], r->l_vc[l], out[k]);
+        vc_hold_begin(x, l, r->l_in[l]);
     }
     if (x->waits) {
         vc_count_waits(x, ready, nr, cross, out, n_cross);
@@ -148,5 +150,5 @@ void noc_vc_eval_hold(struct noc_sim *s, const int32_t *nodes, int count)
 {
     vc_state_t *r = s->rstate;
     for (int i = 0; i < count; i++)
-        vc_eval_node(s, r, nodes[i], r->W, s->serialise, 1, r->arrive != NULL);
+        vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 1, r->arrive != NULL);
 }

@@ -23,10 +23,10 @@
 static size_t round16(size_t b) { return (b + 15) & ~(size_t)15; }
 
 /* Offsets within a node block, the same for every node (sized for the
- * largest port count): header, sets, input VCs, credits, ports, switch
- * allocator, VC allocators. */
+ * largest port count): header, sets, input VCs, credits, ports, the switch
+ * inputs' VC arbiter pointers, switch allocator, VC allocators. */
 typedef struct layout {
-    size_t set, ivc, credits, port, sa, va, va_bytes, bytes;
+    size_t set, ivc, credits, port, vc_ptr, sa, va, va_bytes, bytes;
 } layout_t;
 
 static layout_t node_layout(const vc_state_t *r, noc_arb_kind_t ak, int P)
@@ -37,8 +37,9 @@ static layout_t node_layout(const vc_state_t *r, noc_arb_kind_t ak, int P)
     L.ivc = L.set + round16(r->set_words * sizeof(uint64_t));
     L.credits = L.ivc + round16(nl * sizeof(vc_ivc_t));
     L.port = L.credits + round16(nl * sizeof(int16_t));
-    L.sa = L.port + round16((size_t)P * sizeof(vc_port_t));
-    L.va = L.sa + round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P, P);
+    L.vc_ptr = L.port + round16((size_t)P * sizeof(vc_port_t));
+    L.sa = L.vc_ptr + round16((size_t)P * (size_t)r->S);
+    L.va = L.sa + round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->S, P);
     L.va_bytes = round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->V, r->V);
     L.bytes = (L.va + (size_t)P * L.va_bytes + 63) & ~(size_t)63;
     return L;
@@ -53,6 +54,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->depth = (int)c->vc_buf_size;
     r->wait_tail = c->wait_for_tail_credit != 0;
     r->hold = c->hold_switch_for_packet != 0;
+    r->S = (int)c->input_speedup;
     r->qcap = noc_fifo_capacity((uint32_t)r->depth);
     r->qmask = r->qcap - 1;
     r->lookahead = (int)c->lookahead;
@@ -66,6 +68,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
     r->sa_wave = sak == NOC_ALLOC_WAVEFRONT || sak == NOC_ALLOC_RR_WAVEFRONT;
     r->W = (r->max_ports * r->V + 63) / 64;
+    r->fast = r->W == 1 && r->S == 1;
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
@@ -87,18 +90,18 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     uint64_t nv = ((uint64_t)gr->n_ports + (uint64_t)gr->n_nodes * (uint64_t)r.lane_ports) * (uint64_t)r.V;
     uint64_t nl = (uint64_t)r.max_ports * (uint64_t)r.V;
     uint64_t b = sizeof r + nv * r.qcap * sizeof(noc_flit_t) + 2 * nl;
+    uint64_t n_sw_in = (uint64_t)r.n_in_ports * (uint64_t)r.S; /* switch inputs */
     if (s->cfg.hold_switch_for_packet)
-        b += (uint64_t)r.n_in_ports; /* hold_vc */
+        b += n_sw_in; /* hold_vc */
     if (r.matrix) /* the switch stage's VC arbiters, and the allocators' arbiters on the heap */
-        b += (uint64_t)r.n_in_ports * (sizeof(noc_arbiter_t) +
-                                       (((uint64_t)r.V * (uint64_t)NOC_ARB_WORDS(r.V) * 8 + 31) & ~(uint64_t)15));
+        b += n_sw_in * (sizeof(noc_arbiter_t) + (((uint64_t)r.V * (uint64_t)NOC_ARB_WORDS(r.V) * 8 + 31) & ~(uint64_t)15));
     for (int n = 0; r.matrix && n < gr->n_nodes; n++) {
         int P = gr->port_base[n + 1] - gr->port_base[n] + r.lane_ports;
-        b += noc_alloc_heap_bytes(ak, P, P) + (uint64_t)P * noc_alloc_heap_bytes(ak, P * r.V, r.V);
+        b += noc_alloc_heap_bytes(ak, P * r.S, P) + (uint64_t)P * noc_alloc_heap_bytes(ak, P * r.V, r.V);
     }
     b += (uint64_t)gr->n_ports * sizeof(int32_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
     b += (uint64_t)gr->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
-    b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t));
+    b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t)) + nl + (uint64_t)r.max_ports * (uint64_t)r.S; /* l_in, e_port */
     return b;
 }
 
@@ -136,6 +139,13 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "%s: the vc router supports at most 62 network ports per node", gr->name);
         return -1;
     }
+    int lanes = s->lane_chans ? s->lanes - 1 : 0, P = gr->max_degree + 1 + lanes;
+    if ((int64_t)P * c->input_speedup > 64) {
+        snprintf(err, errlen, "parameter 'input_speedup': %lld switch inputs for each of %d input ports%s are more "
+                 "than the vc router's switch allocator takes (64)", (long long)c->input_speedup, P,
+                 lanes ? " (with the NI's lane ports)" : "");
+        return -1;
+    }
     return 0;
 }
 
@@ -158,6 +168,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     nd->port = (vc_port_t *)(at + L.port);
     nd->sa = (noc_alloc_t *)(at + L.sa);
     nd->va = at + L.va;
+    nd->vc_ptr = (uint8_t *)(at + L.vc_ptr);
     nd->buf = r->buf + ((size_t)nd->base + (size_t)n * (size_t)r->lane_ports) * (size_t)r->V;
     for (int l = 0; l < P * r->V; l++)
         nd->credits[l] = (int16_t)r->depth;
@@ -182,7 +193,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
         pt->up_bit = (uint8_t)s->chan_out_port[up];
         assert(pt->delay >= 1 && pt->delay < s->cap);
     }
-    noc_alloc_init_at(nd->sa, sak, ak, P, P, (int)c->alloc_iters,
+    noc_alloc_init_at(nd->sa, sak, ak, P * r->S, P, (int)c->alloc_iters,
                       (char *)nd->sa + round16(sizeof(noc_alloc_t)));
     for (int o = 0; o < P; o++) {
         noc_alloc_t *a = vc_va_alloc(r, nd, o);
@@ -219,17 +230,23 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     }
     r->l_port = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
     r->l_vc = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
+    r->l_in = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
+    r->e_port = noc_xcalloc((size_t)r->max_ports * (size_t)r->S, 1, "vc router");
     for (int l = 0; l < r->max_ports * r->V; l++) {
         r->l_port[l] = (uint8_t)(l / r->V);
         r->l_vc[l] = (uint8_t)(l % r->V);
+        r->l_in[l] = (uint8_t)(r->l_port[l] * r->S + r->l_vc[l] % r->S);
     }
+    for (int e = 0; e < r->max_ports * r->S; e++)
+        r->e_port[e] = (uint8_t)(e / r->S);
+    size_t n_sw_in = (size_t)r->n_in_ports * (size_t)r->S; /* switch inputs */
     if (r->matrix) {
-        r->sa_vc = noc_xcalloc((size_t)r->n_in_ports, sizeof(noc_arbiter_t), "vc router");
-        for (int g = 0; g < r->n_in_ports; g++)
+        r->sa_vc = noc_xcalloc(n_sw_in, sizeof(noc_arbiter_t), "vc router");
+        for (size_t g = 0; g < n_sw_in; g++)
             noc_arbiter_init(&r->sa_vc[g], ak, r->V);
     }
     if (r->hold) {
-        r->hold_vc = noc_xcalloc((size_t)r->n_in_ports, 1, "vc router");
+        r->hold_vc = noc_xcalloc(n_sw_in, 1, "vc router");
         s->rops = &vc_hold_ops;
     }
     r->port_node = noc_xcalloc((size_t)gr->n_ports, sizeof(int32_t), "vc router");
@@ -279,7 +296,7 @@ static void vc_destroy(struct noc_sim *s)
                 noc_alloc_free(vc_va_alloc(r, nd, o));
         }
     if (r->sa_vc)
-        for (int g = 0; g < r->n_in_ports; g++)
+        for (size_t g = 0; g < (size_t)r->n_in_ports * (size_t)r->S; g++)
             noc_arbiter_free(&r->sa_vc[g]);
     free(r->nodes);
     free(r->buf);
@@ -291,6 +308,8 @@ static void vc_destroy(struct noc_sim *s)
     free(r->hold_vc);
     free(r->l_port);
     free(r->l_vc);
+    free(r->l_in);
+    free(r->e_port);
     free(r->who);
     free(r->mask);
     free(r->grant);
@@ -314,10 +333,10 @@ static void count_occupancy(struct noc_sim *s, const vc_state_t *r, int n)
 static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
-    if (r->W == 1 && !s->serialise)
-        vc_eval_node(s, r, n, 1, 0, 0, r->arrive != NULL);
+    if (r->fast && !s->serialise)
+        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL);
     else
-        vc_eval_node(s, r, n, r->W, s->serialise, 0, r->arrive != NULL);
+        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL);
     if (s->occ)
         count_occupancy(s, r, n);
 }
@@ -330,12 +349,12 @@ static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
     if (s->occ)
         for (int i = 0; i < count; i++)
             vc_eval(s, nodes[i]);
-    else if (r->W == 1 && !s->serialise)
+    else if (r->fast && !s->serialise)
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], 1, 0, 0, 0);
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0);
     else
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, s->serialise, 0, 0);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0);
 }
 
 /* Node and local index of VC v of global port g. */

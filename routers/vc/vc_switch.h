@@ -1,9 +1,10 @@
-/* vc_switch.h: switch allocation of the vc router. An input port bids for
+/* vc_switch.h: switch allocation of the vc router. A switch input (an input
+ * port, or one of its S switch inputs with input_speedup S, vc.h) bids for
  * the output ports wanted by its VCs that hold an output VC, are past their
  * VA delay, have a flit at the front and a credit downstream; the switch
- * allocator matches input to output ports; each matched input port's VC
- * arbiter picks which of its VCs crosses, and the output unit (vc_output.h)
- * moves it across. An output port whose narrow link (class_width) still
+ * allocator matches switch inputs to output ports; each matched switch
+ * input's VC arbiter picks which of its VCs crosses, and the output unit
+ * (vc_output.h) moves it across. An output port whose narrow link (class_width) still
  * sends an earlier flit takes no bid until it is done. The link statistics
  * of a contest (contention, credit stalls, programs' waits by resource) are
  * counted here.
@@ -14,38 +15,42 @@
 #define NOC_VC_SWITCH_H
 #include "routers/vc/vc_output.h"
 
-/* Input VC v of input port p won its VC arbiter. */
-VC_INLINE void vc_arb_update(vc_ctx_t *x, int p, int v)
+/* Input VC v won the VC arbiter of its switch input e. The round-robin
+ * pointer goes to the switch input's next VC, v + S (BookSim2's
+ * _sw_rr_offset; a pointer of V counts as 0). */
+VC_INLINE void vc_arb_update(vc_ctx_t *x, int e, int v)
 {
-    if (x->r->matrix) {
-        noc_arbiter_update(vc_sa_vc(x->r, x->nd, p), v);
+    const vc_state_t *r = x->r;
+    if (r->matrix) {
+        noc_arbiter_update(vc_sa_vc(r, x->nd, e), v);
         return;
     }
-    x->nd->port[p].vc_ptr = (uint8_t)noc_rr_next(v);
+    unsigned next = (unsigned)(v + x->S);
+    x->nd->vc_ptr[e] = (uint8_t)(x->S > 1 && next > (unsigned)x->V ? next - (unsigned)x->V : next);
 }
 
-/* The general case: several ready VCs share an input or an output port.
- * ready[0..nr): the ready VCs. The switch allocator and the VC arbiters
- * choose; the chosen VCs go to cross[] (local input VC) and out[] (output
- * port), in the allocator's order. Returns how many. */
+/* The general case: several ready VCs share a switch input or an output
+ * port. ready[0..nr): the ready VCs. The switch allocator and the VC
+ * arbiters choose; the chosen VCs go to cross[] (local input VC) and out[]
+ * (output port), in the allocator's order. Returns how many. */
 static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cross, uint8_t *out)
 {
     const vc_state_t *r = x->r;
     vc_node_t *nd = x->nd;
     int V = x->V, n_cross = 0;
-    uint64_t vc_ready[64];    /* per input port: its VCs ready to cross */
-    uint64_t ports[64];       /* per input port: output ports they want */
-    uint64_t in_ports = 0;
+    uint64_t vc_ready[64];    /* per switch input: its VCs ready to cross */
+    uint64_t ports[64];       /* per switch input: output ports they want */
+    uint64_t in_ports = 0;    /* switch inputs with a ready VC */
     for (int k = 0; k < nr; k++) {
-        int l = ready[k], p = r->l_port[l];
-        uint64_t pb = UINT64_C(1) << p;
+        int l = ready[k], e = vc_in(x, l);
+        uint64_t pb = UINT64_C(1) << e;
         if (!(in_ports & pb)) {
             in_ports |= pb;
-            vc_ready[p] = 0;
-            ports[p] = 0;
+            vc_ready[e] = 0;
+            ports[e] = 0;
         }
-        vc_ready[p] |= UINT64_C(1) << r->l_vc[l];
-        ports[p] |= UINT64_C(1) << nd->ivc[l].rport;
+        vc_ready[e] |= UINT64_C(1) << r->l_vc[l];
+        ports[e] |= UINT64_C(1) << nd->ivc[l].rport;
     }
     int16_t who[64], grant[64];
     uint64_t mask[64];
@@ -64,23 +69,23 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
         noc_alloc_run_sparse_separable(nd->sa, m, who, mask, grant);
 
     for (int k = 0; k < m; k++) {
-        int o = grant[k], p = who[k];
+        int o = grant[k], e = who[k], p = x->S == 1 ? e : r->e_port[e];
         if (o < 0)
             continue;
-        /* which VC of this input port crosses: those ready for output o */
-        uint64_t cand = vc_ready[p];
+        /* which VC of this switch input crosses: those ready for output o */
+        uint64_t cand = vc_ready[e];
         if (cand & (cand - 1)) {
             cand = 0;
-            for (uint64_t b = vc_ready[p]; b; b &= b - 1) {
+            for (uint64_t b = vc_ready[e]; b; b &= b - 1) {
                 int v = __builtin_ctzll(b);
                 if (nd->ivc[p * V + v].rport == o)
                     cand |= UINT64_C(1) << v;
             }
         }
-        int v = r->matrix ? noc_arbiter_pick(vc_sa_vc(r, nd, p), &cand)
-                          : noc_rr_pick(cand, nd->port[p].vc_ptr);
+        int v = r->matrix ? noc_arbiter_pick(vc_sa_vc(r, nd, e), &cand)
+                          : noc_rr_pick(cand, nd->vc_ptr[e]);
         assert(v >= 0);
-        vc_arb_update(x, p, v);
+        vc_arb_update(x, e, v);
         cross[n_cross] = (int16_t)(p * V + v);
         out[n_cross] = (uint8_t)o;
         n_cross++;
@@ -137,9 +142,9 @@ VC_INLINE void vc_switch_lone(vc_ctx_t *x, int l, uint64_t held)
             vc_count(x, l, o, NOC_WAIT_CREDIT);
         return;
     }
-    int p = r->l_port[l], v = r->l_vc[l];
-    noc_alloc_grant_update(nd->sa, p, o);
-    vc_arb_update(x, p, v);
+    int p = r->l_port[l], v = r->l_vc[l], e = vc_in(x, l);
+    noc_alloc_grant_update(nd->sa, e, o);
+    vc_arb_update(x, e, v);
     vc_traverse(x, l, p, v, o);
     r->buffered[x->n]--;
     noc_work_sub(s, x->n, 1);
@@ -158,7 +163,8 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
     int V = x->V, W = x->W, nr = 0;
     int16_t ready_1[64], *ready = W == 1 ? ready_1 : r->lvc;
     uint64_t stalled = 0, wanted = 0, wanted2 = 0; /* output ports wanted by one, by several VCs */
-    uint64_t in_ports = 0, out_ports = 0, shared = 0; /* of the ready VCs; ports used twice */
+    uint64_t in_ports = 0, out_ports = 0, shared = 0; /* of the ready VCs: switch inputs, output
+                                                         ports; those used twice */
     uint64_t held = x->ser ? noc_chan_ser_held(s, x->n) : 0; /* output links still sending a flit */
 
     if (W == 1) {
@@ -175,7 +181,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
             int l = 64 * w + __builtin_ctzll(bits);
             const vc_ivc_t *q = &ivc[l];
             int o = q->rport;
-            uint64_t ob = UINT64_C(1) << o, pb = UINT64_C(1) << r->l_port[l];
+            uint64_t ob = UINT64_C(1) << o, pb = UINT64_C(1) << vc_in(x, l);
             wanted2 |= wanted & ob;
             wanted |= ob;
             if (held & ob) {
@@ -206,7 +212,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
         return;
     int n_cross;
     if (shared || r->sa_wave) {
-        int16_t cross[64]; /* at most one crossing per input port */
+        int16_t cross[64]; /* at most one crossing per switch input */
         uint8_t out[64];
         n_cross = vc_contended(x, ready, nr, cross, out);
         if (x->waits)
@@ -216,15 +222,16 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
             vc_traverse(x, l, r->l_port[l], r->l_vc[l], out[k]);
         }
     } else {
-        /* Every ready VC has its input and its output port to itself: each
-         * crosses, and each arbiter on its way sees a single request (the
-         * allocator's conflict-free case); in input-port order, as the
-         * allocator's grants. */
+        /* Every ready VC has its switch input and its output port to
+         * itself: each crosses, and each arbiter on its way sees a single
+         * request (the allocator's conflict-free case); in input VC order
+         * (with S = 1 the allocator's order of grants). */
         noc_alloc_t *sa = nd->sa;
         for (int k = 0; k < nr; k++) {
             int l = ready[k], p = r->l_port[l], v = r->l_vc[l], o = ivc[l].rport;
-            noc_alloc_grant_update(sa, p, o);
-            vc_arb_update(x, p, v);
+            int e = vc_in(x, l);
+            noc_alloc_grant_update(sa, e, o);
+            vc_arb_update(x, e, v);
             vc_traverse(x, l, p, v, o);
         }
         n_cross = nr;

@@ -225,6 +225,45 @@ static void test_noctua_files_unchanged(void **state)
     assert_non_null(strstr(err, "nb.cfg:2: 'speculative = 1' is not honoured"));
 }
 
+/* input_speedup has BookSim2's meaning in noctua's vc router: the file's
+ * value goes to noctua's parameter of that name; output_speedup (and
+ * internal_speedup, above) need output buffers noctua does not model and
+ * are refused by name at any value but 1. */
+static void test_speedups(void **state)
+{
+    (void)state;
+    noc_config_t cfg;
+    char err[1200];
+    const char *mesh = "topology = mesh; k = 4; n = 2; routing_function = dor;\n";
+    char text[256];
+    snprintf(text, sizeof text, "%sinput_speedup = 2;\n", mesh);
+    assert_int_equal(load("is2.cfg", text, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.input_speedup, 2);
+    snprintf(text, sizeof text, "%sinput_speedup = 1;\noutput_speedup = 1;\ninternal_speedup = 1.0;\n", mesh);
+    assert_int_equal(load("is1.cfg", text, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.input_speedup, 1);
+    snprintf(text, sizeof text, "%soutput_speedup = 2;\n", mesh);
+    put("os2.cfg", text);
+    char *e1;
+    assert_int_equal(cmd_run("run --config os2.cfg", NULL, &e1), 2);
+    assert_non_null(strstr(e1, "os2.cfg:2: 'output_speedup = 2'"));
+    free(e1);
+    /* the default, with no key: BookSim2's 1 */
+    assert_int_equal(load("is.cfg", mesh, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.input_speedup, 1);
+    /* a file with input_speedup = 2 runs on the vc router, and is refused
+     * by name with --router rtl (whose core takes the file's other keys) */
+    put("is2run.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; input_speedup = 2; packet_size = 4;\n"
+                      "vc_allocator = separable_input_first; sw_allocator = separable_input_first;\n"
+                      "sample_period = 500; injection_rate = 0.02;\n");
+    char *out, *e2;
+    assert_int_equal(cmd_run("run --config is2run.cfg --quiet", &out, NULL), 0);
+    free(out);
+    assert_int_equal(cmd_run("run --config is2run.cfg --router rtl --quiet", NULL, &e2), 2);
+    assert_non_null(strstr(e2, "parameter 'input_speedup'"));
+    free(e2);
+}
+
 /* injection_rate counts packets: offered flits = rate x packet size. */
 static void test_packet_rate(void **state)
 {
@@ -368,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_every_refused_key_named),
         cmocka_unit_test(test_warned_key_runs),
         cmocka_unit_test(test_mixed_file_refused),
+        cmocka_unit_test(test_speedups),
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_noctua_files_unchanged),
         cmocka_unit_test(test_packet_rate),

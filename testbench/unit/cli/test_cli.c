@@ -528,6 +528,31 @@ static void test_hold_switch_refused(void **state)
     free(out);
 }
 
+/* input_speedup: the vc router honours it (routers/test_vc.c checks how);
+ * the rtl core and the ideal router have one switch input per port, or no
+ * switch, and refuse it by name; so do values the vc router cannot take
+ * (0; 64 switch inputs for each of a mesh router's 5 ports). */
+static void test_input_speedup_refused(void **state)
+{
+    (void)state;
+    static const char *const runs[] = { "run mesh:2 router=rtl input_speedup=2",
+                                        "run mesh:2 --router rtl input_speedup=2",
+                                        "run mesh:2 router=ideal input_speedup=2",
+                                        "run mesh:2 input_speedup=0",
+                                        "run mesh:4x4 input_speedup=64" };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char *err;
+        assert_int_equal(cmd_run(runs[i], NULL, &err), 2);
+        if (!strstr(err, "parameter 'input_speedup'"))
+            fail_msg("%s: %s", runs[i], err);
+        free(err);
+    }
+    char *out;
+    assert_int_equal(cmd_run("run mesh:4x4 input_speedup=2 packet_size=4 sample_cycles=500 check=1 --quiet", &out, NULL),
+                     0);
+    free(out);
+}
+
 static void test_same_seed_same_output(void **state)
 {
     (void)state;
@@ -583,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_node_figures_add_up),
         cmocka_unit_test(test_wait_for_tail_credit),
         cmocka_unit_test(test_hold_switch_refused),
+        cmocka_unit_test(test_input_speedup_refused),
         cmocka_unit_test(test_same_seed_same_output),
         cmocka_unit_test(test_deadlock_exit),
         cmocka_unit_test(test_saturation_exit_zero),

@@ -14,6 +14,8 @@
  *     small hand-worked cases (interleaved flit by flit without the hold,
  *     packet by packet with it; the hold ending on an empty buffer and on
  *     a missing credit);
+ *   - input_speedup: two VCs of one input port crossing in the same cycle
+ *     (and not without the speedup), in a small hand-worked case;
  *   - the invariant checker after every cycle of all of the above. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -628,6 +630,49 @@ static void test_hold_waits_for_narrow_link(void **state)
     }
 }
 
+/* ---- input speedup (input_speedup) ---------------------------------------- */
+
+/* Two VCs of one input port, both with a flit at the front, want two
+ * different outputs: with input_speedup = 2, VCs 0 and 1 are on switch
+ * inputs of their own (v mod 2) and cross in the same cycle; with 1, the
+ * port sends one flit a cycle. mesh:4 (0 - 1 - 2 - 3), default timing (a
+ * head arriving in cycle a crosses in a + 2, body flits at the front cross
+ * the cycle they are there; a flit arrives at the next router 3 cycles
+ * after crossing), 2 VCs:
+ *   X: node 0 -> 3, 4 flits, made in cycle 0: reaches router 1 in 6..9
+ *      (as in test_hold_two_vcs), gets router 1's output VC 1 to node 2 in
+ *      7 (Z holds VC 0);
+ *   Z: node 1 -> 2, 8 flits, made in cycle 3: reaches router 1 in 4..11,
+ *      output VC 0 to node 2 from 5.
+ * Router 1's output to node 2 alternates between them once X bids (its
+ * arbiter's pointer past the local port): 6 Z0, 7 Z1, 8 X0, 9 Z2, 10 X1,
+ * 11 Z3, 12 X2, 13 Z4, 14 X3, 15 Z5, 16 Z6, 17 Z7; either speedup, as each
+ * of its switch inputs bids alone. So router 2's input port from node 1
+ * gets Z (VC 0, to its ejection port) in 9 10 12 14 16 18 19 20 and X
+ * (VC 1, on to node 3) in 11 13 15 17. There Z0 crosses in 11, Z1 in 12;
+ * X0 (arrived 11) bids from 13, when Z2 (arrived 12, behind Z1) is at the
+ * front too.
+ * input_speedup = 1: from 13 the port's input arbiter alternates between
+ * the two outputs, the output to node 3 first (its pointer past the
+ * ejection port after Z0 and Z1), and each flit waits a cycle for its
+ * turn: X crosses router 2 in 13 15 17 19, arriving at router 3 in 16 18
+ * 20 22.
+ * input_speedup = 2: Z2 and X0 cross together in 13, Z3 and X1 in 14, and
+ * X2 and X3 as they arrive, in 15 and 17: X arrives at router 3 in 16 17 18
+ * 20. */
+static void test_speedup_two_vcs_cross_together(void **state)
+{
+    (void)state;
+    static const int names[][3] = { { 0, 0, 'X' }, { 1, 3, 'Z' }, { -1, 0, 0 } };
+    for (int S = 1; S <= 2; S++) {
+        script_t sc = { 0 };
+        script_add(&sc, 0, 0, 3, 4);
+        script_add(&sc, 3, 1, 2, 8);
+        const char *kv[] = { "num_vcs=2", S == 1 ? "input_speedup=1" : "input_speedup=2", NULL };
+        expect_link("mesh:4", &sc, kv, names, 2, 3, S == 1 ? "16:X0 18:X1 20:X2 22:X3" : "16:X0 17:X1 18:X2 20:X3");
+    }
+}
+
 /* ---- VC allocation -------------------------------------------------------- */
 
 /* VCs used on channel chan, packet by packet (one entry per head flit). */
@@ -692,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_hold_ends_on_empty_buffer),
         cmocka_unit_test(test_hold_ends_without_credit),
         cmocka_unit_test(test_hold_waits_for_narrow_link),
+        cmocka_unit_test(test_speedup_two_vcs_cross_together),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
