@@ -157,6 +157,7 @@ struct noc_sim {
     noc_link_stats_t *lst;  /* per channel */
     noc_node_stats_t *nst;  /* per node, with node_stats = 1; else NULL */
     noc_occ_t *occ;         /* per router, with node_stats = 1; else NULL (model/occupancy.h) */
+    struct noc_energy_table *energy; /* noc_sim_set_energy's copy, or NULL (model/energy.h) */
     uint64_t occ_open, occ_shut; /* the window's ends for occ (occ_shut NOC_NEVER: still open) */
     int phase;              /* NOC_PHASE_* */
     int measuring;          /* phase == NOC_PHASE_SAMPLE */

@@ -12,6 +12,8 @@ extern "C" {
 
 typedef struct noc_link_stats {
     uint64_t flits;        /* flits carried */
+    uint64_t heads;        /* of which head flits: packets carried (a router's route computations and
+                              VC allocations for this output, model/energy.h) */
     uint64_t busy;         /* cycles with a flit on the link */
     uint64_t contention;   /* cycles in which more than one packet wanted it */
     uint64_t credit_stall; /* cycles a flit was ready for it but had no credit */
