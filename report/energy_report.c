@@ -22,6 +22,15 @@ static void energy_text(double pj, char *buf, size_t len)
     snprintf(buf, len, "%.4g %s", pj, unit[u]);
 }
 
+/* Power in mW as text: mW below 1 W, else W. */
+static void power_text(double mw, char *buf, size_t len)
+{
+    if (mw < 1000.0)
+        snprintf(buf, len, "%.4g mW", mw);
+    else
+        snprintf(buf, len, "%.4g W", mw / 1000.0);
+}
+
 void noc_report_energy_text(FILE *f, const noc_sim_t *s)
 {
     const noc_energy_table_t *t = noc_sim_energy(s);
@@ -40,10 +49,13 @@ void noc_report_energy_text(FILE *f, const noc_sim_t *s)
         if (e.ev_pj[k] > 0)
             fprintf(f, " %s %.1f%%", noc_event_name(k), 100.0 * e.ev_pj[k] / e.dynamic_pj);
     fputc('\n', f);
-    fprintf(f, "    static      %.4g mW (buffers %.4g, routers %.4g, channels %.4g): %s\n", e.static_mw,
-            e.leak_buffer_mw, e.routers * t->static_router_mw, e.channels * t->static_link_mw, stat);
-    fprintf(f, "    power       average %.4g mW (dynamic %.4g mW)\n", e.avg_mw,
-            e.ns > 0 ? e.dynamic_pj / e.ns : 0.0);
+    char pst[32], pavg[32], pdyn[32];
+    power_text(e.static_mw, pst, sizeof pst);
+    power_text(e.avg_mw, pavg, sizeof pavg);
+    power_text(e.ns > 0 ? e.dynamic_pj / e.ns : 0.0, pdyn, sizeof pdyn);
+    fprintf(f, "    static      %s (mW: buffers %.4g, routers %.4g, channels %.4g): %s\n", pst, e.leak_buffer_mw,
+            e.routers * t->static_router_mw, e.channels * t->static_link_mw, stat);
+    fprintf(f, "    power       average %s (dynamic %s)\n", pavg, pdyn);
     fprintf(f, "    per flit    %.4g pJ per flit delivered (%llu), %.4g pJ per bit\n", e.pj_per_flit,
             (unsigned long long)e.flits, e.pj_per_bit);
     fprintf(f, "    events     ");

@@ -144,6 +144,13 @@ static void test_energy_is_counts_times_table(void **state)
     noc_energy_run(s, noc_sim_energy(s), &e);
     double dyn = k * (h + 1) * (1 + 2 + 16 + 32 + 128) + (h + 1) * (4 + 8) + k * h * 64 + k * 256 + k * 512;
     assert_true(e.dynamic_pj == dyn);
+    assert_true(noc_energy_dynamic_pj(&tb, e.ev) == dyn);
+    uint64_t rows[5 * NOC_EV_COUNT];
+    noc_events_nodes(s, rows);
+    double by_router = 0;
+    for (int n = 0; n < 5; n++)
+        by_router += noc_energy_dynamic_pj(&tb, &rows[n * NOC_EV_COUNT]);
+    assert_true(by_router == dyn);
     assert_int_equal(e.buffer_bits, 13 * 2 * 8 * 64);
     assert_int_equal(e.channels, 18);
     double st = 13 * 2 * 8 * 64 * 0.5e-3 + 5 * 2 + 18 * 0.25, ns = 100 / 2.0;
