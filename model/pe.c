@@ -584,6 +584,7 @@ noc_run_status_t noc_pe_run(struct noc_sim *s)
     else
         s->st.sample = s->now - s->win_start;
     s->st.drained = s->in_network == 0;
+    s->st.flit_hops = noc_stats_link_flits(s);
     return status;
 }
 

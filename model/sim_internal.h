@@ -231,6 +231,17 @@ static inline void noc_warm_count(struct noc_sim *s, const noc_packet_t *p)
     }
 }
 
+/* The flits the network links carried in the window (the local channels'
+ * not counted): st.flit_hops, set from the per-channel counters when a run
+ * ends (noc_sim_run, noc_pe_run) rather than counted flit by flit. */
+static inline uint64_t noc_stats_link_flits(const struct noc_sim *s)
+{
+    uint64_t n = 0;
+    for (int c = 0; c < s->n_ports; c++)
+        n += s->chan_local[c] ? 0 : s->lst[c].flits;
+    return n;
+}
+
 /* Count statistics now? (inside the measurement window) */
 static inline int noc_measuring(const struct noc_sim *s)
 {

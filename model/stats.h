@@ -35,7 +35,8 @@ typedef struct noc_stats {
     uint64_t window_flits_offered; /* flits generated during the window (refused ones too) */
     uint64_t window_flits_in;   /* flits injected during the window */
     uint64_t window_flits_out;  /* flits delivered during the window */
-    uint64_t flit_hops;         /* flit-link traversals in the window */
+    uint64_t flit_hops;         /* flit-link traversals in the window (network links; summed from the
+                                   links' counters when the run ends) */
     noc_lat_sum_t latency;      /* creation to tail delivery */
     noc_lat_sum_t net_latency;  /* head injection to tail delivery */
     noc_lat_sum_t queue_latency;/* creation to head injection */

@@ -575,7 +575,6 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
                 ls->busy++;
                 if (s->step_flits)
                     s->step_flits[(size_t)s->pkts[f->pkt].step * rows + (size_t)(base + o)]++;
-                s->st.flit_hops += o != 0;
             }
         }
     }
