@@ -5,6 +5,7 @@
  * it at a cycle's end. What the CLI, the benchmark and embedders share. */
 #include "util/clock.h"
 #include "app/run.h"
+#include "app/energy_file.h"
 #include "routers/registry.h"
 #include "traffic/synthetic.h"
 #include "util/interrupt.h"
@@ -90,6 +91,10 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
         return -1;
     }
     noc_sim_t *s = noc_sim_create(cfg, noc_topo_graph(t), noc_synthetic_traffic(syn), err, errlen);
+    if (s && noc_app_energy_attach(s, err, errlen) != 0) {
+        noc_sim_destroy(s);
+        s = NULL;
+    }
     if (!s) {
         noc_synthetic_free(syn);
         free(syn);

@@ -5,6 +5,7 @@
  * run, its result check and its report. */
 #include "util/clock.h"
 #include "cli/cli.h"
+#include "app/energy_file.h"
 #include "app/program.h"
 #include "routers/registry.h"
 #include "report/report.h"
@@ -224,7 +225,7 @@ static noc_sim_t *make_sim(const noc_config_t *cfg, const noc_topo_t *t, const n
     noc_traffic_t none = { NULL, NULL };
     *waves = NULL;
     noc_sim_t *s = noc_sim_create(cfg, noc_topo_graph(t), none, err, sizeof err);
-    if (s && noc_pe_attach(s, p, err, sizeof err) == 0 &&
+    if (s && noc_pe_attach(s, p, err, sizeof err) == 0 && noc_app_energy_attach(s, err, sizeof err) == 0 &&
         (!wv || !wv->path || (*waves = noc_waves_open(wv->path, s, &wv->opts, err, sizeof err)) != NULL))
         return s;
     fprintf(stderr, "noctua run: %s\n", err);

@@ -329,7 +329,9 @@ void noc_pe_packet_arrived(struct noc_sim *s, int n, uint32_t msg, uint32_t off,
 {
     noc_pe_t *pe = s->pe;
     (void)off;
-    step_of(pe, msg)->flit_hops += (uint64_t)hops * words;
+    noc_pe_step_stats_t *st = step_of(pe, msg);
+    st->flit_hops += (uint64_t)hops * words;
+    st->routes += (uint64_t)hops + 1;
     pe->msg_got[msg] += words;
     if (pe->msg_got[msg] == pe->p->ops[msg].words) {
         pe->msg_arrived[msg] = s->now;
@@ -404,6 +406,7 @@ void noc_pe_packet_sent(struct noc_sim *s, int n, uint32_t msg, uint32_t off, ui
 {
     noc_pe_t *pe = s->pe;
     (void)off;
+    step_of(pe, msg)->injected += words;
     pe->msg_sent[msg] += words;
     if (pe->msg_sent[msg] == pe->p->ops[msg].words) {
         op_done(s, msg);
@@ -557,6 +560,7 @@ noc_run_status_t noc_pe_run(struct noc_sim *s)
     else
         s->st.sample = s->now - s->win_start;
     s->st.drained = s->in_network == 0;
+    s->st.flit_hops = noc_stats_link_flits(s);
     return status;
 }
 

@@ -34,6 +34,10 @@ typedef struct noc_pe_step_stats {
     uint64_t last_end;      /* last cycle an op of the step completed */
     uint64_t ops, messages, words;
     uint64_t flit_hops;     /* link traversals of its messages' flits */
+    uint64_t routes;        /* routers its messages' packets passed (hops + 1 each): the route
+                               computations and VC allocations of the step (model/energy.h) */
+    uint64_t injected;      /* flits of its packets the NIs injected (model/energy.h: the per-step
+                               tables count no injection channel) */
 } noc_pe_step_stats_t;
 
 /* What a program run reports. */

@@ -317,6 +317,7 @@ noc_run_status_t noc_sim_run(noc_sim_t *s)
     st->warmup = s->now < s->win_start ? s->now : s->win_start;
     st->sample = s->now <= s->win_start ? 0 : (s->now < s->win_end ? s->now : s->win_end) - s->win_start;
     st->drain = s->now > s->win_end ? s->now - s->win_end : 0;
+    st->flit_hops = noc_stats_link_flits(s);
     if (status == NOC_RUN_INTERRUPTED)
         return status; /* cut short: no verdict on saturation */
     if (!st->drained)

@@ -561,6 +561,7 @@ void noc_sim_destroy(noc_sim_t *s)
     free(s->heap_n);
     free(s->st.lat_hist);
     free(s->lst);
+    free(s->energy);
     free(s->nst);
     free(s->occ);
     free(s);

@@ -162,6 +162,7 @@ struct noc_sim {
     noc_link_stats_t *lst;  /* per channel */
     noc_node_stats_t *nst;  /* per node, with node_stats = 1; else NULL */
     noc_occ_t *occ;         /* per router, with node_stats = 1; else NULL (model/occupancy.h) */
+    struct noc_energy_table *energy; /* noc_sim_set_energy's copy, or NULL (model/energy.h) */
     uint64_t occ_open, occ_shut; /* the window's ends for occ (occ_shut NOC_NEVER: still open) */
     int phase;              /* NOC_PHASE_* */
     int measuring;          /* phase == NOC_PHASE_SAMPLE */
@@ -246,6 +247,17 @@ static inline void noc_warm_count(struct noc_sim *s, const noc_packet_t *p)
         s->warm_lat_n++;
         s->warm_lat_sum += s->now - p->created;
     }
+}
+
+/* The flits the network links carried in the window (the local channels'
+ * not counted): st.flit_hops, set from the per-channel counters when a run
+ * ends (noc_sim_run, noc_pe_run) rather than counted flit by flit. */
+static inline uint64_t noc_stats_link_flits(const struct noc_sim *s)
+{
+    uint64_t n = 0;
+    for (int c = 0; c < s->n_ports; c++)
+        n += s->chan_local[c] ? 0 : s->lst[c].flits;
+    return n;
 }
 
 /* Count statistics now? (inside the measurement window) */

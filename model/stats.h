@@ -12,6 +12,8 @@ extern "C" {
 
 typedef struct noc_link_stats {
     uint64_t flits;        /* flits carried */
+    uint64_t heads;        /* of which head flits: packets carried (a router's route computations and
+                              VC allocations for this output, model/energy.h) */
     uint64_t busy;         /* cycles with a flit on the link */
     uint64_t contention;   /* cycles in which more than one packet wanted it */
     uint64_t credit_stall; /* cycles a flit was ready for it but had no credit */
@@ -33,7 +35,8 @@ typedef struct noc_stats {
     uint64_t window_flits_offered; /* flits generated during the window (refused ones too) */
     uint64_t window_flits_in;   /* flits injected during the window */
     uint64_t window_flits_out;  /* flits delivered during the window */
-    uint64_t flit_hops;         /* flit-link traversals in the window */
+    uint64_t flit_hops;         /* flit-link traversals in the window (network links; summed from the
+                                   links' counters when the run ends) */
     noc_lat_sum_t latency;      /* creation to tail delivery */
     noc_lat_sum_t net_latency;  /* head injection to tail delivery */
     noc_lat_sum_t queue_latency;/* creation to head injection */

@@ -15,6 +15,9 @@ json_t *noc_report_classes_json(const noc_sim_t *s);
 json_t *noc_report_local_json(const noc_sim_t *s);
 /* The per-node figures (nodes_report.c), or NULL when the run kept none. */
 json_t *noc_report_nodes_json(const noc_sim_t *s);
+/* A run's "energy" object (energy_report.c), or NULL when it has no
+ * energy table (energy=). */
+json_t *noc_report_energy_json(const noc_sim_t *s);
 /* The measurement window in cycles (1 when there is none): the one
  * denominator of the reports' utilisations and per-cycle rates. */
 double noc_report_window(const noc_sim_t *s);

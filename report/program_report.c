@@ -140,6 +140,7 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
     }
     noc_report_waits_text(f, s);
     noc_report_chain_text(f, s);
+    noc_report_energy_text(f, s);
     noc_report_nodes_text(f, s);
     /* the one denominator of the tables below and of the steps' (JSON) */
     uint64_t win = noc_sim_stats(s)->sample;
@@ -270,6 +271,9 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
     json_t *nodes = noc_report_nodes_json(s);
     if (nodes)
         json_object_set_new(j, "nodes", nodes);
+    json_t *energy = noc_report_energy_json(s);
+    if (energy)
+        json_object_set_new(j, "energy", energy);
     return j;
 }
 

@@ -24,6 +24,9 @@ void noc_report_init(void);
 void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res);
 int noc_report_json(const noc_sim_t *s, const noc_run_result_t *res, const char *path, char *err,
                     size_t errlen);
+/* The energy summary lines of a run with an energy table (energy=;
+ * nothing without one), in both run reports. */
+void noc_report_energy_text(FILE *f, const noc_sim_t *s);
 /* The link classes and the hottest links as text (in both run reports). */
 void noc_report_links_text(FILE *f, const noc_sim_t *s);
 

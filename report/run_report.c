@@ -185,6 +185,7 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
                 res->accepted, res->offered, (unsigned long long)st->sample, (long long)st->queue_growth);
     else
         fprintf(f, "  state         below saturation\n");
+    noc_report_energy_text(f, s);
     noc_report_nodes_text(f, s);
     noc_report_links_text(f, s);
 }
@@ -348,6 +349,9 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_t *nodes = noc_report_nodes_json(s);
     if (nodes)
         json_object_set_new(j, "nodes", nodes);
+    json_t *energy = noc_report_energy_json(s);
+    if (energy)
+        json_object_set_new(j, "energy", energy);
     return j;
 }
 

@@ -576,10 +576,10 @@ static void crossings(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
             if (s->measuring) {
                 noc_link_stats_t *ls = &s->lst[base + o];
                 ls->flits++;
+                ls->heads += f->flags & NOC_FLIT_HEAD;
                 ls->busy++;
                 if (s->step_flits)
                     s->step_flits[(size_t)s->pkts[f->pkt].step * rows + (size_t)(base + o)]++;
-                s->st.flit_hops += o != 0;
             }
         }
     }

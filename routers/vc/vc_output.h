@@ -79,10 +79,10 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     if (s->measuring) {
         noc_link_stats_t *ls = &s->lst[og];
         ls->flits++;
+        ls->heads += flags & NOC_FLIT_HEAD;
         ls->busy += 1 + ser;
         if (s->step_flits)
             s->step_flits[(size_t)s->pkts[pkt].step * (size_t)s->n_chan + (size_t)og]++;
-        s->st.flit_hops += o != 0;
     }
     if (flags & NOC_FLIT_TAIL) {
         if (r->wait_tail && o != 0) /* the NI takes a flit a cycle: ejection has no credits to wait for */

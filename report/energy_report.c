@@ -1,0 +1,176 @@
+/* energy_report.c: the energy figures of a run with energy=... (docs/energy.md):
+ * the text summary lines and the JSON "energy" object (the table used, the
+ * events, dynamic and static energy, average power, energy per flit and per
+ * delivered bit; per link, per router with node_stats = 1, per program step),
+ * for the synthetic and the program reports alike. */
+#include "report/report.h"
+#include "report/json_internal.h"
+#include "model/energy.h"
+#include "model/pe.h"
+#include "util/xalloc.h"
+#include <stdlib.h>
+
+/* Energy in pJ as text with a unit that fits (pJ, nJ, uJ, mJ, J). */
+static void energy_text(double pj, char *buf, size_t len)
+{
+    static const char *const unit[] = { "pJ", "nJ", "uJ", "mJ", "J" };
+    int u = 0;
+    while (u < 4 && pj >= 1000.0) {
+        pj /= 1000.0;
+        u++;
+    }
+    snprintf(buf, len, "%.4g %s", pj, unit[u]);
+}
+
+/* Power in mW as text: mW below 1 W, else W. */
+static void power_text(double mw, char *buf, size_t len)
+{
+    if (mw < 1000.0)
+        snprintf(buf, len, "%.4g mW", mw);
+    else
+        snprintf(buf, len, "%.4g W", mw / 1000.0);
+}
+
+void noc_report_energy_text(FILE *f, const noc_sim_t *s)
+{
+    const noc_energy_table_t *t = noc_sim_energy(s);
+    if (!t)
+        return;
+    noc_energy_sum_t e;
+    noc_energy_run(s, t, &e);
+    char dyn[32], tot[32], stat[32];
+    energy_text(e.dynamic_pj, dyn, sizeof dyn);
+    energy_text(e.total_pj, tot, sizeof tot);
+    energy_text(e.static_pj, stat, sizeof stat);
+    fprintf(f, "  energy        table %s (%d-bit flits, clock %.4g GHz): %s over %llu cycles (%.4g ns)\n", t->name,
+            t->flit_bits, t->clock_ghz, tot, (unsigned long long)e.cycles, e.ns);
+    fprintf(f, "    dynamic     %s:", dyn);
+    for (int k = 0; k < NOC_EV_COUNT; k++)
+        if (e.ev_pj[k] > 0)
+            fprintf(f, " %s %.1f%%", noc_event_name(k), 100.0 * e.ev_pj[k] / e.dynamic_pj);
+    fputc('\n', f);
+    char pst[32], pavg[32], pdyn[32];
+    power_text(e.static_mw, pst, sizeof pst);
+    power_text(e.avg_mw, pavg, sizeof pavg);
+    power_text(e.ns > 0 ? e.dynamic_pj / e.ns : 0.0, pdyn, sizeof pdyn);
+    fprintf(f, "    static      %s (mW: buffers %.4g, routers %.4g, channels %.4g): %s\n", pst, e.leak_buffer_mw,
+            e.routers * t->static_router_mw, e.channels * t->static_link_mw, stat);
+    fprintf(f, "    power       average %s (dynamic %s)\n", pavg, pdyn);
+    fprintf(f, "    per flit    %.4g pJ per flit delivered (%llu), %.4g pJ per bit\n", e.pj_per_flit,
+            (unsigned long long)e.flits, e.pj_per_bit);
+    fprintf(f, "    events     ");
+    for (int k = 0; k < NOC_EV_COUNT; k++)
+        fprintf(f, " %s %llu", noc_event_name(k), (unsigned long long)e.ev[k]);
+    fputc('\n', f);
+}
+
+static json_t *events_json(const uint64_t *ev)
+{
+    json_t *j = json_object();
+    for (int k = 0; k < NOC_EV_COUNT; k++)
+        json_object_set_new(j, noc_event_name(k), json_integer((json_int_t)ev[k]));
+    return j;
+}
+
+static json_t *table_json(const noc_energy_table_t *t)
+{
+    json_t *pj = json_object();
+    for (int k = 0; k < NOC_EV_COUNT; k++)
+        json_object_set_new(pj, noc_event_name(k), json_real(t->pj[k]));
+    return json_pack("{s:s, s:i, s:f, s:o, s:f, s:f, s:f}", "name", t->name, "flit_bits", t->flit_bits, "clock_ghz",
+                     t->clock_ghz, "pj", pj, "leak_buffer_bit_uw", t->leak_buffer_bit_uw, "static_router_mw",
+                     t->static_router_mw, "static_link_mw", t->static_link_mw);
+}
+
+/* The network links' traversals and their energy, in the order of the
+ * report's "links". */
+static json_t *links_json(const noc_sim_t *s, const noc_energy_table_t *t)
+{
+    const noc_graph_t *gr = noc_sim_graph(s);
+    json_t *links = json_array();
+    for (int c = 0; c < noc_sim_n_channels(s); c++) {
+        int from, to, local;
+        noc_sim_channel_ends(s, c, &from, &to, &local, NULL);
+        if (local)
+            continue;
+        char a[64], b[64];
+        noc_graph_label(gr, from, a, sizeof a);
+        noc_graph_label(gr, to, b, sizeof b);
+        uint64_t fl = noc_sim_link_stats(s, c)->flits;
+        json_array_append_new(links, json_pack("{s:s, s:s, s:I, s:f}", "from", a, "to", b, "link", (json_int_t)fl,
+                                               "dynamic_pj", (double)fl * t->pj[NOC_EV_LINK]));
+    }
+    return links;
+}
+
+/* Every router's events and dynamic energy (its NI's injections and
+ * ejections, and the links leaving it, included). */
+static json_t *routers_json(const noc_sim_t *s, const noc_energy_table_t *t)
+{
+    const noc_graph_t *gr = noc_sim_graph(s);
+    uint64_t *ev = noc_xcalloc((size_t)gr->n_nodes * NOC_EV_COUNT, sizeof *ev, "energy report");
+    noc_events_nodes(s, ev);
+    json_t *rows = json_array();
+    for (int n = 0; n < gr->n_nodes; n++) {
+        char a[64];
+        noc_graph_label(gr, n, a, sizeof a);
+        const uint64_t *r = &ev[(size_t)n * NOC_EV_COUNT];
+        json_array_append_new(rows, json_pack("{s:s, s:o, s:f}", "node", a, "events", events_json(r), "dynamic_pj",
+                                              noc_energy_dynamic_pj(t, r)));
+    }
+    free(ev);
+    return rows;
+}
+
+/* A program run's steps: each one's events and dynamic energy. */
+static json_t *steps_json(const noc_sim_t *s, const noc_energy_table_t *t)
+{
+    const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
+    json_t *steps = json_array();
+    for (int k = 0; k <= st->n_steps; k++) {
+        uint64_t ev[NOC_EV_COUNT];
+        if (noc_events_step(s, k, ev) != 0)
+            break;
+        if (k == st->n_steps && st->steps[k].ops == 0)
+            continue; /* no op outside the steps */
+        json_array_append_new(steps, json_pack("{s:i, s:s, s:o, s:f}", "step", k + 1, "name", st->steps[k].name,
+                                               "events", events_json(ev), "dynamic_pj",
+                                               noc_energy_dynamic_pj(t, ev)));
+    }
+    return steps;
+}
+
+json_t *noc_report_energy_json(const noc_sim_t *s)
+{
+    const noc_energy_table_t *t = noc_sim_energy(s);
+    if (!t)
+        return NULL;
+    noc_energy_sum_t e;
+    noc_energy_run(s, t, &e);
+    json_t *by = json_object();
+    for (int k = 0; k < NOC_EV_COUNT; k++)
+        json_object_set_new(by, noc_event_name(k), json_real(e.ev_pj[k]));
+    json_t *j = json_object();
+    json_object_set_new(j, "table", table_json(t));
+    json_object_set_new(j, "events", events_json(e.ev));
+    json_object_set_new(j, "dynamic_pj", json_real(e.dynamic_pj));
+    json_object_set_new(j, "dynamic_by_event_pj", by);
+    json_object_set_new(j, "buffer_bits", json_integer((json_int_t)e.buffer_bits));
+    json_object_set_new(j, "static_mw", json_pack("{s:f, s:f, s:f, s:f}", "buffers", e.leak_buffer_mw, "routers",
+                                                  e.routers * t->static_router_mw, "channels",
+                                                  e.channels * t->static_link_mw, "total", e.static_mw));
+    json_object_set_new(j, "cycles", json_integer((json_int_t)e.cycles));
+    json_object_set_new(j, "ns", json_real(e.ns));
+    json_object_set_new(j, "static_pj", json_real(e.static_pj));
+    json_object_set_new(j, "total_pj", json_real(e.total_pj));
+    json_object_set_new(j, "average_mw", json_real(e.avg_mw));
+    json_object_set_new(j, "flits_delivered", json_integer((json_int_t)e.flits));
+    json_object_set_new(j, "pj_per_flit", json_real(e.pj_per_flit));
+    json_object_set_new(j, "pj_per_bit", json_real(e.pj_per_bit));
+    json_object_set_new(j, "links", links_json(s, t));
+    if (noc_sim_config(s)->node_stats)
+        json_object_set_new(j, "routers", routers_json(s, t));
+    if (noc_sim_pe(s) && noc_sim_has_step_tables(s))
+        json_object_set_new(j, "steps", steps_json(s, t));
+    return j;
+}
