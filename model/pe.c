@@ -364,15 +364,7 @@ int noc_pe_peek_send(const struct noc_sim *s, int n, int port, uint32_t *msg, ui
 static void send_unlink(noc_pe_t *pe, int n, int32_t op)
 {
     rank_state_t *rs = &pe->rank[n];
-    int32_t before = pe->send_prev[op], after = pe->send_next[op];
-    if (before < 0)
-        rs->send_head = after;
-    else
-        pe->send_next[before] = after;
-    if (after < 0)
-        rs->send_tail = before;
-    else
-        pe->send_prev[after] = before;
+    noc_pe_list_unlink(pe->send_next, pe->send_prev, &rs->send_head, &rs->send_tail, op);
     size_t g = (size_t)pe->port_base[n] + pe->send_port[op];
     assert(pe->port_send_head[g] == op);
     pe->port_send_head[g] = pe->send_pnext[op];

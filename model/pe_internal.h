@@ -136,6 +136,21 @@ struct noc_pe {
     noc_pe_stats_t st;
 };
 
+/* Op x off a doubly linked list of ops (links next[] and prev[], -1 at
+ * the ends; *head and *tail its first and last). */
+static inline void noc_pe_list_unlink(int32_t *next, int32_t *prev, int32_t *head, int32_t *tail, int32_t x)
+{
+    int32_t before = prev[x], after = next[x];
+    if (before < 0)
+        *head = after;
+    else
+        next[before] = after;
+    if (after < 0)
+        *tail = before;
+    else
+        prev[after] = before;
+}
+
 /* The engine's tables for program p on s, every op waiting (pe_build.c:
  * what noc_pe_attach builds before it starts the run); NULL with a message
  * when s cannot run p (the refusals of noc_pe_attach). */

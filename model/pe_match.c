@@ -63,15 +63,7 @@ static void unlink_msg(noc_pe_t *pe, rank_state_t *rs, int32_t m)
         pe->msg_pnext[prev] = pe->msg_pnext[m];
     if (pe->pair_arr_tail[pair] == m)
         pe->pair_arr_tail[pair] = prev;
-    int32_t before = pe->msg_prev[m], after = pe->msg_next[m];
-    if (before < 0)
-        rs->arrived_head = after;
-    else
-        pe->msg_next[before] = after;
-    if (after < 0)
-        rs->arrived_tail = before;
-    else
-        pe->msg_prev[after] = before;
+    noc_pe_list_unlink(pe->msg_next, pe->msg_prev, &rs->arrived_head, &rs->arrived_tail, m);
 }
 
 int32_t noc_pe_match_message(noc_pe_t *pe, rank_state_t *rs, uint32_t msg)

@@ -217,17 +217,24 @@ static inline int16_t *noc_lane_credits(const struct noc_sim *s, int n, int k)
 /* Programs, while the per-step tables are kept (s->step_flits): step
  * `step`'s message msg (its send op) waited n cycles for resource kind
  * (noc_wait_kind_t) at channel c (model/waits.c). */
+/* The per-step table's part of a wait: 0 when the run keeps no tables. */
+static inline int noc_wait_table_add(struct noc_sim *s, int kind, int step, int c, uint32_t n)
+{
+    assert(kind >= 0 && kind < NOC_WAIT_KINDS && c >= 0 && c < s->n_chan);
+    if (!s->step_wait[kind])
+        return 0;
+    s->step_wait[kind][(size_t)step * (size_t)s->n_chan + (size_t)c] += n;
+    return 1;
+}
 void noc_wait_add(struct noc_sim *s, int kind, int step, uint32_t msg, int c, uint32_t n);
 /* Only message msg's own totals (the PE engine's). */
 void noc_wait_add_msg(struct noc_sim *s, int kind, uint32_t msg, uint32_t n);
 /* The same for the message of packet pkt. */
 static inline void noc_wait_pkt(struct noc_sim *s, int kind, uint32_t pkt, int c, uint32_t n)
 {
-    assert(kind >= 0 && kind < NOC_WAIT_KINDS && c >= 0 && c < s->n_chan);
-    if (!s->step_wait[kind])
-        return;
     const noc_packet_t *p = &s->pkts[pkt];
-    s->step_wait[kind][(size_t)p->step * (size_t)s->n_chan + (size_t)c] += n;
+    if (!noc_wait_table_add(s, kind, p->step, c, n))
+        return;
     if (s->pkt_wait)
         s->pkt_wait[(size_t)pkt * NOC_WAIT_KINDS + (size_t)kind] += n;
     else

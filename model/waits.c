@@ -10,12 +10,8 @@
 
 void noc_wait_add(struct noc_sim *s, int kind, int step, uint32_t msg, int c, uint32_t n)
 {
-    assert(kind >= 0 && kind < NOC_WAIT_KINDS && c >= 0 && c < s->n_chan);
-    if (!s->step_wait[kind] || n == 0)
-        return;
-    s->step_wait[kind][(size_t)step * (size_t)s->n_chan + (size_t)c] += n;
-    if (s->pe)
-        noc_pe_msg_wait_add(s->pe, msg, kind, n);
+    if (n > 0 && noc_wait_table_add(s, kind, step, c, n))
+        noc_wait_add_msg(s, kind, msg, n);
 }
 
 void noc_wait_add_msg(struct noc_sim *s, int kind, uint32_t msg, uint32_t n)

@@ -230,6 +230,14 @@ static int free_vc(const ideal_state_t *r, int og, int cls)
              b_ &= b_ - 1)                                                                       \
             for (int k = 64 * w_ + __builtin_ctzll(b_), once_ = 1; once_; once_ = 0)
 
+/* Output o of the node at base still sends an earlier flit (class_width):
+ * its bit in held (noc_chan_ser_held) below 64, the channel's own state
+ * above. */
+static inline int link_held(const struct noc_sim *s, uint64_t held, int base, int o)
+{
+    return o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o);
+}
+
 /* Programs: every flit that waits this cycle, a cycle's wait each at the
  * link it wants: behind a link still sending (held), behind another flit
  * (link), or for a free VC of its class downstream (credit). best[o]: the
@@ -245,7 +253,7 @@ static void count_waits(struct noc_sim *s, const ideal_state_t *r, int base, int
             if (o < 1 || o >= P || &sl[k] == best[o])
                 continue;
             int kind;
-            if (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o))
+            if (link_held(s, held, base, o))
                 kind = NOC_WAIT_LINK; /* the link still sends an earlier flit */
             else if (!best[o] || free_vc(r, base + o, sl[k].vclass) < 0)
                 kind = NOC_WAIT_CREDIT; /* its class has no free VC downstream */
@@ -279,10 +287,9 @@ static void send_best(struct noc_sim *s, ideal_state_t *r, int n, int og, ideal_
     noc_work_sub(s, n, 1);
     if (s->step_flits)
         s->step_flits[(size_t)s->pkts[f.pkt].step * (size_t)s->n_chan + (size_t)og]++;
-    if (meas) {
+    if (meas) { /* (st.flit_hops is summed from these when the run ends) */
         s->lst[og].flits++;
         s->lst[og].busy += 1 + ser;
-        s->st.flit_hops++;
     }
     s->last_move = s->now;
 }
@@ -346,8 +353,7 @@ static void ideal_eval(struct noc_sim *s, int n)
             if (o < 1 || o >= P)
                 continue;
             wanting[o]++;
-            if ((best[o] && !better(&sl[k], best[o])) ||
-                (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o)))
+            if ((best[o] && !better(&sl[k], best[o])) || link_held(s, held, base, o))
                 continue;
             int v = free_vc(r, base + o, sl[k].vclass);
             if (v >= 0) {
@@ -360,7 +366,7 @@ static void ideal_eval(struct noc_sim *s, int n)
         count_waits(s, r, base, P, held, best);
     int meas = noc_measuring(s);
     for (int o = 1; o < P; o++) {
-        if (!wanting[o] || (o < 64 ? ((held >> o) & 1) != 0 : noc_chan_ser_busy(s, base + o)))
+        if (!wanting[o] || link_held(s, held, base, o))
             continue;
         int og = base + o;
         if (meas && wanting[o] > 1)

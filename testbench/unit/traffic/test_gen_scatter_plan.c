@@ -64,16 +64,24 @@ static noc_program_t *make(const noc_topo_t *t, const char *variant, int root, i
     return p;
 }
 
-/* Does p run on t to its end with the right result? */
-static int right_result(const noc_topo_t *t, const noc_program_t *p, int timing, char *err, size_t errlen)
+/* A simulator of t with timing `timing` and p attached. */
+static noc_sim_t *attached(const noc_topo_t *t, const noc_program_t *p, int timing)
 {
+    char err[512];
     noc_config_t cfg;
     noc_config_defaults(&cfg);
     noc_config_timing(&cfg, timing);
     noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, errlen);
-    if (!s || noc_pe_attach(s, p, err, errlen) != 0)
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
+    if (!s || noc_pe_attach(s, p, err, sizeof err) != 0)
         fail_msg("%s", err);
+    return s;
+}
+
+/* Does p run on t to its end with the right result? */
+static int right_result(const noc_topo_t *t, const noc_program_t *p, int timing, char *err, size_t errlen)
+{
+    noc_sim_t *s = attached(t, p, timing);
     int ok = noc_pe_run(s) == NOC_RUN_OK && noc_pe_finished(noc_sim_pe(s), err, errlen) == 0 &&
              noc_pe_check(s, err, errlen) == 0;
     noc_sim_destroy(s);
@@ -84,13 +92,7 @@ static int right_result(const noc_topo_t *t, const noc_program_t *p, int timing,
 static outcome_t run_on(const noc_topo_t *t, const noc_program_t *p, int timing, noc_sim_t **keep)
 {
     char err[512];
-    noc_config_t cfg;
-    noc_config_defaults(&cfg);
-    noc_config_timing(&cfg, timing);
-    noc_traffic_t none = { NULL, NULL };
-    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
-    if (!s || noc_pe_attach(s, p, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    noc_sim_t *s = attached(t, p, timing);
     if (noc_pe_run(s) != NOC_RUN_OK || noc_pe_finished(noc_sim_pe(s), err, sizeof err) != 0 ||
         noc_pe_check(s, err, sizeof err) != 0)
         fail_msg("%s (timing %d): %s", noc_topo_spec(t), timing, err);
