@@ -304,7 +304,7 @@ NOC_CHAN_INLINE uint64_t noc_chan_ser_held(const struct noc_sim *s, int n)
     if (!s->serialise)
         return 0;
     int base = s->graph->port_base[n], P = s->graph->port_base[n + 1] - base;
-    for (int p = 1; p < P && p < 64; p++)
+    for (int p = s->conc ? noc_node_terms(s, n) : 1; p < P && p < 64; p++)
         if (s->chan_free_at[base + p] > s->now)
             m |= UINT64_C(1) << p;
     return m;

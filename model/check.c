@@ -115,15 +115,16 @@ static int check_credits(const noc_sim_t *s, char *err, size_t errlen)
 {
     int depth = s->rops->depth(s);
     /* (not the ejection channels, whose sink, the NI, always accepts) */
-    int first_lane = s->n_ports + s->n_nodes;
+    int first_lane = s->n_ports + s->n_terms;
     for (int ch = 0; ch < s->n_chan; ch++) {
         int in_g = s->chan_in_gport[ch];
         int lane = ch >= first_lane ? 1 + (ch - first_lane) % (s->lanes - 1) : 0;
         if (in_g < 0 && !lane)
             continue;
         for (int v = 0; v < s->V; v++) {
+            /* (an injection channel's credits are its terminal's, a lane's its node's) */
             int held = ch < s->n_ports ? s->rops->credits(s, ch, v)
-                                       : noc_lane_credits(s, s->chan_from[ch], lane)[v];
+                                       : noc_lane_credits(s, lane ? s->chan_from[ch] : ch - s->n_ports, lane)[v];
             int fly = 0, back = 0;
             for (uint32_t k = 0; k < s->cap; k++) {
                 const noc_flit_t *f = noc_chan_flit_at(s, ch, k);
@@ -155,9 +156,12 @@ static int check_credits(const noc_sim_t *s, char *err, size_t errlen)
  * 0, or -1 with err. */
 static int check_work(const noc_sim_t *s, int32_t *expect_work, char *err, size_t errlen)
 {
+    for (int t = 0; t < s->n_terms; t++) {
+        const noc_ni_t *ni = &s->ni[t];
+        expect_work[noc_term_node(s, t)] +=
+            (int32_t)(ni->q_tail - ni->q_head) + (ni->lane0.pkt >= 0) + ni->xbusy + ni->pe_busy;
+    }
     for (int n = 0; n < s->n_nodes; n++) {
-        const noc_ni_t *ni = &s->ni[n];
-        expect_work[n] += (int32_t)(ni->q_tail - ni->q_head) + (ni->lane0.pkt >= 0) + ni->xbusy + ni->pe_busy;
         if (expect_work[n] != noc_work_of(s, n)) {
             snprintf(err, errlen, "node %d: work count %d, but it holds %d items", n, noc_work_of(s, n),
                      expect_work[n]);
@@ -202,8 +206,8 @@ static void print_stuck(void *ctx, const noc_flit_t *f, int gport, int vc)
     const noc_packet_t *p = &s->pkts[f->pkt];
     char at[64], src[64], dst[64];
     noc_graph_label(s->graph, c->node, at, sizeof at);
-    noc_graph_label(s->graph, p->src, src, sizeof src);
-    noc_graph_label(s->graph, p->dst, dst, sizeof dst);
+    noc_graph_term_label(s->graph, p->src, src, sizeof src);
+    noc_graph_term_label(s->graph, p->dst, dst, sizeof dst);
     fprintf(c->f, "  packet %llu %s -> %s: head at router %s input port %d VC %d, waiting since cycle %llu (injected %llu)\n",
             (unsigned long long)p->id, src, dst, at, gport - s->graph->port_base[c->node], vc,
             (unsigned long long)s->last_move, (unsigned long long)p->injected);

@@ -38,6 +38,14 @@ void noc_graph_label(const noc_graph_t *g, int n, char *buf, size_t len)
         snprintf(buf, len, "%d", n);
 }
 
+void noc_graph_term_label(const noc_graph_t *g, int t, char *buf, size_t len)
+{
+    if (!g->term_base)
+        noc_graph_label(g, t, buf, len);
+    else if (buf && len)
+        snprintf(buf, len, t >= 0 && t < g->n_terms ? "t%d" : "?t%d", t);
+}
+
 int noc_graph_groups(const noc_graph_t *g, int n, char names[2][32], size_t len)
 {
     return g->groups && n >= 0 && n < g->n_nodes ? g->groups(g->ctx, n, names, len) : 0;
@@ -45,20 +53,22 @@ int noc_graph_groups(const noc_graph_t *g, int n, char names[2][32], size_t len)
 
 int noc_graph_route_hops(const noc_graph_t *g, int a, int b)
 {
-    int cur = a, hops = 0;
-    if (a < 0 || a >= g->n_nodes || b < 0 || b >= g->n_nodes)
+    int T = noc_graph_terms(g), hops = 0;
+    if (a < 0 || a >= T || b < 0 || b >= T)
         return -1;
     if (g->hops)
         return g->hops(g->ctx, a, b);
-    while (cur != b) {
+    for (int cur = noc_graph_term_node(g, a);;) {
         noc_route_t r;
         noc_graph_route(g, cur, a, b, &r);
-        if (r.port == 0 || r.port > noc_graph_degree(g, cur))
+        int L = noc_graph_locals(g, cur);
+        if (r.port < L) /* ejected: at b's port, or lost */
+            return g->port_base[cur] + r.port == noc_graph_term_gport(g, b) ? hops : -1;
+        if (r.port >= L + noc_graph_degree(g, cur))
             return -1;
         int p = g->peer[g->port_base[cur] + r.port];
         if (p < 0 || ++hops > g->n_nodes)
             return -1;
         cur = noc_graph_port_node(g, p);
     }
-    return hops;
 }

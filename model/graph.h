@@ -3,16 +3,22 @@
  * one and owns it (noc_topo_graph); the kernel, the router families and the
  * wave recorder read only this, so model/ knows no topology.
  *
- * Node n has ports 0 .. degree(n): port 0 is the local port (to and from the
- * PE's network interface), ports 1 .. degree(n) are network ports. Every port
+ * Node n (a router) has ports 0 .. degree(n) + locals(n) - 1: ports
+ * 0 .. locals(n) - 1 are its local ports (to and from its terminals' network
+ * interfaces), the others network ports. Terminals (the PEs, the ends of
+ * traffic) are numbered apart from routers: without term_base every router
+ * has one, terminal n on router n's port 0 (and locals(n) is 1); with it,
+ * router n has terminals term_base[n] .. term_base[n+1] - 1 on its local
+ * ports in that order, possibly none (BookSim2's concentration). Every port
  * has a global id g in [port_base[n], port_base[n+1]); the network port g
  * sends on the directed link g -> peer[g] (a global port id of the neighbour,
  * whose link back is peer[peer[g]] == g). Links come in classes (one per
  * dimension in tori, meshes and hypercubes) so that latency and reports can
  * be set and broken down per class.
  *
- * Routing is a pure function of (current node, destination) (and, where
- * route_needs_src, the packet's source): the route names the output port and
+ * Routing is a pure function of (current router, destination terminal)
+ * (and, where route_needs_src, the packet's source terminal): the route
+ * names the output port (at the destination's router its local port) and
  * the VC class the packet must use on that port's link. A router with V
  * virtual channels gives class c of C the VCs [c*V/C, (c+1)*V/C). On the hot
  * path routers call noc_graph_route, a load from the cached table where
@@ -33,12 +39,12 @@ extern "C" {
 
 /* One routing decision. */
 typedef struct noc_route {
-    uint8_t port;   /* output port at the current node (0: eject here) */
+    uint8_t port;   /* output port at the current node (< locals: eject to that terminal) */
     uint8_t vclass; /* VC class on that port's link, < n_vclasses */
 } noc_route_t;
 
-/* The route at node cur of a packet from src toward dst (cur == dst: port
- * 0); ctx is the graph's. */
+/* The route at router cur of a packet from terminal src toward terminal
+ * dst (at dst's router: dst's local port); ctx is the graph's. */
 typedef void (*noc_graph_route_fn)(const void *ctx, int cur, int src, int dst, noc_route_t *r);
 /* The label of node n, in the fabric's own notation, into buf (always
  * NUL-terminated). */
@@ -53,8 +59,16 @@ typedef int (*noc_graph_hops_fn)(const void *ctx, int a, int b);
 
 typedef struct noc_graph {
     const char *name;        /* the SPEC it was built from, for messages */
-    int n_nodes;
+    int n_nodes;             /* routers */
     int n_ports;             /* total ports, local ones included */
+    /* Terminals: NULL term_base (and n_terms 0): one per router, terminal n
+     * on port 0 of router n. Else n_terms terminals, router n's are
+     * term_base[n] .. term_base[n+1] - 1 (n_nodes + 1 entries) on its
+     * ports 0, 1, ..., and term_node[t] is terminal t's router. */
+    int n_terms;
+    const int *term_base;
+    const int *term_node;
+    int max_locals;          /* with term_base: the most terminals of a router */
     const int *port_base;    /* n_nodes + 1 entries */
     const int *peer;         /* per global port: peer global port, -1 for local */
     const uint8_t *link_class; /* per global port: class of its outgoing link */
@@ -72,7 +86,7 @@ typedef struct noc_graph {
      * (grids), 0 where it does not (then it is small: packets count hops in
      * 16 bits, and a longer route is refused). */
     int64_t diameter;
-    /* route's result for every (cur, dst), cur * n_nodes + dst, where the
+    /* route's result for every (cur, dst), cur * terminals + dst, where the
      * routing ignores the source and the fabric is small; NULL otherwise. */
     const noc_route_t *route_cache;
     noc_graph_route_fn route;
@@ -82,14 +96,32 @@ typedef struct noc_graph {
     const void *ctx;            /* the callbacks' first argument */
 } noc_graph_t;
 
+/* Terminals of the fabric, router n's local ports (its terminals), its
+ * first terminal, terminal t's router and t's global (local) port. */
+static inline int noc_graph_terms(const noc_graph_t *g)
+{ return g->term_base ? g->n_terms : g->n_nodes; }
+static inline int noc_graph_locals(const noc_graph_t *g, int n)
+{ return g->term_base ? g->term_base[n + 1] - g->term_base[n] : 1; }
+static inline int noc_graph_term0(const noc_graph_t *g, int n)
+{ return g->term_base ? g->term_base[n] : n; }
+static inline int noc_graph_term_node(const noc_graph_t *g, int t)
+{ return g->term_node ? g->term_node[t] : t; }
+static inline int noc_graph_term_gport(const noc_graph_t *g, int t)
+{
+    int n = noc_graph_term_node(g, t);
+    return g->port_base[n] + t - noc_graph_term0(g, n);
+}
+static inline int noc_graph_max_locals(const noc_graph_t *g)
+{ return g->term_base ? g->max_locals : 1; }
+/* Network ports of router n. */
 static inline int noc_graph_degree(const noc_graph_t *g, int n)
-{ return g->port_base[n + 1] - g->port_base[n] - 1; }
+{ return g->port_base[n + 1] - g->port_base[n] - noc_graph_locals(g, n); }
 /* The route at cur of a packet from src to dst: what routers call for every
  * head flit. */
 static inline void noc_graph_route(const noc_graph_t *g, int cur, int src, int dst, noc_route_t *r)
 {
     if (g->route_cache)
-        *r = g->route_cache[(size_t)cur * (size_t)g->n_nodes + (size_t)dst];
+        *r = g->route_cache[(size_t)cur * (size_t)noc_graph_terms(g) + (size_t)dst];
     else
         g->route(g->ctx, cur, src, dst, r);
 }
@@ -102,10 +134,14 @@ int noc_graph_port_node(const noc_graph_t *g, int gport);
 /* Node n's label ("?n" outside the graph; its number without a label
  * function). */
 void noc_graph_label(const noc_graph_t *g, int n, char *buf, size_t len);
+/* Terminal t's label: its router's without concentration, else "t<number>"
+ * ("?t" outside the fabric). */
+void noc_graph_term_label(const noc_graph_t *g, int t, char *buf, size_t len);
 /* Node n's groups (noc_graph_groups_fn), 0 without a groups function. */
 int noc_graph_groups(const noc_graph_t *g, int n, char names[2][32], size_t len);
-/* Hops on the route from a to b (follows the routing function, or takes
- * the fabric's closed form, g->hops), -1 when the route does not arrive. */
+/* Hops on the route from terminal a to terminal b (follows the routing
+ * function, or takes the fabric's closed form, g->hops), -1 when the route
+ * does not arrive. */
 int noc_graph_route_hops(const noc_graph_t *g, int a, int b);
 
 #ifdef __cplusplus

@@ -52,11 +52,12 @@ void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f)
     deliver(s, f);
 }
 
-/* Deliver the flit arriving on the ejection channel (it leaves port 0),
- * read in place. */
-static void eject(struct noc_sim *s, int n)
+/* Deliver the flit arriving on the ejection channel of terminal t, on
+ * node n (the channel leaves t's local port), read in place. */
+static void eject(struct noc_sim *s, int n, int t)
 {
-    const noc_flit_t *f = noc_chan_pop_flit(s, s->graph->port_base[n], noc_chan_slot(s, s->now));
+    int g = s->conc ? noc_graph_term_gport(s->graph, t) : s->graph->port_base[n];
+    const noc_flit_t *f = noc_chan_pop_flit(s, g, noc_chan_slot(s, s->now));
     if (f)
         noc_ni_deliver(s, n, f);
 }
@@ -69,9 +70,10 @@ static int wait_chan(const struct noc_sim *s, int n, int lane)
     return noc_lane_chan(s, n, s->lane_chans ? lane : 0);
 }
 
-/* Start the next packet on lane ln: the head of the source queue, or the
- * PE's next packet in a program run, if a VC has a credit (round-robin from
- * the VC after the last one used). */
+/* Start the next packet on lane ln of terminal n's NI: the head of the
+ * source queue, or the PE's next packet in a program run, if a VC has a
+ * credit (round-robin from the VC after the last one used). (Programs run
+ * without concentration: there terminal n is node n.) */
 static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s, int n, noc_ni_t *ni,
                                                                 noc_ni_lane_t *ln, int lane, int port)
 {
@@ -138,7 +140,8 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
         ni->xbusy++;
 }
 
-/* One flit of lane ln (number `lane`)'s packet, if its VC has a credit:
+/* One flit of lane ln (number `lane`)'s packet of terminal n's NI, if its
+ * VC has a credit:
  * into the lane's injection channel, or (direct: an all-port NI of a
  * router wired to its PE) straight into the router. */
 static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int n, noc_ni_t *ni,
@@ -168,7 +171,7 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
     f.hops = 0;
     if (s->cfg.lookahead && ln->seq == 0) {
         noc_route_t r;
-        noc_graph_route(s->graph, n, n, p->dst, &r);
+        noc_graph_route(s->graph, noc_term_node(s, n), n, p->dst, &r);
         f.la_port = r.port;
         f.la_class = r.vclass;
     }
@@ -194,7 +197,7 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
         ln->pkt = -1;
         if (ln != &ni->lane0)
             ni->xbusy--;
-        noc_work_sub(s, n, 1); /* the packet has left the NI */
+        noc_work_sub(s, noc_term_node(s, n), 1); /* the packet has left the NI */
         if (s->pe)
             noc_pe_packet_sent(s, n, p->msg, p->off, p->size);
     }
@@ -204,9 +207,20 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
 {
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
     uint64_t fl = noc_chan_flits_in(s, at), cr = noc_chan_credits_in(s, at);
+    if (s->conc) { /* every terminal of the router: its ejection and injection channels */
+        noc_chan_flits_seen(s, at, fl & NOC_NI_MASK);
+        noc_chan_credits_seen(s, at, cr & NOC_NI_MASK);
+        for (int t = noc_node_term0(s, n), e = t + noc_node_terms(s, n); t < e; t++) {
+            if (fl & NOC_NI_MASK)
+                eject(s, n, t);
+            if (cr & NOC_NI_MASK)
+                noc_chan_recv_credits(s, s->n_ports + t, s->ni_credits + (size_t)t * (size_t)s->V);
+        }
+        return;
+    }
     if (fl & NOC_NI_MASK) {
         noc_chan_flits_seen(s, at, NOC_NI_MASK);
-        eject(s, n);
+        eject(s, n, n);
     }
     if (cr & NOC_NI_MASK) {
         noc_chan_credits_seen(s, at, NOC_NI_MASK);
@@ -219,9 +233,16 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
         noc_pe_arrivals(s, n);
 }
 
-/* Injection: the flits of node n's NI this cycle (after its PE's turn). */
+/* Injection: the flits of node n's NI this cycle (after its PE's turn);
+ * with concentration, of each of its terminals' NIs. */
 static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *s, int n)
 {
+    if (s->conc) {
+        for (int t = noc_node_term0(s, n), e = t + noc_node_terms(s, n); t < e; t++)
+            if (!noc_ni_idle(&s->ni[t]))
+                inject(s, t, &s->ni[t], &s->ni[t].lane0, 0, 0, 0);
+        return;
+    }
     noc_ni_t *ni = &s->ni[n];
     if (noc_ni_idle(ni))
         return;

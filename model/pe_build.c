@@ -47,6 +47,11 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, const u
         snprintf(err, errlen, "a program needs a simulator without synthetic traffic");
         return -1;
     }
+    if (s->conc) {
+        snprintf(err, errlen, "%s has routers with several terminals or none (concentration): programs do not "
+                 "run on such fabrics yet (rank r runs on node r)", s->graph->name);
+        return -1;
+    }
     if (p->n_ranks > s->n_nodes) {
         snprintf(err, errlen, "the program has %d ranks, but %s has only %d nodes (rank r runs on node r)",
                  p->n_ranks, s->graph->name, s->n_nodes);

@@ -47,6 +47,9 @@ typedef struct noc_router_ops {
     /* 1: the PE is wired straight to the router: the injection channel has
      * no delay (the router takes the NI's flit in the cycle it was sent). */
     int direct_ni;
+    /* 1: the family models routers with several terminals or none (a graph
+     * with term_base, model/graph.h); the others are refused such fabrics. */
+    int terminals;
     void (*commit)(struct noc_sim *s, int node); /* may be NULL */
     /* Optional (direct_ni routers): take flit f from node's NI now, for an
      * NI with several injection lanes (ni_ports); the router counts it as

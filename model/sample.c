@@ -106,7 +106,7 @@ static double thres_average(const struct noc_sim *s, uint64_t n, uint64_t sum)
         cnt += left;
         tot += left * (double)(s->now - p->created);
     }
-    for (int v = 0; v < s->n_nodes; v++) {
+    for (int v = 0; v < s->n_terms; v++) {
         const noc_ni_t *ni = &s->ni[v];
         if (ni->lane0.pkt >= 0 || ni->q_head == ni->q_tail)
             continue;
@@ -147,7 +147,7 @@ static void open_window(struct noc_sim *s)
     s->measuring = 1;
     noc_occ_window_open(s);
     if (s->cfg.measure_queued)
-        for (int v = 0; v < s->n_nodes; v++)
+        for (int v = 0; v < s->n_terms; v++)
             s->st.measured_outstanding += s->ni[v].q_tail - s->ni[v].q_head;
 }
 
@@ -178,7 +178,7 @@ static void period_figures(const struct noc_sim *s, const noc_sampler_t *sm, uin
     uint64_t flits = warm ? s->warm_flits_out : st->window_flits_out;
     uint64_t since = warm ? reset : s->win_start;
     *lat = (double)sum / (double)n;
-    *acc = (double)flits / (double)(s->now - since) / (double)s->n_nodes;
+    *acc = (double)flits / (double)(s->now - since) / (double)s->n_terms;
     *thres = sm->latency_thres >= 0.0 ? thres_average(s, n, sum) : 0.0;
 }
 
@@ -234,7 +234,7 @@ static int run_periods(struct noc_sim *s, noc_run_status_t *status)
 static uint64_t queued_flits(const struct noc_sim *s)
 {
     uint64_t f = 0;
-    for (int n = 0; n < s->n_nodes; n++)
+    for (int n = 0; n < s->n_terms; n++)
         for (uint32_t q = s->ni[n].q_head; q != s->ni[n].q_tail; q++)
             f += s->srcq[(size_t)n * s->srcq_cap + (q & (s->srcq_cap - 1))].size;
     return f;

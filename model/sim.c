@@ -204,11 +204,28 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
         s->cfg.num_vcs = gr->n_vclasses > 2 ? gr->n_vclasses : 2;
     s->n_nodes = gr->n_nodes;
     s->n_ports = gr->n_ports;
+    s->n_terms = noc_graph_terms(gr);
+    s->conc = gr->term_base != NULL;
     s->V = (int)s->cfg.num_vcs;
+    if (s->conc && !rops->terminals) {
+        snprintf(err, errlen, "%s: routers with several terminals or none (concentration) are not modelled by "
+                 "the %s router yet; use router=vc", gr->name, rops->name);
+        return -1;
+    }
     /* injection lanes: ni_ports (0: one per network link of the busiest
      * node). The ideal router takes extra lanes' flits directly; a router
      * with lane ports gets an injection channel per extra lane. */
     s->lanes = cfg->ni_ports == 0 ? (gr->max_degree > 1 ? gr->max_degree : 1) : (int)cfg->ni_ports;
+    if (s->conc && cfg->node_stats) {
+        snprintf(err, errlen, "parameter 'node_stats': per-node figures of %s, whose routers have several "
+                 "terminals or none (concentration), are not built yet", gr->name);
+        return -1;
+    }
+    if (s->lanes > 1 && s->conc) {
+        snprintf(err, errlen, "parameter 'ni_ports': %s has routers with several terminals or none "
+                 "(concentration), whose NIs take one injection channel each", gr->name);
+        return -1;
+    }
     if (s->lanes > 1 && !rops->inject && !rops->lane_ports) {
         snprintf(err, errlen, "parameter 'ni_ports': the %s router takes one injection channel", rops->name);
         return -1;
@@ -219,7 +236,7 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
         return -1;
     }
     s->lane_chans = s->lanes > 1 && rops->lane_ports ? gr->n_nodes * (s->lanes - 1) : 0;
-    s->n_chan = gr->n_ports + gr->n_nodes + s->lane_chans;
+    s->n_chan = gr->n_ports + s->n_terms + s->lane_chans;
     s->credit_delay = (uint32_t)cfg->credit_delay;
     s->inject_credit_delay = cfg->inject_credit_delay ? (uint32_t)cfg->inject_credit_delay : s->credit_delay;
     s->win_start = s->win_end = NOC_NEVER;
@@ -253,7 +270,7 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
     /* the pool holds every packet that can be in the network at once (a
      * flit in every buffer slot and channel slot) and one per NI lane */
     uint64_t pool = (uint64_t)gr->n_ports * (uint64_t)s->V * (uint64_t)cfg->vc_buf_size +
-                    (uint64_t)s->n_chan * s->cap + (uint64_t)gr->n_nodes * (uint64_t)s->lanes + 16;
+                    (uint64_t)s->n_chan * s->cap + (uint64_t)s->n_terms * (uint64_t)s->lanes + 16;
     if (pool >= UINT32_MAX) { /* packets are named by 32-bit pool slots */
         snprintf(err, errlen, "%d ports with %d VCs of %lld flits hold %llu packets, more than the %u a run "
                  "may have in flight; use fewer VCs (num_vcs) or shallower buffers (vc_buf_size)", gr->n_ports,
@@ -269,18 +286,19 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
 static uint64_t planned_bytes(const struct noc_sim *s)
 {
     const noc_graph_t *gr = s->graph;
-    uint64_t N = (uint64_t)gr->n_nodes, nc = (uint64_t)s->n_chan, slots = nc * s->cap, V = (uint64_t)s->V;
+    uint64_t N = (uint64_t)gr->n_nodes, T = (uint64_t)s->n_terms, nc = (uint64_t)s->n_chan, slots = nc * s->cap;
+    uint64_t V = (uint64_t)s->V;
     uint64_t credit_lanes = s->lane_chans ? (uint64_t)s->lanes : 1;
     uint64_t b = sizeof(struct noc_sim);
     b += nc * (5 * 1 + 3 * sizeof(int32_t) + sizeof(uint64_t)) + (uint64_t)gr->n_ports * sizeof(int32_t);
     b += slots * (sizeof(noc_flit_t) + 1 + V) + 8 + 2 * N * s->cap * sizeof(uint64_t);
-    b += N * (sizeof(noc_ni_t) + (uint64_t)(s->lanes - 1) * sizeof(noc_ni_lane_t));
-    b += N * s->srcq_cap * sizeof(noc_srcq_entry_t) + N * credit_lanes * V * sizeof(int16_t);
+    b += T * (sizeof(noc_ni_t) + (uint64_t)(s->lanes - 1) * sizeof(noc_ni_lane_t));
+    b += T * s->srcq_cap * sizeof(noc_srcq_entry_t) + T * credit_lanes * V * sizeof(int16_t);
     b += (uint64_t)s->pkt_cap * (sizeof(noc_packet_t) + sizeof(uint32_t));
-    b += N * (3 * sizeof(int32_t) + 1 + sizeof(uint64_t) + sizeof(int32_t));
-    b += (uint64_t)NOC_WHEEL * (uint64_t)((gr->n_nodes + 63) / 64) * sizeof(uint64_t);
+    b += N * (3 * sizeof(int32_t) + 1) + T * (sizeof(uint64_t) + sizeof(int32_t));
+    b += (uint64_t)NOC_WHEEL * ((T + 63) / 64) * sizeof(uint64_t);
     b += (NOC_LAT_HIST + 1) * sizeof(uint32_t) + nc * sizeof(noc_link_stats_t);
-    b += s->cfg.node_stats ? N * (sizeof(noc_node_stats_t) + sizeof(noc_occ_t)) : 0;
+    b += s->cfg.node_stats ? T * sizeof(noc_node_stats_t) + N * sizeof(noc_occ_t) : 0;
     return b + (s->rops->bytes ? s->rops->bytes(s) : 0);
 }
 
@@ -379,16 +397,18 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
     memset(s->chan_ser, 1, (size_t)nc);
     int64_t inject_lat = cfg->inject_latency ? cfg->inject_latency : cfg->local_latency;
     for (int n = 0; n < gr->n_nodes; n++) {
+        int L = noc_graph_locals(gr, n), t0 = noc_graph_term0(gr, n);
         for (int g = gr->port_base[n]; g < gr->port_base[n + 1]; g++) {
             s->chan_from[g] = n;
-            if (g == gr->port_base[n]) { /* ejection channel */
+            if (g - gr->port_base[n] < L) { /* an ejection channel, to terminal t0 + i */
+                int i = g - gr->port_base[n];
                 s->chan_to[g] = n;
                 s->chan_in_gport[g] = -1;
                 s->chan_in_port[g] = NOC_NI_BIT;
-                s->chan_out_port[g] = 0;
+                s->chan_out_port[g] = (int8_t)i;
                 s->chan_local[g] = 1;
                 s->chan_delay[g] = (uint8_t)cfg->local_latency;
-                s->in_chan[g] = gr->n_ports + n;
+                s->in_chan[g] = gr->n_ports + t0 + i;
             } else {
                 int pg = gr->peer[g];
                 s->chan_to[g] = noc_graph_port_node(gr, pg);
@@ -402,14 +422,16 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
                 s->in_chan[pg] = g;
             }
         }
-        int ic = gr->n_ports + n;
-        s->chan_from[ic] = n;
-        s->chan_to[ic] = n;
-        s->chan_in_gport[ic] = gr->port_base[n];
-        s->chan_in_port[ic] = 0;
-        s->chan_out_port[ic] = NOC_NI_BIT;
-        s->chan_local[ic] = 1;
-        s->chan_delay[ic] = s->rops->direct_ni ? 0 : (uint8_t)inject_lat;
+        for (int i = 0; i < L; i++) { /* terminal t0 + i's injection channel, into local port i */
+            int ic = gr->n_ports + t0 + i;
+            s->chan_from[ic] = n;
+            s->chan_to[ic] = n;
+            s->chan_in_gport[ic] = gr->port_base[n] + i;
+            s->chan_in_port[ic] = (int8_t)i;
+            s->chan_out_port[ic] = NOC_NI_BIT;
+            s->chan_local[ic] = 1;
+            s->chan_delay[ic] = s->rops->direct_ni ? 0 : (uint8_t)inject_lat;
+        }
         /* the extra lanes' injection channels: into router input ports
          * after the node's own (the router's lane ports) */
         for (int k = 1; s->lane_chans && k < s->lanes; k++) {
@@ -439,16 +461,16 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
 static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *gr, noc_traffic_t traffic,
                         int depth)
 {
-    s->ni = noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_ni_t), "simulator");
-    s->xlane = noc_xcalloc((size_t)gr->n_nodes * (size_t)(s->lanes - 1) + 1, sizeof(noc_ni_lane_t), "simulator");
-    for (size_t i = 0; i < (size_t)gr->n_nodes * (size_t)(s->lanes - 1); i++)
+    int T = s->n_terms;
+    s->ni = noc_xcalloc((size_t)T, sizeof(noc_ni_t), "simulator");
+    s->xlane = noc_xcalloc((size_t)T * (size_t)(s->lanes - 1) + 1, sizeof(noc_ni_lane_t), "simulator");
+    for (size_t i = 0; i < (size_t)T * (size_t)(s->lanes - 1); i++)
         s->xlane[i].pkt = -1;
-    s->srcq = noc_xcalloc((size_t)gr->n_nodes * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
+    s->srcq = noc_xcalloc((size_t)T * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
     /* per node, lane and VC (lanes with channels of their own; else one set) */
     int credit_lanes = s->lane_chans ? s->lanes : 1;
-    s->ni_credits = noc_xcalloc((size_t)gr->n_nodes * (size_t)credit_lanes * (size_t)s->V, sizeof(int16_t),
-                                "simulator");
-    for (int i = 0; i < gr->n_nodes * credit_lanes * s->V; i++)
+    s->ni_credits = noc_xcalloc((size_t)T * (size_t)credit_lanes * (size_t)s->V, sizeof(int16_t), "simulator");
+    for (int i = 0; i < T * credit_lanes * s->V; i++)
         s->ni_credits[i] = (int16_t)depth;
 
     s->pkts = noc_xcalloc(s->pkt_cap, sizeof(noc_packet_t), "simulator");
@@ -462,12 +484,12 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_gr
     s->active = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
     s->woken = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
 
-    s->wheel_words = (gr->n_nodes + 63) / 64;
+    s->wheel_words = (T + 63) / 64;
     s->wheel = noc_xcalloc((size_t)NOC_WHEEL * (size_t)s->wheel_words, sizeof(uint64_t), "simulator");
-    s->heap_t = noc_xcalloc((size_t)gr->n_nodes, sizeof(uint64_t), "simulator");
-    s->heap_n = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
+    s->heap_t = noc_xcalloc((size_t)T, sizeof(uint64_t), "simulator");
+    s->heap_n = noc_xcalloc((size_t)T, sizeof(int32_t), "simulator");
     s->injecting = traffic.ops != NULL;
-    for (int n = 0; n < gr->n_nodes; n++) {
+    for (int n = 0; n < T; n++) { /* (terminal n: its stream is the n-th) */
         noc_ni_t *ni = &s->ni[n];
         noc_rng_seed(&ni->rng, (uint64_t)cfg->seed, (uint64_t)n);
         ni->lane0.pkt = -1;
@@ -479,7 +501,7 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_gr
 
     s->st.lat_hist = noc_xcalloc(NOC_LAT_HIST + 1, sizeof(uint32_t), "simulator");
     s->lst = noc_xcalloc((size_t)s->n_chan, sizeof(noc_link_stats_t), "simulator");
-    s->nst = cfg->node_stats ? noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_node_stats_t), "simulator") : NULL;
+    s->nst = cfg->node_stats ? noc_xcalloc((size_t)T, sizeof(noc_node_stats_t), "simulator") : NULL;
     s->occ = cfg->node_stats ? noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_occ_t), "simulator") : NULL;
     s->occ_open = 0;
     s->occ_shut = NOC_NEVER;
@@ -576,8 +598,8 @@ void noc_sim_destroy(noc_sim_t *s)
 static void srcq_grow(struct noc_sim *s)
 {
     uint32_t cap = s->srcq_cap, ncap = cap * 2;
-    noc_srcq_entry_t *q = noc_xcalloc((size_t)s->n_nodes * ncap, sizeof *q, "source queues");
-    for (int n = 0; n < s->n_nodes; n++) {
+    noc_srcq_entry_t *q = noc_xcalloc((size_t)s->n_terms * ncap, sizeof *q, "source queues");
+    for (int n = 0; n < s->n_terms; n++) {
         const noc_ni_t *ni = &s->ni[n];
         for (uint32_t i = ni->q_head; i != ni->q_tail; i++)
             q[(size_t)n * ncap + (i & (ncap - 1))] = s->srcq[(size_t)n * cap + (i & (cap - 1))];
@@ -587,7 +609,7 @@ static void srcq_grow(struct noc_sim *s)
     s->srcq_cap = ncap;
 }
 
-/* Node n's packet of this cycle (if its source makes one), and its next. */
+/* Terminal n's packet of this cycle (if its source makes one), and its next. */
 static void generate_one(struct noc_sim *s, int n)
 {
     const noc_traffic_t *tr = &s->traffic;
@@ -614,7 +636,7 @@ static void generate_one(struct noc_sim *s, int n)
                 s->st.source_queue_peak = depth;
             if (s->now >= s->win_start && s->now < s->win_end)
                 s->st.measured_outstanding++;
-            noc_work_add(s, n, 1);
+            noc_work_add(s, noc_term_node(s, n), 1);
         }
     }
     ni->next_gen = tr->ops->next(tr->ctx, n, s->now + 1, &ni->rng);
@@ -622,7 +644,7 @@ static void generate_one(struct noc_sim *s, int n)
         calendar_add(s, ni->next_gen, n);
 }
 
-/* The nodes due this cycle, in node order. */
+/* The terminals due this cycle, in terminal order. */
 static void generate(struct noc_sim *s)
 {
     while (s->heap_size > 0 && s->heap_t[0] - s->now < NOC_WHEEL) {
@@ -726,6 +748,7 @@ void noc_sim_step(noc_sim_t *s)
     const uint64_t *arr_flit = s->arr_flit, *arr_credit = s->arr_credit;
     uint32_t cap = s->cap, slot = (uint32_t)(s->now & s->mask);
     void (*eval_all)(struct noc_sim *, const int32_t *, int) = s->rops->eval_all;
+    int conc = s->conc;
     for (int i = 0; i < n_act; i++) {
         int n = active[i];
         uint32_t at = (uint32_t)n * cap + slot;
@@ -733,10 +756,10 @@ void noc_sim_step(noc_sim_t *s)
             pre_eval(s, n);
         /* the NI has nothing to do without arrivals for it or a packet (one
          * test: which way it goes is hard to predict) */
-        uint64_t ni_work = ((arr_flit[at] | arr_credit[at]) >> NOC_NI_BIT) |
+        uint64_t ni_work = conc || ((arr_flit[at] | arr_credit[at]) >> NOC_NI_BIT) |
                            (uint64_t)(ni[n].lane0.pkt >= 0) | (uint64_t)(ni[n].q_head != ni[n].q_tail) |
                            ni[n].pe_busy | ni[n].xbusy;
-        if (ni_work)
+        if (ni_work) /* (with concentration: its terminals' NIs, each if it has work) */
             noc_ni_eval(s, n);
         if (!eval_all)
             eval(s, n);
@@ -753,7 +776,7 @@ void noc_sim_stop_injection(noc_sim_t *s)
     memset(s->wheel, 0, (size_t)NOC_WHEEL * (size_t)s->wheel_words * sizeof *s->wheel);
     /* Packets still waiting in source queues are dropped; their NIs lose the
      * work they stood for. */
-    for (int n = 0; n < s->n_nodes; n++) {
+    for (int n = 0; n < s->n_terms; n++) {
         noc_ni_t *ni = &s->ni[n];
         while (ni->q_head != ni->q_tail) {
             const noc_srcq_entry_t *e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
@@ -763,7 +786,7 @@ void noc_sim_stop_injection(noc_sim_t *s)
                 e->created < s->win_end)
                 s->st.measured_outstanding--;
             ni->q_head++;
-            noc_work_sub(s, n, 1);
+            noc_work_sub(s, noc_term_node(s, n), 1);
         }
     }
 }

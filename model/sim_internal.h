@@ -9,11 +9,14 @@
  * writer of cycle t fills slot ((t + delay) & mask), delay >= 1, so a write
  * never lands on the slot read this cycle: evaluation order cannot matter.
  *   channel g  (g < n_ports): leaves global port g: a network link to
- *              peer[g], or, for a local port, the ejection channel to the NI;
- *   channel n_ports + n: the injection channel of node n (NI -> port 0);
- *   channel n_ports + n_nodes + n*(lanes-1) + k-1: lane k's injection
+ *              peer[g], or, for a local port, the ejection channel to its
+ *              terminal's NI;
+ *   channel n_ports + t: the injection channel of terminal t (NI -> its
+ *              local port);
+ *   channel n_ports + n_terms + n*(lanes-1) + k-1: lane k's injection
  *              channel of node n (an all-port NI on a router with lane
- *              ports: it feeds the router's input port deg(n) + k).
+ *              ports: it feeds the router's input port deg(n) + k; not
+ *              with concentration).
  *
  * Activity. work[n] counts what could make node n do something: flits in its
  * router, flits and credits in flight toward it, packets its NI holds. Nodes
@@ -67,6 +70,11 @@ struct noc_sim {
     noc_traffic_t traffic;
     uint64_t now;
     int n_nodes, n_ports, n_chan;
+    /* Terminals (NIs); conc: the graph gives them (noc_graph_terms), and a
+     * router may have several or none: every NI array is per terminal,
+     * while the scheduler's unit stays the router, whose turn runs its
+     * terminals' NIs. Without conc terminal n is router n. */
+    int n_terms, conc;
     int V;                 /* VCs per port */
 
     /* channels */
@@ -123,14 +131,14 @@ struct noc_sim {
     void *rstate;
 
     /* network interfaces */
-    noc_ni_t *ni;
+    noc_ni_t *ni;           /* per terminal */
     int lanes;              /* injection lanes per NI (ni_ports; 1: one-port) */
     int lane_chans;         /* channels of the extra lanes (0: none, the router takes them directly) */
     noc_ni_lane_t *xlane;   /* lanes 1 .. lanes-1 of each NI: n_nodes * (lanes - 1) */
-    noc_srcq_entry_t *srcq; /* n_nodes * srcq_cap */
+    noc_srcq_entry_t *srcq; /* n_terms * srcq_cap */
     uint32_t srcq_cap;      /* power of two >= cfg.source_queue (unbounded: grows, srcq_grow) */
     uint32_t srcq_limit;    /* cfg.source_queue (0, unbounded: UINT32_MAX) */
-    int16_t *ni_credits;    /* n_nodes * V: credits for port 0's input VCs */
+    int16_t *ni_credits;    /* n_terms * V: credits for the local input VCs */
     uint64_t next_pkt_id;
 
     /* packet pool */
@@ -145,11 +153,11 @@ struct noc_sim {
     int32_t *woken;         /* nodes that got work during this cycle */
     int n_active, n_woken;
 
-    /* Calendar of packet generation, in (time, node) order: node n is due in
-     * cycle ni[n].next_gen. Nodes due within NOC_WHEEL cycles are bits in a
-     * timing wheel (slot t % NOC_WHEEL: a set over the nodes, wheel_words
-     * words), the others wait in a binary min-heap of (time, node) and move
-     * into the wheel as their time comes near. */
+    /* Calendar of packet generation, in (time, terminal) order: terminal n
+     * is due in cycle ni[n].next_gen. Terminals due within NOC_WHEEL cycles
+     * are bits in a timing wheel (slot t % NOC_WHEEL: a set over the
+     * terminals, wheel_words words), the others wait in a binary min-heap of
+     * (time, terminal) and move into the wheel as their time comes near. */
     uint64_t *wheel;
     int wheel_words;
     uint64_t *heap_t;
@@ -160,7 +168,7 @@ struct noc_sim {
     /* statistics */
     noc_stats_t st;
     noc_link_stats_t *lst;  /* per channel */
-    noc_node_stats_t *nst;  /* per node, with node_stats = 1; else NULL */
+    noc_node_stats_t *nst;  /* per terminal, with node_stats = 1; else NULL */
     noc_occ_t *occ;         /* per router, with node_stats = 1; else NULL (model/occupancy.h) */
     struct noc_energy_table *energy; /* noc_sim_set_energy's copy, or NULL (model/energy.h) */
     uint64_t occ_open, occ_shut; /* the window's ends for occ (occ_shut NOC_NEVER: still open) */
@@ -202,11 +210,25 @@ enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
  * them when it is set; the others refuse such nodes. */
 #define NOC_PORT_SPILL 62
 
-/* The injection channel of lane k (0 .. lanes-1) of node n's NI, and the
- * first of that lane's credit counters (V of them). */
+/* The injection channel of lane k (0 .. lanes-1) of terminal n's NI, and
+ * the first of that lane's credit counters (V of them). (Lanes k > 0 only
+ * without concentration, where terminal n is node n.) */
 static inline int noc_lane_chan(const struct noc_sim *s, int n, int k)
 {
-    return k == 0 ? s->n_ports + n : s->n_ports + s->n_nodes + n * (s->lanes - 1) + k - 1;
+    return k == 0 ? s->n_ports + n : s->n_ports + s->n_terms + n * (s->lanes - 1) + k - 1;
+}
+/* Terminal t's router, and node n's first terminal (and their count). */
+static inline int noc_term_node(const struct noc_sim *s, int t)
+{
+    return s->conc ? s->graph->term_node[t] : t;
+}
+static inline int noc_node_term0(const struct noc_sim *s, int n)
+{
+    return s->conc ? s->graph->term_base[n] : n;
+}
+static inline int noc_node_terms(const struct noc_sim *s, int n)
+{
+    return s->conc ? s->graph->term_base[n + 1] - s->graph->term_base[n] : 1;
 }
 static inline int16_t *noc_lane_credits(const struct noc_sim *s, int n, int k)
 {

@@ -142,8 +142,12 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
     const noc_stats_t *st = noc_sim_stats(s);
     const noc_config_t *c = noc_sim_config(s);
     const noc_graph_t *gr = noc_sim_graph(s);
-    fprintf(f, "noctua %s: %s (%d nodes), router %s, %s traffic at %.3f flits/node/cycle, %lld-flit packets\n",
-            noc_version(), gr->name, gr->n_nodes, c->router, c->traffic, res->offered, (long long)c->packet_size);
+    char routers[48] = "";
+    if (gr->term_base) /* concentration: nodes are the terminals */
+        snprintf(routers, sizeof routers, " on %d routers", gr->n_nodes);
+    fprintf(f, "noctua %s: %s (%d nodes%s), router %s, %s traffic at %.3f flits/node/cycle, %lld-flit packets\n",
+            noc_version(), gr->name, noc_graph_terms(gr), routers, c->router, c->traffic, res->offered,
+            (long long)c->packet_size);
     fprintf(f, "  cycles        %llu (warm-up %llu, window %llu, drain %llu)\n",
             (unsigned long long)st->cycles, (unsigned long long)st->warmup,
             (unsigned long long)st->sample, (unsigned long long)st->drain);
@@ -315,7 +319,9 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_t *j = json_object();
     json_object_set_new(j, "noctua", json_string(noc_version()));
     json_object_set_new(j, "topology", json_string(gr->name));
-    json_object_set_new(j, "nodes", json_integer(gr->n_nodes));
+    json_object_set_new(j, "nodes", json_integer(noc_graph_terms(gr)));
+    if (gr->term_base) /* concentration: nodes (terminals) on fewer routers, or more */
+        json_object_set_new(j, "routers", json_integer(gr->n_nodes));
     json_object_set_new(j, "cycles", json_integer((json_int_t)st->cycles));
     json_object_set_new(j, "phases", json_pack("{s:I, s:I, s:I}", "warmup", (json_int_t)st->warmup,
                                                "sample", (json_int_t)st->sample, "drain", (json_int_t)st->drain));

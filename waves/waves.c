@@ -556,6 +556,12 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
         free(w);
         return NULL;
     }
+    if (gr->term_base) {
+        snprintf(err, errlen, "--waves: %s has routers with several terminals or none (concentration), which "
+                 "the wave recorder does not draw yet", gr->name);
+        free(w);
+        return NULL;
+    }
     if (strlen(path) >= sizeof w->path) {
         snprintf(err, errlen, "%s: path too long", path);
         free(w);

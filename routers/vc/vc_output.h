@@ -50,16 +50,15 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     vc_node_t *nd = x->nd;
     vc_ivc_t *q = &nd->ivc[l];
     vc_port_t *out = &nd->port[o], *in = &nd->port[p];
-    int og = nd->base + o, ov = q->out_vc;
-    uint32_t ser = x->ser && o != 0 ? noc_chan_ser_start(s, og) : 0; /* extra cycles of a narrow link */
+    int og = nd->base + o, ov = q->out_vc, hop = o >= nd->locals; /* (ejection is no hop) */
+    uint32_t ser = x->ser && hop ? noc_chan_ser_start(s, og) : 0; /* extra cycles of a narrow link */
     uint16_t head = q->head;
     assert(head != q->tail);
     const noc_flit_t *f = vc_slot(nd->buf, r, l, head);
     q->head = ++head;
     in->occ--;
-    /* The ejection port's sink always accepts and returns no credits: its
+    /* An ejection port's sink always accepts and returns no credits: its
      * counters stay at the buffer depth, and its link is no hop. */
-    int hop = o != 0;
     nd->credits[o * x->V + ov] = (int16_t)(nd->credits[o * x->V + ov] - hop);
     int to = out->to;
     uint8_t flags = f->flags;
@@ -68,7 +67,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
      * then its credit work of the upstream node */
     uint32_t fslot = noc_chan_slot(s, x->now + out->delay + ser);
     noc_chan_forward_flit(s, og, fslot, to, out->to_bit, f, ov, hop);
-    if ((flags & NOC_FLIT_HEAD) && o != 0 && r->lookahead) {
+    if ((flags & NOC_FLIT_HEAD) && hop && r->lookahead) {
         const noc_graph_t *gr = s->graph;
         noc_route_t rt;
         noc_graph_route(gr, to, gr->route_needs_src ? s->pkts[pkt].src : -1, f->dst, &rt);
@@ -85,7 +84,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
             s->step_flits[(size_t)s->pkts[pkt].step * (size_t)s->n_chan + (size_t)og]++;
     }
     if (flags & NOC_FLIT_TAIL) {
-        if (r->wait_tail && o != 0) /* the NI takes a flit a cycle: ejection has no credits to wait for */
+        if (r->wait_tail && hop) /* the NI takes a flit a cycle: ejection has no credits to wait for */
             out->ovc_tail |= UINT64_C(1) << ov; /* free when its credit is back (vc_credits_in) */
         else
             out->ovc_free |= UINT64_C(1) << ov;

@@ -63,7 +63,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->out_delay = (int)(c->sw_alloc_delay + c->st_final_delay);
     /* an all-port NI's extra lanes: input-only ports after a node's own */
     r->lane_ports = s->lane_chans ? s->lanes - 1 : 0;
-    r->max_ports = gr->max_degree + 1 + r->lane_ports;
+    r->max_ports = gr->max_degree + noc_graph_max_locals(gr) + r->lane_ports;
     r->matrix = ak == NOC_ARB_MATRIX;
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
     r->sa_wave = sak == NOC_ALLOC_WAVEFRONT || sak == NOC_ALLOC_RR_WAVEFRONT;
@@ -135,11 +135,12 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
                  gr->name, gr->n_vclasses, (long long)c->num_vcs);
         return -1;
     }
-    if (gr->max_degree + 1 > NOC_NI_BIT) {
-        snprintf(err, errlen, "%s: the vc router supports at most 62 network ports per node", gr->name);
+    if (gr->max_degree + noc_graph_max_locals(gr) > NOC_NI_BIT) {
+        snprintf(err, errlen, "%s: the vc router supports at most %d network ports per node", gr->name,
+                 NOC_NI_BIT - noc_graph_max_locals(gr));
         return -1;
     }
-    int lanes = s->lane_chans ? s->lanes - 1 : 0, P = gr->max_degree + 1 + lanes;
+    int lanes = s->lane_chans ? s->lanes - 1 : 0, P = gr->max_degree + noc_graph_max_locals(gr) + lanes;
     if ((int64_t)P * c->input_speedup > 64) {
         snprintf(err, errlen, "parameter 'input_speedup': %lld switch inputs for each of %d input ports%s are more "
                  "than the vc router's switch allocator takes (64)", (long long)c->input_speedup, P,
@@ -162,6 +163,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     char *at = (char *)nd;
     nd->base = gr->port_base[n];
     nd->n = n;
+    nd->locals = noc_graph_locals(gr, n);
     nd->set = (uint64_t *)(at + L.set);
     nd->ivc = (vc_ivc_t *)(at + L.ivc);
     nd->credits = (int16_t *)(at + L.credits);
@@ -445,6 +447,7 @@ static void vc_eval_all_hold(struct noc_sim *s, const int32_t *nodes, int count)
         .depth = vc_depth,                                                               \
         .visit = vc_visit,                                                               \
         .lane_ports = 1,                                                                 \
+        .terminals = 1,                                                                  \
         .lane_occupancy = vc_lane_occupancy,                                             \
         .waits_on = vc_waits_on,                                                         \
     }
