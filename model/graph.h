@@ -8,8 +8,8 @@
  * interfaces), the others network ports. Terminals (the PEs, the ends of
  * traffic) are numbered apart from routers: without term_base every router
  * has one, terminal n on router n's port 0 (and locals(n) is 1); with it,
- * router n has terminals term_base[n] .. term_base[n+1] - 1 on its local
- * ports in that order, possibly none (BookSim2's concentration). Every port
+ * router n has locals(n) of them, possibly none (BookSim2's concentration),
+ * in any numbering (BookSim2's anynet files attach any node to any router). Every port
  * has a global id g in [port_base[n], port_base[n+1]); the network port g
  * sends on the directed link g -> peer[g] (a global port id of the neighbour,
  * whose link back is peer[peer[g]] == g). Links come in classes (one per
@@ -62,12 +62,15 @@ typedef struct noc_graph {
     int n_nodes;             /* routers */
     int n_ports;             /* total ports, local ones included */
     /* Terminals: NULL term_base (and n_terms 0): one per router, terminal n
-     * on port 0 of router n. Else n_terms terminals, router n's are
-     * term_base[n] .. term_base[n+1] - 1 (n_nodes + 1 entries) on its
-     * ports 0, 1, ..., and term_node[t] is terminal t's router. */
+     * on port 0 of router n. Else n_terms terminals: router n's local port i
+     * leads to terminal term_list[term_base[n] + i] (term_base: n_nodes + 1
+     * entries), and terminal t sits on router term_node[t], at global port
+     * term_gport[t]. */
     int n_terms;
     const int *term_base;
+    const int *term_list;
     const int *term_node;
+    const int *term_gport;
     int max_locals;          /* with term_base: the most terminals of a router */
     const int *port_base;    /* n_nodes + 1 entries */
     const int *peer;         /* per global port: peer global port, -1 for local */
@@ -96,21 +99,19 @@ typedef struct noc_graph {
     const void *ctx;            /* the callbacks' first argument */
 } noc_graph_t;
 
-/* Terminals of the fabric, router n's local ports (its terminals), its
- * first terminal, terminal t's router and t's global (local) port. */
+/* Terminals of the fabric, router n's local ports (its terminals), the
+ * terminal on its local port i, terminal t's router and t's global (local)
+ * port. */
 static inline int noc_graph_terms(const noc_graph_t *g)
 { return g->term_base ? g->n_terms : g->n_nodes; }
 static inline int noc_graph_locals(const noc_graph_t *g, int n)
 { return g->term_base ? g->term_base[n + 1] - g->term_base[n] : 1; }
-static inline int noc_graph_term0(const noc_graph_t *g, int n)
-{ return g->term_base ? g->term_base[n] : n; }
+static inline int noc_graph_term_at(const noc_graph_t *g, int n, int i)
+{ return g->term_base ? g->term_list[g->term_base[n] + i] : n; }
 static inline int noc_graph_term_node(const noc_graph_t *g, int t)
-{ return g->term_node ? g->term_node[t] : t; }
+{ return g->term_base ? g->term_node[t] : t; }
 static inline int noc_graph_term_gport(const noc_graph_t *g, int t)
-{
-    int n = noc_graph_term_node(g, t);
-    return g->port_base[n] + t - noc_graph_term0(g, n);
-}
+{ return g->term_base ? g->term_gport[t] : g->port_base[t]; }
 static inline int noc_graph_max_locals(const noc_graph_t *g)
 { return g->term_base ? g->max_locals : 1; }
 /* Network ports of router n. */

@@ -210,7 +210,8 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
     if (s->conc) { /* every terminal of the router: its ejection and injection channels */
         noc_chan_flits_seen(s, at, fl & NOC_NI_MASK);
         noc_chan_credits_seen(s, at, cr & NOC_NI_MASK);
-        for (int t = noc_node_term0(s, n), e = t + noc_node_terms(s, n); t < e; t++) {
+        for (int i = 0, e = noc_node_terms(s, n); i < e; i++) {
+            int t = noc_node_term(s, n, i);
             if (fl & NOC_NI_MASK)
                 eject(s, n, t);
             if (cr & NOC_NI_MASK)
@@ -238,9 +239,11 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
 static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *s, int n)
 {
     if (s->conc) {
-        for (int t = noc_node_term0(s, n), e = t + noc_node_terms(s, n); t < e; t++)
+        for (int i = 0, e = noc_node_terms(s, n); i < e; i++) {
+            int t = noc_node_term(s, n, i);
             if (!noc_ni_idle(&s->ni[t]))
                 inject(s, t, &s->ni[t], &s->ni[t].lane0, 0, 0, 0);
+        }
         return;
     }
     noc_ni_t *ni = &s->ni[n];

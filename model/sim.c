@@ -397,10 +397,10 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
     memset(s->chan_ser, 1, (size_t)nc);
     int64_t inject_lat = cfg->inject_latency ? cfg->inject_latency : cfg->local_latency;
     for (int n = 0; n < gr->n_nodes; n++) {
-        int L = noc_graph_locals(gr, n), t0 = noc_graph_term0(gr, n);
+        int L = noc_graph_locals(gr, n);
         for (int g = gr->port_base[n]; g < gr->port_base[n + 1]; g++) {
             s->chan_from[g] = n;
-            if (g - gr->port_base[n] < L) { /* an ejection channel, to terminal t0 + i */
+            if (g - gr->port_base[n] < L) { /* an ejection channel, to the terminal on port i */
                 int i = g - gr->port_base[n];
                 s->chan_to[g] = n;
                 s->chan_in_gport[g] = -1;
@@ -408,7 +408,7 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
                 s->chan_out_port[g] = (int8_t)i;
                 s->chan_local[g] = 1;
                 s->chan_delay[g] = (uint8_t)cfg->local_latency;
-                s->in_chan[g] = gr->n_ports + t0 + i;
+                s->in_chan[g] = gr->n_ports + noc_graph_term_at(gr, n, i);
             } else {
                 int pg = gr->peer[g];
                 s->chan_to[g] = noc_graph_port_node(gr, pg);
@@ -422,8 +422,8 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
                 s->in_chan[pg] = g;
             }
         }
-        for (int i = 0; i < L; i++) { /* terminal t0 + i's injection channel, into local port i */
-            int ic = gr->n_ports + t0 + i;
+        for (int i = 0; i < L; i++) { /* its terminals' injection channels, into their local ports */
+            int ic = gr->n_ports + noc_graph_term_at(gr, n, i);
             s->chan_from[ic] = n;
             s->chan_to[ic] = n;
             s->chan_in_gport[ic] = gr->port_base[n] + i;

@@ -217,14 +217,15 @@ static inline int noc_lane_chan(const struct noc_sim *s, int n, int k)
 {
     return k == 0 ? s->n_ports + n : s->n_ports + s->n_terms + n * (s->lanes - 1) + k - 1;
 }
-/* Terminal t's router, and node n's first terminal (and their count). */
+/* Terminal t's router; the terminal on node n's local port i, and their
+ * count. */
 static inline int noc_term_node(const struct noc_sim *s, int t)
 {
     return s->conc ? s->graph->term_node[t] : t;
 }
-static inline int noc_node_term0(const struct noc_sim *s, int n)
+static inline int noc_node_term(const struct noc_sim *s, int n, int i)
 {
-    return s->conc ? s->graph->term_base[n] : n;
+    return s->conc ? s->graph->term_list[s->graph->term_base[n] + i] : n;
 }
 static inline int noc_node_terms(const struct noc_sim *s, int n)
 {

@@ -69,13 +69,16 @@ typedef struct reader {
     int *router_of;  /* per node (MAX_ROUTERS): its router, -1 none */
     int *node_at;    /* per node: the line attaching it */
     int n_n;         /* highest node number + 1 */
+    int conc;        /* some router has several nodes or none (concentration) */
     char *why;
     size_t whylen;
 } reader_t;
 
 /* The fabric's own state (t->priv). */
 typedef struct anynet {
-    uint8_t *port; /* [cur * n + dst]: output port at cur (0 at dst) */
+    /* [cur * n + dst]: output port at cur (0 at dst); with concentration,
+     * routers and destination routers (the local port is the terminal's) */
+    uint8_t *port;
     int *router;   /* per node: BookSim2's router */
 } anynet_t;
 
@@ -313,15 +316,13 @@ static int check_file(reader_t *r)
                            "numbered 0 .. %d without gaps", v, r->n_n - 1);
     for (int v = 0; v < r->n_r; v++) {
         const rtr_t *a = &r->r[v];
-        if (a->n_nodes == 0)
-            return fail_at(r, a->line, "router %d has no node%s: noctua puts one PE on every "
-                           "router (routers without nodes are not modelled)", v,
-                           a->by_node ? " (BookSim2 makes a router of the number of this line's "
-                                        "node)" : "");
-        if (a->n_nodes > 1)
-            return fail_at(r, a->node_line, "router %d has nodes %d and %d: several nodes on "
-                           "one router (concentration) are not modelled: noctua puts one PE "
-                           "on every router", v, a->node, a->second);
+        if (a->n_nodes == 0 && a->by_node)
+            return fail_at(r, a->line, "router %d has no node (BookSim2 makes a router of the number "
+                           "of this line's node, a bug in its parser): name the router on a router line", v);
+        r->conc |= a->n_nodes != 1;
+        if (a->n_nodes + a->n_arc > NOC_FAB_MAX_DEGREE + 1)
+            return fail_at(r, a->line, "router %d has %d nodes and %d links, more than %d ports", v,
+                           a->n_nodes, a->n_arc, NOC_FAB_MAX_DEGREE + 1);
         if (a->n_arc > NOC_FAB_MAX_DEGREE)
             return fail_at(r, a->line, "router %d has %d links, more than %d", v, a->n_arc,
                            NOC_FAB_MAX_DEGREE);
@@ -413,8 +414,14 @@ static void anynet_route(const void *ctx, int cur, int src, int dst, noc_route_t
     const noc_topo_t *t = ctx;
     const anynet_t *a = t->priv;
     (void)src;
-    r->port = cur == dst ? 0 : a->port[(size_t)cur * (size_t)t->n_nodes + (size_t)dst];
     r->vclass = 0;
+    if (t->term_base) { /* concentration: by routers, then the terminal's port */
+        int to = t->term_node[dst];
+        r->port = (uint8_t)(cur == to ? t->term_gport[dst] - t->port_base[cur]
+                                      : a->port[(size_t)cur * (size_t)t->n_nodes + (size_t)to]);
+        return;
+    }
+    r->port = cur == dst ? 0 : a->port[(size_t)cur * (size_t)t->n_nodes + (size_t)dst];
 }
 
 static void anynet_destroy(noc_topo_t *t)
@@ -446,9 +453,58 @@ static int arc_index(const rtr_t *a, int to)
     return -1;
 }
 
+/* With concentration: router v of the file is node v, its nodes (in
+ * increasing number, BookSim2's port order) on its first ports, terminal i
+ * BookSim2's node i; then its links as below. */
+static void wire_conc(noc_topo_t *t, const reader_t *r)
+{
+    int n = r->n_r, any = 0;
+    int *locals = noc_xcalloc((size_t)n, sizeof *locals, "topology");
+    int *first = noc_xcalloc((size_t)n + 1, sizeof *first, "topology");
+    int *list = noc_xcalloc((size_t)r->n_n + 1, sizeof *list, "topology");
+    for (int v = 0; v < n; v++) {
+        locals[v] = r->r[v].n_nodes;
+        first[v + 1] = first[v] + locals[v];
+    }
+    int *fill = noc_xcalloc((size_t)n, sizeof *fill, "topology");
+    for (int i = 0; i < r->n_n; i++) { /* in node order: sorted per router */
+        int v = r->router_of[i];
+        list[first[v] + fill[v]++] = i;
+    }
+    noc_topo_alloc_nodes(t, n);
+    for (int v = 0; v < n; v++)
+        t->port_base[v + 1] = t->port_base[v] + locals[v] + r->r[v].n_arc;
+    noc_topo_alloc_ports(t);
+    noc_topo_set_terminals(t, r->n_n, locals, list);
+    uint8_t *lat = noc_xcalloc((size_t)t->n_ports, 1, "topology");
+    anynet_t *a = t->priv;
+    for (int v = 0; v < n; v++) {
+        a->router[v] = v;
+        const rtr_t *from = &r->r[v];
+        for (int i = 0; i < from->n_arc; i++) {
+            int m = from->arc[i].to, back = arc_index(&r->r[m], v);
+            t->peer[t->port_base[v] + locals[v] + i] = t->port_base[m] + locals[m] + back;
+            lat[t->port_base[v] + locals[v] + i] = (uint8_t)from->arc[i].lat;
+            any |= from->arc[i].lat != 0;
+        }
+    }
+    if (any)
+        t->link_latency = lat;
+    else
+        free(lat);
+    free(locals);
+    free(first);
+    free(list);
+    free(fill);
+}
+
 /* Ports, peers and latencies of t from the links read (sorted). */
 static void wire(noc_topo_t *t, const reader_t *r)
 {
+    if (r->conc) {
+        wire_conc(t, r);
+        return;
+    }
     anynet_t *a = t->priv;
     int n = r->n_r, any = 0;
     int *node_of = noc_xcalloc((size_t)n, sizeof *node_of, "topology");
@@ -492,7 +548,9 @@ static int route_table(noc_topo_t *t, reader_t *r)
         n_arcs += r->r[v].n_arc;
     heap_t h = {noc_xcalloc((size_t)n_arcs + 1, sizeof *h.key, "topology"), 0};
     int *node_of = noc_xcalloc((size_t)n, sizeof *node_of, "topology");
-    for (int v = 0; v < n; v++)
+    for (int v = 0; v < n; v++) /* (with concentration, router v is node v) */
+        node_of[v] = r->conc ? v : -1;
+    for (int v = 0; v < n && !r->conc; v++)
         node_of[r->router_of[v]] = v;
     a->port = noc_xcalloc((size_t)n * (size_t)n, 1, "topology");
     for (int s = 0; s < n && rc == 0; s++) {
@@ -506,7 +564,7 @@ static int route_table(noc_topo_t *t, reader_t *r)
             }
             if (d != s)
                 a->port[(size_t)cur * (size_t)n + (size_t)node_of[d]] =
-                    (uint8_t)(1 + arc_index(&r->r[s], first[d]));
+                    (uint8_t)((r->conc ? r->r[s].n_nodes : 1) + arc_index(&r->r[s], first[d]));
         }
     }
     free(first);

@@ -73,6 +73,35 @@ void noc_topo_alloc_nodes(noc_topo_t *t, int n_nodes)
     t->port_base[0] = 0;
 }
 
+void noc_topo_set_terminals(noc_topo_t *t, int n_terms, const int *locals, const int *list)
+{
+    int n = t->n_nodes;
+    t->n_terms = n_terms;
+    t->term_base = xmalloc(((size_t)n + 1) * sizeof *t->term_base);
+    t->term_list = xmalloc((size_t)n_terms * sizeof *t->term_list);
+    t->term_node = xmalloc((size_t)n_terms * sizeof *t->term_node);
+    t->term_gport = xmalloc((size_t)n_terms * sizeof *t->term_gport);
+    t->term_base[0] = 0;
+    t->max_locals = 0;
+    for (int v = 0; v < n; v++) {
+        t->term_base[v + 1] = t->term_base[v] + locals[v];
+        if (locals[v] > t->max_locals)
+            t->max_locals = locals[v];
+        for (int i = 0; i < locals[v]; i++) {
+            int k = t->term_base[v] + i, term = list[k];
+            assert(k < n_terms && term >= 0 && term < n_terms);
+            t->term_list[k] = term;
+            t->term_node[term] = v;
+            t->term_gport[term] = t->port_base[v] + i;
+        }
+    }
+    assert(t->term_base[n] == n_terms);
+    t->max_degree = 0;
+    for (int v = 0; v < n; v++)
+        if (t->port_base[v + 1] - t->port_base[v] - locals[v] > t->max_degree)
+            t->max_degree = t->port_base[v + 1] - t->port_base[v] - locals[v];
+}
+
 void noc_topo_alloc_ports(noc_topo_t *t)
 {
     int n = t->n_nodes;
@@ -99,10 +128,11 @@ static void check_topo(const noc_topo_t *t)
     assert(t->ops && t->ops->route && t->ops->kind);
     assert(t->n_vclasses >= 1 && t->n_classes <= NOC_TOPO_MAX_CLASSES);
     for (int n = 0; n < t->n_nodes; n++) {
-        int b = t->port_base[n];
+        int b = t->port_base[n], L = t->term_base ? t->term_base[n + 1] - t->term_base[n] : 1;
         assert(t->port_base[n + 1] > b);
-        assert(t->peer[b] == -1);
-        for (int g = b + 1; g < t->port_base[n + 1]; g++) {
+        for (int g = b; g < b + L; g++)
+            assert(t->peer[g] == -1);
+        for (int g = b + L; g < t->port_base[n + 1]; g++) {
             int p = t->peer[g];
             assert(p >= 0 && p < t->n_ports && t->peer[p] == g);
             assert(t->link_class[g] < t->n_classes);
@@ -197,12 +227,13 @@ noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t 
 #ifndef NDEBUG
     check_topo(t);
 #endif
-    if (!t->route_needs_src && t->n_nodes <= NOC_TOPO_ROUTE_CACHE_NODES) {
-        size_t n = (size_t)t->n_nodes;
-        t->route_cache = xmalloc(n * n * sizeof *t->route_cache);
+    int terms = t->term_base ? t->n_terms : t->n_nodes;
+    if (!t->route_needs_src && t->n_nodes <= NOC_TOPO_ROUTE_CACHE_NODES && terms <= NOC_TOPO_ROUTE_CACHE_NODES) {
+        size_t n = (size_t)t->n_nodes, T = (size_t)terms;
+        t->route_cache = xmalloc(n * T * sizeof *t->route_cache);
         for (int cur = 0; cur < t->n_nodes; cur++)
-            for (int dst = 0; dst < t->n_nodes; dst++)
-                t->ops->route(t, cur, -1, dst, &t->route_cache[(size_t)cur * n + (size_t)dst]);
+            for (int dst = 0; dst < terms; dst++)
+                t->ops->route(t, cur, -1, dst, &t->route_cache[(size_t)cur * T + (size_t)dst]);
     }
     noc_topo_fill_graph(t);
     return t;
@@ -223,6 +254,10 @@ void noc_topo_destroy(noc_topo_t *t)
     if (t->ops && t->ops->destroy)
         t->ops->destroy(t);
     free(t->port_base);
+    free(t->term_base);
+    free(t->term_list);
+    free(t->term_node);
+    free(t->term_gport);
     free(t->peer);
     free(t->link_class);
     free(t->pos);
@@ -339,6 +374,18 @@ int noc_topo_find_label(const noc_topo_t *t, const char *label)
         if (label_is(t, n, q))
             return n;
     return -1;
+}
+
+int noc_topo_find_terminal(const noc_topo_t *t, const char *label)
+{
+    if (!t->term_base)
+        return noc_topo_find_label(t, label);
+    char q[256];
+    if (!label || squeeze(label, q, sizeof q) != 0 || !q[0])
+        return -1;
+    const char *p = q + (q[0] == 't'); /* "t5" as the reports write it, or "5" */
+    int n = read_uint(&p);
+    return n >= 0 && *p == '\0' && n < t->n_terms ? n : -1;
 }
 
 int noc_topo_route_hops(const noc_topo_t *t, int a, int b)

@@ -97,6 +97,15 @@ const char *noc_topo_spec(const noc_topo_t *t);  /* the SPEC it was built from *
 int noc_topo_nodes(const noc_topo_t *t);
 int noc_topo_ports(const noc_topo_t *t);         /* all of them, local ones included */
 int noc_topo_degree(const noc_topo_t *t, int n); /* network ports of node n */
+/* Terminals (the ends of traffic): as many as nodes, terminal n on node
+ * n's port 0, but in fabrics with concentration (BookSim2's anynet files
+ * with several nodes on a router or none), where node n (a router) has
+ * noc_topo_locals(t, n) of them on its first ports (model/graph.h). */
+int noc_topo_terminals(const noc_topo_t *t);
+int noc_topo_locals(const noc_topo_t *t, int n);
+/* The terminal a label names: noc_topo_find_label's node without
+ * concentration; with it, terminal N written "N" or "tN"; -1 for none. */
+int noc_topo_find_terminal(const noc_topo_t *t, const char *label);
 int noc_topo_max_degree(const noc_topo_t *t);    /* the largest degree */
 /* Global id of port `port` of node n (port 0 the local one). */
 int noc_topo_gport(const noc_topo_t *t, int n, int port);

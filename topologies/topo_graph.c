@@ -81,6 +81,14 @@ void noc_topo_fill_graph(noc_topo_t *t)
     g->n_nodes = t->n_nodes;
     g->n_ports = t->n_ports;
     g->port_base = t->port_base;
+    if (t->term_base) {
+        g->n_terms = t->n_terms;
+        g->term_base = t->term_base;
+        g->term_list = t->term_list;
+        g->term_node = t->term_node;
+        g->term_gport = t->term_gport;
+        g->max_locals = t->max_locals;
+    }
     g->peer = t->peer;
     g->link_class = t->link_class;
     g->link_latency = t->link_latency;

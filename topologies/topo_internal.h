@@ -27,9 +27,13 @@ typedef struct noc_topo_ops {
 struct noc_topo {
     const noc_topo_ops_t *ops;
     char *spec;           /* the SPEC it was built from (owned; at most NOC_TOPO_SPEC_MAX characters) */
-    int n_nodes;
+    int n_nodes;          /* routers */
     int n_ports;          /* total ports, local ones included */
     int *port_base;       /* n_nodes + 1 entries */
+    /* Terminals apart from routers (model/graph.h; noc_topo_set_terminals):
+     * NULL term_base for one terminal on port 0 of every router. */
+    int n_terms, max_locals;
+    int *term_base, *term_list, *term_node, *term_gport;
     int *peer;            /* per global port: peer global port, -1 for local */
     uint8_t *link_class;  /* per global port: class of its outgoing link */
     int n_classes;
@@ -89,6 +93,11 @@ void noc_topo_alloc_nodes(noc_topo_t *t, int n_nodes);
 /* From a filled port_base: set n_ports and max_degree, allocate peer (all -1)
  * and link_class (all 0). */
 void noc_topo_alloc_ports(noc_topo_t *t);
+/* Terminals apart from routers: router v has locals[v] local ports (its
+ * first ports), port i to terminal list[sum of locals before v + i];
+ * n_terms terminals in all, each on exactly one router. Call after
+ * port_base is filled (noc_topo_alloc_ports); takes copies. */
+void noc_topo_set_terminals(noc_topo_t *t, int n_terms, const int *locals, const int *list);
 /* topo_graph.c: fill t->graph from the fields above (noc_topo_create, once
  * the builder is done). */
 void noc_topo_fill_graph(noc_topo_t *t);

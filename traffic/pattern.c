@@ -121,8 +121,8 @@ static int init_plain(noc_pattern_t *p, noc_pattern_kind_t kind, const noc_topo_
     }
     p->kind = kind;
     p->topo = t;
-    p->n = noc_topo_nodes(t);
-    p->bits = log2_exact(noc_topo_nodes(t));
+    p->n = noc_topo_terminals(t);
+    p->bits = log2_exact(noc_topo_terminals(t));
     p->hotspot = hotspot;
     p->hotspot_rate = hotspot_rate;
     const char *name = pattern_names[kind];

@@ -89,7 +89,7 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
                  noc_pattern_list(), has_args ? "; arguments go in NAME(...), ')' last" : "");
         return -1;
     }
-    int hot = noc_topo_find_label(t, cfg->hotspot_node);
+    int hot = noc_topo_find_terminal(t, cfg->hotspot_node);
     if (hot < 0) {
         snprintf(err, errlen, "parameter 'hotspot_node': '%s' names no node of %s", cfg->hotspot_node,
                  noc_topo_spec(t));
@@ -141,7 +141,7 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
         noc_synthetic_free(syn);
         return -1;
     }
-    if (onoff_init(syn, cfg, noc_topo_nodes(t), err, errlen) != 0) {
+    if (onoff_init(syn, cfg, noc_topo_terminals(t), err, errlen) != 0) {
         noc_synthetic_free(syn);
         return -1;
     }
