@@ -155,12 +155,12 @@ static void row(FILE *out, const char *name, const column_t *cols, int n, const 
 }
 
 enum field {
-    F_NODES, F_LINKS, F_CHANNELS, F_DEG_MIN, F_DEG_MAX, F_DEG_AVG, F_DIAMETER, F_AVG_DIST,
+    F_NODES, F_TERMINALS, F_LINKS, F_CHANNELS, F_DEG_MIN, F_DEG_MAX, F_DEG_AVG, F_DIAMETER, F_AVG_DIST,
     F_BISECTION, F_LINKS_PER_NODE, F_DEG_X_DIAM, F_COUNT
 };
 
 static const char *const field_name[F_COUNT] = {
-    "nodes", "links", "channels", "degree min", "degree max", "degree avg", "diameter",
+    "nodes", "terminals", "links", "channels", "degree min", "degree max", "degree avg", "diameter",
     "avg distance", "bisection width", "links per node", "degree x diameter",
 };
 
@@ -169,6 +169,7 @@ static void cell(const column_t *c, const void *arg, char *buf, size_t len)
     const noc_facts_t *f = &c->f;
     switch (*(const enum field *)arg) {
     case F_NODES: snprintf(buf, len, "%d", f->nodes); break;
+    case F_TERMINALS: snprintf(buf, len, "%d", noc_topo_terminals(c->t)); break;
     case F_LINKS: snprintf(buf, len, "%d", f->links); break;
     case F_CHANNELS: snprintf(buf, len, "%lld", 2LL * f->links); break;
     case F_DEG_MIN: snprintf(buf, len, "%d", f->degree_min); break;
@@ -224,9 +225,11 @@ static void print_table(FILE *out, const column_t *cols, int n)
                 width[i] = (int)strlen(buf);
         }
     }
-    int any_area = 0;
-    for (int i = 0; i < n; i++)
+    int any_area = 0, any_conc = 0; /* (terminals: a row where routers have several, or none) */
+    for (int i = 0; i < n; i++) {
         any_area |= cols[i].area.n_groups > 0;
+        any_conc |= noc_topo_terminals(cols[i].t) != noc_topo_nodes(cols[i].t) || noc_topo_locals(cols[i].t, 0) != 1;
+    }
     fprintf(out, "%-22s", "fabric");
     for (int i = 0; i < n; i++)
         fprintf(out, "  %*s", width[i], noc_topo_spec(cols[i].t));
@@ -234,6 +237,8 @@ static void print_table(FILE *out, const column_t *cols, int n)
 
     for (int fld = 0; fld < F_COUNT; fld++) {
         enum field e = (enum field)fld;
+        if (e == F_TERMINALS && !any_conc)
+            continue;
         row(out, field_name[fld], cols, n, width, cell, &e);
         if (e != F_LINKS)
             continue;

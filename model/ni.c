@@ -239,7 +239,7 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
 static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *s, int n)
 {
     if (s->conc) {
-        for (int i = 0, e = noc_node_terms(s, n); i < e; i++) {
+        for (int i = 0, e = noc_node_terms(s, n); i < e; i++) { /* each terminal's NI injects */
             int t = noc_node_term(s, n, i);
             if (!noc_ni_idle(&s->ni[t]))
                 inject(s, t, &s->ni[t], &s->ni[t].lane0, 0, 0, 0);

@@ -13,7 +13,11 @@
 # (only input_speedup: BookSim2's examples/mesh88_lat, which has
 # input_speedup = 2, as it is and with 1, then the same file with uniform
 # traffic, and an 8x8 mesh with 4 VCs and 4-flit packets, each with
-# input_speedup 1 and 2 from low load to past saturation).
+# input_speedup 1 and 2 from low load to past saturation) or conc (only
+# concentration: BookSim2's examples/anynet/anynet_file, three nodes on
+# each of three routers, with its anynet_config's settings but
+# vc_buf_size = 8, and a star of 4 leaf routers with 4 nodes each around a
+# router without nodes, from low load to past saturation).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -43,7 +47,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront or speedup, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|conc) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup or conc, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -164,6 +168,15 @@ own() { # NAME RATE TEXT: one of our configs at injection_rate RATE
   printf '%s\ninjection_rate = %s;\nsample_period = 10000;\n' "$3" "$2" >"$work/own"
   row "$1 @ $2" own
 }
+# concentration: several nodes on a router (anynet files)
+if [ "$SET" = conc ]; then
+  cp "$SRC/examples/anynet/anynet_file" "$work/anynet_file"
+  printf 'router 0 router 1 router 2 router 3 router 4\nrouter 1 node 0 node 1 node 2 node 3\nrouter 2 node 4 node 5 node 6 node 7\nrouter 3 node 8 node 9 node 10 node 11\nrouter 4 node 12 node 13 node 14 node 15\n' >"$work/star"
+  any=$(sed -e 's/^vc_buf_size *= *3;/vc_buf_size = 8;/' -e '/^injection_rate *=/d' -e 's://.*$::' "$SRC/examples/anynet/anynet_config" | tr '\n' ' ')
+  for r in 0.05 0.10 0.20 0.24 0.30; do own "examples/anynet/anynet_file (anynet_config, vc_buf_size = 8)" "$r" "$any"; done
+  for r in 0.05 0.10 0.15 0.20 0.30; do own "star of 4 routers x 4 nodes, 2 VCs" "$r" "${any/anynet_file/star} num_vcs = 2;"; done
+  exit 0
+fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform
 # traffic (rates in packets of 20 flits); a mesh with 4 VCs of 8 flits and
 # 4-flit packets (rates in flits), separable input-first allocators

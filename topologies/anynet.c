@@ -16,14 +16,18 @@
  * router numbered as the node, a bug) or after another latency; a latency
  * outside 1 .. 64; a router linked to itself; a node linked to a node; a
  * node on two routers; gaps in the numbering of routers or nodes; a router
- * with no node or with several (noctua puts one PE on every router:
- * concentration is not modelled); routers that are not all connected
+ * without nodes named only on a node line (BookSim2's parser then makes a
+ * router of the node's number); routers that are not all connected
  * (BookSim2's routing never finishes); more than NOC_TABLE_ROUTE_MAX_NODES
  * routers or more than 255 links on one.
  *
- * The fabric: noctua's node i is BookSim2's node i, on its router; its
- * ports are port 0 (the PE) then the router's links in increasing number of
- * the router at the far end (BookSim2's output order). Latencies given in
+ * The fabric, with one node on every router: noctua's node i is BookSim2's
+ * node i, on its router; its ports are port 0 (the PE) then the router's
+ * links in increasing number of the router at the far end (BookSim2's
+ * output order). With several nodes on a router or none (concentration):
+ * noctua's node r is router r, the file's nodes its terminals
+ * (noc_topo_set_terminals), on their router's first ports in node order,
+ * then its links as above. Latencies given in
  * the file are kept per directed link (t->link_latency); links without one
  * take their class's latency (one class, "link"). Routing is BookSim2's
  * min_anynet: at every router, the first hop of the shortest path to the
@@ -318,7 +322,7 @@ static int check_file(reader_t *r)
         const rtr_t *a = &r->r[v];
         if (a->n_nodes == 0 && a->by_node)
             return fail_at(r, a->line, "router %d has no node (BookSim2 makes a router of the number "
-                           "of this line's node, a bug in its parser): name the router on a router line", v);
+                           "of this line's node): a bug of its parser; name the router on a router line", v);
         r->conc |= a->n_nodes != 1;
         if (a->n_nodes + a->n_arc > NOC_FAB_MAX_DEGREE + 1)
             return fail_at(r, a->line, "router %d has %d nodes and %d links, more than %d ports", v,

@@ -16,6 +16,8 @@
  *     a missing credit);
  *   - input_speedup: two VCs of one input port crossing in the same cycle
  *     (and not without the speedup), in a small hand-worked case;
+ *   - concentration: two terminals of one router sending at once, to one
+ *     destination and to each other (local ports of their own);
  *   - the invariant checker after every cycle of all of the above. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "model/sim_internal.h"
@@ -673,6 +676,48 @@ static void test_speedup_two_vcs_cross_together(void **state)
     }
 }
 
+/* ---- concentration --------------------------------------------------------- */
+
+/* Several terminals on one router (an anynet file with two nodes on each of
+ * routers 0 and 1): each has its own injection and ejection channel, on
+ * local ports 0 and 1. Pipeline 1-1-1-1, links and local channels of 1:
+ * T0 = 2 + (H+1)·4 + H (one flit). Terminals 0 and 2 (both on router 0)
+ * send to terminal 3 (router 1) in cycle 7: their heads reach the switch
+ * together and one crosses a cycle later (T0 and T0 + 1, H = 1). Terminals
+ * 0 and 2 sending to each other use different local ports: both T0 with
+ * H = 0 and no hop counted (an ejection is no hop). */
+static void test_concentration_local_ports(void **state)
+{
+    (void)state;
+    char path[64], spec[80];
+    snprintf(path, sizeof path, "/tmp/noctua_conc_%d.anynet", (int)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("router 0 node 0 node 2 router 1\nrouter 1 node 1 node 3\n", f);
+    fclose(f);
+    snprintf(spec, sizeof spec, "anynet:%s", path);
+    const char *kv[] = { "routing_delay=1", "vc_alloc_delay=1", "sw_alloc_delay=1", "st_final_delay=1",
+                         "link_latency=1", "local_latency=1", "num_vcs=2", "sample_cycles=50", "check=1", NULL };
+    for (int local = 0; local <= 1; local++) {
+        script_t sc = { 0 };
+        script_add(&sc, 7, 0, local ? 2 : 3, 1);
+        script_add(&sc, 7, 2, local ? 0 : 3, 1);
+        noc_topo_t *t;
+        noc_sim_t *s = script_sim(&t, spec, 0, &sc, kv);
+        run_ok(s);
+        const noc_stats_t *st = noc_sim_stats(s);
+        int H = local ? 0 : 1;
+        uint64_t T0 = (uint64_t)(2 + (H + 1) * 4 + H);
+        assert_int_equal(st->packets, 2);
+        assert_int_equal(st->latency.min, T0);
+        assert_int_equal(st->latency.max, local ? T0 : T0 + 1);
+        assert_int_equal(st->hops.max, (uint64_t)H);
+        noc_sim_destroy(s);
+        noc_topo_destroy(t);
+    }
+    remove(path);
+}
+
 /* ---- VC allocation -------------------------------------------------------- */
 
 /* VCs used on channel chan, packet by packet (one entry per head flit). */
@@ -738,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_hold_ends_without_credit),
         cmocka_unit_test(test_hold_waits_for_narrow_link),
         cmocka_unit_test(test_speedup_two_vcs_cross_together),
+        cmocka_unit_test(test_concentration_local_ports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
  * found kept, the route's first hop taken at every router. Also: nodes on
  * routers of other numbers, per-direction latencies, the latency a
  * BookSim2 run takes (noc_anynet_uniform_latency), every refused fault
- * with its FILE:LINE, and the example file of examples/anynet. */
+ * with its FILE:LINE, the example file of examples/anynet, and several
+ * nodes on a router or none (concentration). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -199,9 +200,6 @@ static void test_bad_files(void **state)
         {"router 0 node 0 router 1\nrouter 1 node 0\n", 2, "node 0 is on router 0 (line 1) and on router 1"},
         {"router 0 node 0 router 2\nrouter 2 node 1\n", 0, "router 1 is missing"},
         {"router 0 node 0 router 1\nrouter 1 node 2\n", 0, "node 1 is missing"},
-        {"router 0 node 0 router 1\nrouter 1 node 1 node 2\n", 2,
-         "router 1 has nodes 1 and 2: several nodes on one router (concentration)"},
-        {"router 0 node 0 router 1\nrouter 1\n", 1, "router 1 has no node"},
         {"router 1 node 0 router 2\nrouter 2 node 1\nnode 0 router 1\n", 3,
          "router 0 has no node (BookSim2 makes a router of the number of this line's node)"},
         {"router 0 node 0\nrouter 1 node 1\n", 0, "routers 0 and 1 are not connected"},
@@ -238,6 +236,58 @@ static void test_bad_files(void **state)
     assert_non_null(strstr(err, "missing file"));
     assert_null(noc_topo_create("anynet:/nonexistent/anynet", 0, err, sizeof err));
     assert_non_null(strstr(err, "/nonexistent/anynet"));
+}
+
+/* Concentration: nodes 0 and 2 on router 0, 1 and 3 on router 1, none on
+ * router 2 (a triangle). Routers are the file's, terminals its nodes, on
+ * their router's first ports in node order (BookSim2's anynet.cpp adds the
+ * injection and ejection channels first, in node order, then the links in
+ * router order). */
+static void test_concentration(void **state)
+{
+    (void)state;
+    char spec[500];
+    write_file("conc", "router 0 node 2 node 0 router 1\nrouter 1 node 3 node 1 router 2\nrouter 2 router 0\n",
+               spec, sizeof spec);
+    noc_topo_t *t = make(spec);
+    const noc_graph_t *g = noc_topo_graph(t);
+    assert_int_equal(noc_topo_nodes(t), 3);
+    assert_int_equal(noc_topo_terminals(t), 4);
+    static const int locals[3] = {2, 2, 0}, degree[3] = {2, 2, 2};
+    for (int v = 0; v < 3; v++) {
+        assert_int_equal(noc_topo_locals(t, v), locals[v]);
+        assert_int_equal(noc_topo_degree(t, v), degree[v]);
+    }
+    /* terminal -> (router, local port): 0 (0,0), 1 (1,0), 2 (0,1), 3 (1,1) */
+    static const int at_router[4] = {0, 1, 0, 1}, at_port[4] = {0, 0, 1, 1};
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(noc_graph_term_node(g, k), at_router[k]);
+        assert_int_equal(noc_graph_term_gport(g, k), t->port_base[at_router[k]] + at_port[k]);
+        assert_int_equal(noc_graph_term_at(g, at_router[k], at_port[k]), k);
+    }
+    /* links after the local ports, in router order: router 0: 1, 2;
+     * router 1: 0, 2; router 2 (no node): 0, 1 from port 0 */
+    assert_int_equal(far_node(t, 0, 2), 1);
+    assert_int_equal(far_node(t, 0, 3), 2);
+    assert_int_equal(far_node(t, 1, 2), 0);
+    assert_int_equal(far_node(t, 2, 0), 0);
+    assert_int_equal(far_node(t, 2, 1), 1);
+    noc_route_t r;
+    noc_topo_route(t, 0, 0, 3, &r); /* to router 1 */
+    assert_int_equal(r.port, 2);
+    noc_topo_route(t, 1, 0, 3, &r); /* there: node 3's local port */
+    assert_int_equal(r.port, 1);
+    noc_topo_route(t, 0, 0, 2, &r);
+    assert_int_equal(r.port, 1);
+    noc_topo_route(t, 2, 0, 0, &r); /* a router without nodes passes on */
+    assert_int_equal(r.port, 0);
+    assert_int_equal(noc_topo_route_hops(t, 0, 3), 1);
+    assert_int_equal(noc_topo_route_hops(t, 2, 1), 1);
+    assert_int_equal(noc_topo_route_hops(t, 0, 2), 0);
+    assert_int_equal(noc_topo_find_terminal(t, "t3"), 3);
+    assert_int_equal(noc_topo_find_terminal(t, "2"), 2);
+    assert_int_equal(noc_topo_find_terminal(t, "4"), -1);
+    noc_topo_destroy(t);
 }
 
 /* examples/anynet/cube8.anynet: a cube (8 nodes, 12 links, degree 3,
@@ -280,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_node_numbers),
         cmocka_unit_test(test_latencies),
         cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_concentration),
         cmocka_unit_test(test_example),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
