@@ -387,13 +387,51 @@ static void translate_anynet(bs_read_t *r, noc_config_t *cfg, const char *rf, un
     *lat = l;
 }
 
+/* topology = cmesh: BookSim2's concentrated mesh (networks/cmesh.cpp) as
+ * the SPEC cmesh:KxK (c = 4 terminals on each router, 2x2); its asserts
+ * (n = 2, c = 4 = xr * yr, xr = yr, x = y) refused by name; the channels
+ * take xr = 2 cycles with use_noc_latency (its x links take _cX, its y
+ * links _cY), 1 without. */
+static void translate_cmesh(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long use_noc,
+                            long *lat)
+{
+    long k = 0, n = 0, c = 0, x = 0, y = 0, xr = 0, yr = 0;
+    unsigned long line;
+    if (int_key(r, "k", 1, 4096, &k) || int_key(r, "n", 1, 8, &n) || int_key(r, "c", 1, 64, &c) ||
+        int_key(r, "x", 1, 4096, &x) || int_key(r, "y", 1, 4096, &y) || int_key(r, "xr", 1, 64, &xr) ||
+        int_key(r, "yr", 1, 64, &yr))
+        return;
+    if (n != 2) {
+        value_of(r, "n", &line);
+        refuse(r, line, "'n = %ld' on cmesh: BookSim2's cmesh is two-dimensional (it asserts n <= 2, and n = 1 "
+               "breaks its routing)", n);
+    }
+    if (c != 4 || xr != 2 || yr != 2) {
+        value_of(r, c != 4 ? "c" : xr != 2 ? "xr" : "yr", &line);
+        refuse(r, line, "cmesh with c = %ld, xr = %ld, yr = %ld: BookSim2's cmesh asserts c = 4 and c = xr * yr "
+               "with xr = yr (2x2 nodes on every router)", c, xr, yr);
+    }
+    if (x != y) {
+        value_of(r, "y", &line);
+        refuse(r, line, "cmesh with x = %ld, y = %ld: BookSim2's cmesh asserts x = y", x, y);
+    }
+    if (strcmp(rf, "dor_no_express") != 0)
+        refuse(r, lrf, "'routing_function = %s' on cmesh: noctua builds dor_no_express only (BookSim2's dor and "
+               "xy_yx take the express channels of its edge routers, which noctua does not build; xy_yx_no_express "
+               "chooses adaptively)", rf);
+    char spec[64];
+    snprintf(spec, sizeof spec, "cmesh:%ldx%ld", k, k);
+    set(r, cfg, "topology_spec", spec, "topology");
+    *lat = use_noc ? xr : 1;
+}
+
 /* topology, k, n and the routing function; the latency of the network's
  * channels in *lat. */
 static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
 {
     unsigned long lt, lrf, lf;
     const char *topo = value_of(r, "topology", &lt), *rf = value_of(r, "routing_function", &lrf);
-    int torus = strcmp(topo, "torus") == 0, anynet = strcmp(topo, "anynet") == 0;
+    int torus = strcmp(topo, "torus") == 0, anynet = strcmp(topo, "anynet") == 0, cmesh = strcmp(topo, "cmesh") == 0;
     set(r, cfg, "topology", topo, "topology");
     set(r, cfg, "k", value_of(r, "k", &lt), "k");
     set(r, cfg, "n", value_of(r, "n", &lt), "n");
@@ -402,6 +440,16 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
     if (anynet && strcmp(rf, "none") != 0) {
         translate_anynet(r, cfg, rf, lrf, lat);
         return;
+    }
+    if (cmesh && strcmp(rf, "none") != 0) {
+        translate_cmesh(r, cfg, rf, lrf, use_noc, lat);
+        return;
+    }
+    long xr = 1;
+    if (int_key(r, "xr", 1, 64, &xr) == 0 && xr != 1) {
+        value_of(r, "xr", &lf);
+        refuse(r, lf, "'xr = %ld' on %s: BookSim2's tornado, neighbor and badperm_yarc patterns then work on digits "
+               "of radix k*xr, noctua's on k (xr > 1 is for cmesh and flatfly)", xr, topo);
     }
     if (!anynet && value_of(r, "network_file", &lf)[0]) {
         char where[600];

@@ -21,18 +21,21 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
         snprintf(spec, len, "%s", cfg->topology_spec);
         return 0;
     }
-    if (strcmp(cfg->topology, "anynet") == 0) { /* a BookSim2 file's network_file made the SPEC */
-        if (strncmp(cfg->topology_spec, "anynet:", 7) == 0) {
+    if (strcmp(cfg->topology, "anynet") == 0 || strcmp(cfg->topology, "cmesh") == 0) {
+        /* a BookSim2 file made the SPEC (anynet: of its network_file) */
+        if (strncmp(cfg->topology_spec, cfg->topology, strlen(cfg->topology)) == 0 &&
+            cfg->topology_spec[strlen(cfg->topology)] == ':') {
             snprintf(spec, len, "%s", cfg->topology_spec);
             return 0;
         }
-        snprintf(err, errlen, "parameter 'topology': 'anynet' reads BookSim2's network_file, in a BookSim2 "
-                 "file; give the SPEC anynet:FILE instead");
+        snprintf(err, errlen, "parameter 'topology': '%s' is read from a BookSim2 file (anynet with its "
+                 "network_file); give the SPEC %s instead", cfg->topology,
+                 cfg->topology[0] == 'a' ? "anynet:FILE" : "cmesh:KxK");
         return -1;
     }
     if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
         snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
-                 "(mesh, torus, anynet); give a SPEC instead", cfg->topology);
+                 "(mesh, torus, anynet, cmesh); give a SPEC instead", cfg->topology);
         return -1;
     }
     if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {

@@ -38,6 +38,9 @@ int noc_topo_build_circulant(noc_topo_t *t, const char *kind, const char *arg, u
 /* graphfile.c: graph:FILE */
 int noc_topo_build_graph(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                          char *why, size_t whylen);
+/* cmesh.c: cmesh:AxB[:CXxCY] (BookSim2's concentrated mesh) */
+int noc_topo_build_cmesh(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                         char *why, size_t whylen);
 /* anynet.c: anynet:FILE (BookSim2's anynet network files) */
 int noc_topo_build_anynet(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                           char *why, size_t whylen);

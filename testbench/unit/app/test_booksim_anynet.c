@@ -1,5 +1,6 @@
 /* test_booksim_anynet.c: BookSim2 files with `topology = anynet;` (app/booksim.c,
- * topologies/anynet.c). The expected figures are BookSim2's zero-load
+ * topologies/anynet.c), and `topology = cmesh;` (topologies/cmesh.c), whose
+ * routers carry several nodes. The expected figures are BookSim2's zero-load
  * latency with its channels, T0 = 7 + (4 + L) H for H router-to-router hops
  * over channels of L cycles (test_booksim.c derives it; BookSim2 itself
  * measures 12 on the ring of 4 below under bitcomp, and 13 with L = 2), and
@@ -124,6 +125,55 @@ static void test_concentration(void **state)
     json_decref(j);
 }
 
+#define CMESH(more)                                                                                           \
+    "topology = cmesh; k = 4; n = 2; c = 4; xr = 2; yr = 2; x = 4; y = 4; routing_function = dor_no_express;\n" \
+    "traffic = bitcomp; num_vcs = 2; sample_period = 20000;\n" more
+
+/* BookSim2's cmesh (examples/cmeshconfig's fabric): 4 x 4 routers of 2x2
+ * nodes, channels of L = 2 cycles (use_noc_latency: xr), so T0 = 7 + 6 H.
+ * bitcomp sends terminal (tx, ty) of the 8 x 8 terminal grid to (7 - tx,
+ * 7 - ty): router (rx, ry) to (3 - rx, 3 - ry), |3 - 2 rx| + |3 - 2 ry|
+ * hops, 2 at the least (T0 19, BookSim2's minimum on cmeshconfig too), 6
+ * at the most, 4 on average (T0 31 at low load). */
+static void test_cmesh(void **state)
+{
+    (void)state;
+    char *err;
+    put("cm.cfg", CMESH("injection_rate = 0.005;\n"));
+    json_t *j = run_json("run --config cm.cfg");
+    assert_float_equal(jnum(j, "hops", "avg"), 4, 0.05);
+    assert_float_equal(jnum(j, "hops", "max"), 6, 0);
+    assert_float_equal(jnum(j, "latency", "min"), 19, 0);
+    assert_float_equal(jnum(j, "latency", "avg"), 31, 0.02 * 31);
+    assert_int_equal(json_integer_value(json_object_get(j, "nodes")), 64);
+    assert_int_equal(json_integer_value(json_object_get(j, "routers")), 16);
+    json_decref(j);
+    static const struct {
+        const char *more, *says;
+    } bad[] = {
+        {"c = 2;\n", "cm1.cfg:3: cmesh with c = 2, xr = 2, yr = 2: BookSim2's cmesh asserts c = 4"},
+        {"routing_function = dor;\n", "cm2.cfg:3: 'routing_function = dor' on cmesh: noctua builds dor_no_express"},
+        {"y = 8;\n", "cm3.cfg:3: cmesh with x = 4, y = 8: BookSim2's cmesh asserts x = y"},
+        {"n = 3;\n", "cm4.cfg:3: 'n = 3' on cmesh"},
+    };
+    for (int i = 0; i < 4; i++) {
+        char name[16], cmd[64];
+        snprintf(name, sizeof name, "cm%d.cfg", i + 1);
+        char text[600];
+        snprintf(text, sizeof text, CMESH("%s"), bad[i].more);
+        put(name, text);
+        snprintf(cmd, sizeof cmd, "run --config %s", name);
+        assert_int_equal(cmd_run(cmd, NULL, &err), 2);
+        if (!strstr(err, bad[i].says))
+            fail_msg("case %d: %s", i, err);
+        free(err);
+    }
+    put("xr.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; xr = 2;\n");
+    assert_int_equal(cmd_run("run --config xr.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "xr.cfg:1: 'xr = 2' on mesh"));
+    free(err);
+}
+
 /* Refusals: named with the config's line and the anynet file's. */
 static void test_refused(void **state)
 {
@@ -193,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_zero_load),
         cmocka_unit_test(test_cube_uniform),
         cmocka_unit_test(test_concentration),
+        cmocka_unit_test(test_cmesh),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
