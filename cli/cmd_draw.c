@@ -396,7 +396,7 @@ static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, 
         }
         int found = -1;
         for (int pass = 0; pass < 2 && found < 0; pass++)
-            for (int g = noc_topo_gport(t, u, 1); g <= noc_topo_gport(t, u, noc_topo_degree(t, u)); g++) {
+            for (int g = noc_topo_gport(t, u, 0); g < noc_topo_gport(t, u, noc_topo_locals(t, u) + noc_topo_degree(t, u)); g++) {
                 if (taken[g] || noc_topo_port_node(t, noc_topo_peer(t, g)) != v)
                     continue;
                 /* first pass: the class must match too */

@@ -125,7 +125,7 @@ void noc_draw_collect_links(drawing_t *dw)
     dw->links = noc_xcalloc((size_t)k + 1, sizeof *dw->links, "draw: links");
     dw->n_links = 0;
     for (int u = 0; u < noc_topo_nodes(t); u++)
-        for (int g = noc_topo_gport(t, u, 1); g <= noc_topo_gport(t, u, noc_topo_degree(t, u)); g++) {
+        for (int g = noc_topo_gport(t, u, 0); g < noc_topo_gport(t, u, noc_topo_locals(t, u) + noc_topo_degree(t, u)); g++) {
             if (noc_topo_peer(t, g) <= g)
                 continue;
             link_t *l = &dw->links[dw->n_links++];

@@ -39,7 +39,7 @@ static void adj_build(const noc_topo_t *t, adj_t *a)
     int k = 0;
     for (int v = 0; v < n; v++) {
         a->off[v] = k;
-        for (int g = t->port_base[v] + 1; g < t->port_base[v + 1]; g++)
+        for (int g = t->port_base[v]; g < t->port_base[v + 1]; g++) /* (local ports: peer -1) */
             if (t->peer[g] >= 0)
                 a->nb[k++] = owner[t->peer[g]];
     }
@@ -494,7 +494,7 @@ int noc_facts_compute(const noc_topo_t *t, const noc_facts_opts_t *opts, noc_fac
             f->degree_min = d;
         if (d > f->degree_max)
             f->degree_max = d;
-        for (int g = t->port_base[v] + 1; g < t->port_base[v + 1]; g++)
+        for (int g = t->port_base[v]; g < t->port_base[v + 1]; g++) /* (local ports: peer -1) */
             if (t->peer[g] > g) { /* each link once, from its lower port */
                 f->links++;
                 if (t->link_class[g] < NOC_TOPO_MAX_CLASSES)

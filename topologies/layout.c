@@ -15,7 +15,7 @@ int *noc_fab_peer_nodes(const noc_topo_t *t)
             pn[g] = -1;
     /* A port's peer is a global port; its owner follows from port_base. */
     for (int n = 0; n < t->n_nodes; n++)
-        for (int g = t->port_base[n] + 1; g < t->port_base[n + 1]; g++)
+        for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) /* (local ports: peer -1) */
             if (t->peer[g] >= 0)
                 pn[t->peer[g]] = n;
     return pn;
@@ -30,7 +30,7 @@ int noc_fab_bfs(const noc_topo_t *t, const int *peer_node, int src, int *dist, i
     queue[tail++] = src;
     while (head < tail) {
         int n = queue[head++];
-        for (int g = t->port_base[n] + 1; g < t->port_base[n + 1]; g++) {
+        for (int g = t->port_base[n]; g < t->port_base[n + 1]; g++) { /* (local ports: peer -1) */
             int m = peer_node[g];
             if (m >= 0 && dist[m] < 0) {
                 dist[m] = dist[n] + 1;

@@ -20,6 +20,7 @@
 
 #include "topologies/anynet.h"
 #include "topologies/fabrics.h"
+#include "topologies/facts.h"
 #include "topologies/topo_internal.h"
 
 #include "fabric_check.h"
@@ -287,6 +288,14 @@ static void test_concentration(void **state)
     assert_int_equal(noc_topo_find_terminal(t, "t3"), 3);
     assert_int_equal(noc_topo_find_terminal(t, "2"), 2);
     assert_int_equal(noc_topo_find_terminal(t, "4"), -1);
+    /* the facts count router 2's links although it has no local port */
+    noc_facts_t f;
+    char err[300];
+    assert_int_equal(noc_facts_compute(t, NULL, &f, err, sizeof err), 0);
+    assert_int_equal(f.nodes, 3);
+    assert_int_equal(f.links, 3);
+    assert_int_equal(f.degree_min, 2);
+    assert_int_equal(f.diameter, 1);
     noc_topo_destroy(t);
 }
 
