@@ -487,16 +487,29 @@ static void translate_timing(bs_read_t *r, noc_config_t *cfg, long lat)
     set(r, cfg, "local_latency", "1", NULL);
     set(r, cfg, "inject_latency", "2", NULL);
     set(r, cfg, "inject_credit_delay", "2", NULL);
-    /* BookSim2's ejection channel returns credits over a loop of
-     * crossbar + 4 + credit_delay cycles; noctua's sink takes a flit every
-     * cycle. They agree while the loop fits in a VC's buffer. */
-    long loop = prep + fin + 4 + cd;
-    if (buf < loop) {
-        unsigned long line;
-        value_of(r, "vc_buf_size", &line);
-        refuse(r, line, "vc_buf_size = %ld: BookSim2's ejection channel then holds flits back (its credit loop "
-               "is %ld cycles with credit_delay = %ld), which noctua's network interface does not model; "
-               "vc_buf_size >= %ld, please", buf, loop, cd, loop);
+    /* BookSim2's ejection channel returns a credit for every flit its NI
+     * takes, over a loop of crossbar + 4 + credit_delay cycles from the
+     * switch: noctua's ejection ports count credits too, the NI's coming
+     * back after the loop less the switch, crossbar and ejection channel
+     * (sw_alloc_delay + prep + fin + 1): 2 + credit_delay with BookSim2's
+     * sw_alloc_delay of 1 (test_booksim_anynet.c, test_eject_credits). It
+     * holds flits back when the loop is longer than a VC's buffer, and
+     * frees a VC after its tail's credit with wait_for_tail_credit. */
+    long sa = 1, wt = 0, loop = prep + fin + 4 + cd;
+    /* (only where they can matter: with a buffer of at least the loop and
+     * VCs freed at the tail, the credits never hold a flit back, and the
+     * rtl core, which has none, runs the file too) */
+    if (int_key(r, "wait_for_tail_credit", 0, 1, &wt) == 0 && (buf < loop || wt) &&
+        int_key(r, "sw_alloc_delay", 0, 16, &sa) == 0) {
+        long back = loop - (sa + prep + fin + 1);
+        if (back < 1) {
+            unsigned long line;
+            value_of(r, "sw_alloc_delay", &line);
+            refuse(r, line, "sw_alloc_delay = %ld: BookSim2's ejection credit would then come back before its "
+                   "flit arrives (a loop of %ld cycles), which noctua does not model", sa, loop);
+        } else {
+            set_int(r, cfg, "eject_credit_delay", back, "credit_delay");
+        }
     }
 }
 

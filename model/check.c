@@ -119,7 +119,9 @@ static int check_credits(const noc_sim_t *s, char *err, size_t errlen)
     for (int ch = 0; ch < s->n_chan; ch++) {
         int in_g = s->chan_in_gport[ch];
         int lane = ch >= first_lane ? 1 + (ch - first_lane) % (s->lanes - 1) : 0;
-        if (in_g < 0 && !lane)
+        /* (an ejection channel: its credits with eject_credit_delay, no buffer) */
+        int eject = in_g < 0 && !lane && ch < s->n_ports;
+        if (in_g < 0 && !lane && (!eject || !s->cfg.eject_credit_delay))
             continue;
         for (int v = 0; v < s->V; v++) {
             /* (an injection channel's credits are its terminal's, a lane's its node's) */
@@ -133,7 +135,7 @@ static int check_credits(const noc_sim_t *s, char *err, size_t errlen)
                 back += noc_chan_credits_at(s, ch, k)[v];
             }
             int occ = lane ? s->rops->lane_occupancy(s, s->chan_from[ch], lane, v)
-                           : s->rops->occupancy(s, in_g, v);
+                           : eject ? 0 : s->rops->occupancy(s, in_g, v);
             if (occ > depth) {
                 snprintf(err, errlen, "input buffer of global port %d VC %d holds %d flits, depth %d",
                          in_g, v, occ, depth);

@@ -58,8 +58,12 @@ static void eject(struct noc_sim *s, int n, int t)
 {
     int g = s->conc ? noc_graph_term_gport(s->graph, t) : s->graph->port_base[n];
     const noc_flit_t *f = noc_chan_pop_flit(s, g, noc_chan_slot(s, s->now));
-    if (f)
-        noc_ni_deliver(s, n, f);
+    if (!f)
+        return;
+    if (s->cfg.eject_credit_delay) /* its credit back to the router's ejection port (BookSim2's NI) */
+        noc_chan_send_credit_to(s, g, f->vc, noc_chan_slot(s, s->now + (uint64_t)s->cfg.eject_credit_delay), n,
+                                s->chan_out_port[g]);
+    noc_ni_deliver(s, n, f);
 }
 
 /* The channel a wait of lane `lane` of node n's NI is counted at: the

@@ -50,6 +50,9 @@ typedef struct noc_router_ops {
     /* 1: the family models routers with several terminals or none (a graph
      * with term_base, model/graph.h); the others are refused such fabrics. */
     int terminals;
+    /* 1: the family models credits on its ejection ports (eject_credit_delay);
+     * the others are refused it. */
+    int eject_credits;
     void (*commit)(struct noc_sim *s, int node); /* may be NULL */
     /* Optional (direct_ni routers): take flit f from node's NI now, for an
      * NI with several injection lanes (ni_ports); the router counts it as

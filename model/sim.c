@@ -163,6 +163,7 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("local_latency", c->local_latency, 1, 64, err, errlen) ||
         check_range("inject_latency", c->inject_latency, 0, 64, err, errlen) ||
         check_range("inject_credit_delay", c->inject_credit_delay, 0, 64, err, errlen) ||
+        check_range("eject_credit_delay", c->eject_credit_delay, 0, 64, err, errlen) ||
         check_range("self_traffic", c->self_traffic, 0, 1, err, errlen) ||
         check_range("flit_width", c->flit_width, 1, 65536, err, errlen) ||
         check_range("link_width", c->link_width, 0, 65536, err, errlen) ||
@@ -216,6 +217,11 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
      * node). The ideal router takes extra lanes' flits directly; a router
      * with lane ports gets an injection channel per extra lane. */
     s->lanes = cfg->ni_ports == 0 ? (gr->max_degree > 1 ? gr->max_degree : 1) : (int)cfg->ni_ports;
+    if (cfg->eject_credit_delay && !rops->eject_credits) {
+        snprintf(err, errlen, "parameter 'eject_credit_delay': the %s router's ejection ports take no credits; "
+                 "use router=vc", rops->name);
+        return -1;
+    }
     if (s->conc && cfg->node_stats) {
         snprintf(err, errlen, "parameter 'node_stats': per-node figures of %s, whose routers have several "
                  "terminals or none (concentration), are not built yet", gr->name);
@@ -261,6 +267,8 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
         longest = (uint32_t)cfg->credit_delay;
     if (s->inject_credit_delay > longest)
         longest = s->inject_credit_delay;
+    if ((uint32_t)cfg->eject_credit_delay > longest)
+        longest = (uint32_t)cfg->eject_credit_delay;
     s->cap = pow2_above(longest);
     s->mask = s->cap - 1;
     /* source_queue = 0: unbounded, rings that start at 64 entries and

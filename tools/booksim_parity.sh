@@ -14,9 +14,9 @@
 # input_speedup = 2, as it is and with 1, then the same file with uniform
 # traffic, and an 8x8 mesh with 4 VCs and 4-flit packets, each with
 # input_speedup 1 and 2 from low load to past saturation) or conc (only
-# concentration: BookSim2's examples/anynet/anynet_file, three nodes on
-# each of three routers, with its anynet_config's settings but
-# vc_buf_size = 8, and a star of 4 leaf routers with 4 nodes each around a
+# concentration: BookSim2's examples/anynet/anynet_config as shipped (three
+# nodes on each of three routers, 1 VC of 3 flits: the ejection channel's
+# credits hold flits back), the same with vc_buf_size = 8, and a star of 4 leaf routers with 4 nodes each around a
 # router without nodes, from low load to past saturation).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
@@ -173,6 +173,8 @@ if [ "$SET" = conc ]; then
   cp "$SRC/examples/anynet/anynet_file" "$work/anynet_file"
   printf 'router 0 router 1 router 2 router 3 router 4\nrouter 1 node 0 node 1 node 2 node 3\nrouter 2 node 4 node 5 node 6 node 7\nrouter 3 node 8 node 9 node 10 node 11\nrouter 4 node 12 node 13 node 14 node 15\n' >"$work/star"
   any=$(sed -e 's/^vc_buf_size *= *3;/vc_buf_size = 8;/' -e '/^injection_rate *=/d' -e 's://.*$::' "$SRC/examples/anynet/anynet_config" | tr '\n' ' ')
+  any3=$(sed -e '/^injection_rate *=/d' -e 's://.*$::' "$SRC/examples/anynet/anynet_config" | tr '\n' ' ')
+  for r in 0.05 0.10 0.20 0.22 0.25; do own "examples/anynet/anynet_config (vc_buf_size = 3, 1 VC)" "$r" "$any3"; done
   for r in 0.05 0.10 0.20 0.24 0.30; do own "examples/anynet/anynet_file (anynet_config, vc_buf_size = 8)" "$r" "$any"; done
   for r in 0.05 0.10 0.15 0.20 0.30; do own "star of 4 routers x 4 nodes, 2 VCs" "$r" "${any/anynet_file/star} num_vcs = 2;"; done
   exit 0

@@ -91,6 +91,7 @@ typedef struct vc_node {
 typedef struct vc_state {
     int V, depth;
     int wait_tail;      /* wait_for_tail_credit */
+    int ej_credits;     /* eject_credit_delay > 0: the ejection ports count credits too */
     uint32_t qcap, qmask;      /* ring per input VC */
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;

@@ -57,9 +57,11 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     const noc_flit_t *f = vc_slot(nd->buf, r, l, head);
     q->head = ++head;
     in->occ--;
-    /* An ejection port's sink always accepts and returns no credits: its
-     * counters stay at the buffer depth, and its link is no hop. */
-    nd->credits[o * x->V + ov] = (int16_t)(nd->credits[o * x->V + ov] - hop);
+    /* An ejection port's sink always accepts and returns no credits (its
+     * counters stay at the buffer depth) but with eject_credit_delay, and
+     * its link is no hop. */
+    int cred = hop | r->ej_credits;
+    nd->credits[o * x->V + ov] = (int16_t)(nd->credits[o * x->V + ov] - cred);
     int to = out->to;
     uint8_t flags = f->flags;
     uint32_t pkt = f->pkt;
@@ -84,7 +86,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
             s->step_flits[(size_t)s->pkts[pkt].step * (size_t)s->n_chan + (size_t)og]++;
     }
     if (flags & NOC_FLIT_TAIL) {
-        if (r->wait_tail && hop) /* the NI takes a flit a cycle: ejection has no credits to wait for */
+        if (r->wait_tail && cred) /* (an ejection port without credits: nothing to wait for) */
             out->ovc_tail |= UINT64_C(1) << ov; /* free when its credit is back (vc_credits_in) */
         else
             out->ovc_free |= UINT64_C(1) << ov;

@@ -53,6 +53,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->V = (int)c->num_vcs;
     r->depth = (int)c->vc_buf_size;
     r->wait_tail = c->wait_for_tail_credit != 0;
+    r->ej_credits = c->eject_credit_delay != 0;
     r->hold = c->hold_switch_for_packet != 0;
     r->S = (int)c->input_speedup;
     r->qcap = noc_fifo_capacity((uint32_t)r->depth);
@@ -448,6 +449,7 @@ static void vc_eval_all_hold(struct noc_sim *s, const int32_t *nodes, int count)
         .visit = vc_visit,                                                               \
         .lane_ports = 1,                                                                 \
         .terminals = 1,                                                                  \
+        .eject_credits = 1,                                                              \
         .lane_occupancy = vc_lane_occupancy,                                             \
         .waits_on = vc_waits_on,                                                         \
     }

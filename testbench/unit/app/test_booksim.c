@@ -199,9 +199,20 @@ static void test_defaults(void **state)
     /* no routing function: BookSim2 stops on its default 'none' */
     assert_int_equal(load("none.cfg", "topology = mesh;\n", &cfg, err, sizeof err), -1);
     assert_int_equal(load("dor.cfg", "routing_function = dor;\n", &cfg, err, sizeof err), -1); /* no dor_torus */
-    /* a buffer shorter than BookSim2's ejection credit loop (1 + 4 + 2) */
+    /* a buffer shorter than BookSim2's ejection credit loop (1 + 4 + 2):
+     * the ejection ports count credits, back 2 + credit_delay cycles after
+     * the NI took the flit (sw_alloc_delay + crossbar + ejection channel
+     * before it); not with a buffer as long as the loop, but with
+     * wait_for_tail_credit, which frees a VC when its tail's credit is back */
     assert_int_equal(load("short.cfg", "topology = mesh; routing_function = dor; credit_delay = 2; vc_buf_size = 6;\n",
-                          &cfg, err, sizeof err), -1);
+                          &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.eject_credit_delay, 4);
+    assert_int_equal(load("long.cfg", "topology = mesh; routing_function = dor; credit_delay = 2; vc_buf_size = 7;\n",
+                          &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.eject_credit_delay, 0);
+    assert_int_equal(load("tail.cfg", "topology = mesh; routing_function = dor; wait_for_tail_credit = 1;\n", &cfg,
+                          err, sizeof err), 0);
+    assert_int_equal(cfg.eject_credit_delay, 2);
 }
 
 static void test_noctua_files_unchanged(void **state)

@@ -174,6 +174,36 @@ static void test_cmesh(void **state)
     free(err);
 }
 
+/* BookSim2's ejection channel: its NI returns a credit for every flit it
+ * takes, the router gets it back prep + fin + 4 + credit_delay cycles
+ * after the flit crossed (the loop X, 5 + credit_delay here). One 9-flit
+ * packet from node 0 to node 1 on the same router, 1 VC of 2 flits: the
+ * head takes BookSim2's T0 = 7 (no hop); then the ejection port lets 2
+ * flits through every X cycles, so the tail comes 4 X after the head:
+ * 7 + 4 X, 27 with credit_delay = 0 and 35 with 2 (BookSim2 measures
+ * both as its minimum packet latency here). Without the ejection credits
+ * noctua's tail would come sooner (the injection side's loop). */
+static void test_eject_credits(void **state)
+{
+    (void)state;
+    char *err;
+    put("t2", "router 0 node 0 node 1 router 1\nrouter 1 node 2\n");
+    for (int cd = 0; cd <= 2; cd += 2) {
+        char text[400];
+        snprintf(text, sizeof text,
+                 "topology = anynet; network_file = t2; routing_function = min; traffic = hotspot({1});\n"
+                 "packet_size = 9; injection_rate = 0.0005; num_vcs = 1; vc_buf_size = 2; credit_delay = %d;\n"
+                 "sample_period = 50000;\n", cd);
+        put("ej.cfg", text);
+        json_t *j = run_json("run --config ej.cfg");
+        assert_float_equal(jnum(j, "latency", "min"), 7 + 4 * (5 + cd), 0);
+        json_decref(j);
+    }
+    assert_int_equal(cmd_run("run mesh:4x4 eject_credit_delay=2 router=ideal", NULL, &err), 2);
+    assert_non_null(strstr(err, "parameter 'eject_credit_delay': the ideal router's ejection ports take no credits"));
+    free(err);
+}
+
 /* Refusals: named with the config's line and the anynet file's. */
 static void test_refused(void **state)
 {
@@ -244,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_cube_uniform),
         cmocka_unit_test(test_concentration),
         cmocka_unit_test(test_cmesh),
+        cmocka_unit_test(test_eject_credits),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
