@@ -92,6 +92,7 @@ typedef struct noc_graph {
     /* route's result for every (cur, dst), cur * terminals + dst, where the
      * routing ignores the source and the fabric is small; NULL otherwise. */
     const noc_route_t *route_cache;
+    int route_stride;        /* route_cache's row: the terminals */
     noc_graph_route_fn route;
     noc_graph_label_fn label;   /* NULL: labels are node numbers */
     noc_graph_groups_fn groups; /* NULL: no groups */
@@ -122,7 +123,7 @@ static inline int noc_graph_degree(const noc_graph_t *g, int n)
 static inline void noc_graph_route(const noc_graph_t *g, int cur, int src, int dst, noc_route_t *r)
 {
     if (g->route_cache)
-        *r = g->route_cache[(size_t)cur * (size_t)noc_graph_terms(g) + (size_t)dst];
+        *r = g->route_cache[(size_t)cur * (size_t)g->route_stride + (size_t)dst];
     else
         g->route(g->ctx, cur, src, dst, r);
 }

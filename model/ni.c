@@ -54,9 +54,9 @@ void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f)
 
 /* Deliver the flit arriving on the ejection channel of terminal t, on
  * node n (the channel leaves t's local port), read in place. */
-static void eject(struct noc_sim *s, int n, int t)
+static inline __attribute__((always_inline)) void eject(struct noc_sim *s, int n, int t, int conc)
 {
-    int g = s->conc ? noc_graph_term_gport(s->graph, t) : s->graph->port_base[n];
+    int g = conc ? noc_graph_term_gport(s->graph, t) : s->graph->port_base[n];
     const noc_flit_t *f = noc_chan_pop_flit(s, g, noc_chan_slot(s, s->now));
     if (!f)
         return;
@@ -149,7 +149,8 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
  * into the lane's injection channel, or (direct: an all-port NI of a
  * router wired to its PE) straight into the router. */
 static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int n, noc_ni_t *ni,
-                                                          noc_ni_lane_t *ln, int lane, int direct, int port)
+                                                          noc_ni_lane_t *ln, int lane, int direct, int port,
+                                                          int conc)
 {
     if (ln->pkt < 0) {
         start_packet(s, n, ni, ln, lane, port);
@@ -175,7 +176,7 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
     f.hops = 0;
     if (s->cfg.lookahead && ln->seq == 0) {
         noc_route_t r;
-        noc_graph_route(s->graph, noc_term_node(s, n), n, p->dst, &r);
+        noc_graph_route(s->graph, conc ? s->graph->term_node[n] : n, n, p->dst, &r);
         f.la_port = r.port;
         f.la_class = r.vclass;
     }
@@ -201,23 +202,23 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
         ln->pkt = -1;
         if (ln != &ni->lane0)
             ni->xbusy--;
-        noc_work_sub(s, noc_term_node(s, n), 1); /* the packet has left the NI */
+        noc_work_sub(s, conc ? s->graph->term_node[n] : n, 1); /* the packet has left the NI */
         if (s->pe)
             noc_pe_packet_sent(s, n, p->msg, p->off, p->size);
     }
 }
 
-static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, int n)
+static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, int n, int conc)
 {
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
     uint64_t fl = noc_chan_flits_in(s, at), cr = noc_chan_credits_in(s, at);
-    if (s->conc) { /* every terminal of the router: its ejection and injection channels */
+    if (conc) { /* every terminal of the router: its ejection and injection channels */
         noc_chan_flits_seen(s, at, fl & NOC_NI_MASK);
         noc_chan_credits_seen(s, at, cr & NOC_NI_MASK);
         for (int i = 0, e = noc_node_terms(s, n); i < e; i++) {
             int t = noc_node_term(s, n, i);
             if (fl & NOC_NI_MASK)
-                eject(s, n, t);
+                eject(s, n, t, 1);
             if (cr & NOC_NI_MASK)
                 noc_chan_recv_credits(s, s->n_ports + t, s->ni_credits + (size_t)t * (size_t)s->V);
         }
@@ -225,7 +226,7 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
     }
     if (fl & NOC_NI_MASK) {
         noc_chan_flits_seen(s, at, NOC_NI_MASK);
-        eject(s, n, n);
+        eject(s, n, n, 0);
     }
     if (cr & NOC_NI_MASK) {
         noc_chan_credits_seen(s, at, NOC_NI_MASK);
@@ -240,13 +241,13 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
 
 /* Injection: the flits of node n's NI this cycle (after its PE's turn);
  * with concentration, of each of its terminals' NIs. */
-static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *s, int n)
+static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *s, int n, int conc)
 {
-    if (s->conc) {
+    if (conc) {
         for (int i = 0, e = noc_node_terms(s, n); i < e; i++) { /* each terminal's NI injects */
             int t = noc_node_term(s, n, i);
             if (!noc_ni_idle(&s->ni[t]))
-                inject(s, t, &s->ni[t], &s->ni[t].lane0, 0, 0, 0);
+                inject(s, t, &s->ni[t], &s->ni[t].lane0, 0, 0, 0, 1);
         }
         return;
     }
@@ -254,35 +255,43 @@ static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *
     if (noc_ni_idle(ni))
         return;
     if (s->lanes == 1) {
-        inject(s, n, ni, &ni->lane0, 0, 0, 0);
+        inject(s, n, ni, &ni->lane0, 0, 0, 0, 0);
         return;
     }
     /* all-port: a lane per network link, each may inject a flit this
      * cycle; a program's lane takes the messages that leave through its
      * link (synthetic packets go to any lane, in queue order) */
     int by_port = s->pe != NULL, direct = s->lane_chans == 0;
-    inject(s, n, ni, &ni->lane0, 0, direct, by_port);
+    inject(s, n, ni, &ni->lane0, 0, direct, by_port, 0);
     noc_ni_lane_t *x = &s->xlane[(size_t)n * (size_t)(s->lanes - 1)];
     int k_end = noc_graph_degree(s->graph, n) - 1; /* a lane per network link */
     if (k_end > s->lanes - 1)
         k_end = s->lanes - 1;
     for (int k = 0; k < k_end; k++)
-        inject(s, n, ni, &x[k], k + 1, direct, by_port ? k + 2 : 0);
+        inject(s, n, ni, &x[k], k + 1, direct, by_port ? k + 2 : 0, 0);
 }
 
 static inline __attribute__((always_inline)) void ni_send(struct noc_sim *s, int n)
 {
     if (s->pe)
         noc_pe_eval(s, n);
-    ni_send_flits(s, n);
+    ni_send_flits(s, n, 0);
 }
 
-void noc_ni_receive(struct noc_sim *s, int n) { ni_receive(s, n); }
+/* (one terminal a router: programs and the cycle in parts never run with
+ * concentration, pe_build.c refuses it) */
+void noc_ni_receive(struct noc_sim *s, int n) { ni_receive(s, n, 0); }
 void noc_ni_send(struct noc_sim *s, int n) { ni_send(s, n); }
-void noc_ni_send_flits(struct noc_sim *s, int n) { ni_send_flits(s, n); }
+void noc_ni_send_flits(struct noc_sim *s, int n) { ni_send_flits(s, n, 0); }
 
 void noc_ni_eval(struct noc_sim *s, int n)
 {
-    ni_receive(s, n);
+    ni_receive(s, n, 0);
     ni_send(s, n);
+}
+
+void noc_ni_eval_terms(struct noc_sim *s, int n)
+{
+    ni_receive(s, n, 1);
+    ni_send_flits(s, n, 1);
 }

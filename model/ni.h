@@ -11,6 +11,9 @@ extern "C" {
 
 /* Evaluate node n's NI for the current cycle: receive, then send. */
 void noc_ni_eval(struct noc_sim *s, int n);
+/* The same for the NIs of all terminals of router n, in a fabric with
+ * concentration (synthetic traffic only). */
+void noc_ni_eval_terms(struct noc_sim *s, int n);
 /* The two halves, for program runs (sim.c evaluates every node's receive
  * before any node's send, so a step barrier passed by a delivery counts
  * from the same cycle everywhere): the flit and credits arriving now; then

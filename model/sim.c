@@ -764,11 +764,15 @@ void noc_sim_step(noc_sim_t *s)
             pre_eval(s, n);
         /* the NI has nothing to do without arrivals for it or a packet (one
          * test: which way it goes is hard to predict) */
-        uint64_t ni_work = conc || ((arr_flit[at] | arr_credit[at]) >> NOC_NI_BIT) |
-                           (uint64_t)(ni[n].lane0.pkt >= 0) | (uint64_t)(ni[n].q_head != ni[n].q_tail) |
-                           ni[n].pe_busy | ni[n].xbusy;
-        if (ni_work) /* (with concentration: its terminals' NIs, each if it has work) */
-            noc_ni_eval(s, n);
+        if (conc) { /* its terminals' NIs, each if it has work */
+            noc_ni_eval_terms(s, n);
+        } else {
+            uint64_t ni_work = ((arr_flit[at] | arr_credit[at]) >> NOC_NI_BIT) |
+                               (uint64_t)(ni[n].lane0.pkt >= 0) | (uint64_t)(ni[n].q_head != ni[n].q_tail) |
+                               ni[n].pe_busy | ni[n].xbusy;
+            if (ni_work)
+                noc_ni_eval(s, n);
+        }
         if (!eval_all)
             eval(s, n);
     }

@@ -102,6 +102,7 @@ void noc_topo_fill_graph(noc_topo_t *t)
     for (int i = 0; i < t->dims; i++)
         g->diameter += t->wrap ? t->k[i] / 2 : t->k[i] - 1;
     g->route_cache = t->route_cache;
+    g->route_stride = noc_graph_terms(g);
     g->route = t->ops->route;
     g->hops = t->dims > 0 ? grid_hops : NULL;
     g->label = graph_label;

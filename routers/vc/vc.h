@@ -103,8 +103,9 @@ typedef struct vc_state {
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */
     uint64_t class_mask[NOC_GRAPH_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
     int S;                     /* input_speedup: switch inputs per input port */
-    int fast;                  /* W = 1 and S = 1: the nodes may take the instance of the
-                                  evaluation specialised for them (vc_router.c) */
+    int fast;                  /* W = 1, S = 1, one terminal a router, no ejection credits: the
+                                  nodes may take the instance of the evaluation specialised for
+                                  them (vc_router.c) */
     uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
     uint8_t *l_in;             /* local input VC index -> switch input (port * S + VC % S) */
     uint8_t *e_port;           /* switch input -> its port */
@@ -161,6 +162,9 @@ typedef struct vc_ctx {
                                   common instance) */
     int waits;                 /* programs: count the waits (r->arrive set; a constant 0 in the
                                   instances synthetic runs use) */
+    int locals;                /* the node's local ports (a constant 1 in the common instance) */
+    int ej;                    /* its ejection ports count credits (r->ej_credits; a constant 0
+                                  in the common instance) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */

@@ -19,8 +19,11 @@ void noc_vc_eval_hold(struct noc_sim *s, const int32_t *nodes, int count);
  * input_speedup, ser: some link serialises (1, 1 and 0, constants, in the
  * common instance), hold:
  * hold_switch_for_packet (a constant in every instance), waits: count the
- * waits of a program run (r->arrive set; 0 in the synthetic instances). */
-VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int S, int ser, int hold, int waits)
+ * waits of a program run (r->arrive set; 0 in the synthetic instances),
+ * plain: one local port a node and no ejection credits (a constant 1 in
+ * the common instance, r->fast; 0: read them). */
+VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int S, int ser, int hold, int waits,
+                            int plain)
 {
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
     uint64_t fl = noc_chan_flits_in(s, at), cr = noc_chan_credits_in(s, at);
@@ -28,7 +31,8 @@ VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int 
     if (!arrivals && r->buffered[n] == 0)
         return;
     vc_node_t *nd = vc_node(r, n);
-    vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .S = S, .ser = ser, .waits = waits };
+    vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .S = S,
+                   .ser = ser, .waits = waits, .locals = plain ? 1 : nd->locals, .ej = plain ? 0 : r->ej_credits };
     if (arrivals) {
         /* the NI bits are the NI's, which evaluated first */
         noc_chan_flits_seen(s, at, ~NOC_NI_MASK);

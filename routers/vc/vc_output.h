@@ -50,7 +50,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     vc_node_t *nd = x->nd;
     vc_ivc_t *q = &nd->ivc[l];
     vc_port_t *out = &nd->port[o], *in = &nd->port[p];
-    int og = nd->base + o, ov = q->out_vc, hop = o >= nd->locals; /* (ejection is no hop) */
+    int og = nd->base + o, ov = q->out_vc, hop = o >= x->locals; /* (ejection is no hop) */
     uint32_t ser = x->ser && hop ? noc_chan_ser_start(s, og) : 0; /* extra cycles of a narrow link */
     uint16_t head = q->head;
     assert(head != q->tail);
@@ -60,7 +60,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     /* An ejection port's sink always accepts and returns no credits (its
      * counters stay at the buffer depth) but with eject_credit_delay, and
      * its link is no hop. */
-    int cred = hop | r->ej_credits;
+    int cred = hop | x->ej;
     nd->credits[o * x->V + ov] = (int16_t)(nd->credits[o * x->V + ov] - cred);
     int to = out->to;
     uint8_t flags = f->flags;

@@ -69,7 +69,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
     r->sa_wave = sak == NOC_ALLOC_WAVEFRONT || sak == NOC_ALLOC_RR_WAVEFRONT;
     r->W = (r->max_ports * r->V + 63) / 64;
-    r->fast = r->W == 1 && r->S == 1;
+    r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits;
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
@@ -337,9 +337,9 @@ static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
     if (r->fast && !s->serialise)
-        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL);
+        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL, 1);
     else
-        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL);
+        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL, 0);
     if (s->occ)
         count_occupancy(s, r, n);
 }
@@ -354,10 +354,10 @@ static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
             vc_eval(s, nodes[i]);
     else if (r->fast && !s->serialise)
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0);
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1);
     else
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0);
 }
 
 /* Node and local index of VC v of global port g. */
