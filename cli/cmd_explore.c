@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/pool.h"
+#include "cli/explore_plot.h"
 #include "app/config_file.h"
 #include "traffic/gen.h"
 #include "util/interrupt.h"
@@ -430,11 +431,18 @@ static int explore(const explore_plan_t *p, const explore_args_t *a, const char 
     noc_interrupt_cooperate(0);
     char partial[200];
     snprintf(partial, sizeof partial, "interrupted: %d of %d rows", x.done, x.total);
-    if (write_files(&x, prefix, rc == NOC_EXIT_INTERRUPTED ? partial : NULL) != 0 && rc == NOC_EXIT_OK)
+    int wrote = write_files(&x, prefix, rc == NOC_EXIT_INTERRUPTED ? partial : NULL) == 0;
+    char plots[PATH_LEN * 3 + 200] = "";
+    if (!wrote && rc == NOC_EXIT_OK)
+        rc = NOC_EXIT_USAGE;
+    if (wrote && noc_explore_plot(prefix, path, a->command, x.rows, x.done, plots, sizeof plots) == NOC_EXIT_USAGE &&
+        rc == NOC_EXIT_OK)
         rc = NOC_EXIT_USAGE;
     if (rc == NOC_EXIT_OK)
         rc = x.status;
-    printf("explore: %d of %d rows; wrote %s.csv, %s.json, %s.md\n", x.done, x.total, prefix, prefix, prefix);
+    if (wrote)
+        printf("explore: %d of %d rows; wrote %s.csv, %s.json, %s.md%s\n", x.done, x.total, prefix, prefix, prefix,
+               plots);
     free(x.rows);
     free(x.kept);
     return rc;

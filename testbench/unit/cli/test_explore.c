@@ -307,6 +307,38 @@ static void test_resume(void **state)
     free(first);
 }
 
+static void test_plots(void **state)
+{
+    (void)state;
+    char *out, *err;
+    int rc = cmd_run_bin("NOCTUA_BINARY", "PATH=/nonexistent", "explore mesh:2x2 ring:4 -q -o nogp", &out, &err);
+    assert_int_equal(rc, 0); /* the table is the result; the plots need gnuplot */
+    assert_non_null(strstr(err, "gnuplot is not on PATH"));
+    assert_true(exists("nogp.csv"));
+    assert_false(exists("nogp-cycles-links.png"));
+    free(out);
+    free(err);
+    if (system("command -v gnuplot >/dev/null") != 0) {
+        printf("(no gnuplot: the pictures themselves are not checked)\n");
+        return;
+    }
+    run_ok("explore mesh:2x2 ring:5 'num_vcs={2,3}' -q -o gp");
+    /* without --area no area plot; energy=default gives the energy plot */
+    assert_true(exists("gp-cycles-links.png") && exists("gp-cycles-links.svg"));
+    assert_true(exists("gp-energy-cycles.png") && exists("gp-energy-cycles.svg"));
+    assert_false(exists("gp-cycles-area.png"));
+    char *svg = output_file("gp-cycles-links.svg");
+    /* the command as the title, the front's key, every point labelled */
+    assert_non_null(strstr(svg, "noctua explore mesh:2x2 ring:5"));
+    assert_non_null(strstr(svg, "Pareto front"));
+    assert_non_null(strstr(svg, "mesh:2x2 num_vcs=2"));
+    assert_non_null(strstr(svg, "ring:5 num_vcs=3"));
+    free(svg);
+    char *png = output_file("gp-cycles-links.png");
+    assert_memory_equal(png, "\x89PNG", 4);
+    free(png);
+}
+
 /* `noctua explore ARGS` is refused (exit 2) with `want` in its message,
  * and writes nothing. */
 static void refused(const char *args, const char *want)
@@ -348,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_expand),
         cmocka_unit_test(test_rows_equal_single_runs),
         cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_plots),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
