@@ -11,6 +11,7 @@
 #include "cli/options.h"
 #include "cli/pool.h"
 #include "cli/explore_plot.h"
+#include "cli/explore_ini.h"
 #include "app/config_file.h"
 #include "traffic/gen.h"
 #include "util/interrupt.h"
@@ -23,9 +24,12 @@
 
 #define PATH_LEN 4096
 
-enum { O_CONFIG, O_PROGRAM, O_AREA, O_JOBS, O_RESUME, O_OUTPUT, O_QUIET, O_HELP };
+enum { O_CONFIG, O_STUDY, O_PROGRAM, O_AREA, O_JOBS, O_RESUME, O_OUTPUT, O_QUIET, O_HELP };
 static const noc_opt_t explore_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines), for every row" },
+    [O_STUDY] = { "study", 's', "FILE", "read the study from FILE: fabrics, parameters, workloads and\n"
+                                        "settings, a line each (docs/exploration.md, \"The study file\");\n"
+                                        "the command line adds to it and wins" },
     [O_PROGRAM] = { "program", 'p', "NAME[:WORDS]", "a workload: the program NAME (noctua run --program list)\n"
                                                     "with WORDS words per message (default: the program's);\n"
                                                     "braces make several: broadcast:{1,16} (default: broadcast)" },
@@ -46,6 +50,7 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: noctua explore FABRIC [FABRIC ...] [key=value ...] [key={a,b,...} ...]\n"
         "                      [--program NAME[:WORDS] ...] [--area] [-j N] [--resume] [-o PREFIX]\n"
+        "       noctua explore --study FILE.ini [...]\n"
         "\n"
         "Architecture exploration: every FABRIC with every combination of the varied\n"
         "parameters and every workload is one row; each row gets its fabric's graph\n"
@@ -82,6 +87,7 @@ static void usage(FILE *f)
 /* What explore's command line asks for, besides the plan. */
 typedef struct explore_args {
     const char *prefix;
+    char prefix_buf[PATH_LEN]; /* a study file's output */
     int jobs, resume, quiet;
     char command[8192];   /* the command line, as the files name it */
 } explore_args_t;
@@ -99,6 +105,13 @@ static int key_operand(explore_plan_t *p, const char *a)
     }
     if (strncmp(a, "energy=", 7) == 0)
         p->energy_default = 0;
+    /* a key given again: the later wins, fixed or varied */
+    for (int i = 0; i < p->n_keys; i++)
+        if (strlen(p->keys[i].key) == (size_t)(eq - a) && strncmp(p->keys[i].key, a, (size_t)(eq - a)) == 0) {
+            memmove(&p->keys[i], &p->keys[i + 1], (size_t)(p->n_keys - i - 1) * sizeof p->keys[0]);
+            p->n_keys--;
+            break;
+        }
     explore_key_t *k = &p->keys[p->n_keys];
     int n = noc_expand(a, k->val, EXPLORE_MAX_VALUES, err, sizeof err);
     if (n < 0) {
@@ -239,8 +252,56 @@ static int take(explore_plan_t *p, explore_args_t *a, int k, const char *v)
     }
 }
 
-/* The command line into p and a: --config files first (in the first pass),
- * then the rest in order. -1 to go on, else the exit status. */
+/* A study file's item (cli/explore_ini.h), as the command line's. */
+typedef struct study_ctx {
+    explore_plan_t *p;
+    explore_args_t *a;
+} study_ctx_t;
+
+static int study_item(void *c, explore_item_kind_t kind, const char *v, const char *where)
+{
+    study_ctx_t *x = c;
+    int r = 0;
+    switch (kind) {
+    case EXPLORE_ITEM_OPERAND:
+        r = take(x->p, x->a, -1, v);
+        break;
+    case EXPLORE_ITEM_PROGRAM:
+        r = take(x->p, x->a, O_PROGRAM, v);
+        break;
+    case EXPLORE_ITEM_OUTPUT:
+        snprintf(x->a->prefix_buf, sizeof x->a->prefix_buf, "%s", v);
+        r = take(x->p, x->a, O_OUTPUT, x->a->prefix_buf);
+        break;
+    case EXPLORE_ITEM_JOBS:
+        r = take(x->p, x->a, O_JOBS, v);
+        break;
+    case EXPLORE_ITEM_AREA:
+        x->p->area = v[0] == '1';
+        break;
+    case EXPLORE_ITEM_QUIET:
+        x->a->quiet = v[0] == '1';
+        break;
+    }
+    if (r != 0)
+        fprintf(stderr, "noctua explore: (the item of %s)\n", where);
+    return r;
+}
+
+static int read_study(explore_plan_t *p, explore_args_t *a, const char *path)
+{
+    char err[1600];
+    study_ctx_t x = { p, a };
+    err[0] = '\0';
+    int r = explore_ini_read(path, study_item, &x, err, sizeof err);
+    if (r != 0 && err[0])
+        fprintf(stderr, "noctua explore: --study %s\n", err);
+    return r;
+}
+
+/* The command line into p and a: --config and --study files first (in the
+ * first pass, in their order), then the rest in order. -1 to go on, else
+ * the exit status. */
 static int parse_args(int argc, char **argv, explore_plan_t *p, explore_args_t *a)
 {
     for (int pass = 0; pass < 2; pass++) {
@@ -251,9 +312,9 @@ static int parse_args(int argc, char **argv, explore_plan_t *p, explore_args_t *
         while ((k = noc_opts_next(&o)) != -1) {
             if (k == -2)
                 return NOC_EXIT_USAGE;
-            if ((k == O_CONFIG) != (pass == 0) && k != O_HELP)
+            if ((k == O_CONFIG || k == O_STUDY) != (pass == 0) && k != O_HELP)
                 continue;
-            int r = take(p, a, k == NOC_OPTS_OPERAND ? -1 : k, o.value);
+            int r = k == O_STUDY ? read_study(p, a, o.value) : take(p, a, k == NOC_OPTS_OPERAND ? -1 : k, o.value);
             if (r != 0)
                 return r > 0 ? NOC_EXIT_OK : NOC_EXIT_USAGE;
         }

@@ -339,6 +339,51 @@ static void test_plots(void **state)
     free(png);
 }
 
+static void test_study_file(void **state)
+{
+    (void)state;
+    char path[600], args[800];
+    cmd_write("study.ini",
+              "# a study\n[explore]\noutput = st\njobs = 2\nquiet = 1\n\n[fabrics]\nmesh:{2,3}x2\nring:5\n\n"
+              "[parameters]\nnum_vcs = {2,3}\nvc_buf_size = 4\n\n[workloads]\nbroadcast:{1,2}\n",
+              path, sizeof path);
+    run_ok("explore --study study.ini");
+    run_ok("explore 'mesh:{2,3}x2' ring:5 'num_vcs={2,3}' vc_buf_size=4 --program 'broadcast:{1,2}' -j 2 -q -o cl");
+    char *a = output_file("st.csv"), *b = output_file("cl.csv");
+    assert_string_equal(a, b); /* the file is the command line */
+    free(a);
+    free(b);
+    /* the command line adds to the file and wins: one value for num_vcs, another prefix */
+    run_ok("explore --study study.ini num_vcs=2 ring:6 -o st2");
+    json_t *j = load("st2.json");
+    const json_t *rows = json_object_get(j, "rows");
+    assert_int_equal(json_array_size(rows), 4 * 2); /* 4 fabrics x 1 set x 2 workloads */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "params")), "");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 6), "fabric")), "ring:6");
+    json_decref(j);
+    /* bad lines are named by file and line */
+    static const char *const bad[][2] = {
+        { "[fabric]\nmesh:2x2\n", "bad.ini:1: unknown section 'fabric'" },
+        { "mesh:2x2\n", "bad.ini:1: 'mesh:2x2' before any [section]" },
+        { "[explore]\narea = 2\n", "bad.ini:2: area = 2" },
+        { "[explore]\nouptut = x\n", "bad.ini:2: unknown key 'ouptut'" },
+        { "[fabrics]\nmesh:2x2\nmesh:1x1\n", "bad.ini:3" },
+        { "[fabrics]\nnum_vcs=2\n", "parameters go in [parameters]" },
+        { "[parameters]\nnum_vcs\n", "bad.ini:2: expected key = value" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *out, *err;
+        cmd_write("bad.ini", bad[i][0], path, sizeof path);
+        snprintf(args, sizeof args, "explore --study bad.ini -o never");
+        int rc = cmd_run(args, &out, &err);
+        if (rc != 2 || !strstr(err, bad[i][1]))
+            fail_msg("study %zu: status %d, expected 2 with '%s':\n%s", i, rc, bad[i][1], err);
+        assert_false(exists("never.csv"));
+        free(out);
+        free(err);
+    }
+}
+
 /* `noctua explore ARGS` is refused (exit 2) with `want` in its message,
  * and writes nothing. */
 static void refused(const char *args, const char *want)
@@ -381,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_rows_equal_single_runs),
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_plots),
+        cmocka_unit_test(test_study_file),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
