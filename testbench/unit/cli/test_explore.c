@@ -344,7 +344,7 @@ static void test_study_file(void **state)
     (void)state;
     char path[600], args[800];
     cmd_write("study.ini",
-              "# a study\n[explore]\noutput = st\njobs = 2\nquiet = 1\n\n[fabrics]\nmesh:{2,3}x2\nring:5\n\n"
+              "# a study\n[explore]\noutput = st  # the prefix\njobs = 2 ; two at once\nquiet = 1\n\n[fabrics]\nmesh:{2,3}x2\nring:5\n\n"
               "[parameters]\nnum_vcs = {2,3}\nvc_buf_size = 4\n\n[workloads]\nbroadcast:{1,2}\n",
               path, sizeof path);
     run_ok("explore --study study.ini");
