@@ -12,8 +12,10 @@
 #include "cli/pool.h"
 #include "cli/explore_plot.h"
 #include "cli/explore_ini.h"
+#include "cli/sweep.h"
 #include "app/config_file.h"
 #include "traffic/gen.h"
+#include "traffic/pattern.h"
 #include "util/interrupt.h"
 #include "util/outfile.h"
 #include "util/xalloc.h"
@@ -24,7 +26,7 @@
 
 #define PATH_LEN 4096
 
-enum { O_CONFIG, O_STUDY, O_PROGRAM, O_AREA, O_JOBS, O_RESUME, O_OUTPUT, O_QUIET, O_HELP };
+enum { O_CONFIG, O_STUDY, O_PROGRAM, O_PROGRAM_FILE, O_TRAFFIC, O_AREA, O_JOBS, O_RESUME, O_OUTPUT, O_QUIET, O_HELP };
 static const noc_opt_t explore_opts[] = {
     [O_CONFIG] = { "config", 'c', "FILE", "read parameters from FILE (key = value lines), for every row" },
     [O_STUDY] = { "study", 's', "FILE", "read the study from FILE: fabrics, parameters, workloads and\n"
@@ -33,6 +35,12 @@ static const noc_opt_t explore_opts[] = {
     [O_PROGRAM] = { "program", 'p', "NAME[:WORDS]", "a workload: the program NAME (noctua run --program list)\n"
                                                     "with WORDS words per message (default: the program's);\n"
                                                     "braces make several: broadcast:{1,16} (default: broadcast)" },
+    [O_PROGRAM_FILE] = { "program-file", 0, "FILE", "a workload: the program in FILE (GOAL text, docs/programs.md;\n"
+                                                     "its ranks must fit the fabric's nodes)" },
+    [O_TRAFFIC] = { "traffic", 't', "PATTERN[@RATES]", "a workload: synthetic traffic PATTERN (traffic=, noctua run\n"
+                                                       "--help), swept over RATES as noctua sweep --rates does\n"
+                                                       "(default " EXPLORE_DEFAULT_RATES "): its saturation rate and\n"
+                                                       "zero-load latency" },
     [O_AREA] = { "area", 0, NULL, "also the routers' gate count (yosys, cached; noctua area --help):\n"
                                   "router_area and total_area, and area is then an objective" },
     [O_JOBS] = { "jobs", 'j', "N", "run N rows at once, each in a process of its own (default: one\n"
@@ -49,7 +57,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: noctua explore FABRIC [FABRIC ...] [key=value ...] [key={a,b,...} ...]\n"
-        "                      [--program NAME[:WORDS] ...] [--area] [-j N] [--resume] [-o PREFIX]\n"
+        "                      [--program NAME[:WORDS] ...] [--program-file FILE ...]\n"
+        "                      [--traffic PATTERN[@RATES] ...] [--area] [-j N] [--resume] [-o PREFIX]\n"
         "       noctua explore --study FILE.ini [...]\n"
         "\n"
         "Architecture exploration: every FABRIC with every combination of the varied\n"
@@ -59,7 +68,8 @@ static void usage(FILE *f)
         "noctua topo --area). The table goes to PREFIX.csv, PREFIX.json and a Markdown\n"
         "summary PREFIX.md, with the Pareto-optimal rows of each workload marked:\n"
         "minimising cycles and links, and total_area and energy_pj where every row of\n"
-        "the workload has them (docs/exploration.md).\n"
+        "the workload has them; for synthetic traffic maximising the saturation rate and\n"
+        "minimising zero-load latency and links (docs/exploration.md).\n"
         "\n"
         "  FABRIC          a SPEC (%s);\n"
         "                  braces expand: {A..B} a range, {a,b,c} a list, as in\n"
@@ -162,6 +172,26 @@ static int fabric_operand(explore_plan_t *p, const char *a)
     return 0;
 }
 
+/* A --traffic workload's pattern and rates, refused now when bad. */
+static int check_traffic(const explore_plan_t *p, const explore_workload_t *wl, const char *a)
+{
+    char err[700], kv[NOC_EXPLORE_LABEL + 16];
+    noc_config_t probe = p->base;
+    rates_t *r = noc_xmalloc(sizeof *r, "explore");
+    snprintf(kv, sizeof kv, "traffic=%s", wl->program);
+    char args[NOC_EXPLORE_LABEL];
+    int has_args, bad = noc_app_set_arg(&probe, kv, err, sizeof err) != 0 ||
+                        noc_sweep_parse_rates(wl->rates, r, err, sizeof err) != 0;
+    if (!bad && noc_pattern_split(wl->program, args, sizeof args, &has_args) == NOC_PAT_COUNT) {
+        snprintf(err, sizeof err, "unknown pattern '%.100s' (known: %s)", wl->program, noc_pattern_list());
+        bad = 1;
+    }
+    free(r);
+    if (bad)
+        fprintf(stderr, "noctua explore: --traffic '%s': %s\n", a, err);
+    return bad ? -1 : 0;
+}
+
 /* A --program operand, expanded: NAME or NAME:WORDS. */
 static int program_operand(explore_plan_t *p, const char *a)
 {
@@ -197,6 +227,36 @@ static int program_operand(explore_plan_t *p, const char *a)
     return 0;
 }
 
+/* A --program-file or --traffic operand, expanded. */
+static int other_workload(explore_plan_t *p, const char *a, explore_kind_t kind)
+{
+    char err[700], w[EXPLORE_MAX_WORKLOADS][NOC_EXPAND_LEN];
+    const char *opt = kind == EXPLORE_FILE ? "--program-file" : "--traffic";
+    int n = noc_expand(a, w, EXPLORE_MAX_WORKLOADS - p->n_work, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, "noctua explore: %s %s\n", opt, err);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        explore_workload_t *wl = &p->work[p->n_work++];
+        wl->kind = kind;
+        snprintf(wl->label, sizeof wl->label, "%.250s", w[i]);
+        const char *at = kind == EXPLORE_TRAFFIC ? strchr(w[i], '@') : NULL;
+        snprintf(wl->program, sizeof wl->program, "%.*s", at ? (int)(at - w[i]) : (int)strlen(w[i]), w[i]);
+        snprintf(wl->rates, sizeof wl->rates, "%s", at ? at + 1 : EXPLORE_DEFAULT_RATES);
+        FILE *f = kind == EXPLORE_FILE ? fopen(wl->program, "r") : NULL;
+        if (kind == EXPLORE_FILE && !f) {
+            fprintf(stderr, "noctua explore: --program-file %s: %s\n", wl->program, strerror(errno));
+            return -1;
+        }
+        if (f)
+            fclose(f);
+        if (kind == EXPLORE_TRAFFIC && check_traffic(p, wl, a) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The command line as one string, words with shell syntax quoted. */
 static void command_text(int argc, char **argv, char *buf, size_t len)
 {
@@ -223,6 +283,10 @@ static int take(explore_plan_t *p, explore_args_t *a, int k, const char *v)
         return -1;
     case O_PROGRAM:
         return program_operand(p, v);
+    case O_PROGRAM_FILE:
+        return other_workload(p, v, EXPLORE_FILE);
+    case O_TRAFFIC:
+        return other_workload(p, v, EXPLORE_TRAFFIC);
     case O_AREA:
         p->area = 1;
         return 0;
@@ -268,6 +332,12 @@ static int study_item(void *c, explore_item_kind_t kind, const char *v, const ch
         break;
     case EXPLORE_ITEM_PROGRAM:
         r = take(x->p, x->a, O_PROGRAM, v);
+        break;
+    case EXPLORE_ITEM_PROGRAM_FILE:
+        r = take(x->p, x->a, O_PROGRAM_FILE, v);
+        break;
+    case EXPLORE_ITEM_TRAFFIC:
+        r = take(x->p, x->a, O_TRAFFIC, v);
         break;
     case EXPLORE_ITEM_OUTPUT:
         snprintf(x->a->prefix_buf, sizeof x->a->prefix_buf, "%s", v);

@@ -14,12 +14,19 @@
 #define EXPLORE_MAX_WORKLOADS 32
 #define EXPLORE_MAX_ROWS 4096
 
-/* One workload: a program generator with its words per message. */
+/* One workload: a program generator with its words per message, a program
+ * file (GOAL text), or a synthetic pattern swept over rates. */
+typedef enum explore_kind { EXPLORE_PROGRAM, EXPLORE_FILE, EXPLORE_TRAFFIC } explore_kind_t;
 typedef struct explore_workload {
-    char label[NOC_EXPLORE_LABEL]; /* "broadcast:4", or "broadcast" for the generator's default */
-    char program[64];
+    explore_kind_t kind;
+    char label[NOC_EXPLORE_LABEL]; /* "broadcast:4" ("broadcast": the generator's default), the file, "uniform@R" */
+    char program[NOC_EXPLORE_LABEL]; /* the generator, the file, or the pattern */
     int words;                     /* 0: the generator's default */
+    char rates[NOC_EXPLORE_LABEL]; /* a pattern's --rates */
 } explore_workload_t;
+
+/* The rates a synthetic workload is swept over when none are given. */
+#define EXPLORE_DEFAULT_RATES "0.05:1:0.05"
 
 /* A parameter with a list of values ("num_vcs={2,4}"). */
 typedef struct explore_key {

@@ -3,7 +3,9 @@
  *   [explore]      output = PREFIX, jobs = N, area = 0|1, quiet = 0|1
  *   [fabrics]      one FABRIC a line (braces as on the command line)
  *   [parameters]   key = value a line (key = {a,b}: a varied parameter)
- *   [workloads]    one NAME[:WORDS] a line (as --program)
+ *   [workloads]    one NAME[:WORDS] a line (as --program), or
+ *                  program = NAME[:WORDS], program-file = FILE,
+ *                  traffic = PATTERN[@RATES]
  *
  * A # or ; at the start of a line or after a blank starts a comment. */
 #include "cli/explore_ini.h"
@@ -78,6 +80,25 @@ static int setting(int sec, char *line, explore_item_fn fn, void *ctx, const cha
     return -1;
 }
 
+/* A "kind = value" line of [workloads]. */
+static int workload(char *line, explore_item_fn fn, void *ctx, const char *where, char *err, size_t errlen)
+{
+    char *key, *value;
+    if (split_kv(line, &key, &value) != 0) {
+        snprintf(err, errlen, "%s: expected program = NAME[:WORDS], program-file = FILE or traffic = PATTERN[@RATES]",
+                 where);
+        return -1;
+    }
+    if (strcmp(key, "program") == 0)
+        return fn(ctx, EXPLORE_ITEM_PROGRAM, value, where);
+    if (strcmp(key, "program-file") == 0)
+        return fn(ctx, EXPLORE_ITEM_PROGRAM_FILE, value, where);
+    if (strcmp(key, "traffic") == 0)
+        return fn(ctx, EXPLORE_ITEM_TRAFFIC, value, where);
+    snprintf(err, errlen, "%s: unknown key '%s' in [workloads] (program, program-file, traffic)", where, key);
+    return -1;
+}
+
 int explore_ini_read(const char *path, explore_item_fn fn, void *ctx, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
@@ -118,6 +139,8 @@ int explore_ini_read(const char *path, explore_item_fn fn, void *ctx, char *err,
         if (sec == S_NONE) {
             snprintf(err, errlen, "%s: '%s' before any [section]", where, line);
             rc = -1;
+        } else if (sec == S_WORKLOADS && strchr(line, '=')) {
+            rc = workload(line, fn, ctx, where, err, errlen);
         } else if (sec == S_FABRICS || sec == S_WORKLOADS) {
             if (sec == S_FABRICS && strchr(line, '=')) {
                 snprintf(err, errlen, "%s: '%s' in [fabrics]: parameters go in [parameters]", where, line);

@@ -9,6 +9,8 @@
 typedef enum explore_item_kind {
     EXPLORE_ITEM_OPERAND, /* a FABRIC, or key=value from [parameters] */
     EXPLORE_ITEM_PROGRAM, /* --program */
+    EXPLORE_ITEM_PROGRAM_FILE, /* --program-file */
+    EXPLORE_ITEM_TRAFFIC, /* --traffic */
     EXPLORE_ITEM_OUTPUT,  /* -o */
     EXPLORE_ITEM_JOBS,    /* -j */
     EXPLORE_ITEM_AREA,    /* --area (value "1"; "0": none) */

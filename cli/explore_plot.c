@@ -1,6 +1,7 @@
 /* explore_plot.c: noctua explore's pictures, drawn by gnuplot
  * (cli/gnuplot.h) from PREFIX.csv: cycles against links, cycles against
- * total area (with --area), energy against cycles (with energy), one panel
+ * total area (with --area), energy against cycles (with energy) for the
+ * programs, the saturation rate against links for synthetic traffic, one panel
  * per workload, every row a point labelled with its fabric and parameters,
  * the rows on the Pareto front in red. The command that made them is the
  * figure's title. */
@@ -15,7 +16,8 @@
 #define PATH_LEN 4096
 
 /* The CSV's columns (report/explore_csv.c), counted from 1 as gnuplot does. */
-enum { C_FABRIC = 1, C_PARAMS, C_WORKLOAD, C_STATUS, C_LINKS = 6, C_TOTAL_AREA = 14, C_CYCLES, C_ENERGY, C_PARETO };
+enum { C_FABRIC = 1, C_PARAMS, C_WORKLOAD, C_STATUS, C_LINKS = 6, C_TOTAL_AREA = 14, C_CYCLES, C_ENERGY, C_SAT,
+       C_PARETO = 20 };
 
 /* One picture: y against x, per workload. */
 typedef struct figure {
@@ -81,37 +83,49 @@ static int draw(const char *prefix, figure_t *f)
     return rc == 0 ? noc_gp_draw("noctua explore", base, "svg", 1000, h, gp_figure, f) : rc;
 }
 
-int noc_explore_plot(const char *prefix, const char *csv, const char *command, const noc_explore_row_t *rows, int n,
-                     char *names, size_t len)
+/* The workloads (at most MAX_PANELS) of the rows that ran well with cycles
+ * (sat 0) or a saturation (sat 1), in order. */
+static int workloads(const noc_explore_row_t *rows, int n, int sat, const char **work)
 {
-    const char *work[MAX_PANELS];
-    int n_work = 0, area = 0, energy = 0;
-    names[0] = '\0';
+    int n_work = 0;
     for (int i = 0; i < n; i++) {
-        if (rows[i].status != 0)
+        if (rows[i].status != 0 || (sat ? !rows[i].has_sat : !rows[i].has_cycles))
             continue;
-        area |= rows[i].has_area;
-        energy |= rows[i].has_energy;
         int seen = 0;
         for (int k = 0; k < n_work && !seen; k++)
             seen = strcmp(work[k], rows[i].workload) == 0;
         if (!seen && n_work < MAX_PANELS)
             work[n_work++] = rows[i].workload;
     }
-    if (n_work == 0)
+    return n_work;
+}
+
+int noc_explore_plot(const char *prefix, const char *csv, const char *command, const noc_explore_row_t *rows, int n,
+                     char *names, size_t len)
+{
+    const char *work[MAX_PANELS], *synth[MAX_PANELS];
+    int n_work = workloads(rows, n, 0, work), n_synth = workloads(rows, n, 1, synth), area = 0, energy = 0;
+    names[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        area |= rows[i].status == 0 && rows[i].has_area;
+        energy |= rows[i].status == 0 && rows[i].has_energy;
+    }
+    if (n_work + n_synth == 0)
         return 1;
     if (!noc_cli_on_path("gnuplot")) {
         fprintf(stderr, "noctua explore: warning: gnuplot is not on PATH (Debian package gnuplot-nox); no plots\n");
         return 1;
     }
-    figure_t figs[3] = {
+    figure_t figs[4] = {
         { csv, command, "cycles-links", C_LINKS, C_CYCLES, "links", "cycles", work, n_work },
         { csv, command, "cycles-area", C_TOTAL_AREA, C_CYCLES, "total router area (NAND2-eq)", "cycles", work, n_work },
         { csv, command, "energy-cycles", C_CYCLES, C_ENERGY, "cycles", "energy (pJ)", work, n_work },
+        { csv, command, "saturation-links", C_LINKS, C_SAT, "links", "saturation rate (flits/node/cycle)", synth,
+          n_synth },
     };
-    int want[3] = { 1, area, energy }, rc = 0;
+    int want[4] = { n_work > 0, n_work > 0 && area, n_work > 0 && energy, n_synth > 0 }, rc = 0;
     size_t at = 0;
-    for (int i = 0; i < 3 && rc == 0; i++) {
+    for (int i = 0; i < 4 && rc == 0; i++) {
         if (!want[i])
             continue;
         rc = draw(prefix, &figs[i]);

@@ -5,8 +5,9 @@
 #include <stddef.h>
 #include "report/explore.h"
 
-/* PREFIX-cycles-links.png/.svg always, PREFIX-cycles-area.png/.svg when a
- * row has area, PREFIX-energy-cycles.png/.svg when a row has energy: from
+/* For program workloads PREFIX-cycles-links.png/.svg, PREFIX-cycles-area
+ * when a row has area, PREFIX-energy-cycles when a row has energy; for
+ * synthetic ones PREFIX-saturation-links: from
  * csv (rows: the same table, to know which), one panel per workload (the
  * first 8), titled with command. The pictures drawn as ", P-x.png/.svg"
  * items into names. 0 when every picture was drawn; 1 when not (warned: no

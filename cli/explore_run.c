@@ -1,11 +1,14 @@
 /* explore_run.c: one row of noctua explore (cli/explore.h): the fabric's
  * graph facts (as `noctua topo SPEC`), the workload's run (as `noctua run
- * SPEC --program NAME --words W key=value ... --json`), with --area the
+ * SPEC --program NAME --words W key=value ... --json`, or for synthetic
+ * traffic its saturation as `noctua sweep SPEC --rates R traffic=P`), with --area the
  * routers' gate count (as `noctua topo SPEC --area V=.. DEPTH=.. FLIT_W=..`).
  * Runs in a worker process of cli/pool.h, or in the command's own. */
 #include "cli/explore.h"
 #include "cli/cli.h"
 #include "cli/fabric_area.h"
+#include "cli/sweep.h"
+#include "util/xalloc.h"
 #include "app/config_file.h"
 #include "app/energy_file.h"
 #include "app/program.h"
@@ -123,6 +126,40 @@ static int run_status(const noc_prog_result_t *res)
     return strcmp(res->verdict, "ok") == 0 ? NOC_EXIT_OK : NOC_EXIT_WRONG;
 }
 
+/* The synthetic workload's sweep on spec (as noctua sweep SPEC --rates R
+ * traffic=P): the saturation and the zero-load latency into r. */
+static int run_traffic(const explore_workload_t *w, const noc_config_t *cfg, const char *spec, noc_explore_row_t *r)
+{
+    rates_t *rates = noc_xmalloc(sizeof *rates, "explore");
+    series_t *sr = noc_xcalloc(1, sizeof *sr, "explore");
+    sr->cfg = *cfg;
+    snprintf(sr->spec, sizeof sr->spec, "%s", spec);
+    char kv[NOC_EXPLORE_LABEL + 16];
+    snprintf(kv, sizeof kv, "traffic=%s", w->program);
+    int rc = NOC_EXIT_USAGE, rows = 0;
+    FILE *null = NULL;
+    if (noc_app_set_arg(&sr->cfg, kv, r->error, sizeof r->error) == 0 &&
+        noc_sweep_parse_rates(w->rates, rates, r->error, sizeof r->error) == 0 &&
+        (null = fopen("/dev/null", "w")) != NULL) {
+        rc = noc_sweep_run(sr, 1, rates, 1, NULL, null, 0, 1, 0, 1, &rows);
+        if (rc != NOC_EXIT_OK)
+            snprintf(r->error, sizeof r->error, "the sweep stopped after %d rates, status %d (its message is above)", rows, rc);
+    }
+    if (null)
+        fclose(null);
+    if (rc == NOC_EXIT_OK && rows > 0) {
+        const outcome_t *o = &sr->o;
+        r->has_sat = 1;
+        r->saturation_found = o->saturated;
+        r->saturation = o->saturated && o->rows == 1 ? 0.0 : o->last_ok;
+        r->zero_load_latency = o->zero_load;
+        r->vcs = o->vcs;
+    }
+    free(sr);
+    free(rates);
+    return rc;
+}
+
 /* The workload's program on t: cycles, VCs and energy into r. */
 static int run_program(const explore_workload_t *w, const noc_config_t *cfg, const noc_topo_t *t,
                        noc_explore_row_t *r)
@@ -134,7 +171,8 @@ static int run_program(const explore_workload_t *w, const noc_config_t *cfg, con
         ga.words = w->words;
     if (noc_sim_check_memory(cfg, noc_topo_graph(t), r->error, sizeof r->error) != 0)
         return NOC_EXIT_USAGE;
-    noc_program_t *p = noc_app_prog_load(w->program, NULL, NULL, &ga, t, (int)cfg->memory_check, facts_buf,
+    int file = w->kind == EXPLORE_FILE;
+    noc_program_t *p = noc_app_prog_load(file ? NULL : w->program, file ? w->program : NULL, NULL, &ga, t, (int)cfg->memory_check, facts_buf,
                                          sizeof facts_buf, r->error, sizeof r->error);
     if (!p)
         return NOC_EXIT_USAGE;
@@ -181,8 +219,9 @@ void explore_run_row(const explore_plan_t *p, int k, noc_explore_row_t *r)
     if (!t)
         return;
     r->status = facts(t, r);
+    const explore_workload_t *w = &p->work[k % p->n_work];
     if (r->status == NOC_EXIT_OK)
-        r->status = run_program(&p->work[k % p->n_work], &cfg, t, r);
+        r->status = w->kind == EXPLORE_TRAFFIC ? run_traffic(w, &cfg, spec, r) : run_program(w, &cfg, t, r);
     if (r->status == NOC_EXIT_OK && p->area)
         r->status = area(t, &cfg, r);
     if (r->status == NOC_EXIT_OK)

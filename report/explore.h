@@ -32,27 +32,36 @@ typedef struct noc_explore_row {
     long long cycles;    /* the program's cycles */
     int has_energy;
     double energy_pj;    /* the run's total energy, pJ */
+    int has_sat;         /* a synthetic workload's sweep ran */
+    double saturation;   /* the highest rate below saturation (flits/node/cycle); 0: none */
+    int saturation_found; /* 1: the next rate saturated; 0: none did up to the last (a lower bound) */
+    double zero_load_latency; /* average latency at the lowest rate, cycles */
     int pareto;          /* 1: on the front of its workload (noc_explore_pareto) */
 } noc_explore_row_t;
 
-/* Objectives of the Pareto front, all minimised. */
+/* Objectives of the Pareto front, minimised but for saturation. */
 enum {
     NOC_EXPLORE_OBJ_CYCLES = 1,
     NOC_EXPLORE_OBJ_LINKS = 2,
     NOC_EXPLORE_OBJ_AREA = 4,   /* total_area */
     NOC_EXPLORE_OBJ_ENERGY = 8, /* energy_pj */
+    NOC_EXPLORE_OBJ_SATURATION = 16, /* saturation, maximised */
+    NOC_EXPLORE_OBJ_LATENCY = 32,    /* zero_load_latency */
 };
 
 /* Mark rows[].pareto: rows are compared with the rows of the same workload
- * only, and only rows with status 0 and cycles take part. The objectives of
- * a workload are cycles and links, and total_area (energy_pj) when every
- * such row of the workload has it. A row is on the front when no other row
+ * only, and only rows with status 0 and cycles (a program) or a saturation
+ * (synthetic traffic) take part. The objectives of a program's workload are
+ * cycles and links, of a synthetic one saturation (maximised),
+ * zero_load_latency and links; and total_area (energy_pj) when every such
+ * row of the workload has it. A row is on the front when no other row
  * of its workload is at least as good in every objective and better in
  * one (rows equal in all objectives are all on it). The objectives of row
  * i's workload into objs[i] (NOC_EXPLORE_OBJ_* bits; objs may be NULL).
  * Returns the number of rows marked. */
 int noc_explore_pareto(noc_explore_row_t *rows, int n, unsigned *objs);
-/* "cycles, links, total_area, energy_pj" for objective bits (into buf). */
+/* "cycles, links, total_area, energy_pj" for objective bits (into buf);
+ * saturation is "saturation (maximised)". */
 void noc_explore_objectives_text(unsigned objs, char *buf, size_t len);
 
 /* The CSV's header line (no newline), one row (with newline). */

@@ -8,19 +8,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_COLS 18
+#define N_COLS 21
 
 const char *noc_explore_csv_header(void)
 {
     return "fabric,params,workload,status,nodes,links,links_per_node,bisection,bisection_exact,diameter,"
-           "diameter_exact,vcs,router_area,total_area,cycles,energy_pj,pareto,error";
+           "diameter_exact,vcs,router_area,total_area,cycles,energy_pj,saturation,saturation_found,zero_load_latency,"
+           "pareto,error";
+}
+
+/* A label quoted; an empty one an empty field (gnuplot reads "" badly). */
+static void label(FILE *f, const char *s)
+{
+    if (*s)
+        noc_report_csv_field(f, s);
 }
 
 void noc_explore_csv_row(FILE *f, const noc_explore_row_t *r)
 {
     noc_report_csv_field(f, r->fabric);
     fputc(',', f);
-    noc_report_csv_field(f, r->params);
+    label(f, r->params);
     fputc(',', f);
     noc_report_csv_field(f, r->workload);
     fprintf(f, ",%d,%d,%d,%.6f,", r->status, r->nodes, r->links, r->links_per_node);
@@ -39,8 +47,12 @@ void noc_explore_csv_row(FILE *f, const noc_explore_row_t *r)
     fputc(',', f);
     if (r->has_energy)
         fprintf(f, "%.10g", r->energy_pj);
+    if (r->has_sat)
+        fprintf(f, ",%.6g,%d,%.10g", r->saturation, r->saturation_found, r->zero_load_latency);
+    else
+        fputs(",,,", f);
     fprintf(f, ",%d,", r->pareto);
-    noc_report_csv_field(f, r->error);
+    label(f, r->error);
     fputc('\n', f);
 }
 
@@ -102,15 +114,15 @@ int noc_explore_csv_parse(const char *line, noc_explore_row_t *r)
         return -1;
     memset(r, 0, sizeof *r);
     if (strlen(f[0]) >= sizeof r->fabric || strlen(f[1]) >= sizeof r->params ||
-        strlen(f[2]) >= sizeof r->workload || strlen(f[17]) >= sizeof r->error)
+        strlen(f[2]) >= sizeof r->workload || strlen(f[20]) >= sizeof r->error)
         return -1;
     strcpy(r->fabric, f[0]);
     strcpy(r->params, f[1]);
     strcpy(r->workload, f[2]);
-    strcpy(r->error, f[17]);
+    strcpy(r->error, f[20]);
     double v[N_COLS];
     int has[N_COLS];
-    for (int c = 3; c < 17; c++)
+    for (int c = 3; c < 20; c++)
         if (num(f[c], &v[c], &has[c]) != 0)
             return -1;
     r->status = (int)v[3];
@@ -129,7 +141,11 @@ int noc_explore_csv_parse(const char *line, noc_explore_row_t *r)
     r->cycles = (long long)v[14];
     r->has_energy = has[15];
     r->energy_pj = v[15];
-    r->pareto = (int)v[16];
+    r->has_sat = has[16];
+    r->saturation = v[16];
+    r->saturation_found = (int)v[17];
+    r->zero_load_latency = v[18];
+    r->pareto = (int)v[19];
     return 0;
 }
 

@@ -32,6 +32,9 @@ static json_t *row_json(const noc_explore_row_t *r)
     json_object_set_new(j, "total_area", opt_real(r->has_area, r->total_area));
     json_object_set_new(j, "cycles", r->has_cycles ? json_integer((json_int_t)r->cycles) : json_null());
     json_object_set_new(j, "energy_pj", opt_real(r->has_energy, r->energy_pj));
+    json_object_set_new(j, "saturation", opt_real(r->has_sat, r->saturation));
+    json_object_set_new(j, "saturation_found", r->has_sat ? json_boolean(r->saturation_found) : json_null());
+    json_object_set_new(j, "zero_load_latency", opt_real(r->has_sat, r->zero_load_latency));
     json_object_set_new(j, "pareto", json_boolean(r->pareto));
     return j;
 }
@@ -43,9 +46,10 @@ static json_t *fronts_json(const noc_explore_row_t *rows, int n, const unsigned 
     for (int i = 0; i < n; i++) {
         if (json_object_get(j, rows[i].workload))
             continue;
-        static const char *const name[] = { "cycles", "links", "total_area", "energy_pj" };
+        static const char *const name[] = { "cycles", "links", "total_area", "energy_pj", "saturation",
+                                            "zero_load_latency" };
         json_t *a = json_array();
-        for (int b = 0; b < 4; b++)
+        for (int b = 0; b < 6; b++)
             if (objs[i] & (1u << b))
                 json_array_append_new(a, json_string(name[b]));
         json_object_set_new(j, rows[i].workload, a);

@@ -25,7 +25,7 @@ static void md_text(FILE *f, const char *s)
     }
 }
 
-static void md_row(FILE *f, const noc_explore_row_t *r)
+static void md_row(FILE *f, const noc_explore_row_t *r, int synthetic)
 {
     fputs("| ", f);
     md_text(f, r->fabric);
@@ -41,11 +41,17 @@ static void md_row(FILE *f, const noc_explore_row_t *r)
         fprintf(f, "%.1f | %.1f | ", r->router_area, r->total_area);
     else
         fputs("- | - | ", f);
-    if (r->has_cycles)
+    if (synthetic && r->has_sat)
+        fprintf(f, "%s%.4g | %.1f | ", r->saturation_found ? "" : "&ge; ", r->saturation, r->zero_load_latency);
+    else if (synthetic)
+        fputs("- | - | ", f);
+    else if (r->has_cycles)
         fprintf(f, "%lld | ", r->cycles);
     else
         fputs("- | ", f);
-    if (r->has_energy)
+    if (synthetic)
+        ;
+    else if (r->has_energy)
         fprintf(f, "%.1f | ", r->energy_pj);
     else
         fputs("- | ", f);
@@ -54,17 +60,18 @@ static void md_row(FILE *f, const noc_explore_row_t *r)
 
 static void workload_table(FILE *f, const noc_explore_row_t *rows, int n, int first, unsigned objs)
 {
-    char obj[128];
-    noc_explore_objectives_text(objs, obj, sizeof obj);
+    char obj[160];
+    noc_explore_objectives_text(objs & ~(unsigned)NOC_EXPLORE_OBJ_SATURATION, obj, sizeof obj);
     fputs("\n## ", f);
     md_text(f, rows[first].workload);
-    fprintf(f, "\n\nPareto front: minimising %s.\n\n", obj);
-    fputs("| fabric | params | nodes | links | links/node | bisection | diameter | router area | total area | "
-          "cycles | energy (pJ) | Pareto |\n", f);
+    int synthetic = (objs & NOC_EXPLORE_OBJ_SATURATION) != 0;
+    fprintf(f, "\n\nPareto front: %sminimising %s.\n\n", synthetic ? "maximising saturation, " : "", obj);
+    fprintf(f, "| fabric | params | nodes | links | links/node | bisection | diameter | router area | total area | "
+               "%s | Pareto |\n", synthetic ? "saturation (flits/node/cycle) | zero-load latency" : "cycles | energy (pJ)");
     fputs("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|\n", f);
     for (int i = first; i < n; i++)
         if (rows[i].status == 0 && strcmp(rows[i].workload, rows[first].workload) == 0)
-            md_row(f, &rows[i]);
+            md_row(f, &rows[i], synthetic);
 }
 
 int noc_explore_write_md(const noc_explore_row_t *rows, int n, const unsigned *objs, const char *command,

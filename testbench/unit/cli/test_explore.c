@@ -98,6 +98,31 @@ static void test_pareto_optional_objectives(void **state)
     assert_int_equal(u[0].pareto + u[1].pareto, 2);
 }
 
+static void test_pareto_saturation(void **state)
+{
+    (void)state;
+    noc_explore_row_t t[4];
+    for (int i = 0; i < 4; i++) {
+        t[i] = row("s", "uniform", 0, 4);
+        t[i].has_cycles = 0;
+        t[i].has_sat = 1;
+        t[i].zero_load_latency = 10;
+    }
+    t[0].saturation = 0.5; /* dominated by t[1]: a lower saturation, the rest equal */
+    t[1].saturation = 0.7;
+    t[2].saturation = 0.4; /* a lower latency: on the front */
+    t[2].zero_load_latency = 8;
+    t[3].saturation = 0.3; /* worse in both than t[2] */
+    t[3].zero_load_latency = 9;
+    unsigned objs[4];
+    assert_int_equal(noc_explore_pareto(t, 4, objs), 2);
+    assert_int_equal(t[0].pareto, 0);
+    assert_int_equal(t[1].pareto, 1);
+    assert_int_equal(t[2].pareto, 1);
+    assert_int_equal(t[3].pareto, 0);
+    assert_int_equal(objs[0], NOC_EXPLORE_OBJ_SATURATION | NOC_EXPLORE_OBJ_LATENCY | NOC_EXPLORE_OBJ_LINKS);
+}
+
 static void test_csv_round_trip(void **state)
 {
     (void)state;
@@ -112,6 +137,10 @@ static void test_csv_round_trip(void **state)
     r.vcs = 2;
     r.has_energy = 1;
     r.energy_pj = 1234.5;
+    r.has_sat = 1;
+    r.saturation = 0.35;
+    r.saturation_found = 1;
+    r.zero_load_latency = 12.5;
     r.pareto = 1;
     char line[4096];
     FILE *f = fmemopen(line, sizeof line, "w");
@@ -128,6 +157,9 @@ static void test_csv_round_trip(void **state)
     assert_int_equal(back.has_area, 0);
     assert_int_equal(back.has_energy, 1);
     assert_true(back.energy_pj == 1234.5);
+    assert_int_equal(back.has_sat, 1);
+    assert_true(back.saturation == 0.35 && back.zero_load_latency == 12.5);
+    assert_int_equal(back.saturation_found, 1);
     assert_int_equal(back.pareto, 1);
     assert_int_equal(noc_explore_csv_parse("\"a\",\"b\"", &back), -1);
 }
@@ -272,6 +304,74 @@ static void test_rows_equal_single_runs(void **state)
     free(b);
 }
 
+/* noctua sweep SPEC's CSV: the offered load of its last row below
+ * saturation, whether the last row saturated, the first row's latency. */
+static void sweep_figures(const char *name, double *sat, int *found, double *lat)
+{
+    char *csv = output_file(name), *line = strchr(csv, '\n') + 1;
+    *sat = 0;
+    *found = 0;
+    for (int first = 1; *line && *line != '#'; first = 0) {
+        double v[10];
+        char *q = line;
+        for (int k = 0; k < 10; k++) {
+            v[k] = strtod(q, &q);
+            q++;
+        }
+        if (first)
+            *lat = v[2];
+        if (v[9] > 0)
+            *found = 1;
+        else
+            *sat = v[0];
+        line = strchr(line, '\n') + 1;
+    }
+    free(csv);
+}
+
+static void test_synthetic_and_files(void **state)
+{
+    (void)state;
+    char args[700], *out, *err;
+    run_ok("run mesh:2x2 --program broadcast --emit four.goal --emit-only");
+    int rc = cmd_run("explore mesh:2x2 ring:3 --traffic uniform@0.1:0.9:0.1 --program-file four.goal "
+                     "warmup_cycles=200 sample_cycles=500 -q -o syn", &out, &err);
+    /* the 4-rank program does not fit ring:3: that row is refused by name, the others run */
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(err, "ring:3, four.goal"));
+    free(out);
+    free(err);
+    json_t *j = load("syn.json");
+    const json_t *rows = json_object_get(j, "rows");
+    assert_int_equal(json_array_size(rows), 4);
+    const char *specs[2] = { "mesh:2x2", "ring:3" };
+    for (int i = 0; i < 2; i++) {
+        const json_t *r = json_array_get(rows, (size_t)(2 * i));
+        assert_string_equal(json_string_value(json_object_get(r, "workload")), "uniform@0.1:0.9:0.1");
+        snprintf(args, sizeof args, "sweep %s --rates 0.1:0.9:0.1 warmup_cycles=200 sample_cycles=500 "
+                 "energy=default -q -o sw%d", specs[i], i);
+        run_ok(args);
+        char name[32];
+        snprintf(name, sizeof name, "sw%d.csv", i);
+        double sat, lat = -1;
+        int found;
+        sweep_figures(name, &sat, &found, &lat);
+        assert_true(fabs(json_real_value(json_object_get(r, "saturation")) - sat) < 1e-9);
+        assert_int_equal(json_is_true(json_object_get(r, "saturation_found")), found);
+        assert_true(fabs(json_real_value(json_object_get(r, "zero_load_latency")) - lat) < 1e-3);
+        assert_null(json_object_get(r, "cycles") == json_null() ? NULL : json_object_get(r, "cycles"));
+    }
+    /* the file's row on mesh:2x2 is noctua run --program-file's */
+    const json_t *r = json_array_get(rows, 1);
+    assert_int_equal(jint(r, "status"), 0);
+    run_ok("run mesh:2x2 --program-file four.goal energy=default --json f.json");
+    json_t *f = load("f.json");
+    assert_int_equal(jint(r, "cycles"), jint(f, "cycles"));
+    json_decref(f);
+    assert_int_equal(jint(json_array_get(rows, 3), "status"), 2);
+    json_decref(j);
+}
+
 static void test_resume(void **state)
 {
     (void)state;
@@ -345,10 +445,12 @@ static void test_study_file(void **state)
     char path[600], args[800];
     cmd_write("study.ini",
               "# a study\n[explore]\noutput = st  # the prefix\njobs = 2 ; two at once\nquiet = 1\n\n[fabrics]\nmesh:{2,3}x2\nring:5\n\n"
-              "[parameters]\nnum_vcs = {2,3}\nvc_buf_size = 4\n\n[workloads]\nbroadcast:{1,2}\n",
+              "[parameters]\nnum_vcs = {2,3}\nvc_buf_size = 4\nwarmup_cycles = 200\nsample_cycles = 500\n\n"
+              "[workloads]\nbroadcast:{1,2}\ntraffic = uniform@0.2:0.4:0.2\n",
               path, sizeof path);
     run_ok("explore --study study.ini");
-    run_ok("explore 'mesh:{2,3}x2' ring:5 'num_vcs={2,3}' vc_buf_size=4 --program 'broadcast:{1,2}' -j 2 -q -o cl");
+    run_ok("explore 'mesh:{2,3}x2' ring:5 'num_vcs={2,3}' vc_buf_size=4 warmup_cycles=200 sample_cycles=500 "
+           "--program 'broadcast:{1,2}' --traffic uniform@0.2:0.4:0.2 -j 2 -q -o cl");
     char *a = output_file("st.csv"), *b = output_file("cl.csv");
     assert_string_equal(a, b); /* the file is the command line */
     free(a);
@@ -357,9 +459,10 @@ static void test_study_file(void **state)
     run_ok("explore --study study.ini num_vcs=2 ring:6 -o st2");
     json_t *j = load("st2.json");
     const json_t *rows = json_object_get(j, "rows");
-    assert_int_equal(json_array_size(rows), 4 * 2); /* 4 fabrics x 1 set x 2 workloads */
+    assert_int_equal(json_array_size(rows), 4 * 3); /* 4 fabrics x 1 set x 3 workloads */
     assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 0), "params")), "");
-    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 6), "fabric")), "ring:6");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 9), "fabric")), "ring:6");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rows, 2), "workload")), "uniform@0.2:0.4:0.2");
     json_decref(j);
     /* bad lines are named by file and line */
     static const char *const bad[][2] = {
@@ -370,6 +473,7 @@ static void test_study_file(void **state)
         { "[fabrics]\nmesh:2x2\nmesh:1x1\n", "bad.ini:3" },
         { "[fabrics]\nnum_vcs=2\n", "parameters go in [parameters]" },
         { "[parameters]\nnum_vcs\n", "bad.ini:2: expected key = value" },
+        { "[workloads]\ntrafic = uniform\n", "bad.ini:2: unknown key 'trafic'" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *out, *err;
@@ -414,6 +518,9 @@ static void test_bad_input(void **state)
     refused("mesh:2x2 topology_spec=ring:4", "topology_spec");
     refused("--program broadcast", "no FABRIC");
     refused("mesh:2x2 -j 0", "-j '0'");
+    refused("mesh:2x2 --traffic nosuch", "nosuch");
+    refused("mesh:2x2 --traffic uniform@0:1:0.1", "FROM must be > 0");
+    refused("mesh:2x2 --program-file nosuch.goal", "nosuch.goal");
 }
 
 int main(void)
@@ -421,9 +528,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pareto_by_hand),
         cmocka_unit_test(test_pareto_optional_objectives),
+        cmocka_unit_test(test_pareto_saturation),
         cmocka_unit_test(test_csv_round_trip),
         cmocka_unit_test(test_expand),
         cmocka_unit_test(test_rows_equal_single_runs),
+        cmocka_unit_test(test_synthetic_and_files),
         cmocka_unit_test(test_resume),
         cmocka_unit_test(test_plots),
         cmocka_unit_test(test_study_file),
