@@ -82,7 +82,7 @@ static void usage(FILE *f)
     fprintf(f,
         "\n"
         "energy=default is set for every row whose router has energy figures (not\n"
-        "ideal) unless energy= is given. At most %d rows. Quote braces for the shell.\n"
+        "ideal) and whose flits are 64 bits (the built-in table's) unless energy= is given. At most %d rows. Quote braces for the shell.\n"
         "\n"
         "CSV columns: %s\n"
         "\n"

@@ -63,7 +63,11 @@ int explore_row_config(const explore_plan_t *p, int k, noc_config_t *cfg, char *
     const char *spec = NULL;
     if (noc_cli_config_operand(cfg, p->fabric[k / (p->n_sets * p->n_work)], &spec, err, errlen) != 0)
         return -1;
-    if (p->energy_default && strcmp(cfg->router, "ideal") != 0)
+    /* energy=default where it applies: a router with energy figures, and
+     * the flit width the built-in table is for */
+    noc_energy_table_t def;
+    noc_energy_default(&def);
+    if (p->energy_default && strcmp(cfg->router, "ideal") != 0 && cfg->flit_width == def.flit_bits)
         return noc_app_set_arg(cfg, "energy=default", err, errlen);
     return 0;
 }
