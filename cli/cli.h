@@ -57,6 +57,9 @@ int noc_prog_help(FILE *f, const char *name);
  * options' fields. NULL with a message in err. */
 noc_program_t *noc_cli_prog_load(const noc_prog_opts_t *o, const noc_topo_t *t, int memory_check, char *facts,
                                  size_t facts_len, char *err, size_t errlen);
+/* A finished program run's verdict (res->verdict, res->error) from its
+ * status (res->status), the PEs' ends and the result check. */
+void noc_cli_prog_judge(noc_sim_t *s, noc_prog_result_t *res);
 /* Run the program: build, run, check, report. Returns the exit status. */
 int noc_cli_run_program(noc_config_t *cfg, const noc_prog_opts_t *o, const char *json_path, int quiet);
 /* --timing loggp (cli/cmd_loggp.c): the options and parameters that have
@@ -74,5 +77,6 @@ int noc_cmd_topo(int argc, char **argv);  /* cmd_topo.c: graph facts */
 int noc_cmd_draw(int argc, char **argv);  /* cmd_draw.c: pictures */
 int noc_cmd_validate(int argc, char **argv); /* cmd_validate.c: programs against the papers */
 int noc_cmd_area(int argc, char **argv);  /* cmd_area.c: gate count of the router core */
+int noc_cmd_explore(int argc, char **argv); /* cmd_explore.c: fabrics x routers x workloads */
 
 #endif

@@ -247,8 +247,7 @@ static int close_waves(noc_waves_t *waves, const noc_cli_waves_t *wv, const noc_
     return 0;
 }
 
-/* The run's verdict from its status, the PEs' ends and the result check. */
-static void judge(noc_sim_t *s, noc_prog_result_t *res)
+void noc_cli_prog_judge(noc_sim_t *s, noc_prog_result_t *res)
 {
     const noc_pe_t *pe = noc_sim_pe(s);
     if (res->status == NOC_RUN_INTERRUPTED) {
@@ -353,7 +352,7 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
         if (s2 && noc_pe_attach(s2, p, err, sizeof err) == 0 && noc_pe_run(s2) == NOC_RUN_OK)
             res.synced = noc_pe_stats(noc_sim_pe(s2));
     }
-    judge(s, &res);
+    noc_cli_prog_judge(s, &res);
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
         noc_report_program_text(stdout, s, p, &res);
     if (json_path && noc_report_program_json(s, p, &res, json_path, err, sizeof err)) {

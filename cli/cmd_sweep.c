@@ -115,8 +115,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* --rates: FROM:TO:STEP or a,b,c into r, sorted, without duplicates. */
-static int parse_rates(const char *arg, rates_t *r, char *err, size_t errlen)
+int noc_sweep_parse_rates(const char *arg, rates_t *r, char *err, size_t errlen)
 {
     r->n = 0;
     if (strchr(arg, ':')) {
@@ -562,7 +561,7 @@ int noc_cmd_sweep(int argc, char **argv)
     if (rc >= 0)
         goto done;
     rc = NOC_EXIT_USAGE;
-    if (parse_rates(a->rates, rates, err, sizeof err) || (n = make_series(a, sr, err, sizeof err)) < 0) {
+    if (noc_sweep_parse_rates(a->rates, rates, err, sizeof err) || (n = make_series(a, sr, err, sizeof err)) < 0) {
         fprintf(stderr, "noctua sweep: %s\n", err);
         goto done;
     }

@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "topologies/facts.h"
 #include "cli/options.h"
+#include "cli/fabric_area.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,54 +291,6 @@ static void print_table(FILE *out, const column_t *cols, int n)
 
 /* ---- --area --------------------------------------------------------------- */
 
-/* The parameters for fabric t: those given, V and N_CLASS from the
- * fabric's VC classes when not given. */
-static void area_params(const noc_topo_t *t, const noc_area_params_t *given, int v_set, int c_set,
-                        noc_area_params_t *p)
-{
-    *p = *given;
-    if (!v_set)
-        p->V = noc_topo_vclasses(t) > 2 ? noc_topo_vclasses(t) : 2;
-    if (!c_set)
-        p->n_class = noc_topo_vclasses(t) < p->V ? noc_topo_vclasses(t) : p->V;
-}
-
-/* Group t's nodes by port count and get each group's core. Returns an exit
- * status; a message in err when not OK. */
-static int area_compute(const noc_topo_t *t, noc_fabric_area_t *fa, char *err, size_t errlen)
-{
-    int maxp = noc_topo_max_degree(t) + 1;
-    int *count = noc_xcalloc((size_t)maxp + 1, sizeof *count, "topo --area");
-    for (int v = 0; v < noc_topo_nodes(t); v++)
-        count[noc_topo_degree(t, v) + 1]++;
-    for (int P = 1; P <= maxp; P++)
-        fa->n_groups += count[P] > 0;
-    fa->g = noc_xcalloc((size_t)fa->n_groups, sizeof *fa->g, "topo --area");
-    fa->classes_needed = noc_topo_vclasses(t);
-    int k = 0, rc = NOC_EXIT_OK;
-    for (int P = 1; P <= maxp && rc == NOC_EXIT_OK; P++) {
-        if (!count[P])
-            continue;
-        noc_area_group_t *g = &fa->g[k++];
-        g->ports = P;
-        g->routers = count[P];
-        noc_area_params_t p = fa->p;
-        p.P = P;
-        int r = noc_area_get(&p, &g->a, err, errlen);
-        if (r != NOC_AREA_OK) {
-            rc = r == NOC_AREA_EUSAGE ? NOC_EXIT_USAGE : NOC_EXIT_INTERNAL;
-            break;
-        }
-        if (g->a.other)
-            fprintf(stderr, "noctua topo: warning: %ld cells of the %d-port core are neither NAND, NOT nor "
-                    "flip-flops and are not weighed\n", g->a.other, P);
-        fa->cells += g->a.cells * g->routers;
-        fa->nand2 += g->a.nand2 * g->routers;
-    }
-    free(count);
-    return rc;
-}
-
 static void print_area(FILE *out, const column_t *cols, int n)
 {
     const noc_area_params_t *p0 = &cols[0].area.p;
@@ -463,7 +416,7 @@ int noc_cmd_topo(int argc, char **argv)
             goto done;
         }
         if (area) {
-            area_params(cols[built].t, &r.ap, r.v_set, r.c_set, &cols[built].area.p);
+            noc_cli_area_params(cols[built].t, &r.ap, r.v_set, r.c_set, &cols[built].area.p);
             cols[built].area.p.P = 1;
             int bad = noc_area_params_check(&cols[built].area.p, err, sizeof err) != 0;
             if (!bad && noc_topo_max_degree(cols[built].t) + 1 > NOC_AREA_MAX_P) {
@@ -489,7 +442,7 @@ int noc_cmd_topo(int argc, char **argv)
     }
     for (int i = 0; area && i < n; i++) {
         char err[1200];
-        rc = area_compute(cols[i].t, &cols[i].area, err, sizeof err);
+        rc = noc_cli_area_compute(cols[i].t, &cols[i].area, "noctua topo", err, sizeof err);
         if (rc != NOC_EXIT_OK) {
             fprintf(stderr, "noctua topo: %s: --area: %s\n", noc_topo_spec(cols[i].t), err);
             goto done;

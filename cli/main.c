@@ -19,6 +19,8 @@ static void help(FILE *f)
         "usage: noctua                      run the default (mesh:8x8, uniform traffic at 0.1)\n"
         "       noctua run [SPEC] [key=value ...] [--config FILE] [--json FILE]\n"
         "       noctua sweep SPEC --rates FROM:TO:STEP [key=value ...] [-o PREFIX]\n"
+        "       noctua explore FABRIC... [key={a,b} ...] [--program NAME[:WORDS] ...] [-o PREFIX]\n"
+        "                                   fabrics x router parameters x workloads, Pareto front\n"
         "       noctua topo SPEC [SPEC ...] [--json FILE]   graph facts, side by side\n"
         "       noctua topo SPEC [SPEC ...] --area [V=2 DEPTH=8 FLIT_W=64 ...]   ... with the routers' gate count\n"
         "       noctua area [P=5 V=2 DEPTH=8 FLIT_W=64 ...]   gate count of the router core (yosys)\n"
@@ -35,7 +37,7 @@ static void help(FILE *f)
         noc_version());
 }
 
-static const char *const commands[] = { "run", "sweep", "topo", "area", "draw", "validate", "params", "help",
+static const char *const commands[] = { "run", "sweep", "explore", "topo", "area", "draw", "validate", "params", "help",
                                         "version" };
 enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -66,6 +68,8 @@ static int dispatch(int argc, char **argv)
         return noc_cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "sweep") == 0)
         return noc_cmd_sweep(argc - 1, argv + 1);
+    if (strcmp(cmd, "explore") == 0)
+        return noc_cmd_explore(argc - 1, argv + 1);
     if (strcmp(cmd, "topo") == 0)
         return noc_cmd_topo(argc - 1, argv + 1);
     if (strcmp(cmd, "area") == 0)

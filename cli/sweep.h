@@ -34,6 +34,9 @@ typedef struct series {
     outcome_t o;
 } series_t;
 
+/* --rates: FROM:TO:STEP or a,b,c into r, sorted, without duplicates. 0, or
+ * -1 with a message in err naming arg (cmd_sweep.c). */
+int noc_sweep_parse_rates(const char *arg, rates_t *r, char *err, size_t errlen);
 /* Decimals (3 to 6) that show every rate exactly. */
 int noc_sweep_decimals(const rates_t *r);
 

@@ -1,34 +1,13 @@
-/* sweep_plot.c: noctua sweep's pictures. A gnuplot script is written to a
- * temporary beside the picture, gnuplot draws to its standard output, which
- * goes into the picture through util/outfile.h (cli/filter.h). One series:
+/* sweep_plot.c: noctua sweep's pictures, drawn by gnuplot (cli/gnuplot.h).
+ * One series:
  * latency (average and p99) and accepted load against offered load; several:
  * one colour per series, overlaid (cli/sweep_plot.h). */
 #include "cli/sweep_plot.h"
 #include "cli/cli.h"
 #include "cli/filter.h"
-#include "util/outfile.h"
-#include <errno.h>
+#include "cli/gnuplot.h"
 #include <stdio.h>
 #include <string.h>
-
-#define PATH_LEN 4096
-
-/* s as a gnuplot string: single-quoted (a quote inside is doubled), a
- * newline joined in as a double-quoted "\n". */
-static void gp_str(FILE *gp, const char *s)
-{
-    fputc('\'', gp);
-    for (; *s; s++) {
-        if (*s == '\n') {
-            fputs("'.\"\\n\".'", gp);
-            continue;
-        }
-        if (*s == '\'')
-            fputc('\'', gp);
-        fputc(*s, gp);
-    }
-    fputc('\'', gp);
-}
 
 /* A series' colour: the first is the single-series blue. */
 static const char *const colours[] = { "#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085",
@@ -54,7 +33,7 @@ static void gp_single(FILE *gp, const char *csv, const noc_sweep_figure_t *fig)
 {
     int sat = fig->saturated[0];
     fputs("plot ", gp);
-    gp_str(gp, csv);
+    noc_gp_str(gp, csv);
     fputs(fig->seeds > 1 ? " skip 1 using 1:3:13 with yerrorlines lw 2 pt 7 ps 0.7 lc rgb '#1f5fa8' "
                            "title 'average (95% interval)', \\\n"
                          : " skip 1 using 1:3 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#1f5fa8' title 'average', \\\n",
@@ -66,7 +45,7 @@ static void gp_single(FILE *gp, const char *csv, const noc_sweep_figure_t *fig)
     fputs("\nset yrange [0:*]\n"
           "set ylabel 'accepted (flits/node/cycle)'\n"
           "plot x with lines dt 2 lw 1.5 lc rgb '#404040' title 'accepted = offered', ", gp);
-    gp_str(gp, csv);
+    noc_gp_str(gp, csv);
     fputs(fig->seeds > 1 ? " skip 1 using 1:2:14 with yerrorlines lw 2 pt 7 ps 0.7 lc rgb '#2e8b57' title 'accepted'"
                          : " skip 1 using 1:2 with linespoints lw 2 pt 7 ps 0.7 lc rgb '#2e8b57' title 'accepted'", gp);
     if (sat)
@@ -86,18 +65,18 @@ static void gp_series(FILE *gp, const char *csv, const noc_sweep_figure_t *fig, 
     for (int i = 0; i < fig->n_series; i++) {
         const char *c = colours[i % N_COLOURS];
         fputs(i ? ", \\\n     " : "", gp);
-        gp_str(gp, csv);
+        noc_gp_str(gp, csv);
         fputs(" skip 1 using 2:(strcol(1) eq ", gp);
-        gp_str(gp, fig->labels[i]);
+        noc_gp_str(gp, fig->labels[i]);
         if (fig->seeds > 1) /* with the interval's half-width as an error bar */
             fprintf(gp, " ? %s : 1/0):%s with yerrorlines lw 2 pt 7 ps 0.7 lc rgb '%s' title ", accepted ? "$3" : "$4",
                     accepted ? "15" : "14", c);
         else
             fprintf(gp, " ? %s : 1/0) with linespoints lw 2 pt 7 ps 0.7 lc rgb '%s' title ", accepted ? "$3" : "$4", c);
-        gp_str(gp, fig->labels[i]);
+        noc_gp_str(gp, fig->labels[i]);
         if (fig->saturated[i]) {
             fputs(", \\\n     '' skip 1 using 2:(strcol(1) eq ", gp);
-            gp_str(gp, fig->labels[i]);
+            noc_gp_str(gp, fig->labels[i]);
             fprintf(gp, " && $11 > 0 ? %s : 1/0) with points pt 6 ps 2 lw 2 lc rgb '%s' notitle",
                     accepted ? "$3" : "($4 > cap ? cap : $4)", c);
         }
@@ -109,7 +88,7 @@ static void gp_series(FILE *gp, const char *csv, const noc_sweep_figure_t *fig, 
 static void gp_figure(FILE *gp, const char *csv, const noc_sweep_figure_t *fig)
 {
     fputs("set multiplot layout 2,1 title ", gp);
-    gp_str(gp, fig->title);
+    noc_gp_str(gp, fig->title);
     fputs("\nset xlabel 'offered load (flits/node/cycle)'\n"
           "set key top left\n", gp);
     gp_latency_axis(gp, fig);
@@ -125,64 +104,13 @@ static void gp_figure(FILE *gp, const char *csv, const noc_sweep_figure_t *fig)
     fputs("unset multiplot\n", gp);
 }
 
-/* One picture, PREFIX.EXT, with gnuplot: the script goes to a temporary
- * beside the target, gnuplot draws to its standard output, which goes into
- * the picture through util/outfile.h (cli/filter.h). Returns 0; 1 when
- * gnuplot failed (a warning: the CSV is the result; no picture is left);
- * NOC_EXIT_USAGE when the picture could not be written. */
-static int plot_one(const char *prefix, const char *ext, const char *csv, const noc_sweep_figure_t *fig)
+/* The figure after gnuplot's preamble (cli/gnuplot.h). */
+static void figure(FILE *gp, const void *arg)
 {
-    char path[PATH_LEN + 8], err[600];
-    snprintf(path, sizeof path, "%s.%s", prefix, ext);
-    noc_out_t script, o;
-    if (noc_out_reserve(&script, path, NULL, err, sizeof err) != 0) {
-        fprintf(stderr, "noctua sweep: %s\n", err);
-        return NOC_EXIT_USAGE;
-    }
-    FILE *gp = fopen(script.tmp, "w");
-    int bad = !gp;
-    if (gp) {
-        fputs("set datafile separator ','\n"
-              "set grid\n"
-              "set xrange [0:*]\n"
-              "set yrange [0:*]\n", gp);
-        if (strcmp(ext, "png") == 0)
-            fputs("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-                  "  set terminal pngcairo noenhanced size 900,900 font ',10'\n"
-                  "} else {\n"
-                  "  set terminal png noenhanced size 900,900\n"
-                  "}\n", gp);
-        else
-            fputs("set terminal svg noenhanced size 900,900 dynamic background '#ffffff'\n", gp);
-        gp_figure(gp, csv, fig);
-        bad = ferror(gp) != 0;
-        bad |= fclose(gp) != 0;
-    }
-    if (bad) {
-        fprintf(stderr, "noctua sweep: %s: cannot write gnuplot's script (%s); nothing written\n", path,
-                strerror(errno));
-        noc_out_abort(&script);
-        return NOC_EXIT_USAGE;
-    }
-    if (noc_out_open(&o, path, 0, err, sizeof err) != 0) {
-        fprintf(stderr, "noctua sweep: %s\n", err);
-        noc_out_abort(&script);
-        return NOC_EXIT_USAGE;
-    }
-    const char *const argv[] = { "gnuplot", script.tmp, NULL };
-    size_t n;
-    int st = noc_cli_filter(argv, NULL, o.f, &n);
-    noc_out_abort(&script);
-    if (st != 0 || n == 0) {
-        fprintf(stderr, "noctua sweep: warning: gnuplot failed (status %d); no %s\n", st, path);
-        noc_out_abort(&o);
-        return 1;
-    }
-    if (noc_out_commit(&o, err, sizeof err) != 0) {
-        fprintf(stderr, "noctua sweep: %s\n", err);
-        return NOC_EXIT_USAGE;
-    }
-    return 0;
+    const struct { const char *csv; const noc_sweep_figure_t *fig; } *a = arg;
+    fputs("set xrange [0:*]\n"
+          "set yrange [0:*]\n", gp);
+    gp_figure(gp, a->csv, a->fig);
 }
 
 int noc_sweep_plot(const char *prefix, const char *csv, const noc_sweep_figure_t *fig)
@@ -192,6 +120,7 @@ int noc_sweep_plot(const char *prefix, const char *csv, const noc_sweep_figure_t
                 "wrote %s, no plots\n", csv);
         return 1;
     }
-    int rc = plot_one(prefix, "png", csv, fig);
-    return rc == 0 ? plot_one(prefix, "svg", csv, fig) : rc;
+    const struct { const char *csv; const noc_sweep_figure_t *fig; } arg = { csv, fig };
+    int rc = noc_gp_draw("noctua sweep", prefix, "png", 900, 900, figure, &arg);
+    return rc == 0 ? noc_gp_draw("noctua sweep", prefix, "svg", 900, 900, figure, &arg) : rc;
 }

@@ -3,24 +3,20 @@
  * stderr and its series' outcome strictly in order (series by series, rate
  * by rate), so that the output does not depend on how the points ran. With
  * jobs > 1 up to that many points run at once, each in a child process
- * (fork) that sends its result back whole through a pipe; points past a
- * series' first saturated one, and those after a deadlock, may have started
- * and are killed or thrown away. */
+ * (cli/pool.h) that sends its result back whole; points past a series'
+ * first saturated one, and those after a deadlock, may have started and are
+ * killed or thrown away. */
 #include "cli/sweep.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "cli/pool.h"
 #include "app/run.h"
 #include "report/report.h"
 #include "util/interrupt.h"
 #include "util/xalloc.h"
-#include <errno.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 int noc_sweep_decimals(const rates_t *r)
 {
@@ -257,189 +253,67 @@ static int run_in_order(series_t *sr, int n, const rates_t *r, int seeds, const 
     return rc;
 }
 
-/* ---- in parallel ---- */
+/* ---- in parallel (cli/pool.h) ---- */
 
-/* A slot of the window of points in flight: task k (series k / r->n, rate
- * k % r->n) runs in child pid, whose result arrives through fd. */
-typedef struct slot {
-    int task;           /* -1: free */
-    pid_t pid;
-    int fd;
-    size_t got;         /* bytes of res read */
-    int done;           /* res is whole (or the child failed: res says so) */
-    point_t res;
-} slot_t;
+/* What the pool's callbacks need: task k is series k / r->n at rate
+ * k % r->n. */
+typedef struct sweep_ctx {
+    series_t *sr;
+    const rates_t *r;
+    int seeds, label_rows, quiet;
+    const char *resume;
+    FILE *csv;
+    int *rows;
+} sweep_ctx_t;
 
-static void start(slot_t *sl, int task, series_t *sr, const rates_t *r, int seeds, slot_t *all, int n_slots)
+static int task_skip(void *ctx, int k)
 {
-    int fds[2];
-    sl->task = task;
-    sl->got = 0;
-    sl->done = 0;
-    if (pipe(fds) != 0 || (sl->pid = fork()) < 0) {
-        memset(&sl->res, 0, sizeof sl->res);
-        sl->res.bad = 1;
-        snprintf(sl->res.msg, sizeof sl->res.msg, "cannot start a worker process: %s", strerror(errno));
-        sl->done = 1;
-        sl->fd = -1;
-        return;
-    }
-    if (sl->pid == 0) { /* the child: run the point, send it, leave without the parent's exit handlers */
-        close(fds[0]);
-        for (int j = 0; j < n_slots; j++)
-            if (all[j].task >= 0 && &all[j] != sl && all[j].fd >= 0)
-                close(all[j].fd);
-        noc_progress_t quiet_pg;
-        noc_progress_init(&quiet_pg, 0, 1);
-        point_t *pt = noc_xmalloc(sizeof *pt, "sweep worker");
-        int k = task / r->n, i = task % r->n;
-        run_point(&sr[k].cfg, r->v[i], seeds, &quiet_pg, "", pt);
-        const char *p = (const char *)pt;
-        for (size_t left = sizeof *pt; left > 0;) {
-            ssize_t w = write(fds[1], p, left);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                _exit(1);
-            p += w;
-            left -= (size_t)w;
-        }
-        _exit(0);
-    }
-    close(fds[1]);
-    sl->fd = fds[0];
+    const sweep_ctx_t *c = ctx;
+    return c->sr[k / c->r->n].o.saturated; /* a point past its series' saturated one */
 }
 
-/* Read what the child of sl has sent; at its end, reap it. */
-static void collect(slot_t *sl)
+static int task_ready(void *ctx, int k, void *res)
 {
-    ssize_t k = read(sl->fd, (char *)&sl->res + sl->got, sizeof sl->res - sl->got);
-    if (k > 0) {
-        sl->got += (size_t)k;
-        return;
-    }
-    if (k < 0 && errno == EINTR)
-        return;
-    close(sl->fd);
-    sl->fd = -1;
-    int st = 0;
-    while (waitpid(sl->pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (sl->got != sizeof sl->res) {
-        memset(&sl->res, 0, sizeof sl->res);
-        sl->res.status = NOC_RUN_INVARIANT;
-        fprintf(stderr, "noctua sweep: a worker process ended %s %d without its result\n",
-                WIFSIGNALED(st) ? "by signal" : "with status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-    }
-    sl->done = 1;
+    const sweep_ctx_t *c = ctx;
+    return resumed(c->resume, &c->sr[k / c->r->n], c->label_rows, c->r->v[k % c->r->n], res);
 }
 
-static void drop(slot_t *sl)
+static void task_run(void *ctx, int k, void *res)
 {
-    if (sl->task < 0)
-        return;
-    if (sl->fd >= 0) {
-        kill(sl->pid, SIGKILL);
-        close(sl->fd);
-        while (waitpid(sl->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-    }
-    sl->task = -1;
-    sl->fd = -1;
+    sweep_ctx_t *c = ctx;
+    noc_progress_t quiet_pg;
+    noc_progress_init(&quiet_pg, 0, 1);
+    run_point(&c->sr[k / c->r->n].cfg, c->r->v[k % c->r->n], c->seeds, &quiet_pg, "", res);
 }
 
-/* Wait until a running child has something to read, and read it. */
-static void wait_some(slot_t *sl, int n_slots)
+static int task_apply(void *ctx, int k, void *res)
 {
-    struct pollfd pf[64];
-    int idx[64], m = 0;
-    for (int j = 0; j < n_slots && m < 64; j++)
-        if (sl[j].task >= 0 && !sl[j].done && sl[j].fd >= 0) {
-            pf[m].fd = sl[j].fd;
-            pf[m].events = POLLIN;
-            idx[m++] = j;
-        }
-    if (m == 0 || poll(pf, (nfds_t)m, 500) <= 0)
-        return;
-    for (int q = 0; q < m; q++)
-        if (pf[q].revents)
-            collect(&sl[idx[q]]);
+    sweep_ctx_t *c = ctx;
+    int rc = apply_point(&c->sr[k / c->r->n], c->label_rows, c->r, k % c->r->n, res, c->csv, c->quiet);
+    *c->rows += rc == NOC_EXIT_OK;
+    return rc;
+}
+
+static void task_fail(void *ctx, int k, int why, const char *msg, void *res)
+{
+    (void)ctx;
+    (void)k;
+    point_t *pt = res;
+    if (why == NOC_POOL_NO_START) {
+        pt->bad = 1;
+        snprintf(pt->msg, sizeof pt->msg, "%s", msg);
+    } else {
+        pt->status = why == NOC_POOL_LOST ? NOC_RUN_INVARIANT : NOC_RUN_INTERRUPTED;
+    }
 }
 
 static int run_parallel(series_t *sr, int n, const rates_t *r, int seeds, const char *resume, FILE *csv,
                         int label_rows, int jobs, int quiet, int *rows)
 {
-    int total = n * r->n, n_slots = 2 * jobs > 64 ? 64 : 2 * jobs;
-    if (jobs > n_slots)
-        jobs = n_slots;
-    slot_t *sl = noc_xcalloc((size_t)n_slots, sizeof *sl, "sweep");
-    for (int j = 0; j < n_slots; j++) {
-        sl[j].task = -1;
-        sl[j].fd = -1;
-    }
-    int next = 0, at = 0, running = 0, rc = NOC_EXIT_OK, told = 0;
-    fflush(NULL); /* nothing buffered is written twice by a child */
-    while (at < total && rc == NOC_EXIT_OK) {
-        if (noc_interrupted() && !told) {
-            /* Ctrl-C reaches the children from a terminal; a signal sent to
-             * this process alone is passed on, so that their runs end at the
-             * end of a cycle and say so, as a run in this process would */
-            for (int j = 0; j < n_slots; j++)
-                if (sl[j].task >= 0 && sl[j].fd >= 0)
-                    kill(sl[j].pid, SIGINT);
-            told = 1;
-        }
-        /* fill the window: tasks at .. at + n_slots - 1, of series not done */
-        for (; next < total && next < at + n_slots && running < jobs && !noc_interrupted(); next++) {
-            if (sr[next / r->n].o.saturated)
-                continue;
-            slot_t *f = &sl[next % n_slots];
-            if (resumed(resume, &sr[next / r->n], label_rows, r->v[next % r->n], &f->res)) {
-                f->task = next; /* done already: no worker */
-                f->done = 1;
-                f->fd = -1;
-            } else {
-                start(f, next, sr, r, seeds, sl, n_slots);
-            }
-            running++;
-        }
-        slot_t *s = &sl[at % n_slots];
-        if (sr[at / r->n].o.saturated) { /* a point past its series' saturated one */
-            if (s->task == at) {
-                running--;
-                drop(s);
-            }
-            at++;
-            continue;
-        }
-        if (s->task != at && noc_interrupted()) { /* Ctrl-C before this point started: it ends here */
-            memset(&s->res, 0, sizeof s->res);
-            s->res.status = NOC_RUN_INTERRUPTED;
-            rc = apply_point(&sr[at / r->n], label_rows, r, at % r->n, &s->res, csv, quiet);
-            break;
-        }
-        int waiting = 0;
-        for (int j = 0; j < n_slots; j++)
-            waiting += sl[j].task >= 0 && !sl[j].done;
-        if (s->task != at && waiting == 0 && next > at) { /* cannot happen: never wait for nothing */
-            fprintf(stderr, "noctua sweep: point %d was never started (an internal error)\n", at + 1);
-            rc = NOC_EXIT_INTERNAL;
-            break;
-        }
-        if (s->task != at || !s->done) {
-            wait_some(sl, n_slots);
-            continue;
-        }
-        rc = apply_point(&sr[at / r->n], label_rows, r, at % r->n, &s->res, csv, quiet);
-        *rows += rc == NOC_EXIT_OK;
-        s->task = -1;
-        running--;
-        at++;
-    }
-    for (int j = 0; j < n_slots; j++)
-        drop(&sl[j]);
-    free(sl);
-    return rc;
+    sweep_ctx_t c = { sr, r, seeds, label_rows, quiet, resume, csv, rows };
+    const noc_pool_ops_t ops = { sizeof(point_t), "noctua sweep", task_skip, task_ready, task_run, task_apply,
+                                 task_fail };
+    return noc_pool_run(n * r->n, jobs, &ops, &c);
 }
 
 int noc_sweep_run(series_t *sr, int n, const rates_t *r, int seeds, const char *resume, FILE *csv, int label_rows,
