@@ -111,12 +111,13 @@ uint64_t noc_vc_spec_bytes(const struct noc_sim *s, int W, int S, int lane_ports
     uint64_t b = (uint64_t)W * sizeof(uint64_t);
     if (is_prio(c->spec_sw_allocator))
         return b;
+    /* (every node with the most ports: a shape lists no node's ports) */
     noc_arb_kind_t ak = noc_arb_kind_parse(c->arb_type);
-    for (int n = 0; n < s->graph->n_nodes; n++) {
-        int P = s->graph->port_base[n + 1] - s->graph->port_base[n] + lane_ports;
-        b += sizeof(noc_alloc_t) + noc_alloc_block_size(ak, P * S, P) + noc_alloc_heap_bytes(ak, P * S, P);
-    }
-    return b;
+    int P = s->graph->max_degree + 1 + lane_ports;
+    if (ak == NOC_ARB_COUNT)
+        return b; /* create refuses it */
+    return b + (uint64_t)s->graph->n_nodes * (sizeof(noc_alloc_t) + noc_alloc_block_size(ak, P * S, P) +
+                                              noc_alloc_heap_bytes(ak, P * S, P));
 }
 
 /* Does the head of input VC l (registers q, bidding for an output VC) bid
