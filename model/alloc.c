@@ -453,3 +453,129 @@ void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, con
         dense[who[k]] = 0;
     }
 }
+
+/* ---- two priorities (noc_alloc_run_sparse_prio) ---- */
+
+/* Input-first: each input arbiter among its hi requests if any; each output
+ * arbiter among the entries whose pick was a hi request, if any. */
+static void prio_input_first(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                             const uint64_t *hi, int16_t *grant)
+{
+    uint64_t col[64], colhi[64], used = 0, out_mask = out_mask_of(a);
+    for (int k = 0; k < n; k++) {
+        grant[k] = -1;
+        uint64_t want = mask[k] & out_mask, h = hi[k] & want;
+        if (!want)
+            continue;
+        int r = noc_alloc_in_pick(a, who[k], h ? h : want);
+        uint64_t rb = UINT64_C(1) << r;
+        if (!(used & rb)) {
+            used |= rb;
+            col[r] = colhi[r] = 0;
+        }
+        col[r] |= UINT64_C(1) << k;
+        if (h)
+            colhi[r] |= UINT64_C(1) << k;
+    }
+    for (; used; used &= used - 1) {
+        int r = __builtin_ctzll(used);
+        int k = out_pick_list(a, r, who, colhi[r] ? colhi[r] : col[r]);
+        grant[k] = (int16_t)r;
+        noc_alloc_grant_update(a, who[k], r);
+    }
+}
+
+/* Output-first: each output arbiter among the entries with a hi request
+ * for it, if any; each input arbiter among the grants of its hi requests,
+ * if any. */
+static void prio_output_first(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                              const uint64_t *hi, int16_t *grant)
+{
+    uint64_t col[64], colhi[64], granted[64], used = 0, gk = 0, out_mask = out_mask_of(a);
+    for (int k = 0; k < n; k++) {
+        grant[k] = -1;
+        for (uint64_t want = mask[k] & out_mask; want; want &= want - 1) {
+            int r = __builtin_ctzll(want);
+            uint64_t rb = UINT64_C(1) << r;
+            if (!(used & rb)) {
+                used |= rb;
+                col[r] = colhi[r] = 0;
+            }
+            col[r] |= UINT64_C(1) << k;
+            if (hi[k] & rb)
+                colhi[r] |= UINT64_C(1) << k;
+        }
+    }
+    for (; used; used &= used - 1) {
+        int r = __builtin_ctzll(used);
+        int k = out_pick_list(a, r, who, colhi[r] ? colhi[r] : col[r]);
+        uint64_t kb = UINT64_C(1) << k;
+        if (!(gk & kb)) {
+            gk |= kb;
+            granted[k] = 0;
+        }
+        granted[k] |= UINT64_C(1) << r;
+    }
+    for (; gk; gk &= gk - 1) {
+        int k = __builtin_ctzll(gk);
+        uint64_t h = granted[k] & hi[k];
+        int r = noc_alloc_in_pick(a, who[k], h ? h : granted[k]);
+        grant[k] = (int16_t)r;
+        noc_alloc_grant_update(a, who[k], r);
+    }
+}
+
+/* The wavefront kinds: the diagonals of the hi requests, then of the
+ * others, the priority diagonal moving once (after the first grant's, with
+ * rr_wavefront). */
+static void prio_wavefront(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask, const uint64_t *hi,
+                           int16_t *grant)
+{
+    int sq = a->n_in > a->n_out ? a->n_in : a->n_out, first = -1;
+    int16_t k_of[256]; /* requester -> its list entry, -1 none */
+    memset(k_of, 0xff, sizeof k_of);
+    uint64_t any = 0, taken = 0;
+    for (int k = 0; k < n; k++) {
+        grant[k] = -1;
+        k_of[who[k]] = (int16_t)k;
+        any |= mask[k];
+    }
+    if (!(any & out_mask_of(a)))
+        return;
+    for (int pass = 0; pass < 2; pass++)
+        for (int p = 0; p < sq; p++)
+            for (int out = 0; out < a->n_out; out++) {
+                int in = (a->pri + p + sq - out) % sq, k = in < a->n_in ? k_of[in] : -1;
+                if (k < 0 || grant[k] >= 0 || ((taken >> out) & 1))
+                    continue;
+                uint64_t req = pass == 0 ? hi[k] & mask[k] : mask[k] & ~hi[k];
+                if (!((req >> out) & 1))
+                    continue;
+                grant[k] = (int16_t)out;
+                taken |= UINT64_C(1) << out;
+                if (first < 0)
+                    first = in + out;
+            }
+    a->pri = (uint16_t)(((a->kind == NOC_ALLOC_RR_WAVEFRONT ? first : a->pri) + 1) % sq);
+}
+
+void noc_alloc_run_sparse_prio(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                               const uint64_t *hi, int16_t *grant)
+{
+    assert(n <= 64);
+    switch (a->kind) {
+    case NOC_ALLOC_INPUT_FIRST:
+        prio_input_first(a, n, who, mask, hi, grant);
+        break;
+    case NOC_ALLOC_OUTPUT_FIRST:
+        prio_output_first(a, n, who, mask, hi, grant);
+        break;
+    case NOC_ALLOC_WAVEFRONT:
+    case NOC_ALLOC_RR_WAVEFRONT:
+        prio_wavefront(a, n, who, mask, hi, grant);
+        break;
+    default: /* islip: no priorities */
+        run_list(a, n, who, mask, grant);
+        break;
+    }
+}

@@ -137,6 +137,19 @@ static inline void noc_alloc_grant_update(noc_alloc_t *a, int i, int r)
 void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                                   int16_t *grant);
 
+/* The sparse form with two priorities (BookSim2's speculative requests,
+ * which rank below all others): hi[k], within mask[k], are requester
+ * who[k]'s requests of the higher priority. Every arbiter chooses among the
+ * requests of the highest priority it sees (its usual choice among those):
+ * in the separable kinds an input arbiter among its requester's hi
+ * requests if it has any, an output arbiter among the hi requests reaching
+ * it if any; the wavefront kinds take every diagonal of the hi requests
+ * before any of the others (one pass each); islip ranks none, as
+ * BookSim2's iSLIP does not (hi is ignored). Pointers move as in
+ * noc_alloc_run, for every grant. At most 64 entries. */
+void noc_alloc_run_sparse_prio(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                               const uint64_t *hi, int16_t *grant);
+
 /* The wavefront kinds, which the shortcuts below (and a router's own for a
  * lone or conflict-free request) do not apply to: their pointer is the
  * allocation's, not an arbiter's per grant. */

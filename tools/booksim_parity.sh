@@ -13,11 +13,16 @@
 # (only input_speedup: BookSim2's examples/mesh88_lat, which has
 # input_speedup = 2, as it is and with 1, then the same file with uniform
 # traffic, and an 8x8 mesh with 4 VCs and 4-flit packets, each with
-# input_speedup 1 and 2 from low load to past saturation) or conc (only
+# input_speedup 1 and 2 from low load to past saturation), conc (only
 # concentration: BookSim2's examples/anynet/anynet_config as shipped (three
 # nodes on each of three routers, 1 VC of 3 flits: the ejection channel's
-# credits hold flits back), the same with vc_buf_size = 8, and a star of 4 leaf routers with 4 nodes each around a
-# router without nodes, from low load to past saturation).
+# credits hold flits back), the same with vc_buf_size = 8, and a star of 4
+# leaf routers with 4 nodes each around a router without nodes, from low
+# load to past saturation) or spec (only speculative switch allocation: an
+# 8x8 mesh, 2 VCs of 8 flits, 1-flit packets, separable input-first
+# allocators, with speculative = 0, with 1 and spec_sw_allocator = prio,
+# and with 1 and a separable input-first spec_sw_allocator, from low load
+# to past saturation).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -47,7 +52,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|conc) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup or conc, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|conc|spec) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, conc or spec, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -195,6 +200,17 @@ if [ "$SET" = speedup ]; then
 packet_size = 4; injection_rate_uses_flits = 1; vc_allocator = separable_input_first; sw_allocator = separable_input_first;'
   for S in 1 2; do
     for r in 0.10 0.30 0.40 0.50; do own "mesh 8x8, 4 VCs, 4-flit packets, input_speedup = $S" "$r" "$sp input_speedup = $S;"; done
+  done
+  exit 0
+fi
+# speculative: 2 VCs of 8 flits, 1-flit packets (every flit a head, which
+# speculation speeds up), separable input-first allocators (BookSim2's iSLIP
+# ranks no request below another)
+spec='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 2; vc_buf_size = 8; traffic = uniform;
+vc_allocator = separable_input_first; sw_allocator = separable_input_first;'
+if [ "$SET" = spec ]; then
+  for v in "speculative = 0;" "speculative = 1;" "speculative = 1; spec_sw_allocator = separable_input_first;"; do
+    for r in 0.05 0.15 0.25 0.40; do own "mesh 8x8, 2 VCs, $v" "$r" "$spec $v"; done
   done
   exit 0
 fi

@@ -74,6 +74,11 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
                  "router honours %lld", (long long)s->cfg.input_speedup);
         return -1;
     }
+    if (s->cfg.speculative) {
+        snprintf(err, errlen, "parameter 'speculative': the ideal router has no VC or switch allocation to "
+                 "speculate on; only the vc router honours 1");
+        return -1;
+    }
     if (s->cfg.num_vcs < gr->n_vclasses) {
         snprintf(err, errlen, "parameter 'num_vcs': %s needs at least %d virtual channels for deadlock-free "
                  "routing, %lld given", gr->name, gr->n_vclasses, (long long)s->cfg.num_vcs);

@@ -138,6 +138,11 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  "port; only the vc router honours %lld", (long long)c->input_speedup);
         return -1;
     }
+    if (c->speculative) {
+        snprintf(err, errlen, "parameter 'speculative': the rtl router's core allocates the switch only to VCs "
+                 "that hold an output VC (no speculative switch allocation); only the vc router honours 1");
+        return -1;
+    }
     if (gr->max_degree > NOC_PORT_SPILL) { /* ports from the spill bit on share one bit */
         snprintf(err, errlen, "%s: the rtl router supports at most %d network ports per node", gr->name,
                  NOC_PORT_SPILL);

@@ -144,6 +144,13 @@ typedef struct vc_state {
     int hold;                  /* hold_switch_for_packet */
     uint8_t *hold_vc;          /* per switch input (numbered as sa_vc), its VC holding the switch,
                                   when its node's hold_in says one does (allocated with hold) */
+
+    /* speculative = 1 (vc_spec.c) */
+    int spec_elig, spec_cred;  /* spec_check_elig, spec_check_cred */
+    int spec_mask;             /* spec_mask_by_reqs */
+    int spec_kind;             /* spec_sw_allocator: an allocator kind, or NOC_ALLOC_COUNT for prio */
+    noc_alloc_t *sa_spec;      /* per node: the speculative switch allocator (not prio) */
+    uint64_t *spec_req;        /* scratch, W words: the VCs bidding speculatively this cycle */
 } vc_state_t;
 
 /* What the stages of one node's evaluation share. The stages are inlined
@@ -265,6 +272,7 @@ static inline int vc_in(const vc_ctx_t *x, int l)
  *                switch and enters its output link;
  *   vc_vcalloc.h vc_vc_alloc(x): VC allocation;
  *   vc_switch.h  vc_switch(x): switch allocation; vc_switch_hold(x): the
- *                same with hold_switch_for_packet = 1. */
+ *                same with hold_switch_for_packet = 1;
+ *   vc_spec.c    the switch stage with speculative = 1. */
 
 #endif

@@ -2,9 +2,9 @@
  * vc_output.h (credits in), vc_input.h, vc_vcalloc.h and vc_switch.h (with
  * vc_output.h's traversal) in pipeline order, inlined into the instances
  * that vc_router.c makes of it (and vc_hold.c, with the switch hold of
- * hold_switch_for_packet = 1: a file of its own, so that the others' code
- * stays as it is). Included by those two files only, after the boxes'
- * headers. */
+ * hold_switch_for_packet = 1, and vc_spec.c, with speculative = 1: files of
+ * their own, so that the others' code stays as it is). Included by those
+ * three files only, after the boxes' headers. */
 #ifndef NOC_VC_EVAL_H
 #define NOC_VC_EVAL_H
 #include "routers/vc/vc_switch.h"
@@ -14,15 +14,32 @@
 void noc_vc_switch_hold(vc_ctx_t *x);
 void noc_vc_eval_hold(struct noc_sim *s, const int32_t *nodes, int count);
 
+/* speculative = 1 (vc_spec.c): before VC allocation, the VCs of the va set
+ * that bid for the switch speculatively this cycle (into r->spec_req;
+ * nonzero if any); after it, the switch stage with them (spec: the first
+ * found some); nodes[0..count) evaluated so. Set-up for vc_router.c: the
+ * check of the parameters (0, or -1 with a message in err), the state (its
+ * allocators; freed by noc_vc_spec_free) and its bytes. */
+int noc_vc_spec_requests(vc_ctx_t *x);
+void noc_vc_switch_spec(vc_ctx_t *x, int spec);
+void noc_vc_eval_spec(struct noc_sim *s, const int32_t *nodes, int count);
+int noc_vc_spec_check(const struct noc_sim *s, char *err, size_t errlen);
+void noc_vc_spec_init(struct noc_sim *s, vc_state_t *r);
+void noc_vc_spec_free(struct noc_sim *s, vc_state_t *r);
+uint64_t noc_vc_spec_bytes(const struct noc_sim *s, int W, int S, int lane_ports);
+
+/* The switch stage of an instance (vc_eval_node's `stage`, a constant). */
+enum { VC_STAGE_PLAIN, VC_STAGE_HOLD, VC_STAGE_SPEC };
+
 /* Run each stage only when it has something to do: arrivals for the input
  * unit, VCs in the sets of the other stages. W: words of a set, S:
  * input_speedup, ser: some link serialises (1, 1 and 0, constants, in the
- * common instance), hold:
- * hold_switch_for_packet (a constant in every instance), waits: count the
+ * common instance), stage: VC_STAGE_* (hold_switch_for_packet,
+ * speculative; a constant in every instance), waits: count the
  * waits of a program run (r->arrive set; 0 in the synthetic instances),
  * plain: one local port a node and no ejection credits (a constant 1 in
  * the common instance, r->fast; 0: read them). */
-VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int S, int ser, int hold, int waits,
+VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int S, int ser, int stage, int waits,
                             int plain)
 {
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
@@ -56,14 +73,18 @@ VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int 
         va |= a;
         sw |= b & set[w];
     }
+    int spec = stage == VC_STAGE_SPEC && va && noc_vc_spec_requests(&x);
     if (va) {
         vc_vc_alloc(&x);
         /* with no VA delay, a VC granted now bids for the switch at once */
         if (r->VA == 0)
             sw = 1;
     }
-    if (sw) {
-        if (hold)
+    if (stage == VC_STAGE_SPEC) {
+        if (sw | (uint64_t)spec)
+            noc_vc_switch_spec(&x, spec);
+    } else if (sw) {
+        if (stage == VC_STAGE_HOLD)
             noc_vc_switch_hold(&x);
         else
             vc_switch(&x);

@@ -103,7 +103,7 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     b += (uint64_t)gr->n_ports * sizeof(int32_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
     b += (uint64_t)gr->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
     b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t)) + nl + (uint64_t)r.max_ports * (uint64_t)r.S; /* l_in, e_port */
-    return b;
+    return b + noc_vc_spec_bytes(s, r.W, r.S, r.lane_ports);
 }
 
 /* The parameters this family takes, checked before anything is
@@ -148,7 +148,7 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
                  lanes ? " (with the NI's lane ports)" : "");
         return -1;
     }
-    return 0;
+    return noc_vc_spec_check(s, err, errlen);
 }
 
 /* Node n's block: its ports (network ones with their channels, then the
@@ -206,6 +206,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
 }
 
 static const noc_router_ops_t vc_hold_ops; /* (at the end: the family with hold_switch_for_packet = 1) */
+static const noc_router_ops_t vc_spec_ops; /* (and with speculative = 1) */
 
 static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 {
@@ -251,6 +252,10 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     if (r->hold) {
         r->hold_vc = noc_xcalloc(n_sw_in, 1, "vc router");
         s->rops = &vc_hold_ops;
+    }
+    if (c->speculative) {
+        noc_vc_spec_init(s, r);
+        s->rops = &vc_spec_ops;
     }
     r->port_node = noc_xcalloc((size_t)gr->n_ports, sizeof(int32_t), "vc router");
     r->buffered = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "vc router");
@@ -318,6 +323,7 @@ static void vc_destroy(struct noc_sim *s)
     free(r->grant);
     free(r->lvc);
     free(r->next);
+    noc_vc_spec_free(s, r);
     free(r);
     s->rstate = NULL;
 }
@@ -432,6 +438,23 @@ static void vc_eval_all_hold(struct noc_sim *s, const int32_t *nodes, int count)
         noc_vc_eval_hold(s, nodes, count);
 }
 
+/* speculative = 1: the same with vc_spec.c's evaluation. */
+static void vc_eval_spec(struct noc_sim *s, int n)
+{
+    noc_vc_eval_spec(s, &n, 1);
+    if (s->occ)
+        count_occupancy(s, s->rstate, n);
+}
+
+static void vc_eval_all_spec(struct noc_sim *s, const int32_t *nodes, int count)
+{
+    if (s->occ)
+        for (int i = 0; i < count; i++)
+            vc_eval_spec(s, nodes[i]);
+    else
+        noc_vc_eval_spec(s, nodes, count);
+}
+
 /* The family's operations, with the evaluation functions given. */
 #define VC_OPS(EVAL, EVAL_ALL)                                                           \
     {                                                                                    \
@@ -460,3 +483,6 @@ const noc_router_ops_t noc_router_vc = VC_OPS(vc_eval, vc_eval_all);
  * on the run, so that the evaluation of the others has no test of it (the
  * same family: its name, state and everything but eval and eval_all). */
 static const noc_router_ops_t vc_hold_ops = VC_OPS(vc_eval_hold, vc_eval_all_hold);
+
+/* ... and with speculative = 1 (vc_spec.c). */
+static const noc_router_ops_t vc_spec_ops = VC_OPS(vc_eval_spec, vc_eval_all_spec);

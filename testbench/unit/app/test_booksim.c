@@ -232,8 +232,8 @@ static void test_noctua_files_unchanged(void **state)
     assert_int_equal(cfg.num_vcs, def.num_vcs);
     assert_int_equal(cfg.booksim, 0);
     /* a BookSim2 key in a noctua file: its table, as an argument */
-    assert_int_equal(load("nb.cfg", "k = 4\nspeculative = 1\n", &cfg, err, sizeof err), -1);
-    assert_non_null(strstr(err, "nb.cfg:2: 'speculative = 1' is not honoured"));
+    assert_int_equal(load("nb.cfg", "k = 4\nnoq = 1\n", &cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "nb.cfg:2: 'noq = 1' is not honoured"));
 }
 
 /* input_speedup has BookSim2's meaning in noctua's vc router: the file's
@@ -272,6 +272,49 @@ static void test_speedups(void **state)
     free(out);
     assert_int_equal(cmd_run("run --config is2run.cfg --router rtl --quiet", NULL, &e2), 2);
     assert_non_null(strstr(e2, "parameter 'input_speedup'"));
+    free(e2);
+}
+
+/* speculative and its companions have BookSim2's meaning in noctua's vc
+ * router: each value goes to noctua's parameter of that name (with
+ * BookSim2's defaults when the file gives none); values outside BookSim2's
+ * reading that noctua does not take are refused by name, and a file with
+ * speculative = 1 runs on the vc router and is refused by name with
+ * --router rtl. */
+static void test_speculative(void **state)
+{
+    (void)state;
+    noc_config_t cfg;
+    char err[1200], text[512];
+    const char *mesh = "topology = mesh; k = 4; n = 2; routing_function = dor;\n";
+    assert_int_equal(load("sp0.cfg", mesh, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.speculative, 0);
+    assert_int_equal(cfg.spec_check_elig, 1);
+    assert_int_equal(cfg.spec_check_cred, 1);
+    assert_int_equal(cfg.spec_mask_by_reqs, 0);
+    assert_string_equal(cfg.spec_sw_allocator, "prio");
+    snprintf(text, sizeof text, "%sspeculative = 1; spec_check_elig = 0; spec_check_cred = 0;\n"
+             "spec_mask_by_reqs = 1; spec_sw_allocator = separable_output_first;\n", mesh);
+    assert_int_equal(load("sp1.cfg", text, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.speculative, 1);
+    assert_int_equal(cfg.spec_check_elig, 0);
+    assert_int_equal(cfg.spec_check_cred, 0);
+    assert_int_equal(cfg.spec_mask_by_reqs, 1);
+    assert_string_equal(cfg.spec_sw_allocator, "separable_output_first");
+    snprintf(text, sizeof text, "%sspeculative = 1; spec_sw_allocator = pim;\n", mesh);
+    put("sppim.cfg", text);
+    char *e1;
+    assert_int_equal(cmd_run("run --config sppim.cfg", NULL, &e1), 2);
+    assert_non_null(strstr(e1, "sppim.cfg:2: 'spec_sw_allocator = pim'"));
+    free(e1);
+    put("sprun.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; speculative = 1; packet_size = 4;\n"
+                     "vc_allocator = separable_input_first; sw_allocator = separable_input_first;\n"
+                     "sample_period = 500; injection_rate = 0.02;\n");
+    char *out, *e2;
+    assert_int_equal(cmd_run("run --config sprun.cfg --quiet", &out, NULL), 0);
+    free(out);
+    assert_int_equal(cmd_run("run --config sprun.cfg --router rtl --quiet", NULL, &e2), 2);
+    assert_non_null(strstr(e2, "parameter 'speculative'"));
     free(e2);
 }
 
@@ -419,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_warned_key_runs),
         cmocka_unit_test(test_mixed_file_refused),
         cmocka_unit_test(test_speedups),
+        cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_noctua_files_unchanged),
         cmocka_unit_test(test_packet_rate),

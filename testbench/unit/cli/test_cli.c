@@ -553,6 +553,51 @@ static void test_input_speedup_refused(void **state)
     free(out);
 }
 
+/* speculative: the vc router honours it (routers/test_vc_spec.c checks
+ * how); the rtl core and the ideal router have no speculative switch
+ * allocation and refuse it by name, and so does the vc router where it
+ * cannot give BookSim2's meaning (other stage delays, the switch hold) or
+ * an allocator it does not know; the vc router runs it with either kind of
+ * spec_sw_allocator. */
+static void test_speculative_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *run, *param;
+    } runs[] = { { "run mesh:2 router=rtl speculative=1", "speculative" },
+                 { "run mesh:2 --router rtl speculative=1", "speculative" },
+                 { "run mesh:2 router=ideal speculative=1", "speculative" },
+                 { "run mesh:2 speculative=1 vc_alloc_delay=2", "speculative" },
+                 { "run mesh:2 speculative=1 sw_alloc_delay=2", "speculative" },
+                 { "run mesh:2 speculative=1 hold_switch_for_packet=1", "speculative" },
+                 { "run mesh:2 speculative=1 spec_sw_allocator=pim", "spec_sw_allocator" },
+                 { "run mesh:2 speculative=2", "speculative" } };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        char *err, want[64];
+        snprintf(want, sizeof want, "'%s'", runs[i].param);
+        assert_int_equal(cmd_run(runs[i].run, NULL, &err), 2);
+        if (!strstr(err, want))
+            fail_msg("%s: %s", runs[i].run, err);
+        free(err);
+    }
+    static const char *const ok[] = {
+        "run mesh:4x4 speculative=1 packet_size=4 injection_rate=0.3 sample_cycles=500 check=1 --quiet",
+        "run mesh:4x4 speculative=1 spec_sw_allocator=separable_output_first spec_mask_by_reqs=1 injection_rate=0.5 "
+        "sample_cycles=500 check=1 --quiet",
+        "run torus:4x4 speculative=1 sw_allocator=rr_wavefront input_speedup=2 num_vcs=4 injection_rate=0.5 "
+        "sample_cycles=500 check=1 --quiet",
+        "run mesh:4x4 speculative=1 lookahead=1 link_width=32 injection_rate=0.3 sample_cycles=500 check=1 --quiet",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char *out, *err;
+        int rc = cmd_run(ok[i], &out, &err);
+        if (rc != 0)
+            fail_msg("%s: exit %d: %s", ok[i], rc, err);
+        free(out);
+        free(err);
+    }
+}
+
 static void test_same_seed_same_output(void **state)
 {
     (void)state;
@@ -609,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_wait_for_tail_credit),
         cmocka_unit_test(test_hold_switch_refused),
         cmocka_unit_test(test_input_speedup_refused),
+        cmocka_unit_test(test_speculative_refused),
         cmocka_unit_test(test_same_seed_same_output),
         cmocka_unit_test(test_deadlock_exit),
         cmocka_unit_test(test_saturation_exit_zero),

@@ -15,7 +15,8 @@
  *     packet by packet with it; the hold ending on an empty buffer and on
  *     a missing credit);
  *   - input_speedup: two VCs of one input port crossing in the same cycle
- *     (and not without the speedup), in a small hand-worked case;
+ *     (and not without the speedup), in a small hand-worked case; the VC
+ *     arbiter's pointer of a switch input moving to v + S modulo V;
  *   - concentration: two terminals of one router sending at once, to one
  *     destination and to each other (local ports of their own);
  *   - the invariant checker after every cycle of all of the above. */
@@ -30,14 +31,12 @@
 
 #include "model/sim_internal.h"
 #include "testbench/unit/script_traffic.h"
-
-/* Run the simulator to the end (window, drain, empty network) with the
- * invariant checker after every cycle (check=1 is among the settings). */
-static void run_ok(noc_sim_t *s)
-{
-    assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
-    assert_int_equal(noc_sim_flits_in_network(s), 0);
-}
+#include "testbench/unit/routers/vc_links.h"
+/* (vc_arb_update; the header's other functions are the router's, unused here) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "routers/vc/vc_switch.h"
+#pragma GCC diagnostic pop
 
 /* ---- zero-load latency ---------------------------------------------------- */
 
@@ -409,55 +408,6 @@ static void test_fair_vcs(void **state)
 
 /* ---- switch hold (hold_switch_for_packet) ---------------------------------- */
 
-/* The flits arriving over one channel: "cycle:<packet><seq>" for each, the
- * packet named by the letter its (source, creation cycle) has in names. */
-typedef struct seen {
-    int chan;
-    const int (*names)[3]; /* { src, created, letter }, ending with src -1 */
-    char text[1024];
-    size_t len;
-} seen_t;
-
-static void seen_obs(const noc_sim_t *s, void *ctx)
-{
-    seen_t *v = ctx;
-    uint32_t i = (uint32_t)v->chan * s->cap + (uint32_t)(s->now & s->mask);
-    if (!s->ring_valid[i])
-        return;
-    const noc_flit_t *f = &s->ring_flit[i];
-    const noc_packet_t *p = &s->pkts[f->pkt];
-    char name = '?';
-    for (int k = 0; v->names[k][0] >= 0; k++)
-        if (v->names[k][0] == p->src && (uint64_t)v->names[k][1] == p->created)
-            name = (char)v->names[k][2];
-    int w = snprintf(v->text + v->len, sizeof v->text - v->len, "%s%llu:%c%u", v->len ? " " : "",
-                     (unsigned long long)s->now, name, (unsigned)f->seq);
-    assert_true(w > 0 && (size_t)w < sizeof v->text - v->len);
-    v->len += (size_t)w;
-}
-
-/* Run script sc on spec with settings kv (checker on); the flits arriving
- * at node b from node a: the first ones must be those of want. */
-static void expect_link(const char *spec, script_t *sc, const char *const *kv, const int (*names)[3], int a,
-                        int b, const char *want)
-{
-    const char *all[16] = { "sample_cycles=100", "check=1" };
-    int k = 2;
-    for (; *kv; kv++)
-        all[k++] = *kv;
-    all[k] = NULL;
-    noc_topo_t *t;
-    noc_sim_t *s = script_sim(&t, spec, 0, sc, all);
-    seen_t v = { .chan = script_link(s, a, b), .names = names };
-    assert_true(v.chan >= 0);
-    noc_sim_set_observer(s, seen_obs, &v);
-    run_ok(s);
-    if (strncmp(v.text, want, strlen(want)) != 0)
-        fail_msg("link %d->%d:\n got  %s\n want %s", a, b, v.text, want);
-    noc_sim_destroy(s);
-    noc_topo_destroy(t);
-}
-
 /* Two VCs of one input port want one output with 4-flit packets, and a
  * third packet holds that output when they come. On mesh:3 (0 - 1 - 2),
  * default timing (a head arriving in cycle a crosses in a + 2 and arrives
@@ -718,6 +668,48 @@ static void test_concentration_local_ports(void **state)
     remove(path);
 }
 
+/* With input_speedup S a switch input's VC arbiter, after VC v crosses,
+ * puts VC v + S first, modulo V (BookSim2's _sw_rr_offset = (vc + S) %
+ * V), whatever VCs the switch input has. So with V = 3 and S = 2, switch
+ * input 0 has VCs 0 and 2: after 0 the pointer is 2, and after 2 it is
+ * (2 + 2) mod 3 = 1, where the first of its VCs at or after 1 is 2 again:
+ * with both always bidding, 0, 2, 2, 2, ... (2 keeps the switch input);
+ * switch input 1 has VC 1 alone. With V = 4, after 2 the pointer is 4 mod
+ * 4 = 0: 0, 2, 0, 2, ...; with V = 5 and VCs 0, 2, 4: 0, 2, 4, then 4 + 2
+ * mod 5 = 1 gives 2: 0, 2, 4, 2, 4, ... (A pointer moved to v + 1, or left
+ * at v + S past V without the wrap, serves 0 and 2 of V = 3 in turn.) The
+ * switch stage's own arbiter update (vc_switch.h) on the picks of its
+ * round-robin choice (model/arbiter.h). */
+static void test_speedup_vc_pointer_wraps(void **state)
+{
+    (void)state;
+    static const struct {
+        int V;
+        uint64_t vcs;
+        int want[6];
+    } cases[] = { { 3, 0x5, { 0, 2, 2, 2, 2, 2 } },
+                  { 3, 0x2, { 1, 1, 1, 1, 1, 1 } },
+                  { 4, 0x5, { 0, 2, 0, 2, 0, 2 } },
+                  { 5, 0x15, { 0, 2, 4, 2, 4, 2 } } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        vc_state_t r;
+        vc_node_t nd;
+        uint8_t ptr[2] = { 0, 0 };
+        memset(&r, 0, sizeof r);
+        memset(&nd, 0, sizeof nd);
+        nd.vc_ptr = ptr;
+        vc_ctx_t x = { .r = &r, .nd = &nd, .V = cases[i].V, .W = 1, .S = 2 };
+        int e = cases[i].vcs == 0x2 ? 1 : 0; /* VC 1 is on switch input 1 */
+        for (int k = 0; k < 6; k++) {
+            int v = noc_rr_pick(cases[i].vcs, ptr[e]);
+            if (v != cases[i].want[k])
+                fail_msg("V=%d S=2, VCs %#llx of switch input %d: pick %d is VC %d, want %d", cases[i].V,
+                         (unsigned long long)cases[i].vcs, e, k, v, cases[i].want[k]);
+            vc_arb_update(&x, e, v);
+        }
+    }
+}
+
 /* ---- VC allocation -------------------------------------------------------- */
 
 /* VCs used on channel chan, packet by packet (one entry per head flit). */
@@ -784,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_hold_waits_for_narrow_link),
         cmocka_unit_test(test_speedup_two_vcs_cross_together),
         cmocka_unit_test(test_concentration_local_ports),
+        cmocka_unit_test(test_speedup_vc_pointer_wraps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
