@@ -76,7 +76,7 @@ static int run_seed(noc_config_t *cfg, noc_progress_t *pg, const char *what, int
     noc_progress_done(pg);
     if (bad)
         return -1;
-    pt->status = res.status;
+    pt->status = (int)res.status;
     pt->vcs = noc_sim_vcs(s);
     pt->now = (unsigned long long)noc_sim_now(s);
     pt->stuck = (unsigned long long)noc_sim_flits_in_network(s);

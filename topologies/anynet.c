@@ -310,6 +310,8 @@ static int check_file(reader_t *r)
 {
     if (r->n_r == 0)
         return fail_at(r, r->line, "no routers");
+    if (r->n_n == 0)
+        return fail_at(r, r->line, "no nodes: BookSim2's traffic needs at least one");
     for (int v = 0; v < r->n_r; v++)
         if (!r->r[v].line)
             return fail_at(r, 0, "router %d is missing: BookSim2 numbers routers 0 .. %d without "

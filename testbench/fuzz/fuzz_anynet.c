@@ -29,10 +29,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_refused(err);
         return 0;
     }
-    if (uni == 0 && (nodes != noc_topo_nodes(t) || lat < 1 || lat > 64))
-        FUZZ_FAIL("%s: %d nodes, latency %d for BookSim2; %d nodes built", spec, nodes, lat, noc_topo_nodes(t));
+    if (uni == 0 && (nodes != noc_topo_terminals(t) || lat < 1 || lat > 64))
+        FUZZ_FAIL("%s: %d nodes, latency %d for BookSim2; %d terminals built", spec, nodes, lat,
+                  noc_topo_terminals(t));
     fuzz_check_topology(t, 64);
-    if (noc_topo_nodes(t) <= 64) {
+    if (noc_topo_nodes(t) <= 64 && noc_topo_terminals(t) <= 64) {
         noc_config_t cfg;
         noc_config_defaults(&cfg);
         cfg.check = 1;

@@ -80,17 +80,24 @@ static inline void fuzz_refused(const char *err)
 
 static inline void fuzz_check_topology(const noc_topo_t *t, int max_nodes)
 {
-    int n = noc_topo_nodes(t);
-    if (n < 1 || noc_topo_gport(t, 0, 0) != 0 || noc_topo_gport(t, n - 1, noc_topo_degree(t, n - 1)) + 1 != noc_topo_ports(t))
+    int n = noc_topo_nodes(t), T = noc_topo_terminals(t);
+    const noc_graph_t *gr = noc_topo_graph(t);
+    if (n < 1 || noc_topo_gport(t, 0, 0) != 0 ||
+        noc_topo_gport(t, n - 1, noc_topo_locals(t, n - 1) + noc_topo_degree(t, n - 1)) != noc_topo_ports(t))
         FUZZ_FAIL("%s: %d nodes, ports %d", noc_topo_spec(t), n, noc_topo_ports(t));
     for (int g = 0; g < noc_topo_ports(t); g++) {
         int pg = noc_topo_peer(t, g), node = noc_topo_port_node(t, g);
-        if (g == noc_topo_gport(t, node, 0)) {
+        if (g - noc_topo_gport(t, node, 0) < noc_topo_locals(t, node)) { /* a local port */
             if (pg != -1)
                 FUZZ_FAIL("%s: local port %d has a peer", noc_topo_spec(t), g);
         } else if (pg < 0 || pg >= noc_topo_ports(t) || noc_topo_peer(t, pg) != g || noc_topo_port_node(t, pg) == node) {
             FUZZ_FAIL("%s: port %d's link is not a pair", noc_topo_spec(t), g);
         }
+    }
+    for (int k = 0; k < T; k++) { /* every terminal on a local port of its router */
+        int v = noc_graph_term_node(gr, k), i = noc_graph_term_gport(gr, k) - noc_topo_gport(t, v, 0);
+        if (v < 0 || v >= n || i < 0 || i >= noc_topo_locals(t, v) || noc_graph_term_at(gr, v, i) != k)
+            FUZZ_FAIL("%s: terminal %d is not on a local port of its router", noc_topo_spec(t), k);
     }
     char label[256];
     /* (noc_topo_find_label is a scan: every label of a small fabric, 64 of
@@ -101,45 +108,54 @@ static inline void fuzz_check_topology(const noc_topo_t *t, int max_nodes)
         if (noc_topo_find_label(t, label) != v)
             FUZZ_FAIL("%s: label %s does not name node %d", noc_topo_spec(t), label, v);
     }
-    if (n > max_nodes)
+    if (n > max_nodes || T > max_nodes)
         return;
-    int *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
+    int *dist = malloc((size_t)n * (size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue);
     if (!dist || !queue)
         abort();
-    for (int src = 0; src < n; src++) {
+    for (int src = 0; src < n; src++) { /* router distances by BFS */
+        int *d = dist + (size_t)src * (size_t)n;
         for (int v = 0; v < n; v++)
-            dist[v] = -1;
+            d[v] = -1;
         int head = 0, tail = 0;
-        dist[src] = 0;
+        d[src] = 0;
         queue[tail++] = src;
         while (head < tail) {
             int v = queue[head++];
-            for (int g = noc_topo_gport(t, v, 1); g <= noc_topo_gport(t, v, noc_topo_degree(t, v)); g++) {
+            for (int g = noc_topo_gport(t, v, noc_topo_locals(t, v));
+                 g < noc_topo_gport(t, v, noc_topo_locals(t, v) + noc_topo_degree(t, v)); g++) {
                 int w = noc_topo_port_node(t, noc_topo_peer(t, g));
-                if (dist[w] < 0) {
-                    dist[w] = dist[v] + 1;
+                if (d[w] < 0) {
+                    d[w] = d[v] + 1;
                     queue[tail++] = w;
                 }
             }
         }
-        for (int dst = 0; dst < n; dst++) {
-            if (dist[dst] < 0)
+        for (int dst = 0; dst < n; dst++)
+            if (d[dst] < 0)
                 FUZZ_FAIL("%s: node %d cannot reach node %d", noc_topo_spec(t), src, dst);
-            int cur = src, hops = 0;
+    }
+    for (int src = 0; src < T; src++) { /* every terminal's route to every other's arrives, minimal */
+        for (int dst = 0; dst < T; dst++) {
+            int cur = noc_graph_term_node(gr, src), from = cur, hops = 0;
             for (;;) {
                 noc_route_t r;
                 noc_topo_route(t, cur, src, dst, &r);
-                if (r.port == 0)
+                int L = noc_topo_locals(t, cur);
+                if (r.port < L) {
+                    if (noc_topo_gport(t, cur, r.port) != noc_graph_term_gport(gr, dst))
+                        FUZZ_FAIL("%s: %d -> %d ejects at %d port %d", noc_topo_spec(t), src, dst, cur, r.port);
                     break;
-                if (r.port > noc_topo_degree(t, cur) || r.vclass >= noc_topo_vclasses(t))
+                }
+                if (r.port >= L + noc_topo_degree(t, cur) || r.vclass >= noc_topo_vclasses(t))
                     FUZZ_FAIL("%s: %d -> %d at %d: port %d, class %d", noc_topo_spec(t), src, dst, cur, r.port, r.vclass);
                 cur = noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, cur, r.port)));
                 if (++hops > 4 * n)
                     FUZZ_FAIL("%s: %d -> %d loops", noc_topo_spec(t), src, dst);
             }
-            if (cur != dst || hops < dist[dst])
-                FUZZ_FAIL("%s: %d -> %d ends at %d after %d hops (shortest %d)", noc_topo_spec(t), src, dst, cur, hops,
-                          dist[dst]);
+            int to = noc_graph_term_node(gr, dst), shortest = dist[(size_t)from * (size_t)n + (size_t)to];
+            if (hops < shortest)
+                FUZZ_FAIL("%s: %d -> %d takes %d hops (shortest %d)", noc_topo_spec(t), src, dst, hops, shortest);
         }
     }
     free(dist);

@@ -206,6 +206,7 @@ static void test_bad_files(void **state)
         {"router 0 node 0\nrouter 1 node 1\n", 0, "routers 0 and 1 are not connected"},
         {"router 0 node 0\n", 1, "one router"},
         {"\n  \n", 2, "no routers"},
+        {"router 0 router 1\nrouter 1\n", 2, "no nodes"},
         {"router 5000 node 0\n", 1, "at most 4096 routers"},
         {"router 0 node 0 router 11111111111111111111\n", 1, "bad router number \"1111"},
     };
