@@ -213,6 +213,12 @@ static void test_defaults(void **state)
     assert_int_equal(load("tail.cfg", "topology = mesh; routing_function = dor; wait_for_tail_credit = 1;\n", &cfg,
                           err, sizeof err), 0);
     assert_int_equal(cfg.eject_credit_delay, 2);
+    /* BookSim2's iq_router builds its allocators without the config: one
+     * iSLIP iteration and round-robin arbiters whatever the file says */
+    assert_int_equal(load("iters.cfg", "topology = mesh; routing_function = dor; alloc_iters = 3; arb_type = matrix;\n",
+                          &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.alloc_iters, 1);
+    assert_string_equal(cfg.arb_type, "round_robin");
 }
 
 static void test_noctua_files_unchanged(void **state)
