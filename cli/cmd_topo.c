@@ -229,7 +229,7 @@ static void print_table(FILE *out, const column_t *cols, int n)
     int any_area = 0, any_conc = 0; /* (terminals: a row where routers have several, or none) */
     for (int i = 0; i < n; i++) {
         any_area |= cols[i].area.n_groups > 0;
-        any_conc |= noc_topo_terminals(cols[i].t) != noc_topo_nodes(cols[i].t) || noc_topo_locals(cols[i].t, 0) != 1;
+        any_conc |= noc_topo_concentrated(cols[i].t);
     }
     fprintf(out, "%-22s", "fabric");
     for (int i = 0; i < n; i++)

@@ -221,15 +221,15 @@ static inline int noc_lane_chan(const struct noc_sim *s, int n, int k)
  * count. */
 static inline int noc_term_node(const struct noc_sim *s, int t)
 {
-    return s->conc ? s->graph->term_node[t] : t;
+    return noc_graph_term_node(s->graph, t);
 }
 static inline int noc_node_term(const struct noc_sim *s, int n, int i)
 {
-    return s->conc ? s->graph->term_list[s->graph->term_base[n] + i] : n;
+    return noc_graph_term_at(s->graph, n, i);
 }
 static inline int noc_node_terms(const struct noc_sim *s, int n)
 {
-    return s->conc ? s->graph->term_base[n + 1] - s->graph->term_base[n] : 1;
+    return noc_graph_locals(s->graph, n);
 }
 static inline int16_t *noc_lane_credits(const struct noc_sim *s, int n, int k)
 {

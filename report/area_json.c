@@ -62,7 +62,7 @@ static json_t *facts_json(const noc_topo_t *t, const noc_facts_t *f, const noc_f
     json_object_set_new(j, "spec", json_string(noc_topo_spec(t)));
     json_object_set_new(j, "kind", json_string(noc_topo_kind(t)));
     json_object_set_new(j, "nodes", json_integer(f->nodes));
-    if (noc_topo_terminals(t) != f->nodes || noc_topo_locals(t, 0) != 1) /* concentration */
+    if (noc_topo_concentrated(t))
         json_object_set_new(j, "terminals", json_integer(noc_topo_terminals(t)));
     json_object_set_new(j, "links", json_integer(f->links));
     json_object_set_new(j, "channels", json_integer(2 * (json_int_t)f->links));

@@ -103,6 +103,8 @@ int noc_topo_degree(const noc_topo_t *t, int n); /* network ports of node n */
  * noc_topo_locals(t, n) of them on its first ports (model/graph.h). */
 int noc_topo_terminals(const noc_topo_t *t);
 int noc_topo_locals(const noc_topo_t *t, int n);
+/* 1 when t's terminals are numbered apart from its nodes (the case above). */
+int noc_topo_concentrated(const noc_topo_t *t);
 /* The terminal a label names: noc_topo_find_label's node without
  * concentration; with it, terminal N written "N" or "tN"; -1 for none. */
 int noc_topo_find_terminal(const noc_topo_t *t, const char *label);

@@ -13,6 +13,7 @@ int noc_topo_ports(const noc_topo_t *t) { return t->n_ports; }
 int noc_topo_locals(const noc_topo_t *t, int n) { return t->term_base ? t->term_base[n + 1] - t->term_base[n] : 1; }
 int noc_topo_degree(const noc_topo_t *t, int n) { return t->port_base[n + 1] - t->port_base[n] - noc_topo_locals(t, n); }
 int noc_topo_terminals(const noc_topo_t *t) { return t->term_base ? t->n_terms : t->n_nodes; }
+int noc_topo_concentrated(const noc_topo_t *t) { return t->term_base != NULL; }
 int noc_topo_max_degree(const noc_topo_t *t) { return t->max_degree; }
 int noc_topo_gport(const noc_topo_t *t, int n, int port) { return t->port_base[n] + port; }
 int noc_topo_peer(const noc_topo_t *t, int g) { return t->peer[g]; }
