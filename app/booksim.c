@@ -425,6 +425,30 @@ static void translate_cmesh(bs_read_t *r, noc_config_t *cfg, const char *rf, uns
     *lat = use_noc ? xr : 1;
 }
 
+/* topology = fly: BookSim2's k-ary n-fly (networks/fly.cpp) as the SPEC
+ * fly:K:N, routed by dest_tag (its only function there, dest_tag_fly);
+ * fly.cpp gives every channel between stages 1 cycle, use_noc_latency or
+ * not. BookSim2's tornado and neighbor move the k-ary digits of the
+ * terminal numbers, noctua's on a fly the numbers: the same for n = 1
+ * alone. */
+static void translate_fly(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
+{
+    long k = 0, n = 0;
+    if (int_key(r, "k", 2, 127, &k) || int_key(r, "n", 1, 16, &n))
+        return;
+    if (strcmp(rf, "dest_tag") != 0)
+        refuse(r, lrf, "'routing_function = %s' on fly: BookSim2's fly has dest_tag only (dest_tag_fly)", rf);
+    unsigned long ltr;
+    const char *tr = value_of(r, "traffic", &ltr);
+    if (n > 1 && (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0))
+        refuse(r, ltr, "'traffic = %s' on fly with n = %ld: BookSim2's %s moves each of the n base-k digits of a "
+               "terminal's number, noctua's moves the number itself (the same for n = 1 only)", tr, n, tr);
+    char spec[64];
+    snprintf(spec, sizeof spec, "fly:%ld:%ld", k, n);
+    set(r, cfg, "topology_spec", spec, "topology");
+    *lat = 1;
+}
+
 /* topology, k, n and the routing function; the latency of the network's
  * channels in *lat. */
 static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
@@ -443,6 +467,10 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
     }
     if (cmesh && strcmp(rf, "none") != 0) {
         translate_cmesh(r, cfg, rf, lrf, use_noc, lat);
+        return;
+    }
+    if (strcmp(topo, "fly") == 0 && strcmp(rf, "none") != 0) {
+        translate_fly(r, cfg, rf, lrf, lat);
         return;
     }
     long xr = 1;
@@ -545,6 +573,7 @@ static void translate(bs_read_t *r, noc_config_t *cfg)
     translate_timing(r, cfg, lat);
     translate_sampling(r, cfg);
     set(r, cfg, "router", "vc", NULL);
+    set(r, cfg, "va_in_pointer", "router", NULL); /* iq_router's one VC allocator over all output VCs */
     set(r, cfg, "class_latency", "", NULL);
     set(r, cfg, "lookahead", "0", NULL);
     set(r, cfg, "ni_ports", "1", NULL);

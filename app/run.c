@@ -21,21 +21,23 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
         snprintf(spec, len, "%s", cfg->topology_spec);
         return 0;
     }
-    if (strcmp(cfg->topology, "anynet") == 0 || strcmp(cfg->topology, "cmesh") == 0) {
-        /* a BookSim2 file made the SPEC (anynet: of its network_file) */
-        if (strncmp(cfg->topology_spec, cfg->topology, strlen(cfg->topology)) == 0 &&
-            cfg->topology_spec[strlen(cfg->topology)] == ':') {
+    /* BookSim2's topologies whose SPEC its file made (anynet: of its network_file) */
+    static const char *const made[][2] = { { "anynet", "anynet:FILE" }, { "cmesh", "cmesh:KxK" }, { "fly", "fly:K:N" } };
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
+        size_t l = strlen(made[i][0]);
+        if (strcmp(cfg->topology, made[i][0]) != 0)
+            continue;
+        if (strncmp(cfg->topology_spec, made[i][0], l) == 0 && cfg->topology_spec[l] == ':') {
             snprintf(spec, len, "%s", cfg->topology_spec);
             return 0;
         }
         snprintf(err, errlen, "parameter 'topology': '%s' is read from a BookSim2 file (anynet with its "
-                 "network_file); give the SPEC %s instead", cfg->topology,
-                 cfg->topology[0] == 'a' ? "anynet:FILE" : "cmesh:KxK");
+                 "network_file); give the SPEC %s instead", cfg->topology, made[i][1]);
         return -1;
     }
     if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
         snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
-                 "(mesh, torus, anynet, cmesh); give a SPEC instead", cfg->topology);
+                 "(mesh, torus, anynet, cmesh, fly); give a SPEC instead", cfg->topology);
         return -1;
     }
     if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {

@@ -63,7 +63,7 @@ int noc_graph_route_hops(const noc_graph_t *g, int a, int b)
         noc_graph_route(g, cur, a, b, &r);
         int L = noc_graph_locals(g, cur);
         if (r.port < L) /* ejected: at b's port, or lost */
-            return g->port_base[cur] + r.port == noc_graph_term_gport(g, b) ? hops : -1;
+            return g->port_base[cur] + r.port == noc_graph_term_egport(g, b) ? hops : -1;
         if (r.port >= L + noc_graph_degree(g, cur))
             return -1;
         int p = g->peer[g->port_base[cur] + r.port];

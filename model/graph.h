@@ -9,7 +9,10 @@
  * traffic) are numbered apart from routers: without term_base every router
  * has one, terminal n on router n's port 0 (and locals(n) is 1); with it,
  * router n has locals(n) of them, possibly none (BookSim2's concentration),
- * in any numbering (BookSim2's anynet files attach any node to any router). Every port
+ * in any numbering (BookSim2's anynet files attach any node to any router),
+ * and a terminal may inject at one router and eject at another (a
+ * butterfly's first and last stages: term_enode, term_egport; it is then
+ * listed on both routers' local ports, each used one way). Every port
  * has a global id g in [port_base[n], port_base[n+1]); the network port g
  * sends on the directed link g -> peer[g] (a global port id of the neighbour,
  * whose link back is peer[peer[g]] == g). Links come in classes (one per
@@ -71,6 +74,13 @@ typedef struct noc_graph {
     const int *term_list;
     const int *term_node;
     const int *term_gport;
+    /* With term_base: where terminal t ejects, router term_enode[t] at
+     * global (local) port term_egport[t]; NULL where every terminal ejects
+     * at the port it injects at. A local port whose terminal injects
+     * elsewhere is never routed to; one whose terminal ejects elsewhere
+     * gets no flit from it. */
+    const int *term_enode;
+    const int *term_egport;
     int max_locals;          /* with term_base: the most terminals of a router */
     const int *port_base;    /* n_nodes + 1 entries */
     const int *peer;         /* per global port: peer global port, -1 for local */
@@ -102,7 +112,7 @@ typedef struct noc_graph {
 
 /* Terminals of the fabric, router n's local ports (its terminals), the
  * terminal on its local port i, terminal t's router and t's global (local)
- * port. */
+ * port (where it injects). */
 static inline int noc_graph_terms(const noc_graph_t *g)
 { return g->term_base ? g->n_terms : g->n_nodes; }
 static inline int noc_graph_locals(const noc_graph_t *g, int n)
@@ -113,6 +123,17 @@ static inline int noc_graph_term_node(const noc_graph_t *g, int t)
 { return g->term_base ? g->term_node[t] : t; }
 static inline int noc_graph_term_gport(const noc_graph_t *g, int t)
 { return g->term_base ? g->term_gport[t] : g->port_base[t]; }
+/* Terminal t's ejection router and port (its injection ones but in a
+ * butterfly). */
+static inline int noc_graph_term_enode(const noc_graph_t *g, int t)
+{ return g->term_enode ? g->term_enode[t] : noc_graph_term_node(g, t); }
+static inline int noc_graph_term_egport(const noc_graph_t *g, int t)
+{ return g->term_egport ? g->term_egport[t] : noc_graph_term_gport(g, t); }
+/* 0 when local port gport of router n leads to a terminal that ejects at
+ * another router (a butterfly's first stage: its ejection channel carries
+ * nothing), else 1. */
+static inline int noc_graph_ejects_at(const noc_graph_t *g, int n, int gport)
+{ return !g->term_egport || g->term_egport[g->term_list[g->term_base[n] + gport - g->port_base[n]]] == gport; }
 static inline int noc_graph_max_locals(const noc_graph_t *g)
 { return g->term_base ? g->max_locals : 1; }
 /* Network ports of router n. */

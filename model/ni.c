@@ -56,7 +56,7 @@ void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f)
  * node n (the channel leaves t's local port), read in place. */
 static inline __attribute__((always_inline)) void eject(struct noc_sim *s, int n, int t, int conc)
 {
-    int g = conc ? noc_graph_term_gport(s->graph, t) : s->graph->port_base[n];
+    int g = conc ? noc_graph_term_egport(s->graph, t) : s->graph->port_base[n];
     const noc_flit_t *f = noc_chan_pop_flit(s, g, noc_chan_slot(s, s->now));
     if (!f)
         return;
@@ -215,11 +215,11 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
     if (conc) { /* every terminal of the router: its ejection and injection channels */
         noc_chan_flits_seen(s, at, fl & NOC_NI_MASK);
         noc_chan_credits_seen(s, at, cr & NOC_NI_MASK);
-        for (int i = 0, e = noc_node_terms(s, n); i < e; i++) {
-            int t = noc_node_term(s, n, i);
-            if (fl & NOC_NI_MASK)
+        for (int i = 0, e = noc_node_terms(s, n), b = s->graph->port_base[n]; i < e; i++) {
+            int t = noc_node_term(s, n, i); /* (in a butterfly, each way at its own router) */
+            if ((fl & NOC_NI_MASK) && noc_graph_term_egport(s->graph, t) == b + i)
                 eject(s, n, t, 1);
-            if (cr & NOC_NI_MASK)
+            if ((cr & NOC_NI_MASK) && noc_graph_term_gport(s->graph, t) == b + i)
                 noc_chan_recv_credits(s, s->n_ports + t, s->ni_credits + (size_t)t * (size_t)s->V);
         }
         return;
@@ -244,9 +244,9 @@ static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, 
 static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *s, int n, int conc)
 {
     if (conc) {
-        for (int i = 0, e = noc_node_terms(s, n); i < e; i++) { /* each terminal's NI injects */
-            int t = noc_node_term(s, n, i);
-            if (!noc_ni_idle(&s->ni[t]))
+        for (int i = 0, e = noc_node_terms(s, n), b = s->graph->port_base[n]; i < e; i++) {
+            int t = noc_node_term(s, n, i); /* each terminal's NI injects (at its injection port) */
+            if (!noc_ni_idle(&s->ni[t]) && noc_graph_term_gport(s->graph, t) == b + i)
                 inject(s, t, &s->ni[t], &s->ni[t].lane0, 0, 0, 0, 1);
         }
         return;

@@ -416,7 +416,7 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
                 s->chan_out_port[g] = (int8_t)i;
                 s->chan_local[g] = 1;
                 s->chan_delay[g] = (uint8_t)cfg->local_latency;
-                s->in_chan[g] = gr->n_ports + noc_graph_term_at(gr, n, i);
+                s->in_chan[g] = gr->n_ports + noc_graph_term_at(gr, n, i); /* (nominal where it only ejects) */
             } else {
                 int pg = gr->peer[g];
                 s->chan_to[g] = noc_graph_port_node(gr, pg);
@@ -431,7 +431,9 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
             }
         }
         for (int i = 0; i < L; i++) { /* its terminals' injection channels, into their local ports */
-            int ic = gr->n_ports + noc_graph_term_at(gr, n, i);
+            int term = noc_graph_term_at(gr, n, i), ic = gr->n_ports + term;
+            if (noc_graph_term_gport(gr, term) != gr->port_base[n] + i)
+                continue; /* (a butterfly's last stage: the terminal only ejects here) */
             s->chan_from[ic] = n;
             s->chan_to[ic] = n;
             s->chan_in_gport[ic] = gr->port_base[n] + i;

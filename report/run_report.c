@@ -86,10 +86,10 @@ static void local_text(FILE *f, const noc_sim_t *s)
     uint64_t busy[2] = { 0, 0 }, top[2] = { 0, 0 };
     int n[2] = { 0, 0 };
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
-        int local;
-        noc_sim_channel_ends(s, c, NULL, NULL, &local, NULL);
-        if (!local)
-            continue;
+        int local, from;
+        noc_sim_channel_ends(s, c, &from, NULL, &local, NULL);
+        if (!local || (c < gr->n_ports && !noc_graph_ejects_at(gr, from, c)))
+            continue; /* (a butterfly's first stage ejects nothing) */
         int k = c < gr->n_ports; /* 1: ejection */
         uint64_t b = noc_sim_link_stats(s, c)->busy;
         busy[k] += b;
@@ -251,7 +251,7 @@ json_t *noc_report_local_json(const noc_sim_t *s)
     for (int ch = 0; ch < nc; ch++) {
         int from, to, local;
         noc_sim_channel_ends(s, ch, &from, &to, &local, NULL);
-        if (!local)
+        if (!local || (ch < gr->n_ports && !noc_graph_ejects_at(gr, from, ch)))
             continue;
         char a[64];
         noc_graph_label(gr, from, a, sizeof a);

@@ -22,7 +22,10 @@
 # 8x8 mesh, 2 VCs of 8 flits, 1-flit packets, separable input-first
 # allocators, with speculative = 0, with 1 and spec_sw_allocator = prio,
 # and with 1 and a separable input-first spec_sw_allocator, from low load
-# to past saturation).
+# to past saturation) or fly (only the k-ary n-fly: BookSim2's
+# examples/singleconfig, a 10x10 crossbar (fly with k = 10, n = 1), and the
+# same file with k = 2, n = 3; k = 4, n = 2; k = 3, n = 3, from low load to
+# past saturation).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -52,7 +55,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|conc|spec) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, conc or spec, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|conc|spec|fly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, conc, spec or fly, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -182,6 +185,17 @@ if [ "$SET" = conc ]; then
   for r in 0.05 0.10 0.20 0.22 0.25; do own "examples/anynet/anynet_config (vc_buf_size = 3, 1 VC)" "$r" "$any3"; done
   for r in 0.05 0.10 0.20 0.24 0.30; do own "examples/anynet/anynet_file (anynet_config, vc_buf_size = 8)" "$r" "$any"; done
   for r in 0.05 0.10 0.15 0.20 0.30; do own "star of 4 routers x 4 nodes, 2 VCs" "$r" "${any/anynet_file/star} num_vcs = 2;"; done
+  exit 0
+fi
+# the k-ary n-fly: singleconfig (k = 10, n = 1) and three deeper flies
+if [ "$SET" = fly ]; then
+  fly=$(sed -e '/^injection_rate *=/d' -e '/^sample_period *=/d' -e '/^k *=/d' -e '/^n *=/d' -e 's://.*$::' \
+    "$SRC/examples/singleconfig" | tr '\n' ' ')
+  for r in 0.2 0.5 0.7 0.9 1.0; do own "examples/singleconfig (fly, k = 10, n = 1)" "$r" "$fly k = 10; n = 1;"; done
+  for kn in "2 3" "4 2" "3 3"; do
+    read -r k n <<<"$kn"
+    for r in 0.2 0.4 0.6 0.8; do own "singleconfig with k = $k, n = $n" "$r" "$fly k = $k; n = $n;"; done
+  done
   exit 0
 fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform

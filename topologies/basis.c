@@ -34,6 +34,12 @@ noc_topo_t *noc_basis_create(const char *arg, const char *outer, unsigned flags,
         noc_topo_destroy(b);
         return NULL;
     }
+    if (b->term_base) { /* a swapped fabric's node is one processor on one router */
+        snprintf(why, whylen, "basis \"%s\": its routers carry several terminals or none (%s); a BSN's or "
+                 "OTIS's basis has one processor on each node", arg, b->ops->kind);
+        noc_topo_destroy(b);
+        return NULL;
+    }
     if (b->n_nodes < 2) {
         snprintf(why, whylen, "basis \"%s\": needs at least 2 nodes", arg);
         noc_topo_destroy(b);

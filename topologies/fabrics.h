@@ -41,6 +41,9 @@ int noc_topo_build_graph(noc_topo_t *t, const char *kind, const char *arg, unsig
 /* cmesh.c: cmesh:AxB[:CXxCY] (BookSim2's concentrated mesh) */
 int noc_topo_build_cmesh(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                          char *why, size_t whylen);
+/* fly.c: fly:K:N (BookSim2's k-ary n-fly) */
+int noc_topo_build_fly(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                       char *why, size_t whylen);
 /* anynet.c: anynet:FILE (BookSim2's anynet network files) */
 int noc_topo_build_anynet(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                           char *why, size_t whylen);

@@ -35,6 +35,7 @@ static const struct {
     {"graph", noc_topo_build_graph},
     {"anynet", noc_topo_build_anynet},
     {"cmesh", noc_topo_build_cmesh},
+    {"fly", noc_topo_build_fly},
 };
 
 #define N_BUILDERS (sizeof builders / sizeof builders[0])
@@ -43,7 +44,7 @@ static const char spec_help[] =
     "ring:N (N >= 3), mesh:AxBx... (sizes >= 2, any number of dimensions), "
     "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20), bsn:BASIS, otis:BASIS (BASIS "
     "another SPEC, e.g. bsn:ring:8), pyramid:N, multilevel:N:m1,m2,..., circulant:N:s1,s2,..., "
-    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY]";
+    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY], fly:K:N";
 
 const char *noc_topo_spec_help(void) { return spec_help; }
 
@@ -76,12 +77,30 @@ void noc_topo_alloc_nodes(noc_topo_t *t, int n_nodes)
 
 void noc_topo_set_terminals(noc_topo_t *t, int n_terms, const int *locals, const int *list)
 {
-    int n = t->n_nodes;
+    noc_topo_set_terminals_ways(t, n_terms, locals, list, NULL);
+}
+
+void noc_topo_set_terminals_ways(noc_topo_t *t, int n_terms, const int *locals, const int *list,
+                                 const uint8_t *way)
+{
+    int n = t->n_nodes, entries = 0;
+    for (int v = 0; v < n; v++)
+        entries += locals[v];
     t->n_terms = n_terms;
     t->term_base = xmalloc(((size_t)n + 1) * sizeof *t->term_base);
-    t->term_list = xmalloc((size_t)n_terms * sizeof *t->term_list);
+    t->term_list = xmalloc((size_t)entries * sizeof *t->term_list);
     t->term_node = xmalloc((size_t)n_terms * sizeof *t->term_node);
     t->term_gport = xmalloc((size_t)n_terms * sizeof *t->term_gport);
+    int split = 0;
+    for (int k = 0; way && k < entries; k++)
+        split |= way[k] != (NOC_TOPO_INJECT | NOC_TOPO_EJECT);
+    int *enode = t->term_node, *egport = t->term_gport;
+    if (split) {
+        enode = t->term_enode = xmalloc((size_t)n_terms * sizeof *t->term_enode);
+        egport = t->term_egport = xmalloc((size_t)n_terms * sizeof *t->term_egport);
+    }
+    for (int i = 0; i < n_terms; i++)
+        t->term_node[i] = enode[i] = -1;
     t->term_base[0] = 0;
     t->max_locals = 0;
     for (int v = 0; v < n; v++) {
@@ -89,14 +108,23 @@ void noc_topo_set_terminals(noc_topo_t *t, int n_terms, const int *locals, const
         if (locals[v] > t->max_locals)
             t->max_locals = locals[v];
         for (int i = 0; i < locals[v]; i++) {
-            int k = t->term_base[v] + i, term = list[k];
-            assert(k < n_terms && term >= 0 && term < n_terms);
+            int k = t->term_base[v] + i, term = list[k], w = way ? way[k] : NOC_TOPO_INJECT | NOC_TOPO_EJECT;
+            assert(term >= 0 && term < n_terms);
             t->term_list[k] = term;
-            t->term_node[term] = v;
-            t->term_gport[term] = t->port_base[v] + i;
+            if (w & NOC_TOPO_INJECT) {
+                assert(t->term_node[term] < 0);
+                t->term_node[term] = v;
+                t->term_gport[term] = t->port_base[v] + i;
+            }
+            if (split && (w & NOC_TOPO_EJECT)) {
+                assert(enode[term] < 0);
+                enode[term] = v;
+                egport[term] = t->port_base[v] + i;
+            }
         }
     }
-    assert(t->term_base[n] == n_terms);
+    for (int i = 0; i < n_terms; i++)
+        assert(t->term_node[i] >= 0 && enode[i] >= 0);
     t->max_degree = 0;
     for (int v = 0; v < n; v++)
         if (t->port_base[v + 1] - t->port_base[v] - locals[v] > t->max_degree)
@@ -259,6 +287,8 @@ void noc_topo_destroy(noc_topo_t *t)
     free(t->term_list);
     free(t->term_node);
     free(t->term_gport);
+    free(t->term_enode);
+    free(t->term_egport);
     free(t->peer);
     free(t->link_class);
     free(t->pos);

@@ -87,6 +87,8 @@ void noc_topo_fill_graph(noc_topo_t *t)
         g->term_list = t->term_list;
         g->term_node = t->term_node;
         g->term_gport = t->term_gport;
+        g->term_enode = t->term_enode;
+        g->term_egport = t->term_egport;
         g->max_locals = t->max_locals;
     }
     g->peer = t->peer;

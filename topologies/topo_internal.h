@@ -34,6 +34,7 @@ struct noc_topo {
      * NULL term_base for one terminal on port 0 of every router. */
     int n_terms, max_locals;
     int *term_base, *term_list, *term_node, *term_gport;
+    int *term_enode, *term_egport; /* NULL but where terminals eject elsewhere (a butterfly) */
     int *peer;            /* per global port: peer global port, -1 for local */
     uint8_t *link_class;  /* per global port: class of its outgoing link */
     int n_classes;
@@ -98,6 +99,14 @@ void noc_topo_alloc_ports(noc_topo_t *t);
  * n_terms terminals in all, each on exactly one router. Call after
  * port_base is filled (noc_topo_alloc_ports); takes copies. */
 void noc_topo_set_terminals(noc_topo_t *t, int n_terms, const int *locals, const int *list);
+/* The same where a terminal may inject at one router and eject at another:
+ * way[k] says how list[k]'s local port is used, NOC_TOPO_INJECT,
+ * NOC_TOPO_EJECT or both (way NULL: both everywhere); every terminal gets
+ * one port of each way. */
+#define NOC_TOPO_INJECT 1
+#define NOC_TOPO_EJECT 2
+void noc_topo_set_terminals_ways(noc_topo_t *t, int n_terms, const int *locals, const int *list,
+                                 const uint8_t *way);
 /* topo_graph.c: fill t->graph from the fields above (noc_topo_create, once
  * the builder is done). */
 void noc_topo_fill_graph(noc_topo_t *t);

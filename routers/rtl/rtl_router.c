@@ -143,6 +143,12 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  "that hold an output VC (no speculative switch allocation); only the vc router honours 1");
         return -1;
     }
+    if (strcmp(c->va_in_pointer, "port") != 0) {
+        snprintf(err, errlen, "parameter 'va_in_pointer': the rtl router's core keeps its VC allocation pointers "
+                 "per output port (port); only the vc router honours '%s' (BookSim2 files set router: give "
+                 "va_in_pointer=port to run one on the core with that difference)", c->va_in_pointer);
+        return -1;
+    }
     if (gr->max_degree > NOC_PORT_SPILL) { /* ports from the spill bit on share one bit */
         snprintf(err, errlen, "%s: the rtl router supports at most %d network ports per node", gr->name,
                  NOC_PORT_SPILL);

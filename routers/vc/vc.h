@@ -92,6 +92,8 @@ typedef struct vc_state {
     int V, depth;
     int wait_tail;      /* wait_for_tail_credit */
     int ej_credits;     /* eject_credit_delay > 0: the ejection ports count credits too */
+    int va_router_ptr;  /* va_in_pointer = router: an input VC's VC-allocation pointer spans
+                           the router's output VCs (BookSim2's), not one per port */
     uint32_t qcap, qmask;      /* ring per input VC */
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;

@@ -53,6 +53,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->V = (int)c->num_vcs;
     r->depth = (int)c->vc_buf_size;
     r->wait_tail = c->wait_for_tail_credit != 0;
+    r->va_router_ptr = strcmp(c->va_in_pointer, "router") == 0;
     r->ej_credits = c->eject_credit_delay != 0;
     r->hold = c->hold_switch_for_packet != 0;
     r->S = (int)c->input_speedup;
@@ -123,6 +124,15 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
     }
     if (ak == NOC_ARB_COUNT) {
         snprintf(err, errlen, "parameter 'arb_type': unknown arbiter '%s' (round_robin, matrix)", c->arb_type);
+        return -1;
+    }
+    if (strcmp(c->va_in_pointer, "port") != 0 && strcmp(c->va_in_pointer, "router") != 0) {
+        snprintf(err, errlen, "parameter 'va_in_pointer': '%s' is neither port nor router", c->va_in_pointer);
+        return -1;
+    }
+    if (strcmp(c->va_in_pointer, "router") == 0 && ak != NOC_ARB_ROUND_ROBIN) {
+        snprintf(err, errlen, "parameter 'va_in_pointer': router is for round-robin arbiters (BookSim2's); "
+                 "with arb_type = %s the VC allocator's arbiters are per output port", c->arb_type);
         return -1;
     }
     if (vak == NOC_ALLOC_WAVEFRONT || vak == NOC_ALLOC_RR_WAVEFRONT) {

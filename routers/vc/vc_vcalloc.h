@@ -10,10 +10,26 @@
 #define NOC_VC_VCALLOC_H
 #include "routers/vc/vc.h"
 
+/* va_in_pointer = router: input VC l was granted at output port o. BookSim2
+ * keeps one round-robin pointer per input VC over all the router's output
+ * VCs (o*V + ov + 1 now), so at every other port its next request starts
+ * from that port's VC 0: the pointers of l at the other ports go to 0 (at
+ * o, the grant has moved it past ov already). */
+static void vc_va_router_ptr(vc_ctx_t *x, int l, int o)
+{
+    const noc_graph_t *g = x->s->graph;
+    int P = g->port_base[x->nd->n + 1] - x->nd->base;
+    for (int p = 0; p < P; p++)
+        if (p != o)
+            vc_va_alloc(x->r, x->nd, p)->in_ptr[l] = 0;
+}
+
 /* Input VC l (registers q) holds output VC ov of output port pt from now on,
  * and bids for the switch VA cycles from now. */
 VC_INLINE void vc_grant(vc_ctx_t *x, vc_ivc_t *q, vc_port_t *pt, int l, int ov)
 {
+    if (x->r->va_router_ptr)
+        vc_va_router_ptr(x, l, q->rport);
     pt->ovc_free &= ~(UINT64_C(1) << ov);
     if (x->waits) { /* every cycle since it began to bid it found no free VC of its class */
         vc_node_t *nd = x->nd;

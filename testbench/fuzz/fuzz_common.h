@@ -94,10 +94,14 @@ static inline void fuzz_check_topology(const noc_topo_t *t, int max_nodes)
             FUZZ_FAIL("%s: port %d's link is not a pair", noc_topo_spec(t), g);
         }
     }
-    for (int k = 0; k < T; k++) { /* every terminal on a local port of its router */
-        int v = noc_graph_term_node(gr, k), i = noc_graph_term_gport(gr, k) - noc_topo_gport(t, v, 0);
-        if (v < 0 || v >= n || i < 0 || i >= noc_topo_locals(t, v) || noc_graph_term_at(gr, v, i) != k)
-            FUZZ_FAIL("%s: terminal %d is not on a local port of its router", noc_topo_spec(t), k);
+    for (int k = 0; k < T; k++) { /* every terminal on a local port of its router, each way */
+        for (int e = 0; e < 2; e++) {
+            int v = e ? noc_graph_term_enode(gr, k) : noc_graph_term_node(gr, k);
+            int i = (e ? noc_graph_term_egport(gr, k) : noc_graph_term_gport(gr, k)) - noc_topo_gport(t, v, 0);
+            if (v < 0 || v >= n || i < 0 || i >= noc_topo_locals(t, v) || noc_graph_term_at(gr, v, i) != k)
+                FUZZ_FAIL("%s: terminal %d is not on a local port of its %s router", noc_topo_spec(t), k,
+                          e ? "ejection" : "injection");
+        }
     }
     char label[256];
     /* (noc_topo_find_label is a scan: every label of a small fabric, 64 of
@@ -143,7 +147,7 @@ static inline void fuzz_check_topology(const noc_topo_t *t, int max_nodes)
                 noc_topo_route(t, cur, src, dst, &r);
                 int L = noc_topo_locals(t, cur);
                 if (r.port < L) {
-                    if (noc_topo_gport(t, cur, r.port) != noc_graph_term_gport(gr, dst))
+                    if (noc_topo_gport(t, cur, r.port) != noc_graph_term_egport(gr, dst))
                         FUZZ_FAIL("%s: %d -> %d ejects at %d port %d", noc_topo_spec(t), src, dst, cur, r.port);
                     break;
                 }
@@ -153,7 +157,7 @@ static inline void fuzz_check_topology(const noc_topo_t *t, int max_nodes)
                 if (++hops > 4 * n)
                     FUZZ_FAIL("%s: %d -> %d loops", noc_topo_spec(t), src, dst);
             }
-            int to = noc_graph_term_node(gr, dst), shortest = dist[(size_t)from * (size_t)n + (size_t)to];
+            int to = noc_graph_term_enode(gr, dst), shortest = dist[(size_t)from * (size_t)n + (size_t)to];
             if (hops < shortest)
                 FUZZ_FAIL("%s: %d -> %d takes %d hops (shortest %d)", noc_topo_spec(t), src, dst, hops, shortest);
         }

@@ -1,6 +1,7 @@
 /* test_booksim_anynet.c: BookSim2 files with `topology = anynet;` (app/booksim.c,
- * topologies/anynet.c), and `topology = cmesh;` (topologies/cmesh.c), whose
- * routers carry several nodes. The expected figures are BookSim2's zero-load
+ * topologies/anynet.c), `topology = cmesh;` (topologies/cmesh.c), whose
+ * routers carry several nodes, and `topology = fly;` (topologies/fly.c),
+ * whose nodes inject at one router and eject at another. The expected figures are BookSim2's zero-load
  * latency with its channels, T0 = 7 + (4 + L) H for H router-to-router hops
  * over channels of L cycles (test_booksim.c derives it; BookSim2 itself
  * measures 12 on the ring of 4 below under bitcomp, and 13 with L = 2), and
@@ -174,6 +175,44 @@ static void test_cmesh(void **state)
     free(err);
 }
 
+/* topology = fly: every packet crosses the N stages (N - 1 hops, for a
+ * node to itself too): T0 = 7 + 5 (N - 1), 17 on fly:2:3 (BookSim2
+ * measures 17 as its minimum and 17.005 on average at this load) and 7 on
+ * the one router of fly:4:1. */
+static void test_fly(void **state)
+{
+    (void)state;
+    char *err;
+    static const struct {
+        int k, n, hops, t0;
+    } c[] = { { 2, 3, 2, 17 }, { 4, 1, 0, 7 } };
+    for (int i = 0; i < 2; i++) {
+        char text[300];
+        snprintf(text, sizeof text, "topology = fly; k = %d; n = %d; routing_function = dest_tag;\n"
+                 "injection_rate = 0.005; sample_period = 20000;\n", c[i].k, c[i].n);
+        put("fly.cfg", text);
+        json_t *j = run_json("run --config fly.cfg");
+        assert_float_equal(jnum(j, "hops", "avg"), c[i].hops, 0);
+        assert_float_equal(jnum(j, "hops", "max"), c[i].hops, 0);
+        assert_float_equal(jnum(j, "latency", "min"), c[i].t0, 0);
+        assert_float_equal(jnum(j, "latency", "avg"), c[i].t0, 0.01 * c[i].t0);
+        assert_int_equal(json_integer_value(json_object_get(j, "nodes")), c[i].n == 3 ? 8 : 4);
+        assert_int_equal(json_integer_value(json_object_get(j, "routers")), c[i].n == 3 ? 12 : 1);
+        json_decref(j);
+    }
+    put("fly1.cfg", "topology = fly; k = 2; n = 3;\nrouting_function = dor;\n");
+    assert_int_equal(cmd_run("run --config fly1.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "fly1.cfg:2: 'routing_function = dor' on fly: BookSim2's fly has dest_tag only"));
+    free(err);
+    put("fly2.cfg", "topology = fly; k = 2; n = 3; routing_function = dest_tag;\ntraffic = tornado;\n");
+    assert_int_equal(cmd_run("run --config fly2.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "fly2.cfg:2: 'traffic = tornado' on fly with n = 3"));
+    free(err);
+    assert_int_equal(cmd_run("run topology=fly k=2 n=3", NULL, &err), 2);
+    assert_non_null(strstr(err, "give the SPEC fly:K:N"));
+    free(err);
+}
+
 /* BookSim2's ejection channel: its NI returns a credit for every flit it
  * takes, the router gets it back prep + fin + 4 + credit_delay cycles
  * after the flit crossed (the loop X, 5 + credit_delay here). One 9-flit
@@ -274,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_cube_uniform),
         cmocka_unit_test(test_concentration),
         cmocka_unit_test(test_cmesh),
+        cmocka_unit_test(test_fly),
         cmocka_unit_test(test_eject_credits),
         cmocka_unit_test(test_refused),
     };

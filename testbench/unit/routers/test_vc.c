@@ -9,7 +9,8 @@
  *     formula leaves over;
  *   - fairness: input ports, and VCs of one input port, that compete for one
  *     output all the time get equal shares (round-robin and matrix arbiters);
- *   - the VC allocator's round-robin choice of output VCs;
+ *   - the VC allocator's round-robin choice of output VCs, with a pointer per
+ *     output port and with BookSim2's one per router (va_in_pointer);
  *   - hold_switch_for_packet: the flits crossing a link, cycle by cycle, in
  *     small hand-worked cases (interleaved flit by flit without the hold,
  *     packet by packet with it; the hold ending on an empty buffer and on
@@ -757,6 +758,55 @@ static void test_vc_allocation_round_robin(void **state)
     noc_topo_destroy(t);
 }
 
+/* va_in_pointer: node 1 of mesh:3 sends one-flit packets, 20 cycles apart,
+ * to 2, 2, 0, 0, 2, 2, 0, 0; the NI takes its VCs in turn, so input VC 0
+ * of router 1's local port carries the 1st, 3rd, 5th, 7th (to 2, 0, 2, 0)
+ * and input VC 1 the others. With a pointer per output port (port), each
+ * input VC's pointer at a port moves past the VC it got there: each link
+ * sees VCs 0, 0, 1, 1. With BookSim2's one pointer over all the router's
+ * output VCs (router), a grant at the other port in between sends it back
+ * to VC 0 (the lowest free VC after a pointer in another port's range):
+ * every packet leaves on VC 0. */
+typedef struct two_links {
+    vcs_seen_t a, b;
+} two_links_t;
+
+static void two_obs(const noc_sim_t *s, void *ctx)
+{
+    two_links_t *t = ctx;
+    vcs_obs(s, &t->a);
+    vcs_obs(s, &t->b);
+}
+
+static void test_va_in_pointer(void **state)
+{
+    (void)state;
+    for (int router = 0; router <= 1; router++) {
+        script_t sc = { 0 };
+        static const int dst[8] = { 2, 2, 0, 0, 2, 2, 0, 0 };
+        for (int k = 0; k < 8; k++)
+            script_add(&sc, (uint64_t)(20 * k), 1, dst[k], 1);
+        const char *kv[] = { "num_vcs=2", "sample_cycles=200", "check=1",
+                             router ? "va_in_pointer=router" : "va_in_pointer=port", NULL };
+        noc_topo_t *t;
+        noc_sim_t *s = script_sim(&t, "mesh:3", 0, &sc, kv);
+        two_links_t v = { .a = { .chan = script_link(s, 1, 2) }, .b = { .chan = script_link(s, 1, 0) } };
+        noc_sim_set_observer(s, two_obs, &v);
+        run_ok(s);
+        static const int want_port[4] = { 0, 0, 1, 1 };
+        assert_int_equal(v.a.n, 4);
+        assert_int_equal(v.b.n, 4);
+        for (int k = 0; k < 4; k++) {
+            int want = router ? 0 : want_port[k];
+            if (v.a.vc[k] != want || v.b.vc[k] != want)
+                fail_msg("va_in_pointer=%s: packet %d to each side left on VCs %d (to 2) and %d (to 0), want %d",
+                         router ? "router" : "port", k, v.a.vc[k], v.b.vc[k], want);
+        }
+        noc_sim_destroy(s);
+        noc_topo_destroy(t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -769,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_wavefront_shares),
         cmocka_unit_test(test_fair_vcs),
         cmocka_unit_test(test_vc_allocation_round_robin),
+        cmocka_unit_test(test_va_in_pointer),
         cmocka_unit_test(test_hold_two_vcs),
         cmocka_unit_test(test_hold_shuts_the_input),
         cmocka_unit_test(test_hold_ends_on_empty_buffer),

@@ -483,6 +483,8 @@ static void test_bad_specs(void **state)
         {"graph:/", "/: a directory, not a graph file"},
         {"graph:", "missing file"},
         {"bsn:graph:/nonexistent", "cannot read the graph file"},
+        {"bsn:cmesh:2x2", "basis \"cmesh:2x2\": its routers carry several terminals or none (cmesh)"},
+        {"otis:fly:2:2", "basis \"fly:2:2\": its routers carry several terminals or none (fly)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char err[600] = "", quoted[160];
