@@ -28,6 +28,10 @@
 #include "testbench/unit/script_traffic.h"
 #include "testbench/unit/routers/vc_links.h"
 #include "traffic/synthetic.h"
+#include "routers/vc/vc.h"
+
+/* (vc_speedup.c, through vc_eval.h, whose other functions are the router's) */
+int noc_vc_sp_queued_flits(const vc_state_t *r, int g, int v);
 
 /* Internal speedup num/den: the first step of cycle t, floor(s t), and the
  * cycle that runs step u. */
@@ -85,12 +89,14 @@ static void one_packet(speed_t sp, uint64_t c0, int H, int P)
 }
 
 /* With 1 the walk is the other instances' 4 cycles a router (R + VA + SA +
- * ST) plus the link; with 2 it is 2 cycles a router; with 1.5 it depends on
- * the cycle the head arrives in (made in cycles 7 and 8: both phases). */
+ * ST) plus the link; with 2 it is 2 cycles a router; with 1.5, 3 (its 4
+ * steps end in the third cycle, whichever the phase); with 1.25 (1, 1, 1, 2
+ * steps in turn) it depends on the cycle the head arrives in (made in
+ * cycles 7 to 10: every phase). */
 static void test_zero_load_steps(void **state)
 {
     (void)state;
-    static const speed_t speeds[] = { { 1, 1 }, { 2, 1 }, { 3, 2 } };
+    static const speed_t speeds[] = { { 1, 1 }, { 2, 1 }, { 3, 2 }, { 5, 4 } };
     assert_int_equal(walk(speeds[0], 7, 3, 1), 2 + 4 * 4 + 3);
     assert_int_equal(walk(speeds[1], 7, 3, 1), 2 + 4 * 2 + 3);
     assert_int_equal(first_step(speeds[2], 2), 3); /* 1.5: 3 steps in cycles 0 and 1 */
@@ -98,7 +104,7 @@ static void test_zero_load_steps(void **state)
     for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
         for (int H = 1; H <= 7; H += 2)
             for (int P = 1; P <= 5; P += 4)
-                for (uint64_t c0 = 7; c0 <= 8; c0++)
+                for (uint64_t c0 = 7; c0 <= 10; c0++)
                     one_packet(speeds[i], c0, H, P);
 }
 
@@ -146,6 +152,70 @@ static void test_two_inputs_one_output(void **state)
         fail_msg("link 1->2 (output_speedup 2): %s, want X0 and Y0 in 11 and 12", v2.text);
     noc_sim_destroy(s);
     noc_topo_destroy(t);
+}
+
+/* The output queue of global port g (router 1's ejection port), each
+ * cycle: its largest length. */
+typedef struct qwatch {
+    int g, most;
+} qwatch_t;
+
+static void queue_obs(const noc_sim_t *s, void *ctx)
+{
+    qwatch_t *w = ctx;
+    const vc_state_t *r = s->rstate;
+    int len = 0;
+    for (int v = 0; v < r->V; v++)
+        len += noc_vc_sp_queued_flits(r, w->g, v);
+    w->most = len > w->most ? len : w->most;
+}
+
+/* output_buffer_size B stops the switch. Two 16-flit packets, X (node 0 ->
+ * 1) and Y (node 2 -> 1), made in cycle 0, reach router 1 together, from
+ * its two network ports, and stream into it at a flit a cycle each;
+ * internal_speedup 2 lets the switch move two a cycle to the ejection
+ * port, whose queue sends one. Without a limit the queue grows by a flit a
+ * cycle (up to V x vc_buf_size = 16, an ejection port having no credits):
+ * far past 3, as the
+ * observer sees it at the end of a cycle. With B a request of step u needs
+ * fewer than B flits in the queue, not counting those granted in step u - 1
+ * (still in the crossbar). Worked by hand with both inputs always bidding,
+ * B = 3, flits a, b, ... granted in turn (steps 2t and 2t + 1 in cycle t;
+ * the queue after the cycle's send): cycle 0 grants a, b (nothing counted),
+ * sends a: {b}; 1 grants c (b not counted in step 2), d (b counted): {c d};
+ * 2 grants e, f (1, then 2 counted): {d e f}; 3 grants g (2 counted; f is
+ * in the crossbar), not in step 7 (3): {e f g}; 4 none: {f g}; 5 grants h,
+ * i: {g h i}; 6 grants j: {h i j}; 7 none: {i j}; and so on: at most 3 =
+ * B. The same with B = 1: cycle 0 grants a, b: {b}; 1 grants c only: {c};
+ * 2 none: {}; then again: at most 1. With output_speedup 2 instead (one
+ * step a cycle), the two network inputs (ports 1 and 2) reach the port on
+ * switch outputs of their own: both cross every cycle, and the queue grows
+ * as without a limit above. */
+static void test_output_buffer_size_stops_switch(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *B, *speed;
+        int lo, hi;
+    } cases[] = { { "output_buffer_size=-1", "internal_speedup=2", 4, 32 },
+                  { "output_buffer_size=1", "internal_speedup=2", 1, 1 },
+                  { "output_buffer_size=3", "internal_speedup=2", 3, 3 },
+                  { "output_buffer_size=-1", "output_speedup=2", 4, 32 } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        script_t sc = { 0 };
+        script_add(&sc, 0, 0, 1, 16);
+        script_add(&sc, 0, 2, 1, 16);
+        noc_topo_t *t;
+        const char *all[] = { "sample_cycles=80", "check=1", "num_vcs=2", cases[i].speed, cases[i].B, NULL };
+        noc_sim_t *s = script_sim(&t, "mesh:4", 0, &sc, all);
+        qwatch_t w = { .g = script_ejection(s, 1), .most = 0 };
+        noc_sim_set_observer(s, queue_obs, &w);
+        run_ok(s);
+        if (w.most < cases[i].lo || w.most > cases[i].hi)
+            fail_msg("%s: the queue held up to %d flits, want %d..%d", cases[i].B, w.most, cases[i].lo, cases[i].hi);
+        noc_sim_destroy(s);
+        noc_topo_destroy(t);
+    }
 }
 
 /* Every option on a loaded mesh, the invariant checker after every cycle:
@@ -234,6 +304,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_load_steps),
         cmocka_unit_test(test_two_inputs_one_output),
+        cmocka_unit_test(test_output_buffer_size_stops_switch),
         cmocka_unit_test(test_loaded_mesh_checked),
         cmocka_unit_test(test_refusals),
     };
