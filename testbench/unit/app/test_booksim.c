@@ -305,6 +305,8 @@ static void test_speedups(void **state)
         { "run mesh:2 --router rtl output_buffer_size=4", "parameter 'output_buffer_size'" },
         { "run mesh:2 --router ideal internal_speedup=2", "parameter 'internal_speedup'" },
         { "run mesh:2 --router ideal output_speedup=3", "parameter 'output_speedup'" },
+        /* (and programs, whose waits the output queues do not attribute yet) */
+        { "run mesh:4x4 --program broadcast internal_speedup=2", "parameter 'internal_speedup'" },
     };
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         assert_int_equal(cmd_run(refused[i][0], NULL, &e2), 2);
