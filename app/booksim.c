@@ -526,8 +526,13 @@ static void translate_timing(bs_read_t *r, noc_config_t *cfg, long lat)
     long sa = 1, wt = 0, loop = prep + fin + 4 + cd;
     /* (only where they can matter: with a buffer of at least the loop and
      * VCs freed at the tail, the credits never hold a flit back, and the
-     * rtl core, which has none, runs the file too) */
-    if (int_key(r, "wait_for_tail_credit", 0, 1, &wt) == 0 && (buf < loop || wt) &&
+     * rtl core, which has none, runs the file too; with internal or output
+     * speedup the ejection port's output queue can fill faster than it
+     * drains, and the credits bound it as in BookSim2) */
+    unsigned long sl;
+    int speedup = strtod(value_of(r, "internal_speedup", &sl), NULL) != 1.0 ||
+                  strtol(value_of(r, "output_speedup", &sl), NULL, 10) != 1;
+    if (int_key(r, "wait_for_tail_credit", 0, 1, &wt) == 0 && (buf < loop || wt || speedup) &&
         int_key(r, "sw_alloc_delay", 0, 16, &sa) == 0) {
         long back = loop - (sa + prep + fin + 1);
         if (back < 1) {

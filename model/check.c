@@ -164,6 +164,8 @@ static int check_work(const noc_sim_t *s, int32_t *expect_work, char *err, size_
             (int32_t)(ni->q_tail - ni->q_head) + (ni->lane0.pkt >= 0) + ni->xbusy + ni->pe_busy;
     }
     for (int n = 0; n < s->n_nodes; n++) {
+        if (s->rops->held_work)
+            expect_work[n] += s->rops->held_work(s, n);
         if (expect_work[n] != noc_work_of(s, n)) {
             snprintf(err, errlen, "node %d: work count %d, but it holds %d items", n, noc_work_of(s, n),
                      expect_work[n]);

@@ -327,6 +327,11 @@ noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *er
 
 int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen)
 {
+    const char *why = s->rops->programs_refused ? s->rops->programs_refused(s) : NULL;
+    if (why) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
     noc_pe_t *pe = noc_pe_build(s, p, err, errlen);
     if (!pe)
         return -1;

@@ -84,6 +84,12 @@ typedef struct noc_router_ops {
     int (*trace_open)(struct noc_sim *s, const char *path, const uint8_t *in_scope, uint64_t from, uint64_t to,
                       char *err, size_t errlen);
     int (*trace_close)(struct noc_sim *s); /* 0, or -1 when a write of the file failed */
+    /* Optional: units of work node's router holds besides its buffered flits
+     * (visit's; the vc router's credit messages waiting with internal
+     * speedup), for the invariant checker. */
+    int (*held_work)(const struct noc_sim *s, int node);
+    /* Optional: why this run's routers cannot run a program (NULL: they can). */
+    const char *(*programs_refused)(const struct noc_sim *s);
 } noc_router_ops_t;
 
 /* The VCs of a port are split among the routing's VC classes (every router

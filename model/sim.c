@@ -172,6 +172,8 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("lookahead", c->lookahead, 0, 1, err, errlen) ||
         check_range("alloc_iters", c->alloc_iters, 1, 16, err, errlen) ||
         check_range("input_speedup", c->input_speedup, 1, 64, err, errlen) ||
+        check_range("output_speedup", c->output_speedup, 1, 64, err, errlen) ||
+        check_range("output_buffer_size", c->output_buffer_size, -1, 1 << 20, err, errlen) ||
         check_range("warmup_cycles", c->warmup_cycles, 0, INT64_C(1) << 40, err, errlen) ||
         check_range("sample_cycles", c->sample_cycles, 1, INT64_C(1) << 40, err, errlen) ||
         check_range("max_drain_cycles", c->max_drain_cycles, 0, INT64_C(1) << 40, err, errlen) ||
@@ -184,6 +186,15 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         return -1;
     if (strcmp(c->sim_type, "latency") != 0 && strcmp(c->sim_type, "throughput") != 0) {
         snprintf(err, errlen, "parameter 'sim_type': '%s' is not latency or throughput", c->sim_type);
+        return -1;
+    }
+    if (!(c->internal_speedup >= 1.0 && c->internal_speedup <= 16.0)) {
+        snprintf(err, errlen, "parameter 'internal_speedup': %g is out of range [1, 16]", c->internal_speedup);
+        return -1;
+    }
+    if (c->output_buffer_size == 0) {
+        snprintf(err, errlen, "parameter 'output_buffer_size': 0 would never let a flit into an output queue "
+                 "(BookSim2 then stops moving); -1 (no limit) or at least 1");
         return -1;
     }
     if (c->injection_rate < 0.0 || c->injection_rate > 64.0) {

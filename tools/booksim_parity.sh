@@ -22,10 +22,17 @@
 # 8x8 mesh, 2 VCs of 8 flits, 1-flit packets, separable input-first
 # allocators, with speculative = 0, with 1 and spec_sw_allocator = prio,
 # and with 1 and a separable input-first spec_sw_allocator, from low load
-# to past saturation) or fly (only the k-ary n-fly: BookSim2's
+# to past saturation), fly (only the k-ary n-fly: BookSim2's
 # examples/singleconfig, a 10x10 crossbar (fly with k = 10, n = 1), and the
 # same file with k = 2, n = 3; k = 4, n = 2; k = 3, n = 3, from low load to
-# past saturation).
+# past saturation), speedup_int (only internal and output speedup: an
+# 8x8 mesh, 2 VCs of 8 flits, 4-flit packets, separable input-first
+# allocators, BookSim2's example timing (routing_delay = 0, credit_delay =
+# 2), with internal_speedup 1.0, 1.5 and 2.0, output_speedup 2, and
+# internal_speedup 2.0 with output_buffer_size = 2, from low load to past
+# saturation; then BookSim2's runfiles/immutabletest (internal_speedup =
+# 1.7), with the routing_function = dim_order it lacks: as shipped both
+# stop on it).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -55,7 +62,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|conc|spec|fly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, conc, spec or fly, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec or fly, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -215,6 +222,20 @@ packet_size = 4; injection_rate_uses_flits = 1; vc_allocator = separable_input_f
   for S in 1 2; do
     for r in 0.10 0.30 0.40 0.50; do own "mesh 8x8, 4 VCs, 4-flit packets, input_speedup = $S" "$r" "$sp input_speedup = $S;"; done
   done
+  exit 0
+fi
+# internal and output speedup: 2 VCs of 8 flits, 4-flit packets, rates in
+# flits, BookSim2's example timing
+if [ "$SET" = speedup_int ]; then
+  si='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 2; vc_buf_size = 8; traffic = uniform;
+packet_size = 4; injection_rate_uses_flits = 1; vc_allocator = separable_input_first;
+sw_allocator = separable_input_first; routing_delay = 0; credit_delay = 2;'
+  for v in "internal_speedup = 1.0;" "internal_speedup = 1.5;" "internal_speedup = 2.0;" "output_speedup = 2;" \
+    "internal_speedup = 2.0; output_buffer_size = 2;"; do
+    for r in 0.10 0.30 0.35 0.55; do own "mesh 8x8, 2 VCs, 4-flit packets, $v" "$r" "$si $v"; done
+  done
+  { cat "$SRC/../runfiles/immutabletest"; printf '\nrouting_function = dim_order;\n'; } >"$work/imm"
+  row "runfiles/immutabletest (internal_speedup = 1.7), routing_function = dim_order" imm
   exit 0
 fi
 # speculative: 2 VCs of 8 flits, 1-flit packets (every flit a head, which

@@ -74,6 +74,12 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
                  "router honours %lld", (long long)s->cfg.input_speedup);
         return -1;
     }
+    if (s->cfg.internal_speedup != 1.0 || s->cfg.output_speedup != 1 || s->cfg.output_buffer_size != -1) {
+        snprintf(err, errlen, "parameter '%s': the ideal router has no crossbar or output queues; only the vc "
+                 "router honours it", s->cfg.internal_speedup != 1.0 ? "internal_speedup"
+                 : s->cfg.output_speedup != 1 ? "output_speedup" : "output_buffer_size");
+        return -1;
+    }
     if (s->cfg.speculative) {
         snprintf(err, errlen, "parameter 'speculative': the ideal router has no VC or switch allocation to "
                  "speculate on; only the vc router honours 1");

@@ -138,6 +138,13 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  "port; only the vc router honours %lld", (long long)c->input_speedup);
         return -1;
     }
+    if (c->internal_speedup != 1.0 || c->output_speedup != 1 || c->output_buffer_size != -1) {
+        snprintf(err, errlen, "parameter '%s': the rtl router's core runs its crossbar once a cycle, one flit an "
+                 "output port, without output queues; only the vc router honours it",
+                 c->internal_speedup != 1.0 ? "internal_speedup" : c->output_speedup != 1 ? "output_speedup"
+                 : "output_buffer_size");
+        return -1;
+    }
     if (c->speculative) {
         snprintf(err, errlen, "parameter 'speculative': the rtl router's core allocates the switch only to VCs "
                  "that hold an output VC (no speculative switch allocation); only the vc router honours 1");

@@ -24,6 +24,11 @@
  * arbiter (and, with hold_switch_for_packet, its own hold). S = 1: a switch
  * input is its port.
  *
+ * Internal and output speedup (internal_speedup, output_speedup): the
+ * stages run once per internal step, several a cycle, and the crossbar
+ * feeds an output queue per output port (vc_speedup.c, an instance of its
+ * own; the others have neither).
+ *
  * Layout for speed: what one node's evaluation touches sits together, in one
  * block per node (vc_node_t): its sets, its input VCs' registers, its credits,
  * its ports (registers and the wiring of their channels) and its allocators
@@ -105,6 +110,8 @@ typedef struct vc_state {
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */
     uint64_t class_mask[NOC_GRAPH_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
     int S;                     /* input_speedup: switch inputs per input port */
+    int So;                    /* output_speedup: switch outputs per output port (1 but in the
+                                  speedup instance, vc_speedup.c) */
     int fast;                  /* W = 1, S = 1, one terminal a router, no ejection credits: the
                                   nodes may take the instance of the evaluation specialised for
                                   them (vc_router.c) */
@@ -153,6 +160,9 @@ typedef struct vc_state {
     int spec_kind;             /* spec_sw_allocator: an allocator kind, or NOC_ALLOC_COUNT for prio */
     noc_alloc_t *sa_spec;      /* per node: the speculative switch allocator (not prio) */
     uint64_t *spec_req;        /* scratch, W words: the VCs bidding speculatively this cycle */
+
+    /* internal_speedup or output_speedup other than 1 (vc_speedup.c) */
+    struct vc_sp *sp;
 } vc_state_t;
 
 /* What the stages of one node's evaluation share. The stages are inlined

@@ -28,6 +28,21 @@ void noc_vc_spec_init(struct noc_sim *s, vc_state_t *r);
 void noc_vc_spec_free(struct noc_sim *s, vc_state_t *r);
 uint64_t noc_vc_spec_bytes(const struct noc_sim *s, int W, int S, int lane_ports);
 
+/* internal_speedup or output_speedup other than 1 (vc_speedup.c): the
+ * check of the parameters (0, or -1 with a message), the state (freed by
+ * noc_vc_sp_free), its bytes, nodes[0..count) evaluated with the steps and
+ * the output queues, and the readers' views of the queues (vc_router.c's
+ * credits, occupancy, visit and held_work). */
+int noc_vc_sp_check(const struct noc_sim *s, char *err, size_t errlen);
+void noc_vc_sp_init(struct noc_sim *s, vc_state_t *r);
+void noc_vc_sp_free(vc_state_t *r);
+uint64_t noc_vc_sp_bytes(const struct noc_sim *s, const vc_state_t *r);
+void noc_vc_eval_sp(struct noc_sim *s, const int32_t *nodes, int count);
+int noc_vc_sp_queued_flits(const vc_state_t *r, int g, int v);
+int noc_vc_sp_queued_credits(const vc_state_t *r, const vc_node_t *nd, int p, int v);
+void noc_vc_sp_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void *ctx);
+int noc_vc_sp_held_work(const struct noc_sim *s, int n);
+
 /* The switch stage of an instance (vc_eval_node's `stage`, a constant). */
 enum { VC_STAGE_PLAIN, VC_STAGE_HOLD, VC_STAGE_SPEC };
 

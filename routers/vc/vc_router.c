@@ -39,7 +39,7 @@ static layout_t node_layout(const vc_state_t *r, noc_arb_kind_t ak, int P)
     L.port = L.credits + round16(nl * sizeof(int16_t));
     L.vc_ptr = L.port + round16((size_t)P * sizeof(vc_port_t));
     L.sa = L.vc_ptr + round16((size_t)P * (size_t)r->S);
-    L.va = L.sa + round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->S, P);
+    L.va = L.sa + round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->S, P * r->So);
     L.va_bytes = round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->V, r->V);
     L.bytes = (L.va + (size_t)P * L.va_bytes + 63) & ~(size_t)63;
     return L;
@@ -57,6 +57,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->ej_credits = c->eject_credit_delay != 0;
     r->hold = c->hold_switch_for_packet != 0;
     r->S = (int)c->input_speedup;
+    r->So = (int)c->output_speedup;
     r->qcap = noc_fifo_capacity((uint32_t)r->depth);
     r->qmask = r->qcap - 1;
     r->lookahead = (int)c->lookahead;
@@ -99,12 +100,12 @@ static uint64_t vc_bytes(const struct noc_sim *s)
         b += n_sw_in * (sizeof(noc_arbiter_t) + (((uint64_t)r.V * (uint64_t)NOC_ARB_WORDS(r.V) * 8 + 31) & ~(uint64_t)15));
     for (int n = 0; r.matrix && n < gr->n_nodes; n++) {
         int P = gr->port_base[n + 1] - gr->port_base[n] + r.lane_ports;
-        b += noc_alloc_heap_bytes(ak, P * r.S, P) + (uint64_t)P * noc_alloc_heap_bytes(ak, P * r.V, r.V);
+        b += noc_alloc_heap_bytes(ak, P * r.S, P * r.So) + (uint64_t)P * noc_alloc_heap_bytes(ak, P * r.V, r.V);
     }
     b += (uint64_t)gr->n_ports * sizeof(int32_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
     b += (uint64_t)gr->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
     b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t)) + nl + (uint64_t)r.max_ports * (uint64_t)r.S; /* l_in, e_port */
-    return b + noc_vc_spec_bytes(s, r.W, r.S, r.lane_ports);
+    return b + noc_vc_spec_bytes(s, r.W, r.S, r.lane_ports) + noc_vc_sp_bytes(s, &r);
 }
 
 /* The parameters this family takes, checked before anything is
@@ -158,6 +159,8 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
                  lanes ? " (with the NI's lane ports)" : "");
         return -1;
     }
+    if (noc_vc_sp_check(s, err, errlen) != 0)
+        return -1;
     return noc_vc_spec_check(s, err, errlen);
 }
 
@@ -206,7 +209,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
         pt->up_bit = (uint8_t)s->chan_out_port[up];
         assert(pt->delay >= 1 && pt->delay < s->cap);
     }
-    noc_alloc_init_at(nd->sa, sak, ak, P * r->S, P, (int)c->alloc_iters,
+    noc_alloc_init_at(nd->sa, sak, ak, P * r->S, P * r->So, (int)c->alloc_iters,
                       (char *)nd->sa + round16(sizeof(noc_alloc_t)));
     for (int o = 0; o < P; o++) {
         noc_alloc_t *a = vc_va_alloc(r, nd, o);
@@ -217,6 +220,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
 
 static const noc_router_ops_t vc_hold_ops; /* (at the end: the family with hold_switch_for_packet = 1) */
 static const noc_router_ops_t vc_spec_ops; /* (and with speculative = 1) */
+static const noc_router_ops_t vc_sp_ops;   /* (and with internal or output speedup) */
 
 static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 {
@@ -266,6 +270,10 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     if (c->speculative) {
         noc_vc_spec_init(s, r);
         s->rops = &vc_spec_ops;
+    }
+    if (c->internal_speedup != 1.0 || c->output_speedup != 1) {
+        noc_vc_sp_init(s, r);
+        s->rops = &vc_sp_ops;
     }
     r->port_node = noc_xcalloc((size_t)gr->n_ports, sizeof(int32_t), "vc router");
     r->buffered = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "vc router");
@@ -334,6 +342,7 @@ static void vc_destroy(struct noc_sim *s)
     free(r->lvc);
     free(r->next);
     noc_vc_spec_free(s, r);
+    noc_vc_sp_free(r);
     free(r);
     s->rstate = NULL;
 }
@@ -389,7 +398,9 @@ static int vc_credits(const struct noc_sim *s, int g, int v)
     const vc_state_t *r = s->rstate;
     int l;
     const vc_node_t *nd = port_vc(r, g, v, &l);
-    return nd->credits[l];
+    /* (with output queues, a queued flit's credit is counted as held: it
+     * is on neither the channel nor the buffer downstream) */
+    return nd->credits[l] + (r->sp ? noc_vc_sp_queued_flits(r, g, v) : 0);
 }
 
 static int vc_occupancy(const struct noc_sim *s, int g, int v)
@@ -397,7 +408,10 @@ static int vc_occupancy(const struct noc_sim *s, int g, int v)
     const vc_state_t *r = s->rstate;
     int l;
     const vc_node_t *nd = port_vc(r, g, v, &l);
-    return (int)noc_fifo_count(nd->ivc[l].head, nd->ivc[l].tail);
+    /* (with output queues, a flit whose credit waits to be sent is counted
+     * as still buffered) */
+    return (int)noc_fifo_count(nd->ivc[l].head, nd->ivc[l].tail) +
+           (r->sp ? noc_vc_sp_queued_credits(r, nd, g - nd->base, v) : 0);
 }
 
 static int vc_depth(const struct noc_sim *s)
@@ -420,6 +434,8 @@ static void vc_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void 
             for (uint16_t k = nd->ivc[l].head; k != nd->ivc[l].tail; k++)
                 fn(ctx, vc_slot(nd->buf, r, l, k), g, v);
         }
+    if (r->sp)
+        noc_vc_sp_visit(s, n, fn, ctx);
 }
 
 static int vc_lane_occupancy(const struct noc_sim *s, int n, int lane, int v)
@@ -465,8 +481,32 @@ static void vc_eval_all_spec(struct noc_sim *s, const int32_t *nodes, int count)
         noc_vc_eval_spec(s, nodes, count);
 }
 
+/* internal or output speedup: vc_speedup.c's evaluation. */
+static void vc_eval_sp(struct noc_sim *s, int n)
+{
+    noc_vc_eval_sp(s, &n, 1);
+    if (s->occ)
+        count_occupancy(s, s->rstate, n);
+}
+
+static void vc_eval_all_sp(struct noc_sim *s, const int32_t *nodes, int count)
+{
+    if (s->occ)
+        for (int i = 0; i < count; i++)
+            vc_eval_sp(s, nodes[i]);
+    else
+        noc_vc_eval_sp(s, nodes, count);
+}
+
+static const char *vc_sp_programs(const struct noc_sim *s)
+{
+    (void)s;
+    return "parameter 'internal_speedup' / 'output_speedup': the vc router models them for synthetic traffic only "
+           "(a program's waits are not attributed through the output queues yet)";
+}
+
 /* The family's operations, with the evaluation functions given. */
-#define VC_OPS(EVAL, EVAL_ALL)                                                           \
+#define VC_OPS(EVAL, EVAL_ALL, PROG)                                                     \
     {                                                                                    \
         .name = "vc",                                                                    \
         .help = "input-queued virtual-channel wormhole router with credit flow control", \
@@ -485,14 +525,20 @@ static void vc_eval_all_spec(struct noc_sim *s, const int32_t *nodes, int count)
         .eject_credits = 1,                                                              \
         .lane_occupancy = vc_lane_occupancy,                                             \
         .waits_on = vc_waits_on,                                                         \
+        .held_work = noc_vc_sp_held_work,                                                \
+        .programs_refused = PROG,                                                        \
     }
 
-const noc_router_ops_t noc_router_vc = VC_OPS(vc_eval, vc_eval_all);
+const noc_router_ops_t noc_router_vc = VC_OPS(vc_eval, vc_eval_all, NULL);
 
 /* The vc family with hold_switch_for_packet = 1: vc_create puts this table
  * on the run, so that the evaluation of the others has no test of it (the
  * same family: its name, state and everything but eval and eval_all). */
-static const noc_router_ops_t vc_hold_ops = VC_OPS(vc_eval_hold, vc_eval_all_hold);
+static const noc_router_ops_t vc_hold_ops = VC_OPS(vc_eval_hold, vc_eval_all_hold, NULL);
 
 /* ... and with speculative = 1 (vc_spec.c). */
-static const noc_router_ops_t vc_spec_ops = VC_OPS(vc_eval_spec, vc_eval_all_spec);
+static const noc_router_ops_t vc_spec_ops = VC_OPS(vc_eval_spec, vc_eval_all_spec, NULL);
+
+/* ... and with internal or output speedup (vc_speedup.c), which runs no
+ * programs. */
+static const noc_router_ops_t vc_sp_ops = VC_OPS(vc_eval_sp, vc_eval_all_sp, vc_sp_programs);

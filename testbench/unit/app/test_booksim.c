@@ -89,9 +89,9 @@ static void test_every_refused_key_named(void **state)
     assert_non_null(strstr(err, "3 lines above"));
     free(err);
     /* the same as key=value arguments, all three named */
-    assert_int_equal(cmd_run("run mesh:4x4 physical_subnetworks=2 internal_speedup=2 warp=2", NULL, &err), 2);
+    assert_int_equal(cmd_run("run mesh:4x4 physical_subnetworks=2 vc_busy_when_full=1 warp=2", NULL, &err), 2);
     assert_non_null(strstr(err, "'physical_subnetworks=2'"));
-    assert_non_null(strstr(err, "'internal_speedup=2'"));
+    assert_non_null(strstr(err, "'vc_busy_when_full=1'"));
     assert_non_null(strstr(err, "'warp=2'"));
     free(err);
     /* BookSim2's loop needs a period: max_samples = 0 is refused, in a file
@@ -242,10 +242,14 @@ static void test_noctua_files_unchanged(void **state)
     assert_non_null(strstr(err, "nb.cfg:2: 'noq = 1' is not honoured"));
 }
 
-/* input_speedup has BookSim2's meaning in noctua's vc router: the file's
- * value goes to noctua's parameter of that name; output_speedup (and
- * internal_speedup, above) need output buffers noctua does not model and
- * are refused by name at any value but 1. */
+/* The speedups have BookSim2's meaning in noctua's vc router: each file's
+ * value goes to noctua's parameter of that name (internal_speedup as a
+ * fraction, output_buffer_size too); a file with internal or output speedup
+ * gets the ejection channel's credits (eject_credit_delay = 2 +
+ * credit_delay: BookSim2's loop of st_final_delay + 4 + credit_delay less
+ * sw_alloc_delay + st_final_delay + 1), which bound an ejection port's
+ * output queue as BookSim2's do; one without keeps none (its buffer of 8 is
+ * longer than the loop of 5). */
 static void test_speedups(void **state)
 {
     (void)state;
@@ -256,18 +260,25 @@ static void test_speedups(void **state)
     snprintf(text, sizeof text, "%sinput_speedup = 2;\n", mesh);
     assert_int_equal(load("is2.cfg", text, &cfg, err, sizeof err), 0);
     assert_int_equal(cfg.input_speedup, 2);
+    assert_int_equal(cfg.eject_credit_delay, 0);
     snprintf(text, sizeof text, "%sinput_speedup = 1;\noutput_speedup = 1;\ninternal_speedup = 1.0;\n", mesh);
     assert_int_equal(load("is1.cfg", text, &cfg, err, sizeof err), 0);
     assert_int_equal(cfg.input_speedup, 1);
-    snprintf(text, sizeof text, "%soutput_speedup = 2;\n", mesh);
-    put("os2.cfg", text);
-    char *e1;
-    assert_int_equal(cmd_run("run --config os2.cfg", NULL, &e1), 2);
-    assert_non_null(strstr(e1, "os2.cfg:2: 'output_speedup = 2'"));
-    free(e1);
+    assert_int_equal(cfg.output_speedup, 1);
+    assert_true(cfg.internal_speedup == 1.0);
+    assert_int_equal(cfg.output_buffer_size, -1);
+    snprintf(text, sizeof text, "%soutput_speedup = 2;\ninternal_speedup = 1.7;\noutput_buffer_size = 4;\n"
+             "credit_delay = 1;\n", mesh);
+    assert_int_equal(load("os2.cfg", text, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.output_speedup, 2);
+    assert_true(cfg.internal_speedup == 1.7);
+    assert_int_equal(cfg.output_buffer_size, 4);
+    assert_int_equal(cfg.eject_credit_delay, 2 + 1);
     /* the default, with no key: BookSim2's 1 */
     assert_int_equal(load("is.cfg", mesh, &cfg, err, sizeof err), 0);
     assert_int_equal(cfg.input_speedup, 1);
+    assert_int_equal(cfg.output_speedup, 1);
+    assert_true(cfg.internal_speedup == 1.0);
     /* a file with input_speedup = 2 runs on the vc router, and is refused
      * by name with --router rtl (whose core takes the file's other keys) */
     put("is2run.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; input_speedup = 2; packet_size = 4;\n"
@@ -279,6 +290,30 @@ static void test_speedups(void **state)
     assert_int_equal(cmd_run("run --config is2run.cfg --router rtl --quiet", NULL, &e2), 2);
     assert_non_null(strstr(e2, "parameter 'input_speedup'"));
     free(e2);
+    /* a file with internal_speedup = 1.5 runs on the vc router; the rtl
+     * and ideal routers refuse it (first for the ejection credits it
+     * brings, which they lack), and the speedups by name as arguments */
+    put("isp.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; internal_speedup = 1.5; packet_size = 4;\n"
+                   "routing_delay = 0; sample_period = 500; injection_rate = 0.02;\n");
+    assert_int_equal(cmd_run("run --config isp.cfg --quiet", &out, NULL), 0);
+    free(out);
+    assert_int_equal(cmd_run("run --config isp.cfg --router rtl --quiet", NULL, &e2), 2);
+    free(e2);
+    static const char *const refused[][2] = {
+        { "run mesh:2 --router rtl internal_speedup=1.5", "parameter 'internal_speedup'" },
+        { "run mesh:2 --router rtl output_speedup=2", "parameter 'output_speedup'" },
+        { "run mesh:2 --router rtl output_buffer_size=4", "parameter 'output_buffer_size'" },
+        { "run mesh:2 --router ideal internal_speedup=2", "parameter 'internal_speedup'" },
+        { "run mesh:2 --router ideal output_speedup=3", "parameter 'output_speedup'" },
+        /* (and programs, whose waits the output queues do not attribute yet) */
+        { "run mesh:4x4 --program broadcast internal_speedup=2", "parameter 'internal_speedup'" },
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(cmd_run(refused[i][0], NULL, &e2), 2);
+        if (!strstr(e2, refused[i][1]))
+            fail_msg("%s: %s", refused[i][0], e2);
+        free(e2);
+    }
 }
 
 /* speculative and its companions have BookSim2's meaning in noctua's vc
