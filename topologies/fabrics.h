@@ -41,6 +41,9 @@ int noc_topo_build_graph(noc_topo_t *t, const char *kind, const char *arg, unsig
 /* cmesh.c: cmesh:AxB[:CXxCY] (BookSim2's concentrated mesh) */
 int noc_topo_build_cmesh(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                          char *why, size_t whylen);
+/* dragonfly.c: dragonfly:P (BookSim2's dragonflynew, n = 1) */
+int noc_topo_build_dragonfly(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                             char *why, size_t whylen);
 /* anynet.c: anynet:FILE (BookSim2's anynet network files) */
 int noc_topo_build_anynet(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                           char *why, size_t whylen);

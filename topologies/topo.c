@@ -35,6 +35,7 @@ static const struct {
     {"graph", noc_topo_build_graph},
     {"anynet", noc_topo_build_anynet},
     {"cmesh", noc_topo_build_cmesh},
+    {"dragonfly", noc_topo_build_dragonfly},
 };
 
 #define N_BUILDERS (sizeof builders / sizeof builders[0])
@@ -43,7 +44,7 @@ static const char spec_help[] =
     "ring:N (N >= 3), mesh:AxBx... (sizes >= 2, any number of dimensions), "
     "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20), bsn:BASIS, otis:BASIS (BASIS "
     "another SPEC, e.g. bsn:ring:8), pyramid:N, multilevel:N:m1,m2,..., circulant:N:s1,s2,..., "
-    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY]";
+    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY], dragonfly:P";
 
 const char *noc_topo_spec_help(void) { return spec_help; }
 
