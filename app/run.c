@@ -21,21 +21,26 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
         snprintf(spec, len, "%s", cfg->topology_spec);
         return 0;
     }
-    if (strcmp(cfg->topology, "anynet") == 0 || strcmp(cfg->topology, "cmesh") == 0) {
-        /* a BookSim2 file made the SPEC (anynet: of its network_file) */
-        if (strncmp(cfg->topology_spec, cfg->topology, strlen(cfg->topology)) == 0 &&
-            cfg->topology_spec[strlen(cfg->topology)] == ':') {
+    /* BookSim2's topologies whose SPEC a BookSim2 file made (anynet: of its
+     * network_file) */
+    static const struct { const char *topology, *kind, *form; } made[] = {
+        {"anynet", "anynet", "anynet:FILE"}, {"cmesh", "cmesh", "cmesh:KxK"}, {"dragonflynew", "dragonfly", "dragonfly:K"},
+    };
+    for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
+        size_t kl = strlen(made[i].kind);
+        if (strcmp(cfg->topology, made[i].topology) != 0)
+            continue;
+        if (strncmp(cfg->topology_spec, made[i].kind, kl) == 0 && cfg->topology_spec[kl] == ':') {
             snprintf(spec, len, "%s", cfg->topology_spec);
             return 0;
         }
         snprintf(err, errlen, "parameter 'topology': '%s' is read from a BookSim2 file (anynet with its "
-                 "network_file); give the SPEC %s instead", cfg->topology,
-                 cfg->topology[0] == 'a' ? "anynet:FILE" : "cmesh:KxK");
+                 "network_file); give the SPEC %s instead", cfg->topology, made[i].form);
         return -1;
     }
     if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
         snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
-                 "(mesh, torus, anynet, cmesh); give a SPEC instead", cfg->topology);
+                 "(mesh, torus, anynet, cmesh, dragonflynew); give a SPEC instead", cfg->topology);
         return -1;
     }
     if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {
