@@ -21,7 +21,9 @@
  * local. VC classes as its phases: class 0 in the source's group, class 1
  * on the global link and after it (so the route needs the source). Class 0
  * channels lead only to class 0 local links of the same group once, or to
- * class 1; class 1 local links lead only to ejection: no cycle. */
+ * class 1; class 1 local links lead only to ejection: no cycle. A packet
+ * also ejects on a VC of its phase's class (eject_vclass), as BookSim2's
+ * min_dragonflynew asks for VC ph at the ejection port too. */
 #include "topologies/fabrics.h"
 #include <math.h>
 #include <stdio.h>
@@ -169,6 +171,7 @@ int noc_topo_build_dragonfly(noc_topo_t *t, const char *kind, const char *arg, u
     memcpy(t->class_name[1], "global", 7);
     t->n_vclasses = 2;
     t->route_needs_src = 1;
+    t->eject_vclass = 1; /* BookSim2 ejects on VC ph, as it routes */
     layout(t, &d);
     return 0;
 }

@@ -45,6 +45,8 @@ static void test_counts(void **state)
         assert_string_equal(noc_topo_class_name(t, 0), "local");
         assert_string_equal(noc_topo_class_name(t, 1), "global");
         assert_int_equal(noc_topo_vclasses(t), 2);
+        /* BookSim2 asks for VC ph at the ejection port too */
+        assert_int_equal(noc_topo_graph(t)->eject_vclass, 1);
         int local = 0, global = 0;
         for (int v = 0; v < n; v++) {
             assert_int_equal(noc_topo_locals(t, v), P);
@@ -186,8 +188,10 @@ static void test_all_routes(void **state)
                 noc_route_t r;
                 for (;;) {
                     t->ops->route(t, cur, src, dst, &r);
-                    if (r.port < P)
+                    if (r.port < P) { /* ejection, on the phase's VC */
+                        assert_int_equal(r.vclass, cur / a != src / P / a);
                         break;
+                    }
                     assert_true(r.port < 4 * P - 1 && r.vclass < V);
                     int gp = t->port_base[cur] + r.port, global = noc_topo_link_class(t, gp) == 1;
                     assert_int_equal(r.vclass, global || cur / a != src / P / a);
