@@ -449,13 +449,56 @@ static void translate_fly(bs_read_t *r, noc_config_t *cfg, const char *rf, unsig
     *lat = 1;
 }
 
+/* BookSim2's dragonflynew channels (networks/dragonfly.cpp, DRAGON_LATENCY:
+ * whatever use_noc_latency says), flits and credits alike: the SPEC's link
+ * classes. */
+#define DFLY_CLASS_LATENCY "local:10,global:100"
+
+/* topology = dragonflynew: BookSim2's dragonfly (networks/dragonfly.cpp) as
+ * the SPEC dragonfly:k; its assert n = 1 refused by name, min_dragonflynew
+ * as the SPEC's routing (its VCs 0 and 1, whatever num_vcs: 2 asked for),
+ * ugal_dragonflynew refused. *lat = 0: the channels take the link classes'
+ * latencies (DFLY_CLASS_LATENCY), and each its own credit loop. */
+static void translate_dragonfly(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
+{
+    long k = 0, n = 0, vcs = 0;
+    unsigned long line;
+    if (int_key(r, "k", 1, 16, &k) || int_key(r, "n", 1, 8, &n) || int_key(r, "num_vcs", 1, 64, &vcs))
+        return;
+    if (n != 1) {
+        value_of(r, "n", &line);
+        refuse(r, line, "'n = %ld' on dragonflynew: BookSim2's dragonflynew asserts n = 1 (one dimension in a "
+               "group)", n);
+    }
+    if (strcmp(rf, "ugal") == 0)
+        refuse(r, lrf, "'routing_function = ugal' on dragonflynew: not modelled yet (ugal_dragonflynew is adaptive: "
+               "it draws an intermediate node for every packet and weighs queue lengths); min is built");
+    else if (strcmp(rf, "min") != 0)
+        refuse(r, lrf, "'routing_function = %s' on dragonflynew: BookSim2's dragonflynew has min and ugal; noctua "
+               "builds min (min_dragonflynew)", rf);
+    if (vcs != 2) {
+        value_of(r, "num_vcs", &line);
+        refuse(r, line, "'num_vcs = %ld' on dragonflynew: BookSim2's min_dragonflynew uses VCs 0 and 1 whatever "
+               "num_vcs, noctua's two VC classes share all VCs: give num_vcs = 2 to mean the same", vcs);
+    }
+    const char *tr = value_of(r, "traffic", &line);
+    if (strcmp(tr, "uniform") != 0)
+        refuse(r, line, "'traffic = %s' on dragonflynew: noctua honours uniform there (BookSim2's other patterns "
+               "read gK and gN, which dragonflynew sets to its k and n = 1; not checked against noctua's yet)", tr);
+    char spec[64];
+    snprintf(spec, sizeof spec, "dragonfly:%ld", k);
+    set(r, cfg, "topology_spec", spec, "topology");
+    *lat = 0;
+}
+
 /* topology, k, n and the routing function; the latency of the network's
- * channels in *lat. */
+ * channels in *lat (0: the link classes' own, DFLY_CLASS_LATENCY). */
 static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
 {
     unsigned long lt, lrf, lf;
     const char *topo = value_of(r, "topology", &lt), *rf = value_of(r, "routing_function", &lrf);
     int torus = strcmp(topo, "torus") == 0, anynet = strcmp(topo, "anynet") == 0, cmesh = strcmp(topo, "cmesh") == 0;
+    int dfly = strcmp(topo, "dragonflynew") == 0;
     set(r, cfg, "topology", topo, "topology");
     set(r, cfg, "k", value_of(r, "k", &lt), "k");
     set(r, cfg, "n", value_of(r, "n", &lt), "n");
@@ -473,6 +516,10 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
         translate_fly(r, cfg, rf, lrf, lat);
         return;
     }
+    if (dfly && strcmp(rf, "none") != 0) {
+        translate_dragonfly(r, cfg, rf, lrf, lat);
+        return;
+    }
     long xr = 1;
     if (int_key(r, "xr", 1, 64, &xr) == 0 && xr != 1) {
         value_of(r, "xr", &lf);
@@ -486,7 +533,7 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
     }
     if (strcmp(rf, "none") == 0)
         refuse(r, 0, "no routing_function: BookSim2 has no default (its 'none' stops it); give %s",
-               anynet ? "min" : torus ? "dim_order" : "dor or dim_order");
+               anynet || dfly ? "min" : torus ? "dim_order" : "dor or dim_order");
     else if (torus && strcmp(rf, "dor") == 0)
         refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
     else if (strcmp(rf, "min") == 0)
@@ -508,8 +555,10 @@ static void translate_timing(bs_read_t *r, noc_config_t *cfg, long lat)
     if (!ok)
         return;
     set_int(r, cfg, "st_final_delay", prep + fin, "st_final_delay");
-    set_int(r, cfg, "link_latency", lat, "use_noc_latency");
+    /* (lat 0: the links' own latencies, their credits over each: link_credits) */
+    set_int(r, cfg, "link_latency", lat ? lat : 1, "use_noc_latency");
     set_int(r, cfg, "credit_delay", cd + lat + 1, "credit_delay");
+    set(r, cfg, "link_credits", lat ? "0" : "1", NULL);
     /* the channels between a source and its router: BookSim2's injection
      * takes a cycle more, its credits come back in 2 (docs/booksim.md) */
     set(r, cfg, "local_latency", "1", NULL);
@@ -579,7 +628,7 @@ static void translate(bs_read_t *r, noc_config_t *cfg)
     translate_sampling(r, cfg);
     set(r, cfg, "router", "vc", NULL);
     set(r, cfg, "va_in_pointer", "router", NULL); /* iq_router's one VC allocator over all output VCs */
-    set(r, cfg, "class_latency", "", NULL);
+    set(r, cfg, "class_latency", lat ? "" : DFLY_CLASS_LATENCY, NULL);
     set(r, cfg, "lookahead", "0", NULL);
     set(r, cfg, "ni_ports", "1", NULL);
     set(r, cfg, "self_traffic", "1", NULL);

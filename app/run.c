@@ -21,23 +21,27 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
         snprintf(spec, len, "%s", cfg->topology_spec);
         return 0;
     }
-    /* BookSim2's topologies whose SPEC its file made (anynet: of its network_file) */
-    static const char *const made[][2] = { { "anynet", "anynet:FILE" }, { "cmesh", "cmesh:KxK" }, { "fly", "fly:K:N" } };
+    /* BookSim2's topologies whose SPEC a BookSim2 file made (anynet: of its
+     * network_file) */
+    static const struct { const char *topology, *kind, *form; } made[] = {
+        {"anynet", "anynet", "anynet:FILE"}, {"cmesh", "cmesh", "cmesh:KxK"}, {"dragonflynew", "dragonfly", "dragonfly:K"},
+        {"fly", "fly", "fly:K:N"},
+    };
     for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
-        size_t l = strlen(made[i][0]);
-        if (strcmp(cfg->topology, made[i][0]) != 0)
+        size_t kl = strlen(made[i].kind);
+        if (strcmp(cfg->topology, made[i].topology) != 0)
             continue;
-        if (strncmp(cfg->topology_spec, made[i][0], l) == 0 && cfg->topology_spec[l] == ':') {
+        if (strncmp(cfg->topology_spec, made[i].kind, kl) == 0 && cfg->topology_spec[kl] == ':') {
             snprintf(spec, len, "%s", cfg->topology_spec);
             return 0;
         }
         snprintf(err, errlen, "parameter 'topology': '%s' is read from a BookSim2 file (anynet with its "
-                 "network_file); give the SPEC %s instead", cfg->topology, made[i][1]);
+                 "network_file); give the SPEC %s instead", cfg->topology, made[i].form);
         return -1;
     }
     if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
         snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
-                 "(mesh, torus, anynet, cmesh, fly); give a SPEC instead", cfg->topology);
+                 "(mesh, torus, anynet, cmesh, fly, dragonflynew); give a SPEC instead", cfg->topology);
         return -1;
     }
     if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {

@@ -219,11 +219,12 @@ NOC_CHAN_INLINE void noc_chan_send_credit_to(struct noc_sim *s, int c, int vc, u
     noc_work_add(s, from, 1);
 }
 
-/* Send a credit for VC vc back up channel c, to arrive credit_delay cycles
- * from now (inject_credit_delay on a channel from an NI). */
+/* Send a credit for VC vc back up channel c, to arrive chan_cdelay[c]
+ * cycles from now (credit_delay; inject_credit_delay on a channel from an
+ * NI). */
 NOC_CHAN_INLINE void noc_chan_send_credit(struct noc_sim *s, int c, int vc)
 {
-    uint32_t d = s->chan_local[c] ? s->inject_credit_delay : s->credit_delay;
+    uint32_t d = s->chan_cdelay[c];
     noc_chan_send_credit_to(s, c, vc, noc_chan_slot(s, s->now + d), s->chan_from[c], s->chan_out_port[c]);
 }
 

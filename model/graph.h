@@ -95,6 +95,10 @@ typedef struct noc_graph {
     int max_degree;          /* largest number of network ports of a node */
     int route_needs_src;     /* 0: route ignores src, so a router need not
                                 look the packet's source up */
+    int eject_vclass;        /* 1: a packet leaves for its terminal on a VC
+                                of the route's class there (BookSim2's
+                                min_dragonflynew ejects on its phase's VC);
+                                0: on any VC of the local port */
     /* Hops of the longest route where the fabric knows it without a search
      * (grids), 0 where it does not (then it is small: packets count hops in
      * 16 bits, and a longer route is refused). */

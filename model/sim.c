@@ -135,7 +135,7 @@ static int class_timing(const noc_config_t *cfg, const noc_graph_t *gr, int *lat
         lat[c] = (int)cfg->link_latency;
         width[c] = cfg->link_width ? (int)cfg->link_width : (int)cfg->flit_width;
     }
-    if (class_values("class_latency", cfg->class_latency, gr, lat, 1, 64, err, errlen) ||
+    if (class_values("class_latency", cfg->class_latency, gr, lat, 1, NOC_MAX_LINK_LATENCY, err, errlen) ||
         class_values("class_width", cfg->class_width, gr, width, 1, 65536, err, errlen))
         return -1;
     for (int c = 0; c < gr->n_classes; c++) {
@@ -159,7 +159,7 @@ static int check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("vc_alloc_delay", c->vc_alloc_delay, 0, 16, err, errlen) ||
         check_range("sw_alloc_delay", c->sw_alloc_delay, 0, 16, err, errlen) ||
         check_range("st_final_delay", c->st_final_delay, 0, 16, err, errlen) ||
-        check_range("link_latency", c->link_latency, 1, 64, err, errlen) ||
+        check_range("link_latency", c->link_latency, 1, NOC_MAX_LINK_LATENCY, err, errlen) ||
         check_range("local_latency", c->local_latency, 1, 64, err, errlen) ||
         check_range("inject_latency", c->inject_latency, 0, 64, err, errlen) ||
         check_range("inject_credit_delay", c->inject_credit_delay, 0, 64, err, errlen) ||
@@ -274,8 +274,9 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
             max_ser = ser[c];
     s->serialise = max_ser > 1;
     uint32_t longest = (uint32_t)(max_lat + max_ser - 1 + cfg->sw_alloc_delay + cfg->st_final_delay);
-    if ((uint32_t)cfg->credit_delay > longest)
-        longest = (uint32_t)cfg->credit_delay;
+    uint32_t longest_credit = (uint32_t)cfg->credit_delay + (cfg->link_credits ? (uint32_t)max_lat : 0);
+    if (longest_credit > longest)
+        longest = longest_credit;
     if (s->inject_credit_delay > longest)
         longest = s->inject_credit_delay;
     if ((uint32_t)cfg->eject_credit_delay > longest)
@@ -309,7 +310,7 @@ static uint64_t planned_bytes(const struct noc_sim *s)
     uint64_t V = (uint64_t)s->V;
     uint64_t credit_lanes = s->lane_chans ? (uint64_t)s->lanes : 1;
     uint64_t b = sizeof(struct noc_sim);
-    b += nc * (5 * 1 + 3 * sizeof(int32_t) + sizeof(uint64_t)) + (uint64_t)gr->n_ports * sizeof(int32_t);
+    b += nc * (5 * 1 + sizeof(uint16_t) + 3 * sizeof(int32_t) + sizeof(uint64_t)) + (uint64_t)gr->n_ports * sizeof(int32_t);
     b += slots * (sizeof(noc_flit_t) + 1 + V) + 8 + 2 * N * s->cap * sizeof(uint64_t);
     b += T * (sizeof(noc_ni_t) + (uint64_t)(s->lanes - 1) * sizeof(noc_ni_lane_t));
     b += T * s->srcq_cap * sizeof(noc_srcq_entry_t) + T * credit_lanes * V * sizeof(int16_t);
@@ -404,6 +405,7 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
 {
     int nc = s->n_chan;
     s->chan_delay = noc_xcalloc((size_t)nc, 1, "simulator");
+    s->chan_cdelay = noc_xcalloc((size_t)nc, sizeof(uint16_t), "simulator");
     s->chan_from = noc_xcalloc((size_t)nc, sizeof(int32_t), "simulator");
     s->chan_to = noc_xcalloc((size_t)nc, sizeof(int32_t), "simulator");
     s->chan_in_gport = noc_xcalloc((size_t)nc, sizeof(int32_t), "simulator");
@@ -466,6 +468,9 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
             s->chan_delay[lc] = (uint8_t)inject_lat;
         }
     }
+    for (int c = 0; c < nc; c++)
+        s->chan_cdelay[c] = (uint16_t)(s->chan_local[c] ? s->inject_credit_delay
+                                                        : s->credit_delay + (cfg->link_credits ? s->chan_delay[c] : 0u));
     size_t slots = (size_t)nc * s->cap;
     s->ring_flit = noc_xcalloc(slots, sizeof(noc_flit_t), "simulator");
     s->ring_valid = noc_xcalloc(slots, 1, "simulator");
@@ -575,6 +580,7 @@ void noc_sim_destroy(noc_sim_t *s)
         free(s->step_wait[k]);
     free(s->pkt_wait);
     free(s->chan_delay);
+    free(s->chan_cdelay);
     free(s->chan_ser);
     free(s->chan_free_at);
     free(s->chan_from);

@@ -80,6 +80,10 @@ struct noc_sim {
     /* channels */
     uint32_t cap, mask;
     uint8_t *chan_delay;   /* flit delay of a write by the upstream side */
+    /* credit delay back up each channel: inject_credit_delay on the
+     * channels to and from NIs, credit_delay on the network's (plus the
+     * link's latency with link_credits) */
+    uint16_t *chan_cdelay;
     int32_t *chan_from;    /* node writing flits (reading credits) */
     int32_t *chan_to;      /* node reading flits (writing credits) */
     int32_t *chan_in_gport;/* input port fed at chan_to, -1 for ejection */
@@ -198,6 +202,10 @@ void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed);
 
 enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
 
+/* The longest link latency (link_latency, class_latency): a channel's delay
+ * is a uint8_t, and the vc router adds its switch and crossbar stages (at
+ * most 32 cycles) to it in one. */
+#define NOC_MAX_LINK_LATENCY 200
 #define NOC_WHEEL 64 /* slots of the generation calendar's wheel (a power of two) */
 
 /* Bit of the arrival masks that stands for the node's NI (a flit on the

@@ -32,7 +32,10 @@
 # internal_speedup 2.0 with output_buffer_size = 2, from low load to past
 # saturation; then BookSim2's runfiles/immutabletest (internal_speedup =
 # 1.7), with the routing_function = dim_order it lacks: as shipped both
-# stop on it).
+# stop on it), or dfly (only the dragonfly: dragonflynew with k = 2
+# (72 nodes on 36 routers), min routing, 2 VCs of 256 flits, 10-flit
+# packets, examples/dragonflyconfig's router with internal_speedup 1,
+# uniform traffic from low load to past saturation).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -62,7 +65,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec or fly, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|dfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly or dfly, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -247,6 +250,16 @@ if [ "$SET" = spec ]; then
   for v in "speculative = 0;" "speculative = 1;" "speculative = 1; spec_sw_allocator = separable_input_first;"; do
     for r in 0.05 0.15 0.25 0.40; do own "mesh 8x8, 2 VCs, $v" "$r" "$spec $v"; done
   done
+  exit 0
+fi
+# the dragonfly: examples/dragonflyconfig's router (internal_speedup 1),
+# k = 2, rates in flits
+dfly='topology = dragonflynew; k = 2; n = 1; routing_function = min; num_vcs = 2; vc_buf_size = 256;
+wait_for_tail_credit = 0; vc_allocator = separable_input_first; sw_allocator = separable_input_first;
+credit_delay = 2; routing_delay = 0; internal_speedup = 1.0; traffic = uniform; packet_size = 10;
+injection_rate_uses_flits = 1;'
+if [ "$SET" = dfly ]; then
+  for r in 0.10 0.30 0.50 0.55 0.70 0.90; do own "dragonflynew k = 2, 2 VCs of 256 flits, 10-flit packets" "$r" "$dfly"; done
   exit 0
 fi
 # hold_switch_for_packet: 2 VCs of 8 flits, 4-flit packets, rates in flits

@@ -99,6 +99,7 @@ void noc_topo_fill_graph(noc_topo_t *t)
     g->n_vclasses = t->n_vclasses;
     g->max_degree = t->max_degree;
     g->route_needs_src = t->route_needs_src;
+    g->eject_vclass = t->eject_vclass;
     /* grids: along every dimension the longer way of a mesh, half the ring
      * of a torus (dimension order takes the shorter way) */
     for (int i = 0; i < t->dims; i++)

@@ -49,6 +49,7 @@ struct noc_topo {
     int wrap;             /* 1 for tori and rings */
     int dateline;         /* 1: wraparound links use dateline VC classes;
                              2: BookSim2's (NOC_TOPO_F_WRAP_CLASS) */
+    int eject_vclass;     /* model/graph.h's: the route's class holds on ejection too */
     int route_needs_src;  /* 0: route() ignores its src argument, so a router
                              need not look the packet's source up */
     /* Per global port: the latency in cycles the fabric's definition gives

@@ -111,8 +111,8 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
         bad = "arb_type round_robin or matrix";
     else if (s->serialise)
         bad = "links as wide as a flit (no link_width or class_width below flit_width)";
-    else if (s->inject_credit_delay != s->credit_delay)
-        bad = "one credit delay (inject_credit_delay 0 or equal to credit_delay)";
+    else if (s->inject_credit_delay != s->credit_delay || c->link_credits)
+        bad = "one credit delay (inject_credit_delay 0 or equal to credit_delay, link_credits = 0)";
     if (bad) {
         snprintf(err, errlen, "--router rtl: the RTL core has one microarchitecture; it needs %s "
                  "(--router vc models the others)", bad);

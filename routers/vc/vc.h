@@ -112,6 +112,7 @@ typedef struct vc_state {
     int S;                     /* input_speedup: switch inputs per input port */
     int So;                    /* output_speedup: switch outputs per output port (1 but in the
                                   speedup instance, vc_speedup.c) */
+    int ej_class;              /* the graph's eject_vclass: a packet ejects on a VC of its route's class */
     int fast;                  /* W = 1, S = 1, one terminal a router, no ejection credits: the
                                   nodes may take the instance of the evaluation specialised for
                                   them (vc_router.c) */
@@ -182,6 +183,8 @@ typedef struct vc_ctx {
     int waits;                 /* programs: count the waits (r->arrive set; a constant 0 in the
                                   instances synthetic runs use) */
     int locals;                /* the node's local ports (a constant 1 in the common instance) */
+    int ej_any;                /* routes to ports below it eject on any VC: locals, or 0 with
+                                  r->ej_class (a constant 1 in the common instance) */
     int ej;                    /* its ejection ports count credits (r->ej_credits; a constant 0
                                   in the common instance) */
 } vc_ctx_t;

@@ -29,7 +29,8 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
         cls = rt.vclass;
     }
     q->rport = (uint8_t)port;
-    q->rclass = (uint8_t)(port >= x->locals ? cls : VC_ANY_CLASS); /* ejection: any VC */
+    /* ejection: any VC, but where the routing names its class there too */
+    q->rclass = (uint8_t)(port >= x->ej_any ? cls : VC_ANY_CLASS);
     q->state = VC_VA;
     vc_at(x, 0, l, delay);
     if (x->waits) /* (its VC waits: from then to its grant, vc_grant) */

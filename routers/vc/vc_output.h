@@ -75,8 +75,8 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
         noc_graph_route(gr, to, gr->route_needs_src ? s->pkts[pkt].src : -1, f->dst, &rt);
         noc_chan_set_lookahead(s, og, fslot, rt.port, rt.vclass);
     }
-    uint32_t cd = in->up_bit == NOC_NI_BIT ? s->inject_credit_delay : s->credit_delay;
-    noc_chan_send_credit_to(s, in->up_chan, v, noc_chan_slot(s, x->now + cd), in->up_node, in->up_bit);
+    noc_chan_send_credit_to(s, in->up_chan, v, noc_chan_slot(s, x->now + s->chan_cdelay[in->up_chan]), in->up_node,
+                            in->up_bit);
     if (s->measuring) {
         noc_link_stats_t *ls = &s->lst[og];
         ls->flits++;

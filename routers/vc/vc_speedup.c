@@ -35,7 +35,7 @@
  * Credits. The flits that leave an input port in one step make one credit
  * message (their VCs); each input port keeps a queue of messages and sends
  * one a cycle, at the cycle's end, up its channel (BookSim2's
- * _credit_buffer), credit_delay later as in the other instances.
+ * _credit_buffer), the channel's credit delay later as in the other instances.
  *
  * Work: a flit in an output queue stays the node's work until it is sent; a
  * credit message waiting is a unit of the node's work too (held_work tells
@@ -470,7 +470,7 @@ static void sp_output(vc_ctx_t *x, vc_sp_t *q)
         const vc_port_t *in = &nd->port[p];
         size_t i = sp_in(r, nd, p);
         uint64_t vcs = q->cq[i * q->cq_cap + (q->cq_head[i] & q->cq_mask)];
-        uint32_t cd = in->up_bit == NOC_NI_BIT ? s->inject_credit_delay : s->credit_delay;
+        uint32_t cd = s->chan_cdelay[in->up_chan]; /* (credit_delay, inject_credit_delay, or the link's with link_credits) */
         uint32_t slot = noc_chan_slot(s, t + cd);
         for (; vcs; vcs &= vcs - 1)
             noc_chan_send_credit_to(s, in->up_chan, __builtin_ctzll(vcs), slot, in->up_node, in->up_bit);
