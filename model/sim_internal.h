@@ -304,6 +304,12 @@ static inline int noc_measuring(const struct noc_sim *s)
     return s->measuring;
 }
 
+/* sim_check.c: the parameters' ranges (0, or -1 with err), and each link
+ * class's latency and serialisation into lat and ser (n_classes entries). */
+int noc_sim_check_config(const noc_config_t *c, char *err, size_t errlen);
+int noc_sim_class_timing(const noc_config_t *cfg, const noc_graph_t *gr, int *lat, int *ser, char *err,
+                         size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
