@@ -261,6 +261,26 @@ static inline uint64_t *vc_wake(const vc_state_t *r, uint64_t *set, uint64_t t, 
     return set + (size_t)W * (3 + 2 * (size_t)(t & r->wmask));
 }
 
+/* The VCs whose route or VA stage ends at cycle (or internal step) t join
+ * the va and sw sets; *va gets the va set's bits, *sw those of the sw set
+ * that hold a flit. */
+static inline __attribute__((always_inline)) void vc_join_wakes(const vc_state_t *r, uint64_t *set, uint64_t t,
+                                                                int W, uint64_t *va, uint64_t *sw)
+{
+    uint64_t *wake = vc_wake(r, set, t, W), v = 0, s = 0;
+    for (int w = 0; w < W; w++) {
+        uint64_t a = set[W + w] | wake[w], b = set[2 * W + w] | wake[W + w];
+        set[W + w] = a;
+        set[2 * W + w] = b;
+        wake[w] = 0;
+        wake[W + w] = 0;
+        v |= a;
+        s |= b & set[w];
+    }
+    *va = v;
+    *sw = s;
+}
+
 /* VC l joins the set `which` (0: va, 1: sw) `delay` cycles from now: at once
  * for a delay of 0, else through the timed set of that cycle. */
 static inline void vc_at(const vc_ctx_t *x, int which, int l, int delay)

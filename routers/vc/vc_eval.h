@@ -77,18 +77,8 @@ VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int 
         if (r->buffered[n] == 0)
             return;
     }
-    uint64_t *set = x.set, *wake = vc_wake(r, set, x.now, W);
-    uint64_t va = 0, sw = 0;
-    for (int w = 0; w < W; w++) {
-        /* the VCs whose route or VA stage ends this cycle join their sets */
-        uint64_t a = set[W + w] | wake[w], b = set[2 * W + w] | wake[W + w];
-        set[W + w] = a;
-        set[2 * W + w] = b;
-        wake[w] = 0;
-        wake[W + w] = 0;
-        va |= a;
-        sw |= b & set[w];
-    }
+    uint64_t va, sw;
+    vc_join_wakes(r, x.set, x.now, W, &va, &sw);
     int spec = stage == VC_STAGE_SPEC && va && noc_vc_spec_requests(&x);
     if (va) {
         vc_vc_alloc(&x);

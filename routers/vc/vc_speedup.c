@@ -392,17 +392,8 @@ static void sp_step(vc_ctx_t *x, vc_sp_t *q)
 {
     vc_state_t *r = x->r;
     int W = x->W;
-    uint64_t *set = x->set, *wake = vc_wake(r, set, x->now, W);
-    uint64_t va = 0, sw = 0;
-    for (int w = 0; w < W; w++) {
-        uint64_t a = set[W + w] | wake[w], b = set[2 * W + w] | wake[W + w];
-        set[W + w] = a;
-        set[2 * W + w] = b;
-        wake[w] = 0;
-        wake[W + w] = 0;
-        va |= a;
-        sw |= b & set[w];
-    }
+    uint64_t va, sw;
+    vc_join_wakes(r, x->set, x->now, W, &va, &sw);
     if (va)
         vc_vc_alloc(x);
     if (!sw)
