@@ -42,7 +42,13 @@ typedef struct noc_packet {
     uint8_t pad[3];
     uint32_t msg;       /* programs: the message (its send op) the packet carries part of */
     uint32_t off;       /* programs: word offset of its first flit in the message */
+    uint32_t salt;      /* random word of its header: what routing that draws
+                           (noc_graph_t.route_rand) draws from */
 } noc_packet_t;
+
+#ifndef __cplusplus
+_Static_assert(sizeof(noc_packet_t) == 56, "the salt fills the record's tail padding");
+#endif
 
 #ifdef __cplusplus
 }

@@ -20,8 +20,11 @@
  * be set and broken down per class.
  *
  * Routing is a pure function of (current router, destination terminal)
- * (and, where route_needs_src, the packet's source terminal): the route
- * names the output port (at the destination's router its local port) and
+ * (and, where route_needs_src, the packet's source terminal and, where the
+ * fabric's routing draws at random (route_rand), the packet's random word,
+ * its salt: a header field set once at the source, so that every router on
+ * the way, and a lookahead at the one before it, works out the same draw):
+ * the route names the output port (at the destination's router its local port) and
  * the VC class the packet must use on that port's link. A router with V
  * virtual channels gives class c of C the VCs [c*V/C, (c+1)*V/C). On the hot
  * path routers call noc_graph_route, a load from the cached table where
@@ -30,6 +33,7 @@
 #define NOC_GRAPH_H
 #include <stddef.h>
 #include <stdint.h>
+#include "model/flit.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,6 +53,9 @@ typedef struct noc_route {
 /* The route at router cur of a packet from terminal src toward terminal
  * dst (at dst's router: dst's local port); ctx is the graph's. */
 typedef void (*noc_graph_route_fn)(const void *ctx, int cur, int src, int dst, noc_route_t *r);
+/* The same for routing that draws: salt is the packet's random word
+ * (noc_packet_t.salt); a route is a fixed function of it. */
+typedef void (*noc_graph_route_rand_fn)(const void *ctx, int cur, int src, int dst, uint32_t salt, noc_route_t *r);
 /* The label of node n, in the fabric's own notation, into buf (always
  * NUL-terminated). */
 typedef void (*noc_graph_label_fn)(const void *ctx, int n, char *buf, size_t len);
@@ -93,8 +100,9 @@ typedef struct noc_graph {
     const char (*class_name)[NOC_GRAPH_CLASS_NAME]; /* n_classes names */
     int n_vclasses;          /* VC classes the routing needs (>= 1) */
     int max_degree;          /* largest number of network ports of a node */
-    int route_needs_src;     /* 0: route ignores src, so a router need not
-                                look the packet's source up */
+    int route_needs_src;     /* 0: route ignores src (and the salt), so a
+                                router need not look the packet's header up;
+                                set wherever route_rand is */
     int eject_vclass;        /* 1: a packet leaves for its terminal on a VC
                                 of the route's class there (BookSim2's
                                 min_dragonflynew ejects on its phase's VC);
@@ -108,6 +116,7 @@ typedef struct noc_graph {
     const noc_route_t *route_cache;
     int route_stride;        /* route_cache's row: the terminals */
     noc_graph_route_fn route;
+    noc_graph_route_rand_fn route_rand; /* non-NULL: used instead of route, with the salt */
     noc_graph_label_fn label;   /* NULL: labels are node numbers */
     noc_graph_groups_fn groups; /* NULL: no groups */
     noc_graph_hops_fn hops;     /* NULL: noc_graph_route_hops walks the route */
@@ -143,14 +152,28 @@ static inline int noc_graph_max_locals(const noc_graph_t *g)
 /* Network ports of router n. */
 static inline int noc_graph_degree(const noc_graph_t *g, int n)
 { return g->port_base[n + 1] - g->port_base[n] - noc_graph_locals(g, n); }
-/* The route at cur of a packet from src to dst: what routers call for every
- * head flit. */
-static inline void noc_graph_route(const noc_graph_t *g, int cur, int src, int dst, noc_route_t *r)
+/* The route at cur of a packet from src to dst whose random word is salt
+ * (ignored unless the fabric's routing draws): what the kernel calls. */
+static inline void noc_graph_route(const noc_graph_t *g, int cur, int src, int dst, uint32_t salt, noc_route_t *r)
 {
     if (g->route_cache)
         *r = g->route_cache[(size_t)cur * (size_t)g->route_stride + (size_t)dst];
+    else if (g->route_rand)
+        g->route_rand(g->ctx, cur, src, dst, salt, r);
     else
         g->route(g->ctx, cur, src, dst, r);
+}
+
+/* The route at cur of packet pkt (a slot of the simulator's packet pool
+ * pkts) toward dst: what routers call for every head flit, reading the
+ * packet's header (its source and salt) only where the routing needs it. */
+static inline void noc_graph_route_pkt(const noc_graph_t *g, const noc_packet_t *pkts, uint32_t pkt, int cur, int dst,
+                                       noc_route_t *r)
+{
+    if (g->route_needs_src)
+        noc_graph_route(g, cur, pkts[pkt].src, dst, pkts[pkt].salt, r);
+    else
+        noc_graph_route(g, cur, -1, dst, 0, r);
 }
 
 /* The node owning global port gport of a port_base of n_nodes + 1 entries
@@ -168,7 +191,8 @@ void noc_graph_term_label(const noc_graph_t *g, int t, char *buf, size_t len);
 int noc_graph_groups(const noc_graph_t *g, int n, char names[2][32], size_t len);
 /* Hops on the route from terminal a to terminal b (follows the routing
  * function, or takes the fabric's closed form, g->hops), -1 when the route
- * does not arrive. */
+ * does not arrive. Routing that draws: the route of salt 0 (the fabrics
+ * that draw pick among routes of one length: fattree's up ports). */
 int noc_graph_route_hops(const noc_graph_t *g, int a, int b);
 
 #ifdef __cplusplus

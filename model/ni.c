@@ -2,6 +2,7 @@
  * (flits -> packet, statistics). */
 #include "model/ni.h"
 #include "model/pe.h"
+#include "model/rng.h"
 
 static void deliver(struct noc_sim *s, const noc_flit_t *f)
 {
@@ -127,6 +128,9 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     p->created = created;
     p->injected = s->now;
     p->id = s->next_pkt_id++;
+    /* the header's random word, where the routing draws: a fixed function
+     * of the seed and the packet's number */
+    p->salt = s->graph->route_rand ? (uint32_t)(noc_rng_mix((uint64_t)s->cfg.seed * 0xd1342543de82ef95ull + p->id) >> 32) : 0;
     p->src = n;
     p->dst = dst;
     p->size = size;
@@ -176,7 +180,7 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
     f.hops = 0;
     if (s->cfg.lookahead && ln->seq == 0) {
         noc_route_t r;
-        noc_graph_route(s->graph, conc ? s->graph->term_node[n] : n, n, p->dst, &r);
+        noc_graph_route(s->graph, conc ? s->graph->term_node[n] : n, n, p->dst, p->salt, &r);
         f.la_port = r.port;
         f.la_class = r.vclass;
     }

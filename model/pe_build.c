@@ -52,6 +52,11 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, const u
                  "run on such fabrics yet (rank r runs on node r)", s->graph->name);
         return -1;
     }
+    if (s->graph->route_rand) {
+        snprintf(err, errlen, "%s routes every packet its own random way: programs do not run on such "
+                 "routing yet", s->graph->name);
+        return -1;
+    }
     if (p->n_ranks > s->n_nodes) {
         snprintf(err, errlen, "the program has %d ranks, but %s has only %d nodes (rank r runs on node r)",
                  p->n_ranks, s->graph->name, s->n_nodes);

@@ -24,6 +24,17 @@ uint64_t noc_rng_geometric(noc_rng_t *r, double p);
 /* The same draw, with log1p(-p) computed once by the caller (p < 1). */
 uint64_t noc_rng_geometric_log(noc_rng_t *r, double p, double log_q);
 
+/* A stateless mix of x (splitmix64's finaliser): for draws that must be a
+ * fixed function of their inputs, such as a packet's random routing word
+ * (noc_packet_t.salt) and the routes drawn from it. */
+static inline uint64_t noc_rng_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -52,6 +52,10 @@ struct noc_topo {
     int eject_vclass;     /* model/graph.h's: the route's class holds on ejection too */
     int route_needs_src;  /* 0: route() ignores its src argument, so a router
                              need not look the packet's source up */
+    /* NULL, or routing that draws: the route as a function of the packet's
+     * random word too (ops->route is then its draw for salt 0; the builder
+     * leaves route_needs_src set so that the routers read the header). */
+    noc_graph_route_rand_fn route_rand;
     /* Per global port: the latency in cycles the fabric's definition gives
      * the link leaving it (a graph file may), 0 where the link takes its
      * class latency; NULL when no link has one. */

@@ -148,7 +148,7 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
     assert(k < r->per_port && !sl[k].used);
     used[w] |= UINT64_C(1) << (k & 63);
     noc_route_t rt;
-    noc_graph_route(gr, n, gr->route_needs_src ? s->pkts[f->pkt].src : -1, f->dst, &rt);
+    noc_graph_route_pkt(gr, s->pkts, f->pkt, n, f->dst, &rt);
     sl[k].f = *f;
     sl[k].pkt_id = s->pkts[f->pkt].id;
     sl[k].dist = (uint16_t)noc_graph_route_hops(gr, n, f->dst);

@@ -113,7 +113,7 @@ class ShadowT : public Shadow {
             if (valid) {
                 const noc_flit_t &f = s->ring_flit[i];
                 noc_route_t rt;
-                noc_graph_route(t, n_, t->route_needs_src ? s->pkts[f.pkt].src : -1, f.dst, &rt);
+                noc_graph_route_pkt(t, s->pkts, f.pkt, n_, f.dst, &rt);
                 data = pack(f);
                 vc = f.vc;
                 port = rt.port;
