@@ -449,6 +449,30 @@ static void translate_fly(bs_read_t *r, noc_config_t *cfg, const char *rf, unsig
     *lat = 1;
 }
 
+/* topology = fattree: BookSim2's k-ary n-tree (networks/fattree.cpp) as
+ * the SPEC fattree:K:N, routed by nca (nca_fattree: up a port drawn at
+ * random, then down); anca (adaptive: by queue lengths) is refused with
+ * the values noctua does not read. fattree.cpp gives every
+ * channel 1 cycle, use_noc_latency or not. tornado and neighbor as on fly. */
+static void translate_fattree(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
+{
+    long k = 0, n = 0;
+    if (int_key(r, "k", 2, 31, &k) || int_key(r, "n", 1, 16, &n))
+        return;
+    if (strcmp(rf, "nca") != 0) /* (anca, adaptive, is not among the values read at all) */
+        refuse(r, lrf, "'routing_function = %s' on fattree: BookSim2's fattree has nca and anca; noctua builds nca",
+               rf);
+    unsigned long ltr;
+    const char *tr = value_of(r, "traffic", &ltr);
+    if (n > 1 && (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0))
+        refuse(r, ltr, "'traffic = %s' on fattree with n = %ld: BookSim2's %s moves each of the n base-k digits of "
+               "a terminal's number, noctua's moves the number itself (the same for n = 1 only)", tr, n, tr);
+    char spec[64];
+    snprintf(spec, sizeof spec, "fattree:%ld:%ld", k, n);
+    set(r, cfg, "topology_spec", spec, "topology");
+    *lat = 1;
+}
+
 /* BookSim2's dragonflynew channels (networks/dragonfly.cpp, DRAGON_LATENCY:
  * whatever use_noc_latency says), flits and credits alike: the SPEC's link
  * classes. */
@@ -516,6 +540,10 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
         translate_fly(r, cfg, rf, lrf, lat);
         return;
     }
+    if (strcmp(topo, "fattree") == 0 && strcmp(rf, "none") != 0) {
+        translate_fattree(r, cfg, rf, lrf, lat);
+        return;
+    }
     if (dfly && strcmp(rf, "none") != 0) {
         translate_dragonfly(r, cfg, rf, lrf, lat);
         return;
@@ -536,9 +564,9 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
                anynet || dfly ? "min" : torus ? "dim_order" : "dor or dim_order");
     else if (torus && strcmp(rf, "dor") == 0)
         refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
-    else if (strcmp(rf, "min") == 0)
-        refuse(r, lrf, "'routing_function = min' on a %s: BookSim2 has no min_%s; its function there is %s", topo,
-               topo, torus ? "dim_order" : "dor or dim_order");
+    else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, ... */
+        refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
+               topo, rf, topo, torus ? "dim_order" : "dor or dim_order");
     else /* BookSim2's dim_order_torus assigns its VC classes its own way */
         set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
     *lat = torus && use_noc ? 2 : 1; /* networks/kncube.cpp */

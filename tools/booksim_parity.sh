@@ -25,7 +25,12 @@
 # to past saturation), fly (only the k-ary n-fly: BookSim2's
 # examples/singleconfig, a 10x10 crossbar (fly with k = 10, n = 1), and the
 # same file with k = 2, n = 3; k = 4, n = 2; k = 3, n = 3, from low load to
-# past saturation), speedup_int (only internal and output speedup: an
+# past saturation), fattree (only the k-ary n-tree with nca routing:
+# BookSim2's examples/fattree_config (k = 4, n = 3, 4 VCs of 16 flits,
+# hold_switch_for_packet) from low load to past saturation, the same with
+# k = 2, n = 4 and with k = 8, n = 2, and runfiles/ftreeconfig (bitcomp
+# traffic, 16 VCs, iSLIP, wait_for_tail_credit) as shipped and at other
+# rates), speedup_int (only internal and output speedup: an
 # 8x8 mesh, 2 VCs of 8 flits, 4-flit packets, separable input-first
 # allocators, BookSim2's example timing (routing_delay = 0, credit_delay =
 # 2), with internal_speedup 1.0, 1.5 and 2.0, output_speedup 2, and
@@ -65,7 +70,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|dfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly or dfly, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|dfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree or dfly, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -206,6 +211,22 @@ if [ "$SET" = fly ]; then
     read -r k n <<<"$kn"
     for r in 0.2 0.4 0.6 0.8; do own "singleconfig with k = $k, n = $n" "$r" "$fly k = $k; n = $n;"; done
   done
+  exit 0
+fi
+# the k-ary n-tree: fattree_config (k = 4, n = 3) and two other shapes,
+# ftreeconfig (bitcomp)
+if [ "$SET" = fattree ]; then
+  ft=$(sed -e '/^injection_rate *=/d' -e '/^sample_period *=/d' -e '/^k *=/d' -e '/^n *=/d' -e 's://.*$::' \
+    "$SRC/examples/fattree_config" | tr '\n' ' ')
+  for r in 0.2 0.6 0.8 0.9 1.0; do own "examples/fattree_config (k = 4, n = 3)" "$r" "$ft k = 4; n = 3;"; done
+  for kn in "2 4" "8 2"; do
+    read -r k n <<<"$kn"
+    for r in 0.2 0.6 0.9; do own "fattree_config with k = $k, n = $n" "$r" "$ft k = $k; n = $n;"; done
+  done
+  { cat "$SRC/../runfiles/ftreeconfig"; printf '\nsample_period = 10000;\n'; } >"$work/ftc"
+  row "runfiles/ftreeconfig (bitcomp @ 0.29)" ftc
+  ftc=$(sed -e '/^injection_rate *=/d' -e '/^sample_period *=/d' -e 's://.*$::' "$SRC/../runfiles/ftreeconfig" | tr '\n' ' ')
+  for r in 0.1 0.45 0.6; do own "runfiles/ftreeconfig (bitcomp)" "$r" "$ftc"; done
   exit 0
 fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform

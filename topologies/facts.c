@@ -35,7 +35,7 @@ static void adj_build(const noc_topo_t *t, adj_t *a)
             owner[g] = v;
     a->n = n;
     a->off = noc_xcalloc((size_t)n + 1, sizeof *a->off, "facts: adjacency");
-    a->nb = noc_xcalloc((size_t)(t->n_ports - n), sizeof *a->nb, "facts: adjacency");
+    a->nb = noc_xcalloc((size_t)t->n_ports, sizeof *a->nb, "facts: adjacency"); /* (routers may have no local port) */
     int k = 0;
     for (int v = 0; v < n; v++) {
         a->off[v] = k;

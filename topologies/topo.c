@@ -37,6 +37,7 @@ static const struct {
     {"cmesh", noc_topo_build_cmesh},
     {"fly", noc_topo_build_fly},
     {"dragonfly", noc_topo_build_dragonfly},
+    {"fattree", noc_topo_build_fattree},
 };
 
 #define N_BUILDERS (sizeof builders / sizeof builders[0])
@@ -45,7 +46,7 @@ static const char spec_help[] =
     "ring:N (N >= 3), mesh:AxBx... (sizes >= 2, any number of dimensions), "
     "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20), bsn:BASIS, otis:BASIS (BASIS "
     "another SPEC, e.g. bsn:ring:8), pyramid:N, multilevel:N:m1,m2,..., circulant:N:s1,s2,..., "
-    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY], fly:K:N, dragonfly:P";
+    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY], fly:K:N, dragonfly:P, fattree:K:N";
 
 const char *noc_topo_spec_help(void) { return spec_help; }
 
@@ -257,6 +258,7 @@ noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t 
 #ifndef NDEBUG
     check_topo(t);
 #endif
+    assert(!t->route_rand || t->route_needs_src);
     int terms = t->term_base ? t->n_terms : t->n_nodes;
     if (!t->route_needs_src && t->n_nodes <= NOC_TOPO_ROUTE_CACHE_NODES && terms <= NOC_TOPO_ROUTE_CACHE_NODES) {
         size_t n = (size_t)t->n_nodes, T = (size_t)terms;

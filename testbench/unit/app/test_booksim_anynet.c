@@ -182,6 +182,61 @@ static void test_fly(void **state)
     free(err);
 }
 
+/* topology = fattree with nca: fattree:k:n. fattree:2:3 at low load, with
+ * BookSim2's uniform (self included): a destination on the same leaf 2 in 8
+ * times (no hop), under the same level-1 router 2 in 8 (2 hops), else 4:
+ * 2.5 hops on average, 4 at most, and every packet T0 = 7 + 5 H (BookSim2's
+ * default timing, 1-cycle channels), the least 7. */
+static void test_fattree(void **state)
+{
+    (void)state;
+    char *err;
+    put("ft.cfg", "topology = fattree; k = 2; n = 3; routing_function = nca;\n"
+                  "injection_rate = 0.01; sample_period = 40000;\n");
+    json_t *j = run_json("run --config ft.cfg");
+    double hops = jnum(j, "hops", "avg");
+    assert_float_equal(hops, 2.5, 0.1);
+    assert_float_equal(jnum(j, "hops", "max"), 4, 0);
+    assert_float_equal(jnum(j, "latency", "min"), 7, 0);
+    assert_float_equal(jnum(j, "latency", "avg"), 7 + 5 * hops, 0.01 * (7 + 5 * hops));
+    assert_int_equal(json_integer_value(json_object_get(j, "nodes")), 8);
+    assert_int_equal(json_integer_value(json_object_get(j, "routers")), 12);
+    json_decref(j);
+    put("ft1.cfg", "topology = fattree; k = 2; n = 3;\nrouting_function = anca;\n"); /* adaptive */
+    assert_int_equal(cmd_run("run --config ft1.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "ft1.cfg:2: 'routing_function = anca' is not honoured"));
+    free(err);
+    put("ft2.cfg", "topology = fattree; k = 2; n = 3; routing_function = nca;\ntraffic = neighbor;\n");
+    assert_int_equal(cmd_run("run --config ft2.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "ft2.cfg:2: 'traffic = neighbor' on fattree with n = 3"));
+    free(err);
+    /* every packet its own draw: the 1,600 or so packets leaving leaf (1,0)
+     * of fattree:2:2 for the other leaf split evenly over its two up links
+     * (each half within 3.5 standard deviations); one salt for all would
+     * send them up one */
+    j = run_json("run fattree:2:2 injection_rate=0.3 sample_cycles=4000");
+    double up[2] = {0, 0};
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(j, "links"), i, l) {
+        const char *from = json_string_value(json_object_get(l, "from"));
+        const char *to = json_string_value(json_object_get(l, "to"));
+        if (strcmp(from, "(1,0)") == 0 && to[1] == '0')
+            up[to[3] - '0'] = json_number_value(json_object_get(l, "flits"));
+    }
+    json_decref(j);
+    assert_true(up[0] + up[1] > 1400);
+    assert_float_equal(up[0] / (up[0] + up[1]), 0.5, 0.08);
+    /* another fabric's function on a mesh: BookSim2 has none such (it stops) */
+    put("ft3.cfg", "topology = mesh; k = 4; n = 2;\nrouting_function = nca;\n");
+    assert_int_equal(cmd_run("run --config ft3.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "ft3.cfg:2: 'routing_function = nca' on a mesh: BookSim2 has no nca_mesh"));
+    free(err);
+    assert_int_equal(cmd_run("run topology=fattree k=2 n=3", NULL, &err), 2);
+    assert_non_null(strstr(err, "give the SPEC fattree:K:N"));
+    free(err);
+}
+
 /* BookSim2's ejection channel: its NI returns a credit for every flit it
  * takes, the router gets it back prep + fin + 4 + credit_delay cycles
  * after the flit crossed (the loop X, 5 + credit_delay here). One 9-flit
@@ -283,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_concentration),
         cmocka_unit_test(test_cmesh),
         cmocka_unit_test(test_fly),
+        cmocka_unit_test(test_fattree),
         cmocka_unit_test(test_eject_credits),
         cmocka_unit_test(test_refused),
     };

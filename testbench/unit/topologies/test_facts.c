@@ -377,6 +377,26 @@ static void test_sampled_distances(void **state)
     noc_topo_destroy(t);
 }
 
+/* Routers without a local port (a fat tree's upper levels): fattree:2:3,
+ * 12 routers, 2 levels of 8 links, degrees 2 (top, leaves) and 4, leaf to
+ * leaf of the other half over the top: 4 hops. (The adjacency once had room
+ * for the ports less one local per router: under the sanitizer this
+ * overran.) */
+static void test_routers_without_locals(void **state)
+{
+    (void)state;
+    noc_topo_t *t = make("fattree:2:3");
+    noc_facts_t f;
+    facts(t, &f);
+    assert_int_equal(f.nodes, 12);
+    assert_int_equal(f.links, 16);
+    assert_int_equal(f.degree_min, 2);
+    assert_int_equal(f.degree_max, 4);
+    assert_int_equal(f.connected, 1);
+    assert_int_equal(f.diameter, 4);
+    noc_topo_destroy(t);
+}
+
 static void test_options(void **state)
 {
     (void)state;
@@ -406,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_parallel_links_and_complete_graphs),
         cmocka_unit_test(test_disconnected),
         cmocka_unit_test(test_sampled_distances),
+        cmocka_unit_test(test_routers_without_locals),
         cmocka_unit_test(test_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
