@@ -80,9 +80,15 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
         flags |= NOC_TOPO_F_NO_DATELINE;
     else if (strcmp(cfg->routing_function, "dor_booksim") == 0)
         flags |= NOC_TOPO_F_WRAP_CLASS;
-    else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
+    else if (strcmp(cfg->routing_function, "xy_yx") == 0 && strncmp(spec, "mesh:", 5) == 0)
+        flags |= NOC_TOPO_F_XY_YX;
+    else if (strcmp(cfg->routing_function, "xy_yx") == 0) {
+        snprintf(err, errlen, "parameter 'routing_function': xy_yx is built for meshes only (mesh:AxB...), "
+                 "not for %s", spec);
+        return -1;
+    } else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
         snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, "
-                 "dor_no_dateline)", cfg->routing_function);
+                 "dor_no_dateline, xy_yx)", cfg->routing_function);
         return -1;
     }
     if (noc_app_check_shape(cfg, spec, flags, err, errlen)) /* before it is built */

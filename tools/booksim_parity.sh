@@ -30,7 +30,9 @@
 # hold_switch_for_packet) from low load to past saturation, the same with
 # k = 2, n = 4 and with k = 8, n = 2, and runfiles/ftreeconfig (bitcomp
 # traffic, 16 VCs, iSLIP, wait_for_tail_credit) as shipped and at other
-# rates), speedup_int (only internal and output speedup: an
+# rates), xy_yx (only BookSim2's xy_yx_mesh: an 8x8 mesh, 2 and 4 VCs
+# of 8 flits, 1-flit packets, uniform and transpose traffic, from low load
+# to past saturation), speedup_int (only internal and output speedup: an
 # 8x8 mesh, 2 VCs of 8 flits, 4-flit packets, separable input-first
 # allocators, BookSim2's example timing (routing_delay = 0, credit_delay =
 # 2), with internal_speedup 1.0, 1.5 and 2.0, output_speedup 2, and
@@ -70,7 +72,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|dfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree or dfly, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|dfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx or dfly, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -227,6 +229,15 @@ if [ "$SET" = fattree ]; then
   row "runfiles/ftreeconfig (bitcomp @ 0.29)" ftc
   ftc=$(sed -e '/^injection_rate *=/d' -e '/^sample_period *=/d' -e 's://.*$::' "$SRC/../runfiles/ftreeconfig" | tr '\n' ' ')
   for r in 0.1 0.45 0.6; do own "runfiles/ftreeconfig (bitcomp)" "$r" "$ftc"; done
+  exit 0
+fi
+# xy_yx: the order drawn per packet, each on half of the VCs
+if [ "$SET" = xy_yx ]; then
+  xy='topology = mesh; k = 8; n = 2; routing_function = xy_yx; vc_buf_size = 8;'
+  for v in 2 4; do
+    for r in 0.05 0.20 0.30 0.45; do own "mesh 8x8, xy_yx, $v VCs, uniform" "$r" "$xy num_vcs = $v; traffic = uniform;"; done
+    for r in 0.05 0.15 0.30; do own "mesh 8x8, xy_yx, $v VCs, transpose" "$r" "$xy num_vcs = $v; traffic = transpose;"; done
+  done
   exit 0
 fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform

@@ -96,6 +96,37 @@ static void mesh_route(const void *ctx, int cur, int src, int dst, noc_route_t *
     r->port = 0;
 }
 
+/* xy_yx (NOC_TOPO_F_XY_YX, BookSim2's xy_yx_mesh): the packet's random
+ * word picks the order once for its whole path, lowest dimension first
+ * (bit 0 clear: mesh_route's route, class 0) or highest first (class 1).
+ * Each order alone is acyclic on its class, so the pair is too. */
+static void mesh_xy_yx_route(const void *ctx, int cur, int src, int dst, uint32_t salt, noc_route_t *r)
+{
+    const noc_topo_t *t = ctx;
+    if (!(salt & 1u)) {
+        mesh_route(ctx, cur, src, dst, r);
+        return;
+    }
+    int cc[NOC_TOPO_MAX_DIMS], dc[NOC_TOPO_MAX_DIMS], d;
+    for (d = 0; d < t->dims; d++) {
+        cc[d] = cur % t->k[d];
+        dc[d] = dst % t->k[d];
+        cur /= t->k[d];
+        dst /= t->k[d];
+    }
+    for (d = t->dims - 1; d >= 0 && cc[d] == dc[d]; d--)
+        ;
+    r->vclass = d >= 0;
+    if (d < 0) {
+        r->port = 0;
+        return;
+    }
+    int port = 1;
+    for (int e = 0; e < d; e++) /* the ports of the lower dimensions */
+        port += (cc[e] < t->k[e] - 1) + (cc[e] > 0);
+    r->port = (uint8_t)(port + (dc[d] < cc[d] && cc[d] < t->k[d] - 1));
+}
+
 static void torus_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
     const noc_topo_t *t = ctx;
@@ -420,10 +451,16 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
             return -1;
         }
     }
-    if (is_torus)
+    if (is_torus) {
         build(t, &torus_ops, dims, k, 1, dateline);
-    else
+    } else {
         build(t, &mesh_ops, dims, k, 0, 0);
+        if (flags & NOC_TOPO_F_XY_YX) {
+            t->route_rand = mesh_xy_yx_route;
+            t->route_needs_src = 1; /* the header's salt */
+            t->n_vclasses = 2;
+        }
+    }
     return 0;
 }
 
@@ -460,12 +497,13 @@ int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_t
     sh->n_nodes = (int)nodes;
     sh->n_ports = (int)ports;
     sh->n_classes = dims;
-    sh->n_vclasses = wrap && !(flags & NOC_TOPO_F_NO_DATELINE) ? 2 : 1;
+    int xy_yx = strcmp(kind, "mesh") == 0 && (flags & NOC_TOPO_F_XY_YX);
+    sh->n_vclasses = (wrap && !(flags & NOC_TOPO_F_NO_DATELINE)) || xy_yx ? 2 : 1;
     /* port_base, pos (x, y), peer and link_class, as build allocates them,
      * and the route cache of topo.c for a small mesh or hypercube */
     sh->bytes = sizeof(noc_topo_t) + (uint64_t)(nodes + 1) * sizeof(int) + (uint64_t)nodes * 2 * sizeof(float) +
                 (uint64_t)ports * (sizeof(int) + sizeof(uint8_t));
-    if (!wrap && nodes <= NOC_TOPO_ROUTE_CACHE_NODES)
+    if (!wrap && !xy_yx && nodes <= NOC_TOPO_ROUTE_CACHE_NODES)
         sh->bytes += (uint64_t)(nodes * nodes) * sizeof(noc_route_t);
     return 0;
 }

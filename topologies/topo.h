@@ -62,6 +62,9 @@ typedef struct noc_topo noc_topo_t;
 #define NOC_TOPO_F_WRAP_CLASS 2u  /* tori: BookSim2's dim_order_torus classes
                                      (grid.c: class 1 for the whole dimension
                                      whose path wraps, else 0) */
+#define NOC_TOPO_F_XY_YX 4u       /* meshes: dimension order lowest first or
+                                     highest first, drawn per packet, a VC
+                                     class each (BookSim2's xy_yx_mesh) */
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen);
 void noc_topo_destroy(noc_topo_t *t);
 

@@ -237,6 +237,43 @@ static void test_fattree(void **state)
     free(err);
 }
 
+/* routing_function = xy_yx on a mesh: every node of a 4x4 mesh sends to
+ * node 5 = (1,1); node 0 = (0,0)'s packets leave x-first (to (1,0)) or
+ * y-first (to (0,1)), half and half (within 0.05; dor would send them all
+ * x-first), and no other packet takes those two links. */
+static void test_xy_yx(void **state)
+{
+    (void)state;
+    char *err;
+    put("xy.cfg", "topology = mesh; k = 4; n = 2; routing_function = xy_yx; num_vcs = 2;\n"
+                  "traffic = hotspot({5}); injection_rate = 0.05; sample_period = 20000;\n");
+    json_t *j = run_json("run --config xy.cfg");
+    double x = -1, y = -1;
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(j, "links"), i, l) {
+        const char *from = json_string_value(json_object_get(l, "from"));
+        const char *to = json_string_value(json_object_get(l, "to"));
+        double f = json_number_value(json_object_get(l, "flits"));
+        if (strcmp(from, "(0,0)") == 0)
+            *(strcmp(to, "(1,0)") == 0 ? &x : &y) = f;
+    }
+    json_decref(j);
+    assert_true(x + y > 2000);
+    assert_float_equal(x / (x + y), 0.5, 0.05);
+    put("xy3.cfg", "topology = mesh; k = 4; n = 2; routing_function = xy_yx;\nnum_vcs = 3;\n");
+    assert_int_equal(cmd_run("run --config xy3.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "xy3.cfg:2: 'num_vcs = 3' with xy_yx"));
+    free(err);
+    put("xyt.cfg", "topology = torus; k = 4; n = 2;\nrouting_function = xy_yx;\n");
+    assert_int_equal(cmd_run("run --config xyt.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "xyt.cfg:2: 'routing_function = xy_yx' on a torus: BookSim2 has no xy_yx_torus"));
+    free(err);
+    assert_int_equal(cmd_run("run torus:4x4 routing_function=xy_yx", NULL, &err), 2);
+    assert_non_null(strstr(err, "xy_yx is built for meshes only"));
+    free(err);
+}
+
 /* BookSim2's ejection channel: its NI returns a credit for every flit it
  * takes, the router gets it back prep + fin + 4 + credit_delay cycles
  * after the flit crossed (the loop X, 5 + credit_delay here). One 9-flit
@@ -339,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_cmesh),
         cmocka_unit_test(test_fly),
         cmocka_unit_test(test_fattree),
+        cmocka_unit_test(test_xy_yx),
         cmocka_unit_test(test_eject_credits),
         cmocka_unit_test(test_refused),
     };

@@ -359,6 +359,85 @@ static void test_ecube_mesh(void **state)
 
 /* A fabric that says its routing ignores the source must route the same
  * without it (routers then skip the packet table look-up). */
+/* The dimension port p of node cur leads along (0 .. dims-1). */
+static int port_dim(const noc_topo_t *t, int cur, int p)
+{
+    int nx = next_node(t, cur, p);
+    for (int d = 0; d < t->dims; d++)
+        if (coord(t, nx, d) != coord(t, cur, d))
+            return d;
+    return -1;
+}
+
+/* xy_yx (NOC_TOPO_F_XY_YX, BookSim2's xy_yx_mesh): an even salt routes in
+ * dimension order lowest first on class 0, an odd one highest first on class
+ * 1, minimal both; over both the CDG is acyclic, and it would not be with
+ * one class (checked by building it with the classes merged). Hand case on
+ * mesh:4x4, node 0 = (0,0) to 6 = (2,1): even: +x (port 1, class 0); odd: +y
+ * (port 2: (0,0) has no -x port, class 1). */
+static void test_xy_yx(void **state)
+{
+    (void)state;
+    static const char *const meshes[] = {"mesh:4x4", "mesh:3x5", "mesh:2x3x4", "mesh:6"};
+    for (size_t i = 0; i < sizeof meshes / sizeof meshes[0]; i++) {
+        noc_topo_t *t = make_flags(meshes[i], NOC_TOPO_F_XY_YX);
+        const noc_graph_t *gr = noc_topo_graph(t);
+        assert_non_null(gr->route_rand);
+        assert_int_equal(gr->n_vclasses, 2);
+        assert_null(gr->route_cache);
+        cdg_t g, one;
+        memset(&g, 0, sizeof g);
+        memset(&one, 0, sizeof one);
+        g.n = t->n_ports * 2;
+        one.n = t->n_ports;
+        for (uint32_t salt = 0; salt < 4; salt++)
+            for (int s = 0; s < t->n_nodes; s++)
+                for (int d = 0; d < t->n_nodes; d++) {
+                    int cur = s, prev = -1, prev1 = -1, hops = 0, last = salt & 1 ? t->dims : -1;
+                    for (;;) {
+                        noc_route_t r;
+                        gr->route_rand(t, cur, s, d, salt, &r);
+                        if (r.port == 0)
+                            break;
+                        assert_int_equal(r.vclass, salt & 1);
+                        int dim = port_dim(t, cur, r.port);
+                        if (salt & 1)
+                            assert_true(dim <= last);
+                        else
+                            assert_true(dim >= last);
+                        last = dim;
+                        int ch = noc_topo_gport(t, cur, r.port);
+                        if (prev >= 0) {
+                            cdg_add(&g, prev, ch * 2 + r.vclass);
+                            cdg_add(&one, prev1, ch);
+                        }
+                        prev = ch * 2 + r.vclass;
+                        prev1 = ch;
+                        cur = next_node(t, cur, r.port);
+                        assert_true(++hops <= t->n_nodes);
+                    }
+                    assert_int_equal(cur, d);
+                    assert_int_equal(hops, noc_topo_distance(t, s, d));
+                }
+        assert_true(cdg_acyclic(&g));
+        if (t->dims > 1)
+            assert_false(cdg_acyclic(&one));
+        cdg_free(&g);
+        cdg_free(&one);
+        noc_topo_destroy(t);
+    }
+    noc_topo_t *t = make_flags("mesh:4x4", NOC_TOPO_F_XY_YX);
+    noc_route_t r;
+    noc_topo_graph(t)->route_rand(t, 0, 0, 6, 2u, &r);
+    assert_int_equal(r.port, 1);
+    assert_int_equal(r.vclass, 0);
+    noc_topo_graph(t)->route_rand(t, 0, 0, 6, 7u, &r);
+    assert_int_equal(r.port, 2);
+    assert_int_equal(r.vclass, 1);
+    assert_int_equal(next_node(t, 0, 2), 4);
+    noc_topo_destroy(t);
+}
+
 static void test_route_needs_src(void **state)
 {
     (void)state;
@@ -396,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_torus_directions),
         cmocka_unit_test(test_booksim_torus_classes),
         cmocka_unit_test(test_ecube_mesh),
+        cmocka_unit_test(test_xy_yx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
