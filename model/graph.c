@@ -60,7 +60,7 @@ int noc_graph_route_hops(const noc_graph_t *g, int a, int b)
         return g->hops(g->ctx, a, b);
     for (int cur = noc_graph_term_node(g, a);;) {
         noc_route_t r;
-        noc_graph_route(g, cur, a, b, 0, &r); /* draws: one route (their lengths agree) */
+        noc_graph_route(g, cur, a, b, 0, hops, &r); /* draws: salt 0's route */
         int L = noc_graph_locals(g, cur);
         if (r.port < L) /* ejected: at b's port, or lost */
             return g->port_base[cur] + r.port == noc_graph_term_egport(g, b) ? hops : -1;

@@ -54,8 +54,11 @@ typedef struct noc_route {
  * dst (at dst's router: dst's local port); ctx is the graph's. */
 typedef void (*noc_graph_route_fn)(const void *ctx, int cur, int src, int dst, noc_route_t *r);
 /* The same for routing that draws: salt is the packet's random word
- * (noc_packet_t.salt); a route is a fixed function of it. */
-typedef void (*noc_graph_route_rand_fn)(const void *ctx, int cur, int src, int dst, uint32_t salt, noc_route_t *r);
+ * (noc_packet_t.salt), hops the network links its head has crossed (its
+ * header's hop count: a route in phases, first to a node drawn from the
+ * salt, knows its phase from it); a route is a fixed function of them. */
+typedef void (*noc_graph_route_rand_fn)(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops,
+                                        noc_route_t *r);
 /* The label of node n, in the fabric's own notation, into buf (always
  * NUL-terminated). */
 typedef void (*noc_graph_label_fn)(const void *ctx, int n, char *buf, size_t len);
@@ -152,28 +155,31 @@ static inline int noc_graph_max_locals(const noc_graph_t *g)
 /* Network ports of router n. */
 static inline int noc_graph_degree(const noc_graph_t *g, int n)
 { return g->port_base[n + 1] - g->port_base[n] - noc_graph_locals(g, n); }
-/* The route at cur of a packet from src to dst whose random word is salt
- * (ignored unless the fabric's routing draws): what the kernel calls. */
-static inline void noc_graph_route(const noc_graph_t *g, int cur, int src, int dst, uint32_t salt, noc_route_t *r)
+/* The route at cur of a packet from src to dst whose random word is salt,
+ * after hops network links (both ignored unless the fabric's routing
+ * draws): what the kernel calls. */
+static inline void noc_graph_route(const noc_graph_t *g, int cur, int src, int dst, uint32_t salt, int hops,
+                                   noc_route_t *r)
 {
     if (g->route_cache)
         *r = g->route_cache[(size_t)cur * (size_t)g->route_stride + (size_t)dst];
     else if (g->route_rand)
-        g->route_rand(g->ctx, cur, src, dst, salt, r);
+        g->route_rand(g->ctx, cur, src, dst, salt, hops, r);
     else
         g->route(g->ctx, cur, src, dst, r);
 }
 
 /* The route at cur of packet pkt (a slot of the simulator's packet pool
- * pkts) toward dst: what routers call for every head flit, reading the
- * packet's header (its source and salt) only where the routing needs it. */
+ * pkts) toward dst, its head after hops network links: what routers call
+ * for every head flit, reading the packet's header (its source and salt)
+ * only where the routing needs it. */
 static inline void noc_graph_route_pkt(const noc_graph_t *g, const noc_packet_t *pkts, uint32_t pkt, int cur, int dst,
-                                       noc_route_t *r)
+                                       int hops, noc_route_t *r)
 {
     if (g->route_needs_src)
-        noc_graph_route(g, cur, pkts[pkt].src, dst, pkts[pkt].salt, r);
+        noc_graph_route(g, cur, pkts[pkt].src, dst, pkts[pkt].salt, hops, r);
     else
-        noc_graph_route(g, cur, -1, dst, 0, r);
+        noc_graph_route(g, cur, -1, dst, 0, 0, r);
 }
 
 /* The node owning global port gport of a port_base of n_nodes + 1 entries

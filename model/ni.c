@@ -180,7 +180,7 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
     f.hops = 0;
     if (s->cfg.lookahead && ln->seq == 0) {
         noc_route_t r;
-        noc_graph_route(s->graph, conc ? s->graph->term_node[n] : n, n, p->dst, p->salt, &r);
+        noc_graph_route(s->graph, conc ? s->graph->term_node[n] : n, n, p->dst, p->salt, 0, &r);
         f.la_port = r.port;
         f.la_class = r.vclass;
     }

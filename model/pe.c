@@ -208,7 +208,7 @@ static void start_op(struct noc_sim *s, int r, uint32_t op)
         k->messages++;
         k->words += o->words;
         noc_route_t rt;
-        noc_graph_route(s->graph, r, r, o->peer, 0, &rt); /* no draws: check_attach */
+        noc_graph_route(s->graph, r, r, o->peer, 0, 0, &rt); /* no draws: check_attach */
         pe->send_port[op] = rt.port;
         /* last on its rank's list and on its first port's */
         pe->send_next[op] = pe->send_pnext[op] = -1;

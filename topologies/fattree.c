@@ -34,11 +34,12 @@ typedef struct ftree {
     int pow[FT_MAX_N + 1]; /* K^i */
 } ftree_t;
 
-static void ft_route_rand(const void *ctx, int cur, int src, int dst, uint32_t salt, noc_route_t *r)
+static void ft_route_rand(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
 {
     const noc_topo_t *t = ctx;
     const ftree_t *f = t->priv;
     (void)src;
+    (void)hops;
     int level = cur / f->per_level, pos = cur % f->per_level;
     int cover = f->pow[f->n - level], first = pos / f->pow[f->n - 1 - level] * cover;
     r->vclass = 0;
@@ -50,7 +51,7 @@ static void ft_route_rand(const void *ctx, int cur, int src, int dst, uint32_t s
 
 static void ft_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
-    ft_route_rand(ctx, cur, src, dst, 0, r);
+    ft_route_rand(ctx, cur, src, dst, 0, 0, r);
 }
 
 static void ft_label(const noc_topo_t *t, int n, char *buf, size_t len)

@@ -100,9 +100,10 @@ static void mesh_route(const void *ctx, int cur, int src, int dst, noc_route_t *
  * word picks the order once for its whole path, lowest dimension first
  * (bit 0 clear: mesh_route's route, class 0) or highest first (class 1).
  * Each order alone is acyclic on its class, so the pair is too. */
-static void mesh_xy_yx_route(const void *ctx, int cur, int src, int dst, uint32_t salt, noc_route_t *r)
+static void mesh_xy_yx_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
 {
     const noc_topo_t *t = ctx;
+    (void)hops;
     if (!(salt & 1u)) {
         mesh_route(ctx, cur, src, dst, r);
         return;

@@ -37,5 +37,5 @@ const float *noc_topo_pos(const noc_topo_t *t) { return t->pos; }
 
 void noc_topo_route(const noc_topo_t *t, int cur, int src, int dst, noc_route_t *r)
 {
-    noc_graph_route(&t->graph, cur, src, dst, 0, r); /* salt 0: the draw of a packet whose word is 0 */
+    noc_graph_route(&t->graph, cur, src, dst, 0, 0, r); /* salt 0, hops 0: see topo.h */
 }

@@ -188,7 +188,7 @@ static int critical_links(const noc_sim_t *s, int *chan, int max)
         int src = rank_of_op(p, e[i].op), dst = p->ops[e[i].op].peer, cur = src;
         for (int hop = 0; src >= 0 && cur != dst && hop < gr->n_nodes && k < max; hop++) {
             noc_route_t r;
-            noc_graph_route(gr, cur, src, dst, 0, &r); /* programs: no draws */
+            noc_graph_route(gr, cur, src, dst, 0, hop, &r); /* programs: no draws */
             if (r.port == 0)
                 break;
             int c = gr->port_base[cur] + r.port;

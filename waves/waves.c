@@ -204,7 +204,7 @@ static int grant_of(noc_waves_t *w, noc_wv_link_t *l, const noc_flit_t *f, const
         int cur = pk->src;
         for (int k = 0; k < gr->n_nodes; k++) {
             noc_route_t r;
-            noc_graph_route(gr, cur, pk->src, pk->dst, pk->salt, &r);
+            noc_graph_route(gr, cur, pk->src, pk->dst, pk->salt, k, &r);
             if (r.port == 0)
                 break;
             int out = gr->port_base[cur] + r.port, nx;

@@ -148,7 +148,7 @@ static void store(struct noc_sim *s, ideal_state_t *r, int n, int gport, const n
     assert(k < r->per_port && !sl[k].used);
     used[w] |= UINT64_C(1) << (k & 63);
     noc_route_t rt;
-    noc_graph_route_pkt(gr, s->pkts, f->pkt, n, f->dst, &rt);
+    noc_graph_route_pkt(gr, s->pkts, f->pkt, n, f->dst, f->hops, &rt);
     sl[k].f = *f;
     sl[k].pkt_id = s->pkts[f->pkt].id;
     sl[k].dist = (uint16_t)noc_graph_route_hops(gr, n, f->dst);
@@ -289,8 +289,7 @@ static void send_best(struct noc_sim *s, ideal_state_t *r, int n, int og, ideal_
     if (s->occ)
         noc_occ_add(s->occ, n, s->now, -1, -(r->occ[ig * V + best->vc] == 0));
     noc_chan_send_credit(s, s->in_chan[ig], best->vc);
-    if (f.flags & NOC_FLIT_HEAD)
-        f.hops++;
+    f.hops++; /* (every flit: a route that draws reads it) */
     f.vc = (uint8_t)ov;
     r->credits[og * V + ov]--;
     uint32_t ser = s->serialise ? noc_chan_ser_start(s, og) : 0;

@@ -406,7 +406,7 @@ static int gather(struct noc_sim *s, rtl_state_t *r, int n, const rtl_node_t *nd
             /* the route at this router travels with the head (the core
              * knows no topology) */
             noc_route_t rt;
-            noc_graph_route_pkt(gr, s->pkts, f->pkt, n, f->dst, &rt);
+            noc_graph_route_pkt(gr, s->pkts, f->pkt, n, f->dst, f->hops, &rt);
             in->head |= pb;
             in->port[p] = (uint8_t)rt.port;
             in->cls[p] = (uint8_t)(rt.port ? rt.vclass : 0);

@@ -24,7 +24,7 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
         struct noc_sim *s = x->s;
         const noc_graph_t *gr = s->graph;
         noc_route_t rt;
-        noc_graph_route_pkt(gr, s->pkts, f->pkt, x->n, f->dst, &rt);
+        noc_graph_route_pkt(gr, s->pkts, f->pkt, x->n, f->dst, f->hops, &rt);
         port = rt.port;
         cls = rt.vclass;
     }

@@ -72,7 +72,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
     if ((flags & NOC_FLIT_HEAD) && hop && r->lookahead) {
         const noc_graph_t *gr = s->graph;
         noc_route_t rt;
-        noc_graph_route_pkt(gr, s->pkts, pkt, to, f->dst, &rt);
+        noc_graph_route_pkt(gr, s->pkts, pkt, to, f->dst, f->hops + hop, &rt);
         noc_chan_set_lookahead(s, og, fslot, rt.port, rt.vclass);
     }
     noc_chan_send_credit_to(s, in->up_chan, v, noc_chan_slot(s, x->now + s->chan_cdelay[in->up_chan]), in->up_node,

@@ -441,7 +441,7 @@ static void sp_output(vc_ctx_t *x, vc_sp_t *q)
         if ((f->flags & NOC_FLIT_HEAD) && hop && r->lookahead) {
             const noc_graph_t *gr = s->graph;
             noc_route_t rt;
-            noc_graph_route_pkt(gr, s->pkts, f->pkt, out->to, f->dst, &rt);
+            noc_graph_route_pkt(gr, s->pkts, f->pkt, out->to, f->dst, f->hops + hop, &rt);
             noc_chan_set_lookahead(s, g, fslot, rt.port, rt.vclass);
         }
         if (s->measuring) {

@@ -113,7 +113,7 @@ class ShadowT : public Shadow {
             if (valid) {
                 const noc_flit_t &f = s->ring_flit[i];
                 noc_route_t rt;
-                noc_graph_route_pkt(t, s->pkts, f.pkt, n_, f.dst, &rt);
+                noc_graph_route_pkt(t, s->pkts, f.pkt, n_, f.dst, f.hops, &rt);
                 data = pack(f);
                 vc = f.vc;
                 port = rt.port;

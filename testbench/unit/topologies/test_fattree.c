@@ -138,22 +138,22 @@ static void test_routes(void **state)
     assert_int_equal(next_of(t, 8, 3), 5);
     assert_int_equal(next_of(t, 4, 2), 0);
     assert_int_equal(next_of(t, 4, 3), 2);
-    g->route_rand(t, 8, 0, 1, 12345u, &r); /* same leaf: out at once */
+    g->route_rand(t, 8, 0, 1, 12345u, 0, &r); /* same leaf: out at once */
     assert_int_equal(r.port, 1);
     for (uint32_t salt = 0; salt < 64; salt++) {
-        g->route_rand(t, 8, 0, 3, salt, &r);
+        g->route_rand(t, 8, 0, 3, salt, 0, &r);
         assert_true(r.port == 2 || r.port == 3);
         int mid = next_of(t, 8, r.port);
-        g->route_rand(t, mid, 0, 3, salt, &r);
+        g->route_rand(t, mid, 0, 3, salt, 0, &r);
         assert_int_equal(r.port, 1);
         assert_int_equal(next_of(t, mid, 1), 9);
-        g->route_rand(t, 9, 0, 3, salt, &r);
+        g->route_rand(t, 9, 0, 3, salt, 0, &r);
         assert_int_equal(r.port, 1);
     }
-    g->route_rand(t, 0, 0, 7, 7u, &r); /* the top: down the branch of 7 / 4 */
+    g->route_rand(t, 0, 0, 7, 7u, 0, &r); /* the top: down the branch of 7 / 4 */
     assert_int_equal(r.port, 1);
     assert_int_equal(next_of(t, 0, 1), 6); /* (1,2) */
-    g->route_rand(t, 6, 0, 7, 7u, &r);
+    g->route_rand(t, 6, 0, 7, 7u, 0, &r);
     assert_int_equal(r.port, 1);
     assert_int_equal(next_of(t, 6, 1), 11);
     noc_topo_destroy(t);
@@ -175,8 +175,8 @@ static void test_walks(void **state)
                 int cur = noc_graph_term_node(g, a), hops = 0, down = 0;
                 noc_route_t r, r2;
                 for (;;) {
-                    g->route_rand(t, cur, a, b, salt, &r);
-                    g->route_rand(t, cur, a, b, salt, &r2);
+                    g->route_rand(t, cur, a, b, salt, 0, &r);
+                    g->route_rand(t, cur, a, b, salt, 0, &r2);
                     assert_int_equal(r.port, r2.port);
                     assert_int_equal(r.vclass, 0);
                     if (cur >= 18 && r.port < 3)
@@ -208,9 +208,9 @@ static void test_draws(void **state)
     int one[2] = {0, 0}, pair[2][2] = {{0, 0}, {0, 0}};
     for (uint32_t salt = 0; salt < 10000; salt++) {
         noc_route_t r, r2;
-        g->route_rand(t, 8, 0, 7, salt, &r);
+        g->route_rand(t, 8, 0, 7, salt, 0, &r);
         one[r.port - 2]++;
-        g->route_rand(t, next_of(t, 8, r.port), 0, 7, salt, &r2);
+        g->route_rand(t, next_of(t, 8, r.port), 0, 7, salt, 0, &r2);
         assert_true(r2.port == 2 || r2.port == 3);
         pair[r.port - 2][r2.port - 2]++;
     }

@@ -396,7 +396,7 @@ static void test_xy_yx(void **state)
                     int cur = s, prev = -1, prev1 = -1, hops = 0, last = salt & 1 ? t->dims : -1;
                     for (;;) {
                         noc_route_t r;
-                        gr->route_rand(t, cur, s, d, salt, &r);
+                        gr->route_rand(t, cur, s, d, salt, 0, &r);
                         if (r.port == 0)
                             break;
                         assert_int_equal(r.vclass, salt & 1);
@@ -428,10 +428,10 @@ static void test_xy_yx(void **state)
     }
     noc_topo_t *t = make_flags("mesh:4x4", NOC_TOPO_F_XY_YX);
     noc_route_t r;
-    noc_topo_graph(t)->route_rand(t, 0, 0, 6, 2u, &r);
+    noc_topo_graph(t)->route_rand(t, 0, 0, 6, 2u, 0, &r);
     assert_int_equal(r.port, 1);
     assert_int_equal(r.vclass, 0);
-    noc_topo_graph(t)->route_rand(t, 0, 0, 6, 7u, &r);
+    noc_topo_graph(t)->route_rand(t, 0, 0, 6, 7u, 0, &r);
     assert_int_equal(r.port, 2);
     assert_int_equal(r.vclass, 1);
     assert_int_equal(next_node(t, 0, 2), 4);
