@@ -515,12 +515,14 @@ static void translate_dragonfly(bs_read_t *r, noc_config_t *cfg, const char *rf,
     *lat = 0;
 }
 
-/* routing_function = xy_yx on a mesh: BookSim2's xy_yx_mesh draws x-first
- * or y-first at the packet's first router and keeps it on the lower or the
- * upper half of the VCs, (num_vcs / 2 each); noctua's xy_yx gives its two
+/* routing_function = xy_yx, valiant or romm on a mesh: BookSim2's
+ * xy_yx_mesh draws x-first or y-first at the packet's first router and
+ * keeps it on the lower or the upper half of the VCs (num_vcs / 2 each);
+ * valiant_mesh and romm_mesh draw a node, go there on the lower half and on
+ * on the upper. noctua's functions of the same names give their two
  * classes the same halves when num_vcs is even. Odd: BookSim2's halves
  * share the middle VC, which noctua's classes do not: refused. */
-static void translate_xy_yx(bs_read_t *r, noc_config_t *cfg)
+static void translate_two_class(bs_read_t *r, noc_config_t *cfg, const char *rf)
 {
     long vcs = 0;
     if (int_key(r, "num_vcs", 1, 64, &vcs))
@@ -528,11 +530,11 @@ static void translate_xy_yx(bs_read_t *r, noc_config_t *cfg)
     if (vcs % 2) {
         unsigned long line;
         value_of(r, "num_vcs", &line);
-        refuse(r, line, "'num_vcs = %ld' with xy_yx: BookSim2's x-first and y-first packets then share the "
-               "middle VC, noctua's two VC classes share none: give an even num_vcs", vcs);
+        refuse(r, line, "'num_vcs = %ld' with %s: BookSim2's two halves of the VCs then share the middle VC, "
+               "noctua's two VC classes share none: give an even num_vcs", vcs, rf);
         return;
     }
-    set(r, cfg, "routing_function", "xy_yx", NULL);
+    set(r, cfg, "routing_function", rf, NULL);
 }
 
 /* topology, k, n and the routing function; the latency of the network's
@@ -584,11 +586,14 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
                anynet || dfly ? "min" : torus ? "dim_order" : "dor or dim_order");
     else if (torus && strcmp(rf, "dor") == 0)
         refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
-    else if (strcmp(rf, "xy_yx") == 0 && !torus)
-        translate_xy_yx(r, cfg);
+    else if ((strcmp(rf, "xy_yx") == 0 || strcmp(rf, "valiant") == 0 || strcmp(rf, "romm") == 0) && !torus)
+        translate_two_class(r, cfg, rf);
+    else if (strcmp(rf, "valiant") == 0)
+        refuse(r, lrf, "'routing_function = valiant' on a torus: not modelled yet (BookSim2's valiant_torus, with "
+               "four VC classes); valiant is built for meshes");
     else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
         refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
-               topo, rf, topo, torus ? "dim_order" : "dor, dim_order or xy_yx");
+               topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant or romm");
     else /* BookSim2's dim_order_torus assigns its VC classes its own way */
         set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
     *lat = torus && use_noc ? 2 : 1; /* networks/kncube.cpp */

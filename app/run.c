@@ -65,6 +65,16 @@ int noc_app_check_shape(const noc_config_t *cfg, const char *spec, unsigned flag
     return noc_sim_check_shape(cfg, &g, shape.bytes, err, errlen);
 }
 
+/* The topology flag of a routing built for meshes only (routing that draws
+ * per packet: topologies/grid.c), 0 for any other. */
+static unsigned mesh_routing(const char *rf)
+{
+    return strcmp(rf, "xy_yx") == 0 ? NOC_TOPO_F_XY_YX
+           : strcmp(rf, "valiant") == 0 ? NOC_TOPO_F_VALIANT
+           : strcmp(rf, "romm") == 0    ? NOC_TOPO_F_ROMM
+                                        : 0u;
+}
+
 int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, noc_sim_t **sim_out,
                      noc_topo_t **topo_out, noc_run_result_t *res, char *err, size_t errlen)
 {
@@ -80,15 +90,16 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
         flags |= NOC_TOPO_F_NO_DATELINE;
     else if (strcmp(cfg->routing_function, "dor_booksim") == 0)
         flags |= NOC_TOPO_F_WRAP_CLASS;
-    else if (strcmp(cfg->routing_function, "xy_yx") == 0 && strncmp(spec, "mesh:", 5) == 0)
-        flags |= NOC_TOPO_F_XY_YX;
-    else if (strcmp(cfg->routing_function, "xy_yx") == 0) {
-        snprintf(err, errlen, "parameter 'routing_function': xy_yx is built for meshes only (mesh:AxB...), "
-                 "not for %s", spec);
-        return -1;
+    else if (mesh_routing(cfg->routing_function)) {
+        if (strncmp(spec, "mesh:", 5) != 0) {
+            snprintf(err, errlen, "parameter 'routing_function': %s is built for meshes only (mesh:AxB...), "
+                     "not for %s", cfg->routing_function, spec);
+            return -1;
+        }
+        flags |= mesh_routing(cfg->routing_function);
     } else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
         snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, "
-                 "dor_no_dateline, xy_yx)", cfg->routing_function);
+                 "dor_no_dateline, xy_yx, valiant, romm)", cfg->routing_function);
         return -1;
     }
     if (noc_app_check_shape(cfg, spec, flags, err, errlen)) /* before it is built */

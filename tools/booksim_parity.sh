@@ -32,7 +32,9 @@
 # traffic, 16 VCs, iSLIP, wait_for_tail_credit) as shipped and at other
 # rates), xy_yx (only BookSim2's xy_yx_mesh: an 8x8 mesh, 2 and 4 VCs
 # of 8 flits, 1-flit packets, uniform and transpose traffic, from low load
-# to past saturation), speedup_int (only internal and output speedup: an
+# to past saturation), valiant (only valiant_mesh and romm_mesh: the same
+# mesh, 2 VCs, uniform and transpose, below and past saturation),
+# speedup_int (only internal and output speedup: an
 # 8x8 mesh, 2 VCs of 8 flits, 4-flit packets, separable input-first
 # allocators, BookSim2's example timing (routing_delay = 0, credit_delay =
 # 2), with internal_speedup 1.0, 1.5 and 2.0, output_speedup 2, and
@@ -72,7 +74,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|dfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx or dfly, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|dfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant or dfly, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -237,6 +239,15 @@ if [ "$SET" = xy_yx ]; then
   for v in 2 4; do
     for r in 0.05 0.20 0.30 0.45; do own "mesh 8x8, xy_yx, $v VCs, uniform" "$r" "$xy num_vcs = $v; traffic = uniform;"; done
     for r in 0.05 0.15 0.30; do own "mesh 8x8, xy_yx, $v VCs, transpose" "$r" "$xy num_vcs = $v; traffic = transpose;"; done
+  done
+  exit 0
+fi
+# valiant and romm: through a node drawn per packet, each leg on half of the VCs
+if [ "$SET" = valiant ]; then
+  for rf in valiant romm; do
+    vr="topology = mesh; k = 8; n = 2; routing_function = $rf; vc_buf_size = 8; num_vcs = 2;"
+    for r in 0.05 0.10 0.20 0.30; do own "mesh 8x8, $rf, 2 VCs, uniform" "$r" "$vr traffic = uniform;"; done
+    for r in 0.05 0.15; do own "mesh 8x8, $rf, 2 VCs, transpose" "$r" "$vr traffic = transpose;"; done
   done
   exit 0
 fi

@@ -66,6 +66,7 @@
  * grids as grids, hypercubes in a recursive 2-D layout (grid_layout). */
 #include "topologies/fabrics.h"
 #include "topologies/topo_internal.h"
+#include "model/rng.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -126,6 +127,47 @@ static void mesh_xy_yx_route(const void *ctx, int cur, int src, int dst, uint32_
     for (int e = 0; e < d; e++) /* the ports of the lower dimensions */
         port += (cc[e] < t->k[e] - 1) + (cc[e] > 0);
     r->port = (uint8_t)(port + (dc[d] < cc[d] && cc[d] < t->k[d] - 1));
+}
+
+/* valiant and romm (NOC_TOPO_F_VALIANT, _ROMM; BookSim2's valiant_mesh and
+ * romm_mesh): dimension order to a node m drawn from the packet's random
+ * word, on class 0, then from m to the destination on class 1. The phase
+ * needs no state: the first leg is a shortest path of dist(src, m) hops,
+ * so a head that has crossed that many links is past m (BookSim2 sets a
+ * phase bit in the flit at m). Each leg is acyclic on its class and the
+ * classes go 0 to 1 only. At the destination any VC. valiant draws m
+ * uniformly over the mesh; romm each coordinate uniformly between the
+ * source's and the destination's (both ends included), so its routes stay
+ * minimal. */
+static void mesh_two_legs(const noc_topo_t *t, int cur, int src, int dst, int m, int hops, noc_route_t *r)
+{
+    int first = 0;
+    for (int d = 0, a = src, b = m; d < t->dims; d++, a /= t->k[d - 1], b /= t->k[d - 1]) {
+        int diff = a % t->k[d] - b % t->k[d];
+        first += diff < 0 ? -diff : diff;
+    }
+    int phase = hops >= first;
+    mesh_route(t, cur, src, phase ? dst : m, r);
+    r->vclass = (uint8_t)(cur != dst && phase);
+}
+
+static void mesh_valiant_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const noc_topo_t *t = ctx;
+    mesh_two_legs(t, cur, src, dst, (int)(noc_rng_mix(salt) % (uint64_t)t->n_nodes), hops, r);
+}
+
+static void mesh_romm_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const noc_topo_t *t = ctx;
+    int m = 0;
+    for (int d = 0, a = src, b = dst; d < t->dims; d++) {
+        int k = t->k[d], lo = a % k < b % k ? a % k : b % k, span = (a % k - b % k) * (a % k < b % k ? -1 : 1) + 1;
+        m += t->stride[d] * (lo + (int)(noc_rng_mix((uint64_t)salt << 8 | (uint64_t)d) % (uint64_t)span));
+        a /= k;
+        b /= k;
+    }
+    mesh_two_legs(t, cur, src, dst, m, hops, r);
 }
 
 static void torus_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
@@ -456,8 +498,11 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
         build(t, &torus_ops, dims, k, 1, dateline);
     } else {
         build(t, &mesh_ops, dims, k, 0, 0);
-        if (flags & NOC_TOPO_F_XY_YX) {
-            t->route_rand = mesh_xy_yx_route;
+        t->route_rand = flags & NOC_TOPO_F_XY_YX     ? mesh_xy_yx_route
+                        : flags & NOC_TOPO_F_VALIANT ? mesh_valiant_route
+                        : flags & NOC_TOPO_F_ROMM    ? mesh_romm_route
+                                                     : NULL;
+        if (t->route_rand) {
             t->route_needs_src = 1; /* the header's salt */
             t->n_vclasses = 2;
         }
@@ -498,7 +543,7 @@ int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_t
     sh->n_nodes = (int)nodes;
     sh->n_ports = (int)ports;
     sh->n_classes = dims;
-    int xy_yx = strcmp(kind, "mesh") == 0 && (flags & NOC_TOPO_F_XY_YX);
+    int xy_yx = strcmp(kind, "mesh") == 0 && (flags & (NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ROMM));
     sh->n_vclasses = (wrap && !(flags & NOC_TOPO_F_NO_DATELINE)) || xy_yx ? 2 : 1;
     /* port_base, pos (x, y), peer and link_class, as build allocates them,
      * and the route cache of topo.c for a small mesh or hypercube */

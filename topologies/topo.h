@@ -65,6 +65,12 @@ typedef struct noc_topo noc_topo_t;
 #define NOC_TOPO_F_XY_YX 4u       /* meshes: dimension order lowest first or
                                      highest first, drawn per packet, a VC
                                      class each (BookSim2's xy_yx_mesh) */
+#define NOC_TOPO_F_VALIANT 8u      /* meshes: to a node drawn per packet, then
+                                     on, each phase in dimension order on its
+                                     VC class (BookSim2's valiant_mesh) */
+#define NOC_TOPO_F_ROMM 16u        /* meshes: the same through a node drawn in
+                                     the source's and destination's box
+                                     (BookSim2's romm_mesh: minimal) */
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen);
 void noc_topo_destroy(noc_topo_t *t);
 

@@ -274,6 +274,36 @@ static void test_xy_yx(void **state)
     free(err);
 }
 
+/* valiant and romm on a 4x4 mesh at low load, BookSim2's uniform (self
+ * included): a mean distance of 2 (k^2 - 1) / 3k = 2.5 hops per leg pair
+ * for romm (minimal), twice that for valiant (two independent uniform
+ * legs); every packet T0 = 7 + 5 H. */
+static void test_valiant_romm(void **state)
+{
+    (void)state;
+    char *err;
+    for (int v = 0; v < 2; v++) {
+        char text[300];
+        snprintf(text, sizeof text, "topology = mesh; k = 4; n = 2; routing_function = %s; num_vcs = 2;\n"
+                 "injection_rate = 0.005; sample_period = 40000;\n", v ? "valiant" : "romm");
+        put("vr.cfg", text);
+        json_t *j = run_json("run --config vr.cfg");
+        double hops = jnum(j, "hops", "avg");
+        assert_float_equal(hops, v ? 5.0 : 2.5, 0.1);
+        assert_float_equal(jnum(j, "hops", "max"), v ? 12 : 6, v ? 2 : 0);
+        assert_float_equal(jnum(j, "latency", "avg"), 7 + 5 * hops, 0.015 * (7 + 5 * hops));
+        json_decref(j);
+    }
+    put("vt.cfg", "topology = torus; k = 4; n = 2;\nrouting_function = valiant;\n");
+    assert_int_equal(cmd_run("run --config vt.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "vt.cfg:2: 'routing_function = valiant' on a torus: not modelled yet"));
+    free(err);
+    put("v3.cfg", "topology = mesh; k = 4; n = 2; routing_function = romm;\nnum_vcs = 3;\n");
+    assert_int_equal(cmd_run("run --config v3.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "v3.cfg:2: 'num_vcs = 3' with romm"));
+    free(err);
+}
+
 /* BookSim2's ejection channel: its NI returns a credit for every flit it
  * takes, the router gets it back prep + fin + 4 + credit_delay cycles
  * after the flit crossed (the loop X, 5 + credit_delay here). One 9-flit
@@ -377,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_fly),
         cmocka_unit_test(test_fattree),
         cmocka_unit_test(test_xy_yx),
+        cmocka_unit_test(test_valiant_romm),
         cmocka_unit_test(test_eject_credits),
         cmocka_unit_test(test_refused),
     };

@@ -438,6 +438,93 @@ static void test_xy_yx(void **state)
     noc_topo_destroy(t);
 }
 
+/* Walks the route of (s, d, salt) under valiant or romm: each hop's class
+ * (0 then 1, never back), m the node where class 0 ends (s when there is
+ * none); both legs shortest and in dimension order; the CDG edges into g.
+ * Returns m; *hops the route's length. */
+static int walk_two_legs(const noc_topo_t *t, int s, int d, uint32_t salt, cdg_t *g, int *hops)
+{
+    const noc_graph_t *gr = noc_topo_graph(t);
+    int cur = s, prev = -1, m = s, cls = 0, n = 0, last = -1, leg = 0;
+    for (;;) {
+        noc_route_t r;
+        gr->route_rand(t, cur, s, d, salt, n, &r);
+        if (r.port == 0)
+            break;
+        assert_true(r.vclass >= cls); /* 0, then 1 */
+        if (r.vclass != cls) {
+            assert_int_equal(leg, noc_topo_distance(t, s, cur)); /* the first leg: shortest */
+            m = cur;
+            leg = 0;
+            last = -1;
+        }
+        cls = r.vclass;
+        int dim = port_dim(t, cur, r.port);
+        assert_true(dim >= last); /* dimension order within a leg */
+        last = dim;
+        int ch = noc_topo_gport(t, cur, r.port) * 2 + r.vclass;
+        if (prev >= 0)
+            cdg_add(g, prev, ch);
+        prev = ch;
+        cur = next_node(t, cur, r.port);
+        leg++;
+        assert_true(++n <= 2 * t->n_nodes);
+    }
+    assert_int_equal(cur, d);
+    if (cls == 0) /* the node drawn is d itself */
+        m = d;
+    else
+        assert_int_equal(leg, noc_topo_distance(t, m, d));
+    *hops = n;
+    return m;
+}
+
+/* valiant and romm (BookSim2's valiant_mesh and romm_mesh): two shortest
+ * dimension-order legs through a node m drawn per packet, class 0 then 1;
+ * acyclic over all draws. romm: m in the box of s and d, every route
+ * minimal, and over 16,000 salts each of the 16 nodes of the box of (0,0)
+ * and (3,3) on mesh:4x4 drawn 1,000 times (within 4 standard deviations,
+ * 125); valiant: each of the 16 nodes 1,000 times for 0 -> 5. */
+static void test_valiant_romm(void **state)
+{
+    (void)state;
+    static const char *const meshes[] = {"mesh:4x4", "mesh:3x5", "mesh:2x3x4"};
+    for (int romm = 0; romm < 2; romm++) {
+        for (size_t i = 0; i < sizeof meshes / sizeof meshes[0]; i++) {
+            noc_topo_t *t = make_flags(meshes[i], romm ? NOC_TOPO_F_ROMM : NOC_TOPO_F_VALIANT);
+            assert_int_equal(noc_topo_graph(t)->n_vclasses, 2);
+            cdg_t g;
+            memset(&g, 0, sizeof g);
+            g.n = t->n_ports * 2;
+            for (uint32_t salt = 0; salt < 24; salt++)
+                for (int s = 0; s < t->n_nodes; s++)
+                    for (int d = 0; d < t->n_nodes; d++) {
+                        int hops, m = walk_two_legs(t, s, d, salt, &g, &hops);
+                        if (romm) {
+                            assert_int_equal(hops, noc_topo_distance(t, s, d));
+                            assert_int_equal(noc_topo_distance(t, s, m) + noc_topo_distance(t, m, d), hops);
+                        }
+                    }
+            assert_true(cdg_acyclic(&g));
+            cdg_free(&g);
+            noc_topo_destroy(t);
+        }
+        noc_topo_t *t = make_flags("mesh:4x4", romm ? NOC_TOPO_F_ROMM : NOC_TOPO_F_VALIANT);
+        int count[16] = {0}, d = romm ? 15 : 5;
+        cdg_t g;
+        memset(&g, 0, sizeof g);
+        g.n = t->n_ports * 2;
+        for (uint32_t salt = 0; salt < 16000; salt++) {
+            int hops;
+            count[walk_two_legs(t, 0, d, salt, &g, &hops)]++;
+        }
+        for (int n = 0; n < 16; n++)
+            assert_in_range(count[n], 875, 1125);
+        cdg_free(&g);
+        noc_topo_destroy(t);
+    }
+}
+
 static void test_route_needs_src(void **state)
 {
     (void)state;
@@ -476,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_booksim_torus_classes),
         cmocka_unit_test(test_ecube_mesh),
         cmocka_unit_test(test_xy_yx),
+        cmocka_unit_test(test_valiant_romm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
