@@ -99,7 +99,7 @@ typedef struct bs_read {
  * default). */
 static void refuse(bs_read_t *r, unsigned long line, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -259,7 +259,7 @@ static void statement(bs_read_t *r, char *s, unsigned long line)
         unknown_key(r, line, key);
         return;
     }
-    char msg[768];
+    char msg[2048];
     int j = judge(&keys[i], value, msg, sizeof msg);
     if (j < 0) {
         refuse(r, line, "%s", msg);
@@ -730,7 +730,7 @@ int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char
                      "give noctua's %s", key, k->note, k->noctua);
         return -1;
     }
-    char msg[768];
+    char msg[2048];
     int j = judge(k, value, msg, sizeof msg);
     if (j < 0) {
         snprintf(err, errlen, "%s", msg);
