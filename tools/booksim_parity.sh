@@ -30,9 +30,9 @@
 # hold_switch_for_packet) from low load to past saturation, the same with
 # k = 2, n = 4 and with k = 8, n = 2, and runfiles/ftreeconfig (bitcomp
 # traffic, 16 VCs, iSLIP, wait_for_tail_credit) as shipped and at other
-# rates), xy_yx (only BookSim2's xy_yx_mesh: an 8x8 mesh, 2 and 4 VCs
-# of 8 flits, 1-flit packets, uniform and transpose traffic, from low load
-# to past saturation), valiant (only valiant_mesh and romm_mesh: the same
+# rates), xy_yx (only BookSim2's xy_yx_mesh: an 8x8 mesh, 2 VCs of 8
+# flits, 1-flit packets, uniform and transpose traffic, from low load to
+# past saturation), valiant (only valiant_mesh and romm_mesh: the same
 # mesh, 2 VCs, uniform and transpose, below and past saturation),
 # speedup_int (only internal and output speedup: an
 # 8x8 mesh, 2 VCs of 8 flits, 4-flit packets, separable input-first
@@ -236,10 +236,8 @@ fi
 # xy_yx: the order drawn per packet, each on half of the VCs
 if [ "$SET" = xy_yx ]; then
   xy='topology = mesh; k = 8; n = 2; routing_function = xy_yx; vc_buf_size = 8;'
-  for v in 2 4; do
-    for r in 0.05 0.20 0.30 0.45; do own "mesh 8x8, xy_yx, $v VCs, uniform" "$r" "$xy num_vcs = $v; traffic = uniform;"; done
-    for r in 0.05 0.15 0.30; do own "mesh 8x8, xy_yx, $v VCs, transpose" "$r" "$xy num_vcs = $v; traffic = transpose;"; done
-  done
+  for r in 0.05 0.20 0.30 0.45; do own "mesh 8x8, xy_yx, 2 VCs, uniform" "$r" "$xy num_vcs = 2; traffic = uniform;"; done
+  for r in 0.05 0.15; do own "mesh 8x8, xy_yx, 2 VCs, transpose" "$r" "$xy num_vcs = 2; traffic = transpose;"; done
   exit 0
 fi
 # valiant and romm: through a node drawn per packet, each leg on half of the VCs
