@@ -588,9 +588,10 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
         refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
     else if ((strcmp(rf, "xy_yx") == 0 || strcmp(rf, "valiant") == 0 || strcmp(rf, "romm") == 0) && !torus)
         translate_two_class(r, cfg, rf);
-    else if (strcmp(rf, "valiant") == 0)
-        refuse(r, lrf, "'routing_function = valiant' on a torus: not modelled yet (BookSim2's valiant_torus, with "
-               "four VC classes); valiant is built for meshes");
+    else if (strcmp(rf, "valiant") == 0) /* (BookSim2 28f4329, routefunc.cpp) */
+        refuse(r, lrf, "'routing_function = valiant' on a torus: BookSim2's valiant_torus reads its ring part "
+               "unset when a packet goes on in a dimension and stops on its assertion 'ring_part == 1': no meaning "
+               "to honour; noctua's own valiant on a torus SPEC (routing_function=valiant) runs");
     else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
         refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
                topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant or romm");

@@ -65,8 +65,8 @@ int noc_app_check_shape(const noc_config_t *cfg, const char *spec, unsigned flag
     return noc_sim_check_shape(cfg, &g, shape.bytes, err, errlen);
 }
 
-/* The topology flag of a routing built for meshes only (routing that draws
- * per packet: topologies/grid.c), 0 for any other. */
+/* The topology flag of a routing that draws per packet (topologies/grid.c)
+ * on a mesh, 0 for any other (valiant on tori and rings: the caller). */
 static unsigned mesh_routing(const char *rf)
 {
     return strcmp(rf, "xy_yx") == 0 ? NOC_TOPO_F_XY_YX
@@ -90,10 +90,14 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
         flags |= NOC_TOPO_F_NO_DATELINE;
     else if (strcmp(cfg->routing_function, "dor_booksim") == 0)
         flags |= NOC_TOPO_F_WRAP_CLASS;
+    else if (strcmp(cfg->routing_function, "valiant") == 0 &&
+             (strncmp(spec, "torus:", 6) == 0 || strncmp(spec, "ring:", 5) == 0))
+        flags |= NOC_TOPO_F_VALIANT;
     else if (mesh_routing(cfg->routing_function)) {
         if (strncmp(spec, "mesh:", 5) != 0) {
-            snprintf(err, errlen, "parameter 'routing_function': %s is built for meshes only (mesh:AxB...), "
-                     "not for %s", cfg->routing_function, spec);
+            snprintf(err, errlen, "parameter 'routing_function': %s is built for %s only, not for %s",
+                     cfg->routing_function, strncmp(cfg->routing_function, "valiant", 7) == 0
+                     ? "meshes, tori and rings (mesh:, torus:, ring:)" : "meshes (mesh:AxB...)", spec);
             return -1;
         }
         flags |= mesh_routing(cfg->routing_function);

@@ -148,7 +148,7 @@ static void mesh_two_legs(const noc_topo_t *t, int cur, int src, int dst, int m,
     }
     int phase = hops >= first;
     mesh_route(t, cur, src, phase ? dst : m, r);
-    r->vclass = (uint8_t)(cur != dst && phase);
+    r->vclass = (uint8_t)(r->port != 0 && phase);
 }
 
 static void mesh_valiant_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
@@ -230,6 +230,40 @@ static void hypercube_route(const void *ctx, int cur, int src, int dst, noc_rout
     unsigned diff = (unsigned)cur ^ (unsigned)dst;
     r->vclass = 0;
     r->port = diff ? (uint8_t)(lowest_bit(diff) + 1) : 0;
+}
+
+/* valiant on a torus or ring (NOC_TOPO_F_VALIANT; BookSim2's valiant_torus):
+ * the two legs of mesh_two_legs, each routed as torus_route routes (the
+ * shorter way, the leg's start taken as the source for ties and wraps),
+ * their classes those of the torus's datelines times the phase: class
+ * 2 w + phase with w the dateline class (BookSim2's VCs: ring part major,
+ * phase minor), or the phase alone without datelines. A leg is a shortest
+ * path, so the phase is again the hop count against the first leg's. */
+/* Hops of torus_route's path from a to b: the shorter way round each ring. */
+static int torus_hops(const noc_topo_t *t, int a, int b)
+{
+    int hops = 0;
+    for (int d = 0; d < t->dims; d++) {
+        int k = t->k[d], diff = a % k - b % k;
+        a /= k;
+        b /= k;
+        diff = diff < 0 ? -diff : diff;
+        hops += 2 * diff > k ? k - diff : diff;
+    }
+    return hops;
+}
+
+static void torus_valiant_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops,
+                                noc_route_t *r)
+{
+    const noc_topo_t *t = ctx;
+    int m = (int)(noc_rng_mix(salt) % (uint64_t)t->n_nodes);
+    int phase = hops >= torus_hops(t, src, m);
+    torus_route(t, cur, phase ? m : src, phase ? dst : m, r);
+    if (r->port == 0) /* out at the destination (passing it on the way to m is a hop) */
+        r->vclass = 0;
+    else
+        r->vclass = (uint8_t)(t->dateline ? 2 * r->vclass + phase : phase);
 }
 
 /* ---- labels -------------------------------------------------------------- */
@@ -472,6 +506,10 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
             return -1;
         }
         build(t, &ring_ops, 1, k, 1, dateline);
+        if (flags & NOC_TOPO_F_VALIANT) {
+            t->route_rand = torus_valiant_route;
+            t->n_vclasses *= 2;
+        }
         return 0;
     }
 
@@ -496,6 +534,10 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
     }
     if (is_torus) {
         build(t, &torus_ops, dims, k, 1, dateline);
+        if (flags & NOC_TOPO_F_VALIANT) {
+            t->route_rand = torus_valiant_route;
+            t->n_vclasses *= 2;
+        }
     } else {
         build(t, &mesh_ops, dims, k, 0, 0);
         t->route_rand = flags & NOC_TOPO_F_XY_YX     ? mesh_xy_yx_route
@@ -545,6 +587,8 @@ int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_t
     sh->n_classes = dims;
     int xy_yx = strcmp(kind, "mesh") == 0 && (flags & (NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ROMM));
     sh->n_vclasses = (wrap && !(flags & NOC_TOPO_F_NO_DATELINE)) || xy_yx ? 2 : 1;
+    if (wrap && (flags & NOC_TOPO_F_VALIANT))
+        sh->n_vclasses *= 2; /* the phase too */
     /* port_base, pos (x, y), peer and link_class, as build allocates them,
      * and the route cache of topo.c for a small mesh or hypercube */
     sh->bytes = sizeof(noc_topo_t) + (uint64_t)(nodes + 1) * sizeof(int) + (uint64_t)nodes * 2 * sizeof(float) +

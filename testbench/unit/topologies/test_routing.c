@@ -438,10 +438,11 @@ static void test_xy_yx(void **state)
     noc_topo_destroy(t);
 }
 
-/* Walks the route of (s, d, salt) under valiant or romm: each hop's class
- * (0 then 1, never back), m the node where class 0 ends (s when there is
- * none); both legs shortest and in dimension order; the CDG edges into g.
- * Returns m; *hops the route's length. */
+/* Walks the route of (s, d, salt) under valiant or romm: each hop's phase
+ * (its class's lowest bit: 0 then 1, never back; a torus's dateline class
+ * above it), m the node where phase 0 ends (s when there is none); both
+ * legs shortest and in dimension order; the CDG edges into g (over the
+ * fabric's classes). Returns m; *hops the route's length. */
 static int walk_two_legs(const noc_topo_t *t, int s, int d, uint32_t salt, cdg_t *g, int *hops)
 {
     const noc_graph_t *gr = noc_topo_graph(t);
@@ -451,18 +452,20 @@ static int walk_two_legs(const noc_topo_t *t, int s, int d, uint32_t salt, cdg_t
         gr->route_rand(t, cur, s, d, salt, n, &r);
         if (r.port == 0)
             break;
-        assert_true(r.vclass >= cls); /* 0, then 1 */
-        if (r.vclass != cls) {
+        int ph = r.vclass & 1;
+        assert_true(r.vclass < gr->n_vclasses);
+        assert_true(ph >= cls); /* 0, then 1 */
+        if (ph != cls) {
             assert_int_equal(leg, noc_topo_distance(t, s, cur)); /* the first leg: shortest */
             m = cur;
             leg = 0;
             last = -1;
         }
-        cls = r.vclass;
+        cls = ph;
         int dim = port_dim(t, cur, r.port);
         assert_true(dim >= last); /* dimension order within a leg */
         last = dim;
-        int ch = noc_topo_gport(t, cur, r.port) * 2 + r.vclass;
+        int ch = noc_topo_gport(t, cur, r.port) * gr->n_vclasses + r.vclass;
         if (prev >= 0)
             cdg_add(g, prev, ch);
         prev = ch;
@@ -508,6 +511,28 @@ static void test_valiant_romm(void **state)
             assert_true(cdg_acyclic(&g));
             cdg_free(&g);
             noc_topo_destroy(t);
+        }
+        if (!romm) { /* tori and rings: 4 classes (dateline x phase), 2 without datelines */
+            static const char *const tori[] = {"torus:4x4", "torus:5x3", "ring:6", "torus:3x3x3"};
+            static const unsigned fl[] = {0, NOC_TOPO_F_WRAP_CLASS};
+            for (size_t i = 0; i < sizeof tori / sizeof tori[0]; i++)
+                for (int f = 0; f < 2; f++) {
+                    noc_topo_t *t = make_flags(tori[i], NOC_TOPO_F_VALIANT | fl[f]);
+                    assert_int_equal(noc_topo_graph(t)->n_vclasses, 4);
+                    cdg_t g;
+                    memset(&g, 0, sizeof g);
+                    g.n = t->n_ports * 4;
+                    for (uint32_t salt = 0; salt < 24; salt++)
+                        for (int s = 0; s < t->n_nodes; s++)
+                            for (int d = 0; d < t->n_nodes; d++) {
+                                int hops, m = walk_two_legs(t, s, d, salt, &g, &hops);
+                                assert_int_equal(noc_topo_distance(t, s, m) + noc_topo_distance(t, m, d), hops);
+                            }
+                    if (!cdg_acyclic(&g))
+                        fail_msg("%s, flags %u: channel dependency cycle", tori[i], fl[f]);
+                    cdg_free(&g);
+                    noc_topo_destroy(t);
+                }
         }
         noc_topo_t *t = make_flags("mesh:4x4", romm ? NOC_TOPO_F_ROMM : NOC_TOPO_F_VALIANT);
         int count[16] = {0}, d = romm ? 15 : 5;
