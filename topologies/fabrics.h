@@ -47,6 +47,9 @@ int noc_topo_build_fly(noc_topo_t *t, const char *kind, const char *arg, unsigne
 /* dragonfly.c: dragonfly:P (BookSim2's dragonflynew, n = 1) */
 int noc_topo_build_dragonfly(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                              char *why, size_t whylen);
+/* flatfly.c: flatfly:K:N[:CXxCY[:X]] (BookSim2's flattened butterfly) */
+int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                           char *why, size_t whylen);
 /* anynet.c: anynet:FILE (BookSim2's anynet network files) */
 int noc_topo_build_anynet(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                           char *why, size_t whylen);

@@ -37,6 +37,7 @@ static const struct {
     {"cmesh", noc_topo_build_cmesh},
     {"fly", noc_topo_build_fly},
     {"dragonfly", noc_topo_build_dragonfly},
+    {"flatfly", noc_topo_build_flatfly},
 };
 
 #define N_BUILDERS (sizeof builders / sizeof builders[0])
@@ -45,7 +46,8 @@ static const char spec_help[] =
     "ring:N (N >= 3), mesh:AxBx... (sizes >= 2, any number of dimensions), "
     "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20), bsn:BASIS, otis:BASIS (BASIS "
     "another SPEC, e.g. bsn:ring:8), pyramid:N, multilevel:N:m1,m2,..., circulant:N:s1,s2,..., "
-    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY], fly:K:N, dragonfly:P";
+    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY], fly:K:N, dragonfly:P, "
+    "flatfly:K:N[:CXxCY[:X]]";
 
 const char *noc_topo_spec_help(void) { return spec_help; }
 
