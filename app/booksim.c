@@ -101,7 +101,7 @@ typedef struct bs_read {
  * default). */
 static void refuse(bs_read_t *r, unsigned long line, const char *fmt, ...)
 {
-    char msg[1024];
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -261,7 +261,7 @@ static void statement(bs_read_t *r, char *s, unsigned long line)
         unknown_key(r, line, key);
         return;
     }
-    char msg[768];
+    char msg[2048];
     int j = judge(&keys[i], value, msg, sizeof msg);
     if (j < 0) {
         refuse(r, line, "%s", msg);
@@ -525,10 +525,14 @@ static void translate_flatfly(bs_read_t *r, noc_config_t *cfg, const char *rf, u
 {
     long k = 0, n = 0, c = 0, x = 0, y = 0, xr = 0, yr = 0;
     unsigned long line;
-    if (int_key(r, "k", 2, 63, &k) || int_key(r, "n", 1, 4, &n) || int_key(r, "c", 1, 63, &c) ||
+    if (int_key(r, "k", 2, 63, &k) || int_key(r, "n", 1, 16, &n) || int_key(r, "c", 1, 63, &c) ||
         int_key(r, "x", 1, 1L << 22, &x) || int_key(r, "y", 1, 1L << 22, &y) || int_key(r, "xr", 1, 63, &xr) ||
         int_key(r, "yr", 1, 63, &yr))
         return;
+    if (n > 4) {
+        value_of(r, "n", &line);
+        refuse(r, line, "'n = %ld' on flatfly: BookSim2's flatfly builds at most 4 dimensions (it asserts dim < 4)", n);
+    }
     if (c != xr * yr || xr != yr) {
         value_of(r, c != xr * yr ? "c" : "yr", &line);
         refuse(r, line, "flatfly with c = %ld, xr = %ld, yr = %ld: BookSim2's flatfly asserts c = xr * yr and xr = yr",
@@ -759,7 +763,7 @@ int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char
                      "give noctua's %s", key, k->note, k->noctua);
         return -1;
     }
-    char msg[768];
+    char msg[2048];
     int j = judge(k, value, msg, sizeof msg);
     if (j < 0) {
         snprintf(err, errlen, "%s", msg);

@@ -216,7 +216,8 @@ int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, uns
     for (int v = 0; v < f->routers; v++)
         t->port_base[v + 1] = t->port_base[v] + f->c + (f->k - 1) * f->n;
     noc_topo_alloc_ports(t);
-    set_terminals(t, f);
+    if (f->c > 1) /* one terminal a router: terminal v on router v's port 0, the kernel's default */
+        set_terminals(t, f);
     for (int v = 0; v < f->routers; v++) {
         for (int d = 0, s = 1; d < f->n; d++, s *= f->k) {
             int own = (v / s) % f->k;
