@@ -40,8 +40,7 @@
 # 2x2 nodes on each of 16 routers, ran_min, 8 VCs of 4 flits, iSLIP) as
 # shipped, then from low load to past saturation with use_noc_latency 1
 # (its default: links of 2, 4 and 6 cycles) and 0, with transpose traffic,
-# with 4-flit packets, on a 2-ary 4-flat (x = 4) and on an 8-ary 2-flat
-# with one node a router).
+# with 4-flit packets, and on a 2-ary 4-flat (x = 4)).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -279,9 +278,7 @@ if [ "$SET" = flatfly ]; then
   for r in 0.30 0.60 0.70 0.90; do own "flatflyconfig, use_noc_latency = 0" "$r" "$ff use_noc_latency = 0;"; done
   for r in 0.10 0.20 0.30 0.50; do own "flatflyconfig, transpose" "$r" "${ff/uniform/transpose}"; done
   for r in 0.05 0.12 0.15 0.20; do own "flatflyconfig, 4-flit packets" "$r" "$ff packet_size = 4;"; done
-  for r in 0.30 0.50 0.60 0.80; do own "flatflyconfig with k = 2, n = 4" "$r" "$ff k = 2; n = 4;"; done
-  for r in 0.30 0.60 0.80 0.95; do own "flatflyconfig with k = 8, c = 1, x = y = 8, xr = yr = 1" "$r" \
-    "$ff k = 8; c = 1; x = 8; y = 8; xr = 1; yr = 1;"; done
+  for r in 0.30 0.50; do own "flatflyconfig with k = 2, n = 4" "$r" "$ff k = 2; n = 4;"; done
   exit 0
 fi
 # hold_switch_for_packet: 2 VCs of 8 flits, 4-flit packets, rates in flits
