@@ -11,6 +11,7 @@
  * injection channel's extra cycle). How each is read: docs/booksim.md. */
 #include "app/booksim.h"
 #include "topologies/anynet.h"
+#include "topologies/topo.h"
 #include "util/suggest.h"
 #include <ctype.h>
 #include <errno.h>
@@ -93,6 +94,7 @@ typedef struct bs_read {
     unsigned long at[N_KEYS]; /* its line */
     nkey_t *nk;               /* noctua's parameters, in order */
     size_t n_nk;
+    char class_lat[512];      /* class_latency when the fabric's links differ (flatfly); "" for DFLY_CLASS_LATENCY */
 } bs_read_t;
 
 /* One refusal, on diag: "noctua: FILE:LINE: ..." (line 0: the file's, for a
@@ -537,6 +539,88 @@ static void translate_two_class(bs_read_t *r, noc_config_t *cfg, const char *rf)
     set(r, cfg, "routing_function", rf, NULL);
 }
 
+/* The longest of BookSim2's flatfly injection and ejection channels with
+ * use_noc_latency (flatfly_onchip.cpp's ileng loop, walked as it is written:
+ * 1 for xr, yr <= 3). */
+static int flatfly_ileng(long xr, long yr)
+{
+    long yl = -yr / 2, xl = -xr / 2, most = 1;
+    for (long i = 0; i < xr * yr; i++) {
+        if (yl == 0 && yr % 2 == 0)
+            yl++;
+        if (xl == 0 && xr % 2 == 0)
+            xl++;
+        long l = 1 + (labs(yl) > 1 ? labs(yl) - 1 : 0) + (labs(xl) > 1 ? labs(xl) - 1 : 0);
+        most = l > most ? l : most;
+        if (++yl > yr / 2) {
+            yl = -yr / 2;
+            xl++;
+        }
+    }
+    return (int)most;
+}
+
+/* topology = flatfly: BookSim2's flattened butterfly
+ * (networks/flatfly_onchip.cpp) as the SPEC flatfly:k:n:xrxyr:x, its
+ * asserts (c = xr * yr, xr = yr, x = y, n <= 4) refused by name, ran_min
+ * (min_flatfly) as the SPEC's routing. With use_noc_latency every link
+ * takes its length, xr|dx| + yr|dy| cycles, flits and credits: *lat = 0
+ * and r->class_lat gives each length class its latency. */
+static void translate_flatfly(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long use_noc,
+                              long *lat)
+{
+    long k = 0, n = 0, c = 0, x = 0, y = 0, xr = 0, yr = 0;
+    unsigned long line;
+    if (int_key(r, "k", 2, 63, &k) || int_key(r, "n", 1, 16, &n) || int_key(r, "c", 1, 63, &c) ||
+        int_key(r, "x", 1, 1L << 22, &x) || int_key(r, "y", 1, 1L << 22, &y) || int_key(r, "xr", 1, 63, &xr) ||
+        int_key(r, "yr", 1, 63, &yr))
+        return;
+    if (n > 4) {
+        value_of(r, "n", &line);
+        refuse(r, line, "'n = %ld' on flatfly: BookSim2's flatfly builds at most 4 dimensions (it asserts dim < 4)", n);
+    }
+    if (c != xr * yr || xr != yr) {
+        value_of(r, c != xr * yr ? "c" : "yr", &line);
+        refuse(r, line, "flatfly with c = %ld, xr = %ld, yr = %ld: BookSim2's flatfly asserts c = xr * yr and xr = yr",
+               c, xr, yr);
+    }
+    if (x != y) {
+        value_of(r, "y", &line);
+        refuse(r, line, "flatfly with x = %ld, y = %ld: BookSim2's flatfly asserts x = y", x, y);
+    }
+    if (use_noc && flatfly_ileng(xr, yr) != 1) {
+        value_of(r, "xr", &line);
+        refuse(r, line, "flatfly with xr = yr = %ld and use_noc_latency = 1: BookSim2's injection and ejection "
+               "channels then take 1 to %d cycles by the terminal's place, noctua's all the same", xr,
+               flatfly_ileng(xr, yr));
+    }
+    if (strcmp(rf, "ran_min") != 0)
+        refuse(r, lrf, "'routing_function = %s' on flatfly: noctua builds ran_min (min_flatfly) only; BookSim2's "
+               "xyyx, adaptive_xyyx, valiant, ugal, ugal_pni and ugal_xyyx draw or adapt: not modelled yet", rf);
+    const char *tr = value_of(r, "traffic", &line);
+    if (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0 || strcmp(tr, "badperm_yarc") == 0)
+        refuse(r, line, "'traffic = %s' on flatfly: BookSim2's %s moves the n digits of radix k*xr of a terminal's "
+               "number, noctua's does not", tr, tr);
+    char spec[96], why[600];
+    snprintf(spec, sizeof spec, "flatfly:%ld:%ld:%ldx%ld:%ld", k, n, xr, yr, x);
+    noc_topo_t *t = r->errors ? NULL : noc_topo_create(spec, 0, why, sizeof why);
+    if (!t) {
+        if (!r->errors) {
+            value_of(r, "x", &line);
+            refuse(r, line, "flatfly: %s", why);
+        }
+        return;
+    }
+    set(r, cfg, "topology_spec", spec, "topology");
+    const noc_graph_t *g = noc_topo_graph(t);
+    size_t w = 0;
+    for (int i = 0; use_noc && i < g->n_classes && w < sizeof r->class_lat; i++) /* "lenL" takes L cycles */
+        w += (size_t)snprintf(r->class_lat + w, sizeof r->class_lat - w, "%s%s:%s", i ? "," : "", g->class_name[i],
+                              g->class_name[i] + 3);
+    noc_topo_destroy(t);
+    *lat = use_noc ? 0 : 1;
+}
+
 /* topology, k, n and the routing function; the latency of the network's
  * channels in *lat (0: the link classes' own, DFLY_CLASS_LATENCY). */
 static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
@@ -570,6 +654,10 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
         translate_dragonfly(r, cfg, rf, lrf, lat);
         return;
     }
+    if (strcmp(topo, "flatfly") == 0 && strcmp(rf, "none") != 0) {
+        translate_flatfly(r, cfg, rf, lrf, use_noc, lat);
+        return;
+    }
     long xr = 1;
     if (int_key(r, "xr", 1, 64, &xr) == 0 && xr != 1) {
         value_of(r, "xr", &lf);
@@ -583,7 +671,7 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
     }
     if (strcmp(rf, "none") == 0)
         refuse(r, 0, "no routing_function: BookSim2 has no default (its 'none' stops it); give %s",
-               anynet || dfly ? "min" : torus ? "dim_order" : "dor or dim_order");
+               anynet || dfly ? "min" : strcmp(topo, "flatfly") == 0 ? "ran_min" : torus ? "dim_order" : "dor or dim_order");
     else if (torus && strcmp(rf, "dor") == 0)
         refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
     else if ((strcmp(rf, "xy_yx") == 0 || strcmp(rf, "valiant") == 0 || strcmp(rf, "romm") == 0) && !torus)
@@ -595,6 +683,11 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
     else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
         refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
                topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant or romm");
+}
+
+    else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0)
+        refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf, topo, rf,
+               topo, torus ? "dim_order" : "dor or dim_order");
     else /* BookSim2's dim_order_torus assigns its VC classes its own way */
         set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
     *lat = torus && use_noc ? 2 : 1; /* networks/kncube.cpp */
@@ -684,7 +777,7 @@ static void translate(bs_read_t *r, noc_config_t *cfg)
     translate_sampling(r, cfg);
     set(r, cfg, "router", "vc", NULL);
     set(r, cfg, "va_in_pointer", "router", NULL); /* iq_router's one VC allocator over all output VCs */
-    set(r, cfg, "class_latency", lat ? "" : DFLY_CLASS_LATENCY, NULL);
+    set(r, cfg, "class_latency", lat ? "" : r->class_lat[0] ? r->class_lat : DFLY_CLASS_LATENCY, NULL);
     set(r, cfg, "lookahead", "0", NULL);
     set(r, cfg, "ni_ports", "1", NULL);
     set(r, cfg, "self_traffic", "1", NULL);

@@ -26,6 +26,7 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
     static const struct { const char *topology, *kind, *form; } made[] = {
         {"anynet", "anynet", "anynet:FILE"}, {"cmesh", "cmesh", "cmesh:KxK"}, {"dragonflynew", "dragonfly", "dragonfly:K"},
         {"fly", "fly", "fly:K:N"}, {"fattree", "fattree", "fattree:K:N"},
+        {"flatfly", "flatfly", "flatfly:K:N:CXxCY:X"},
     };
     for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
         size_t kl = strlen(made[i].kind);
@@ -41,7 +42,7 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
     }
     if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
         snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
-                 "(mesh, torus, anynet, cmesh, fly, fattree, dragonflynew); give a SPEC instead", cfg->topology);
+                 "(mesh, torus, anynet, cmesh, fly, fattree, dragonflynew, flatfly); give a SPEC instead", cfg->topology);
         return -1;
     }
     if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {

@@ -45,7 +45,12 @@
 # stop on it), or dfly (only the dragonfly: dragonflynew with k = 2
 # (72 nodes on 36 routers), min routing, 2 VCs of 256 flits, 10-flit
 # packets, examples/dragonflyconfig's router with internal_speedup 1,
-# uniform traffic from low load to past saturation).
+# uniform traffic from low load to past saturation), or flatfly (only the
+# flattened butterfly: BookSim2's examples/flatflyconfig (k = 4, n = 2,
+# 2x2 nodes on each of 16 routers, ran_min, 8 VCs of 4 flits, iSLIP) as
+# shipped, then from low load to past saturation with use_noc_latency 1
+# (its default: links of 2, 4 and 6 cycles) and 0, with transpose traffic,
+# with 4-flit packets, and on a 2-ary 4-flat (x = 4)).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -75,7 +80,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|dfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant or dfly, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|dfly|flatfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, dfly or flatfly, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -303,6 +308,20 @@ credit_delay = 2; routing_delay = 0; internal_speedup = 1.0; traffic = uniform; 
 injection_rate_uses_flits = 1;'
 if [ "$SET" = dfly ]; then
   for r in 0.10 0.30 0.50 0.55 0.70 0.90; do own "dragonflynew k = 2, 2 VCs of 256 flits, 10-flit packets" "$r" "$dfly"; done
+  exit 0
+fi
+# the flattened butterfly: examples/flatflyconfig as shipped, then at
+# other rates (packets of 1 flit, so rates in flits too), other latencies,
+# traffic, packets and shapes
+if [ "$SET" = flatfly ]; then
+  { cat "$SRC/examples/flatflyconfig"; printf '\nsample_period = 10000;\n'; } >"$work/ff"
+  row "examples/flatflyconfig" ff
+  ff=$(sed -e '/^injection_rate *=/d' -e '/^sample_period *=/d' -e 's://.*$::' "$SRC/examples/flatflyconfig" | tr '\n' ' ')
+  for r in 0.30 0.50 0.60 0.65 0.70 0.90; do own "flatflyconfig" "$r" "$ff"; done
+  for r in 0.30 0.60 0.70 0.90; do own "flatflyconfig, use_noc_latency = 0" "$r" "$ff use_noc_latency = 0;"; done
+  for r in 0.10 0.20 0.30 0.50; do own "flatflyconfig, transpose" "$r" "${ff/uniform/transpose}"; done
+  for r in 0.05 0.12 0.15 0.20; do own "flatflyconfig, 4-flit packets" "$r" "$ff packet_size = 4;"; done
+  for r in 0.30 0.50; do own "flatflyconfig with k = 2, n = 4" "$r" "$ff k = 2; n = 4;"; done
   exit 0
 fi
 # hold_switch_for_packet: 2 VCs of 8 flits, 4-flit packets, rates in flits

@@ -50,6 +50,9 @@ int noc_topo_build_dragonfly(noc_topo_t *t, const char *kind, const char *arg, u
 /* fattree.c: fattree:K:N (BookSim2's k-ary n-tree, nca routing) */
 int noc_topo_build_fattree(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                            char *why, size_t whylen);
+/* flatfly.c: flatfly:K:N[:CXxCY[:X]] (BookSim2's flattened butterfly) */
+int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                           char *why, size_t whylen);
 /* anynet.c: anynet:FILE (BookSim2's anynet network files) */
 int noc_topo_build_anynet(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                           char *why, size_t whylen);

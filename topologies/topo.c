@@ -38,6 +38,7 @@ static const struct {
     {"fly", noc_topo_build_fly},
     {"dragonfly", noc_topo_build_dragonfly},
     {"fattree", noc_topo_build_fattree},
+    {"flatfly", noc_topo_build_flatfly},
 };
 
 #define N_BUILDERS (sizeof builders / sizeof builders[0])
@@ -46,7 +47,8 @@ static const char spec_help[] =
     "ring:N (N >= 3), mesh:AxBx... (sizes >= 2, any number of dimensions), "
     "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20), bsn:BASIS, otis:BASIS (BASIS "
     "another SPEC, e.g. bsn:ring:8), pyramid:N, multilevel:N:m1,m2,..., circulant:N:s1,s2,..., "
-    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY], fly:K:N, dragonfly:P, fattree:K:N";
+    "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY], fly:K:N, dragonfly:P, fattree:K:N, "
+    "flatfly:K:N[:CXxCY[:X]]";
 
 const char *noc_topo_spec_help(void) { return spec_help; }
 
