@@ -683,11 +683,6 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
     else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
         refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
                topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant or romm");
-}
-
-    else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0)
-        refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf, topo, rf,
-               topo, torus ? "dim_order" : "dor or dim_order");
     else /* BookSim2's dim_order_torus assigns its VC classes its own way */
         set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
     *lat = torus && use_noc ? 2 : 1; /* networks/kncube.cpp */
