@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # check_explore_studies.sh: runs examples/explore/bsn_table4.ini with the ideal
 # router only and checks step counts worked from the BSN paper's formulas
 # (docs/exploration_papers.md): BSN-Mesh broadcast 4m - 2 = 6 (m = 2), OTIS
 # broadcast and data sum 2 D + 1 = 9 (D(mesh:2x4) = 4), hypercube:5 broadcast
 # log2 32 = 5. Usage: check_explore_studies.sh NOCTUA SOURCE_DIR
-set -eu
+set -euo pipefail
 noctua=$1
 src=$2
 tmp=$(mktemp -d)
