@@ -24,40 +24,7 @@
 #include "app/booksim.h"
 #include "app/config_file.h"
 #include "model/config.h"
-#include "testbench/unit/cmd_test.h"
-
-/* A scratch file (cmd_write without the path). */
-static void put(const char *name, const char *text)
-{
-    char path[512];
-    cmd_write(name, text, path, sizeof path);
-}
-
-/* `noctua ARGS --json -` with exit status 0; the report. */
-static json_t *run_json(const char *args)
-{
-    char cmd[1200], *out = NULL, *err = NULL;
-    snprintf(cmd, sizeof cmd, "%s --json - --quiet", args);
-    int rc = cmd_run(cmd, &out, &err);
-    if (rc != 0)
-        fail_msg("noctua %s: exit %d: %s", cmd, rc, err ? err : "");
-    json_error_t je;
-    json_t *j = json_loads(out, 0, &je);
-    if (!j)
-        fail_msg("not JSON: %s", je.text);
-    free(out);
-    free(err);
-    return j;
-}
-
-static double jnum(json_t *j, const char *a, const char *b)
-{
-    json_t *v = json_object_get(j, a);
-    if (b)
-        v = json_object_get(v, b);
-    assert_non_null(v);
-    return json_number_value(v);
-}
+#include "testbench/unit/app/booksim_test.h"
 
 /* The file `text` read into a config (noc_app_load_file); 0 or -1. */
 static int load(const char *name, const char *text, noc_config_t *cfg, char *err, size_t errlen)
