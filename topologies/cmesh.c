@@ -58,13 +58,7 @@ static void cmesh_label(const noc_topo_t *t, int n, char *buf, size_t len)
     snprintf(buf, len, "(%d,%d)", n % m->a, n / m->a);
 }
 
-static void cmesh_destroy(noc_topo_t *t)
-{
-    free(t->priv);
-    t->priv = NULL;
-}
-
-static const noc_topo_ops_t cmesh_ops = { "cmesh", cmesh_route, cmesh_label, cmesh_destroy };
+static const noc_topo_ops_t cmesh_ops = { "cmesh", cmesh_route, cmesh_label, noc_fab_free_priv };
 
 /* "AxB" or "AxB:CXxCY" into m; 0, or -1 with why. */
 static int parse(const char *arg, cmesh_t *m, char *why, size_t whylen)

@@ -80,13 +80,7 @@ static void dfly_label(const noc_topo_t *t, int n, char *buf, size_t len)
     snprintf(buf, len, "(%d,%d)", n / d->a, n % d->a);
 }
 
-static void dfly_destroy(noc_topo_t *t)
-{
-    free(t->priv);
-    t->priv = NULL;
-}
-
-static const noc_topo_ops_t dfly_ops = { "dragonfly", dfly_route, dfly_label, dfly_destroy };
+static const noc_topo_ops_t dfly_ops = { "dragonfly", dfly_route, dfly_label, noc_fab_free_priv };
 
 /* "P" into d; 0, or -1 with why. */
 static int parse(const char *arg, dfly_t *d, char *why, size_t whylen)

@@ -76,6 +76,14 @@ void noc_fab_bbox(const noc_topo_t *t, float box[4]);
  * none or the value exceeds limit; *next gets the first character after the
  * digits (s itself when there are none). */
 long noc_fab_read_num(const char *s, long limit, const char **next);
+/* "K:N" (all of arg) into *k and *n, K from 2 to kmax, N from 1 to nmax,
+ * with N levels of K^(N-1) routers and K^N terminals each within
+ * NOC_TOPO_MAX_NODES (fly, fattree): 0; -1 when arg is not K:N or a
+ * number is past its limit, -2 when K < 2 or N < 1, -3 when the fabric is
+ * too large. */
+int noc_fab_read_kn(const char *arg, long kmax, long nmax, int *k, int *n);
+/* A builder's destroy for a fabric whose priv is one malloc'd block. */
+void noc_fab_free_priv(noc_topo_t *t);
 
 #ifdef __cplusplus
 }

@@ -60,44 +60,26 @@ static void ft_label(const noc_topo_t *t, int n, char *buf, size_t len)
     snprintf(buf, len, "(%d,%d)", n / f->per_level, n % f->per_level);
 }
 
-static void ft_destroy(noc_topo_t *t)
-{
-    free(t->priv);
-    t->priv = NULL;
-}
-
-static const noc_topo_ops_t ft_ops = { "fattree", ft_route, ft_label, ft_destroy };
+static const noc_topo_ops_t ft_ops = { "fattree", ft_route, ft_label, noc_fab_free_priv };
 
 /* "K:N" into f; 0, or -1 with why. */
 static int parse(const char *arg, ftree_t *f, char *why, size_t whylen)
 {
-    const char *p = arg ? arg : "";
-    long k = noc_fab_read_num(p, FT_MAX_K, &p), n = -1;
-    if (k >= 0 && *p == ':')
-        n = noc_fab_read_num(p + 1, FT_MAX_N, &p);
-    if (k < 0 || n < 0 || *p) {
+    int rc = noc_fab_read_kn(arg, FT_MAX_K, FT_MAX_N, &f->k, &f->n);
+    if (rc == -1)
         snprintf(why, whylen, "expected fattree:K:N (a K-ary N-tree: N levels of K^(N-1) routers, K down and K "
                               "up ports each, K^N terminals; BookSim2's fattree with k = K, n = N; K up to %d, N "
                               "up to %d)", FT_MAX_K, FT_MAX_N);
-        return -1;
-    }
-    if (k < 2 || n < 1) {
+    else if (rc == -2)
         snprintf(why, whylen, "K >= 2 (down ports of a router) and N >= 1 (levels), please");
-        return -1;
-    }
-    long long terms = 1;
-    for (int i = 0; i < n && terms <= NOC_TOPO_MAX_NODES; i++)
-        terms *= k;
-    if (terms > NOC_TOPO_MAX_NODES || terms / k * n > NOC_TOPO_MAX_NODES) {
+    else if (rc == -3)
         snprintf(why, whylen, "more than %d terminals or routers", NOC_TOPO_MAX_NODES);
+    if (rc != 0)
         return -1;
-    }
-    f->k = (int)k;
-    f->n = (int)n;
-    f->per_level = (int)(terms / k);
     f->pow[0] = 1;
-    for (int i = 1; i <= n; i++)
+    for (int i = 1; i <= f->n; i++)
         f->pow[i] = f->pow[i - 1] * f->k;
+    f->per_level = f->pow[f->n - 1];
     return 0;
 }
 

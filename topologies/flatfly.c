@@ -80,13 +80,7 @@ static void ffly_label(const noc_topo_t *t, int n, char *buf, size_t len)
         snprintf(buf + w, len - w, ")");
 }
 
-static void ffly_destroy(noc_topo_t *t)
-{
-    free(t->priv);
-    t->priv = NULL;
-}
-
-static const noc_topo_ops_t ffly_ops = { "flatfly", ffly_route, ffly_label, ffly_destroy };
+static const noc_topo_ops_t ffly_ops = { "flatfly", ffly_route, ffly_label, noc_fab_free_priv };
 
 /* "K:N[:CXxCY[:X]]" into v[5] (K, N, CX, CY, X; X -2 when not given); 0, or
  * -1 when malformed. */

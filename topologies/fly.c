@@ -48,40 +48,24 @@ static void fly_label(const noc_topo_t *t, int n, char *buf, size_t len)
     snprintf(buf, len, "(%d,%d)", n / f->per_stage, n % f->per_stage);
 }
 
-static void fly_destroy(noc_topo_t *t)
-{
-    free(t->priv);
-    t->priv = NULL;
-}
-
-static const noc_topo_ops_t fly_ops = { "fly", fly_route, fly_label, fly_destroy };
+static const noc_topo_ops_t fly_ops = { "fly", fly_route, fly_label, noc_fab_free_priv };
 
 /* "K:N" into f; 0, or -1 with why. */
 static int parse(const char *arg, fly_t *f, char *why, size_t whylen)
 {
-    const char *p = arg ? arg : "";
-    long k = noc_fab_read_num(p, FLY_MAX_K, &p), n = -1;
-    if (k >= 0 && *p == ':')
-        n = noc_fab_read_num(p + 1, FLY_MAX_N, &p);
-    if (k < 0 || n < 0 || *p) {
+    int rc = noc_fab_read_kn(arg, FLY_MAX_K, FLY_MAX_N, &f->k, &f->n);
+    if (rc == -1)
         snprintf(why, whylen, "expected fly:K:N (a K-ary N-fly: N stages of K^(N-1) routers of K x K, "
                               "BookSim2's fly with k = K, n = N; K up to %d, N up to %d)", FLY_MAX_K, FLY_MAX_N);
-        return -1;
-    }
-    if (k < 2 || n < 1) {
+    else if (rc == -2)
         snprintf(why, whylen, "K >= 2 (ports of a router) and N >= 1 (stages), please");
-        return -1;
-    }
-    long long terms = 1;
-    for (int i = 0; i < n && terms <= NOC_TOPO_MAX_NODES; i++)
-        terms *= k;
-    if (terms > NOC_TOPO_MAX_NODES || terms / k * n > NOC_TOPO_MAX_NODES) {
+    else if (rc == -3)
         snprintf(why, whylen, "more than %d terminals or routers", NOC_TOPO_MAX_NODES);
+    if (rc != 0)
         return -1;
-    }
-    f->k = (int)k;
-    f->n = (int)n;
-    f->per_stage = (int)(terms / k);
+    f->per_stage = 1;
+    for (int i = 1; i < f->n; i++)
+        f->per_stage *= f->k;
     return 0;
 }
 

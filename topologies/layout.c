@@ -1,7 +1,8 @@
 /* layout.c: helpers shared by the fabric builders of fabrics.h: zeroed
  * allocation that aborts on out of memory, the node at the far end of every
  * port, BFS distances, the circle layout and bounding boxes of drawing
- * positions, and number reading for SPEC parsers. */
+ * positions, number reading for SPEC parsers, and the destroy of fabrics
+ * whose state is one block. */
 #include "topologies/fabrics.h"
 #include <math.h>
 #include <stdio.h>
@@ -89,4 +90,30 @@ long noc_fab_read_num(const char *s, long limit, const char **next)
     if (p == s || over)
         return -1;
     return v;
+}
+
+int noc_fab_read_kn(const char *arg, long kmax, long nmax, int *k, int *n)
+{
+    const char *p = arg ? arg : "";
+    long kv = noc_fab_read_num(p, kmax, &p), nv = -1;
+    if (kv >= 0 && *p == ':')
+        nv = noc_fab_read_num(p + 1, nmax, &p);
+    if (kv < 0 || nv < 0 || *p)
+        return -1;
+    if (kv < 2 || nv < 1)
+        return -2;
+    long long terms = 1;
+    for (long i = 0; i < nv && terms <= NOC_TOPO_MAX_NODES; i++)
+        terms *= kv;
+    if (terms > NOC_TOPO_MAX_NODES || terms / kv * nv > NOC_TOPO_MAX_NODES)
+        return -3;
+    *k = (int)kv;
+    *n = (int)nv;
+    return 0;
+}
+
+void noc_fab_free_priv(noc_topo_t *t)
+{
+    free(t->priv);
+    t->priv = NULL;
 }
