@@ -72,6 +72,20 @@
 
 /* ---- routing ------------------------------------------------------------- */
 
+int noc_topo_grid_hops(const noc_topo_t *t, int a, int b)
+{
+    int hops = 0;
+    for (int d = 0; d < t->dims && a != b; d++) {
+        int k = t->k[d], diff = a % k - b % k;
+        a /= k;
+        b /= k;
+        if (diff < 0)
+            diff = -diff;
+        hops += t->wrap && 2 * diff > k ? k - diff : diff;
+    }
+    return hops;
+}
+
 /* Every routing function walks the dimensions with quotients: at step d,
  * cur % k[d] is the coordinate and cur / k[d] the rest. It stops at the
  * first dimension that differs, so all lower ones are equal. */
@@ -127,47 +141,6 @@ static void mesh_xy_yx_route(const void *ctx, int cur, int src, int dst, uint32_
     for (int e = 0; e < d; e++) /* the ports of the lower dimensions */
         port += (cc[e] < t->k[e] - 1) + (cc[e] > 0);
     r->port = (uint8_t)(port + (dc[d] < cc[d] && cc[d] < t->k[d] - 1));
-}
-
-/* valiant and romm (NOC_TOPO_F_VALIANT, _ROMM; BookSim2's valiant_mesh and
- * romm_mesh): dimension order to a node m drawn from the packet's random
- * word, on class 0, then from m to the destination on class 1. The phase
- * needs no state: the first leg is a shortest path of dist(src, m) hops,
- * so a head that has crossed that many links is past m (BookSim2 sets a
- * phase bit in the flit at m). Each leg is acyclic on its class and the
- * classes go 0 to 1 only. At the destination any VC. valiant draws m
- * uniformly over the mesh; romm each coordinate uniformly between the
- * source's and the destination's (both ends included), so its routes stay
- * minimal. */
-static void mesh_two_legs(const noc_topo_t *t, int cur, int src, int dst, int m, int hops, noc_route_t *r)
-{
-    int first = 0;
-    for (int d = 0, a = src, b = m; d < t->dims; d++, a /= t->k[d - 1], b /= t->k[d - 1]) {
-        int diff = a % t->k[d] - b % t->k[d];
-        first += diff < 0 ? -diff : diff;
-    }
-    int phase = hops >= first;
-    mesh_route(t, cur, src, phase ? dst : m, r);
-    r->vclass = (uint8_t)(r->port != 0 && phase);
-}
-
-static void mesh_valiant_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
-{
-    const noc_topo_t *t = ctx;
-    mesh_two_legs(t, cur, src, dst, (int)(noc_rng_mix(salt) % (uint64_t)t->n_nodes), hops, r);
-}
-
-static void mesh_romm_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
-{
-    const noc_topo_t *t = ctx;
-    int m = 0;
-    for (int d = 0, a = src, b = dst; d < t->dims; d++) {
-        int k = t->k[d], lo = a % k < b % k ? a % k : b % k, span = (a % k - b % k) * (a % k < b % k ? -1 : 1) + 1;
-        m += t->stride[d] * (lo + (int)(noc_rng_mix((uint64_t)salt << 8 | (uint64_t)d) % (uint64_t)span));
-        a /= k;
-        b /= k;
-    }
-    mesh_two_legs(t, cur, src, dst, m, hops, r);
 }
 
 static void torus_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
@@ -232,39 +205,53 @@ static void hypercube_route(const void *ctx, int cur, int src, int dst, noc_rout
     r->port = diff ? (uint8_t)(lowest_bit(diff) + 1) : 0;
 }
 
-/* valiant on a torus or ring (NOC_TOPO_F_VALIANT; BookSim2's valiant_torus):
- * the two legs of mesh_two_legs, each routed as torus_route routes (the
- * shorter way, the leg's start taken as the source for ties and wraps),
- * their classes those of the torus's datelines times the phase: class
- * 2 w + phase with w the dateline class (BookSim2's VCs: ring part major,
- * phase minor), or the phase alone without datelines. A leg is a shortest
- * path, so the phase is again the hop count against the first leg's. */
-/* Hops of torus_route's path from a to b: the shorter way round each ring. */
-static int torus_hops(const noc_topo_t *t, int a, int b)
+/* valiant and romm (NOC_TOPO_F_VALIANT, _ROMM; BookSim2's valiant_mesh and
+ * romm_mesh): dimension order to a node m drawn from the packet's random
+ * word, then from m to the destination, each leg routed as the fabric
+ * routes (on a torus the leg's start stands in for the source for ties and
+ * datelines). The phase needs no state: the first leg is a shortest path of
+ * dist(src, m) hops, so a head that has crossed that many links is past m
+ * (BookSim2 sets a phase bit in the flit at m). Classes: the phase on a
+ * mesh; on a torus or ring 2 w + phase, w the leg's dateline class
+ * (BookSim2's VC quarters: ring part major, phase minor). Each leg is
+ * acyclic on its classes and packets go from phase 0 to 1 only. Out at the
+ * destination any VC (a packet passing it on the way to m keeps its class:
+ * that is a hop). valiant draws m uniformly over the fabric; romm (meshes)
+ * each coordinate uniformly between the source's and the destination's
+ * (both ends included), so its routes stay minimal. */
+static void two_legs(const noc_topo_t *t, int cur, int src, int dst, int m, int hops, noc_route_t *r)
 {
-    int hops = 0;
-    for (int d = 0; d < t->dims; d++) {
-        int k = t->k[d], diff = a % k - b % k;
-        a /= k;
-        b /= k;
-        diff = diff < 0 ? -diff : diff;
-        hops += 2 * diff > k ? k - diff : diff;
-    }
-    return hops;
-}
-
-static void torus_valiant_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops,
-                                noc_route_t *r)
-{
-    const noc_topo_t *t = ctx;
-    int m = (int)(noc_rng_mix(salt) % (uint64_t)t->n_nodes);
-    int phase = hops >= torus_hops(t, src, m);
-    torus_route(t, cur, phase ? m : src, phase ? dst : m, r);
-    if (r->port == 0) /* out at the destination (passing it on the way to m is a hop) */
+    int phase = hops >= noc_topo_grid_hops(t, src, m);
+    int from = phase ? m : src, to = phase ? dst : m;
+    if (t->wrap)
+        torus_route(t, cur, from, to, r);
+    else
+        mesh_route(t, cur, from, to, r);
+    if (r->port == 0)
         r->vclass = 0;
     else
-        r->vclass = (uint8_t)(t->dateline ? 2 * r->vclass + phase : phase);
+        r->vclass = (uint8_t)(t->wrap && t->dateline ? 2 * r->vclass + phase : phase);
 }
+
+static void valiant_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const noc_topo_t *t = ctx;
+    two_legs(t, cur, src, dst, (int)(noc_rng_mix(salt) % (uint64_t)t->n_nodes), hops, r);
+}
+
+static void romm_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const noc_topo_t *t = ctx;
+    int m = 0;
+    for (int d = 0, a = src, b = dst; d < t->dims; d++) {
+        int k = t->k[d], lo = a % k < b % k ? a % k : b % k, span = (a % k - b % k) * (a % k < b % k ? -1 : 1) + 1;
+        m += t->stride[d] * (lo + (int)(noc_rng_mix((uint64_t)salt << 8 | (uint64_t)d) % (uint64_t)span));
+        a /= k;
+        b /= k;
+    }
+    two_legs(t, cur, src, dst, m, hops, r);
+}
+
 
 /* ---- labels -------------------------------------------------------------- */
 
@@ -507,7 +494,7 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
         }
         build(t, &ring_ops, 1, k, 1, dateline);
         if (flags & NOC_TOPO_F_VALIANT) {
-            t->route_rand = torus_valiant_route;
+            t->route_rand = valiant_route;
             t->n_vclasses *= 2;
         }
         return 0;
@@ -535,14 +522,14 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
     if (is_torus) {
         build(t, &torus_ops, dims, k, 1, dateline);
         if (flags & NOC_TOPO_F_VALIANT) {
-            t->route_rand = torus_valiant_route;
+            t->route_rand = valiant_route;
             t->n_vclasses *= 2;
         }
     } else {
         build(t, &mesh_ops, dims, k, 0, 0);
         t->route_rand = flags & NOC_TOPO_F_XY_YX     ? mesh_xy_yx_route
-                        : flags & NOC_TOPO_F_VALIANT ? mesh_valiant_route
-                        : flags & NOC_TOPO_F_ROMM    ? mesh_romm_route
+                        : flags & NOC_TOPO_F_VALIANT ? valiant_route
+                        : flags & NOC_TOPO_F_ROMM    ? romm_route
                                                      : NULL;
         if (t->route_rand) {
             t->route_needs_src = 1; /* the header's salt */

@@ -53,24 +53,9 @@ int noc_topo_node_groups(const noc_topo_t *t, int n, char names[2][32], size_t l
     return 0;
 }
 
-/* Grids: hops of the dimension-order route from a to b, dimension by
- * dimension: the distance of the coordinates on a mesh line, the shorter
- * way round a ring or torus (the way the routing takes; at a tie both ways
- * are k/2). The routes are shortest paths, so this is the walk's count
- * (test_topo.c, test_grid_hops_walk, checks it against walking every route). */
 static int grid_hops(const void *ctx, int a, int b)
 {
-    const noc_topo_t *t = ctx;
-    int hops = 0;
-    for (int d = 0; d < t->dims && a != b; d++) {
-        int k = t->k[d], diff = a % k - b % k;
-        a /= k;
-        b /= k;
-        if (diff < 0)
-            diff = -diff;
-        hops += t->wrap && 2 * diff > k ? k - diff : diff;
-    }
-    return hops;
+    return noc_topo_grid_hops(ctx, a, b);
 }
 
 void noc_topo_fill_graph(noc_topo_t *t)

@@ -122,6 +122,13 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
                         char *why, size_t whylen);
 /* grid.c: noc_topo_size of a grid (kind and arg as above) without building
  * it; 0, or -1 when noc_topo_build_grid would refuse it. */
+/* Grids: hops of the dimension-order route from a to b, dimension by
+ * dimension: the distance of the coordinates on a mesh line, the shorter
+ * way round a ring or torus (the way the routing takes; at a tie both ways
+ * are k/2). The routes are shortest paths, so this is the walk's count
+ * (test_topo.c, test_grid_hops_walk, checks it against walking every
+ * route); the graph's hops, and the first leg of valiant and romm. */
+int noc_topo_grid_hops(const noc_topo_t *t, int a, int b);
 int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_topo_shape_t *sh);
 
 #ifdef __cplusplus
