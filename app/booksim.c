@@ -427,50 +427,29 @@ static void translate_cmesh(bs_read_t *r, noc_config_t *cfg, const char *rf, uns
     *lat = use_noc ? xr : 1;
 }
 
-/* topology = fly: BookSim2's k-ary n-fly (networks/fly.cpp) as the SPEC
- * fly:K:N, routed by dest_tag (its only function there, dest_tag_fly);
- * fly.cpp gives every channel between stages 1 cycle, use_noc_latency or
- * not. BookSim2's tornado and neighbor move the k-ary digits of the
- * terminal numbers, noctua's on a fly the numbers: the same for n = 1
- * alone. */
-static void translate_fly(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
+/* topology = fly or fattree, BookSim2's k-ary n-fly (networks/fly.cpp) and
+ * k-ary n-tree (networks/fattree.cpp), as the SPECs fly:K:N and
+ * fattree:K:N, K up to kmax, routed by their own function `own`
+ * (dest_tag_fly; nca_fattree: up a port drawn at random, then down; anca,
+ * adaptive, is not among the values read at all), any other refused with
+ * `why`. Both give every channel 1 cycle, use_noc_latency or not. BookSim2's
+ * tornado and neighbor move the k-ary digits of the terminal numbers,
+ * noctua's on these fabrics the numbers: the same for n = 1 alone. */
+static void translate_kary(bs_read_t *r, noc_config_t *cfg, const char *topo, long kmax, const char *rf,
+                           unsigned long lrf, const char *own, const char *why, long *lat)
 {
     long k = 0, n = 0;
-    if (int_key(r, "k", 2, 127, &k) || int_key(r, "n", 1, 16, &n))
+    if (int_key(r, "k", 2, kmax, &k) || int_key(r, "n", 1, 16, &n))
         return;
-    if (strcmp(rf, "dest_tag") != 0)
-        refuse(r, lrf, "'routing_function = %s' on fly: BookSim2's fly has dest_tag only (dest_tag_fly)", rf);
+    if (strcmp(rf, own) != 0)
+        refuse(r, lrf, "'routing_function = %s' on %s: %s", rf, topo, why);
     unsigned long ltr;
     const char *tr = value_of(r, "traffic", &ltr);
     if (n > 1 && (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0))
-        refuse(r, ltr, "'traffic = %s' on fly with n = %ld: BookSim2's %s moves each of the n base-k digits of a "
-               "terminal's number, noctua's moves the number itself (the same for n = 1 only)", tr, n, tr);
+        refuse(r, ltr, "'traffic = %s' on %s with n = %ld: BookSim2's %s moves each of the n base-k digits of a "
+               "terminal's number, noctua's moves the number itself (the same for n = 1 only)", tr, topo, n, tr);
     char spec[64];
-    snprintf(spec, sizeof spec, "fly:%ld:%ld", k, n);
-    set(r, cfg, "topology_spec", spec, "topology");
-    *lat = 1;
-}
-
-/* topology = fattree: BookSim2's k-ary n-tree (networks/fattree.cpp) as
- * the SPEC fattree:K:N, routed by nca (nca_fattree: up a port drawn at
- * random, then down); anca (adaptive: by queue lengths) is refused with
- * the values noctua does not read. fattree.cpp gives every
- * channel 1 cycle, use_noc_latency or not. tornado and neighbor as on fly. */
-static void translate_fattree(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
-{
-    long k = 0, n = 0;
-    if (int_key(r, "k", 2, 31, &k) || int_key(r, "n", 1, 16, &n))
-        return;
-    if (strcmp(rf, "nca") != 0) /* (anca, adaptive, is not among the values read at all) */
-        refuse(r, lrf, "'routing_function = %s' on fattree: BookSim2's fattree has nca and anca; noctua builds nca",
-               rf);
-    unsigned long ltr;
-    const char *tr = value_of(r, "traffic", &ltr);
-    if (n > 1 && (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0))
-        refuse(r, ltr, "'traffic = %s' on fattree with n = %ld: BookSim2's %s moves each of the n base-k digits of "
-               "a terminal's number, noctua's moves the number itself (the same for n = 1 only)", tr, n, tr);
-    char spec[64];
-    snprintf(spec, sizeof spec, "fattree:%ld:%ld", k, n);
+    snprintf(spec, sizeof spec, "%s:%ld:%ld", topo, k, n);
     set(r, cfg, "topology_spec", spec, "topology");
     *lat = 1;
 }
@@ -643,11 +622,13 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
         return;
     }
     if (strcmp(topo, "fly") == 0 && strcmp(rf, "none") != 0) {
-        translate_fly(r, cfg, rf, lrf, lat);
+        translate_kary(r, cfg, "fly", 127, rf, lrf, "dest_tag", "BookSim2's fly has dest_tag only (dest_tag_fly)",
+                       lat);
         return;
     }
     if (strcmp(topo, "fattree") == 0 && strcmp(rf, "none") != 0) {
-        translate_fattree(r, cfg, rf, lrf, lat);
+        translate_kary(r, cfg, "fattree", 31, rf, lrf, "nca",
+                       "BookSim2's fattree has nca and anca; noctua builds nca", lat);
         return;
     }
     if (dfly && strcmp(rf, "none") != 0) {
