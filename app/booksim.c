@@ -655,15 +655,21 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
                anynet || dfly ? "min" : strcmp(topo, "flatfly") == 0 ? "ran_min" : torus ? "dim_order" : "dor or dim_order");
     else if (torus && strcmp(rf, "dor") == 0)
         refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
-    else if ((strcmp(rf, "xy_yx") == 0 || strcmp(rf, "valiant") == 0 || strcmp(rf, "romm") == 0) && !torus)
+    else if ((strcmp(rf, "xy_yx") == 0 || strcmp(rf, "valiant") == 0 || strcmp(rf, "romm") == 0 ||
+              strcmp(rf, "adaptive_xy_yx") == 0) && !torus)
         translate_two_class(r, cfg, rf);
+    else if (strcmp(rf, "min_adapt") == 0 && !torus) /* min_adapt_mesh, as its OutputSet keeps it */
+        set(r, cfg, "routing_function", "min_adapt_booksim", NULL);
     else if (strcmp(rf, "valiant") == 0) /* (BookSim2 28f4329, routefunc.cpp) */
         refuse(r, lrf, "'routing_function = valiant' on a torus: BookSim2's valiant_torus reads its ring part "
                "unset when a packet goes on in a dimension and stops on its assertion 'ring_part == 1': no meaning "
                "to honour; noctua's own valiant on a torus SPEC (routing_function=valiant) runs");
+    else if (strcmp(rf, "min_adapt") == 0) /* (BookSim2 28f4329, routefunc.cpp) */
+        refuse(r, lrf, "'routing_function = min_adapt' on a torus: BookSim2's min_adapt_torus is not modelled "
+               "yet (min_adapt on a mesh is)");
     else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
         refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
-               topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant or romm");
+               topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant, romm, min_adapt or adaptive_xy_yx");
     else /* BookSim2's dim_order_torus assigns its VC classes its own way */
         set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
     *lat = torus && use_noc ? 2 : 1; /* networks/kncube.cpp */

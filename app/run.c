@@ -67,13 +67,44 @@ int noc_app_check_shape(const noc_config_t *cfg, const char *spec, unsigned flag
 }
 
 /* The topology flag of a routing that draws per packet (topologies/grid.c)
- * on a mesh, 0 for any other (valiant on tori and rings: the caller). */
+ * or adapts (topologies/grid_adapt.c) on a mesh, 0 for any other (valiant
+ * on tori and rings: the caller). */
 static unsigned mesh_routing(const char *rf)
 {
-    return strcmp(rf, "xy_yx") == 0 ? NOC_TOPO_F_XY_YX
-           : strcmp(rf, "valiant") == 0 ? NOC_TOPO_F_VALIANT
-           : strcmp(rf, "romm") == 0    ? NOC_TOPO_F_ROMM
-                                        : 0u;
+    return strcmp(rf, "xy_yx") == 0            ? NOC_TOPO_F_XY_YX
+           : strcmp(rf, "valiant") == 0        ? NOC_TOPO_F_VALIANT
+           : strcmp(rf, "romm") == 0           ? NOC_TOPO_F_ROMM
+           : strcmp(rf, "min_adapt") == 0      ? NOC_TOPO_F_MIN_ADAPT
+           : strcmp(rf, "min_adapt_booksim") == 0 ? NOC_TOPO_F_MIN_ADAPT_BS
+           : strcmp(rf, "adaptive_xy_yx") == 0 ? NOC_TOPO_F_ADAPT_XY_YX
+                                               : 0u;
+}
+
+int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *flags, char *err, size_t errlen)
+{
+    *flags = 0;
+    if (strcmp(cfg->routing_function, "dor_no_dateline") == 0)
+        *flags |= NOC_TOPO_F_NO_DATELINE;
+    else if (strcmp(cfg->routing_function, "dor_booksim") == 0)
+        *flags |= NOC_TOPO_F_WRAP_CLASS;
+    else if (strcmp(cfg->routing_function, "valiant") == 0 &&
+             (strncmp(spec, "torus:", 6) == 0 || strncmp(spec, "ring:", 5) == 0))
+        *flags |= NOC_TOPO_F_VALIANT;
+    else if (mesh_routing(cfg->routing_function)) {
+        if (strncmp(spec, "mesh:", 5) != 0) {
+            snprintf(err, errlen, "parameter 'routing_function': %s is built for %s only, not for %s",
+                     cfg->routing_function, strncmp(cfg->routing_function, "valiant", 7) == 0
+                     ? "meshes, tori and rings (mesh:, torus:, ring:)" : "meshes (mesh:AxB...)", spec);
+            return -1;
+        }
+        *flags |= mesh_routing(cfg->routing_function);
+    } else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
+        snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, "
+                 "dor_no_dateline, xy_yx, valiant, romm, min_adapt, min_adapt_booksim, adaptive_xy_yx)",
+                 cfg->routing_function);
+        return -1;
+    }
+    return 0;
 }
 
 int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, noc_sim_t **sim_out,
@@ -87,26 +118,8 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     if (noc_app_spec(cfg, spec, sizeof spec, err, errlen))
         return -1;
     unsigned flags = 0;
-    if (strcmp(cfg->routing_function, "dor_no_dateline") == 0)
-        flags |= NOC_TOPO_F_NO_DATELINE;
-    else if (strcmp(cfg->routing_function, "dor_booksim") == 0)
-        flags |= NOC_TOPO_F_WRAP_CLASS;
-    else if (strcmp(cfg->routing_function, "valiant") == 0 &&
-             (strncmp(spec, "torus:", 6) == 0 || strncmp(spec, "ring:", 5) == 0))
-        flags |= NOC_TOPO_F_VALIANT;
-    else if (mesh_routing(cfg->routing_function)) {
-        if (strncmp(spec, "mesh:", 5) != 0) {
-            snprintf(err, errlen, "parameter 'routing_function': %s is built for %s only, not for %s",
-                     cfg->routing_function, strncmp(cfg->routing_function, "valiant", 7) == 0
-                     ? "meshes, tori and rings (mesh:, torus:, ring:)" : "meshes (mesh:AxB...)", spec);
-            return -1;
-        }
-        flags |= mesh_routing(cfg->routing_function);
-    } else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
-        snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, "
-                 "dor_no_dateline, xy_yx, valiant, romm)", cfg->routing_function);
+    if (noc_app_routing_flags(cfg, spec, &flags, err, errlen))
         return -1;
-    }
     if (noc_app_check_shape(cfg, spec, flags, err, errlen)) /* before it is built */
         return -1;
     noc_topo_t *t = noc_topo_create(spec, flags, msg, sizeof msg);

@@ -40,6 +40,11 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
  * cfg would not fit, with the message in err. SPECs that noc_topo_size does
  * not size pass (noc_sim_check_memory checks them once built). */
 int noc_app_check_shape(const noc_config_t *cfg, const char *spec, unsigned flags, char *err, size_t errlen);
+/* The topology flags (noc_topo_create's) that cfg's routing_function asks
+ * of SPEC: 0, or -1 with a message when SPEC's fabric has no such routing
+ * or the name is unknown. Every builder of a run's fabric takes them, so
+ * that no routing is silently another. */
+int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *flags, char *err, size_t errlen);
 /* What a run records and shows besides its figures. */
 typedef struct noc_app_run_opts {
     const char *waves_path;              /* waveforms into this file; NULL: none */

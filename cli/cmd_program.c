@@ -184,8 +184,11 @@ static int prepare(noc_config_t *cfg, const noc_prog_opts_t *o, int quiet, noc_t
         fprintf(stderr, "noctua run: %s\n", err);
         return NOC_EXIT_USAGE;
     }
-    /* a grid too large is refused before it is built */
-    *t = noc_app_check_shape(cfg, spec, 0, err, sizeof err) ? NULL : noc_topo_create(spec, 0, err, sizeof err);
+    /* a grid too large is refused before it is built; with the routing asked for */
+    unsigned flags = 0;
+    *t = noc_app_routing_flags(cfg, spec, &flags, err, sizeof err) || noc_app_check_shape(cfg, spec, flags, err, sizeof err)
+             ? NULL
+             : noc_topo_create(spec, flags, err, sizeof err);
     if (*t && !o->emit_only && noc_sim_check_memory(cfg, noc_topo_graph(*t), err, sizeof err)) { /* before the program is made */
         noc_topo_destroy(*t);
         *t = NULL;

@@ -59,6 +59,33 @@ typedef void (*noc_graph_route_fn)(const void *ctx, int cur, int src, int dst, n
  * salt, knows its phase from it); a route is a fixed function of them. */
 typedef void (*noc_graph_route_rand_fn)(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops,
                                         noc_route_t *r);
+/* Adaptive routing (noc_graph_t.route_set): the output VCs a head may
+ * take at a router, for the router's VC allocation to choose among (BookSim2's
+ * OutputSet): up to NOC_ROUTE_SET_MAX candidates, each an output port, the
+ * VCs [lo, hi) of that port and a priority (a higher one first in the
+ * separable allocators; BookSim2's iSLIP ranks none); with `empty` set, a VC
+ * of the candidate is taken only while its buffer downstream is empty (all
+ * its credits back: atomic VC allocation, which Duato's escape routing
+ * needs with wormhole switching). With pick set, the
+ * router keeps only the candidate whose output port has the fewest flits
+ * sent downstream and not yet credited back (BookSim2's GetUsedCredit), a
+ * tie going by the candidates' order from the bit `pick_bit` names. */
+#define NOC_ROUTE_SET_MAX 4
+typedef struct noc_route_cand {
+    uint8_t port, lo, hi, pri, empty;
+} noc_route_cand_t;
+typedef struct noc_route_set {
+    int n;
+    int pick;     /* 1: the router keeps the least used candidate (of 2) */
+    int pick_bit; /* with pick: on a tie, candidate 1 when this is 1, else 0 */
+    noc_route_cand_t c[NOC_ROUTE_SET_MAX];
+} noc_route_set_t;
+/* The candidates at router cur for a head from src to dst with random word
+ * salt after hops network links, on a port with V VCs, which arrived on VC
+ * in_vc of a network port (-1: injected at cur, from one of its terminals).
+ * A pure function of its arguments. */
+typedef void (*noc_graph_route_set_fn)(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V,
+                                       int in_vc, noc_route_set_t *rs);
 /* The label of node n, in the fabric's own notation, into buf (always
  * NUL-terminated). */
 typedef void (*noc_graph_label_fn)(const void *ctx, int n, char *buf, size_t len);
@@ -120,6 +147,12 @@ typedef struct noc_graph {
     int route_stride;        /* route_cache's row: the terminals */
     noc_graph_route_fn route;
     noc_graph_route_rand_fn route_rand; /* non-NULL: used instead of route, with the salt */
+    /* Non-NULL: adaptive routing, the routers choose among route_set's
+     * candidates by the state of their outputs; route (and route_cache) is
+     * then one of the routes it may take, of the same length (its escape
+     * route: what hop counts and the families without adaptive routing
+     * read, and those refuse to run it). */
+    noc_graph_route_set_fn route_set;
     noc_graph_label_fn label;   /* NULL: labels are node numbers */
     noc_graph_groups_fn groups; /* NULL: no groups */
     noc_graph_hops_fn hops;     /* NULL: noc_graph_route_hops walks the route */

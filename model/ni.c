@@ -130,7 +130,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     p->id = s->next_pkt_id++;
     /* the header's random word, where the routing draws: a fixed function
      * of the seed and the packet's number */
-    p->salt = s->graph->route_rand ? (uint32_t)(noc_rng_mix((uint64_t)s->cfg.seed * 0xd1342543de82ef95ull + p->id) >> 32) : 0;
+    p->salt = s->graph->route_rand || s->graph->route_set ? (uint32_t)(noc_rng_mix((uint64_t)s->cfg.seed * 0xd1342543de82ef95ull + p->id) >> 32) : 0;
     p->src = n;
     p->dst = dst;
     p->size = size;

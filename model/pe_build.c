@@ -52,6 +52,11 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, const u
                  "run on such fabrics yet (rank r runs on node r)", s->graph->name);
         return -1;
     }
+    if (s->graph->route_set) {
+        snprintf(err, errlen, "%s: its routing adapts to the load (routing_function = %s): programs do not run "
+                 "on adaptive routing yet", s->graph->name, s->cfg.routing_function);
+        return -1;
+    }
     if (s->graph->route_rand) {
         snprintf(err, errlen, "%s routes every packet its own random way: programs do not run on such "
                  "routing yet", s->graph->name);

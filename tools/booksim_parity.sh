@@ -34,7 +34,9 @@
 # flits, 1-flit packets, uniform and transpose traffic, from low load to
 # past saturation), valiant (only valiant_mesh and romm_mesh: the same
 # mesh, 2 VCs, uniform and transpose below saturation: past it BookSim2
-# runs over 15 minutes a row),
+# runs over 15 minutes a row), adaptive (only min_adapt_mesh and
+# adaptive_xy_yx_mesh: the same mesh with 2 VCs, uniform and transpose from
+# low load to saturation, and with 4 VCs),
 # speedup_int (only internal and output speedup: an
 # 8x8 mesh, 2 VCs of 8 flits, 4-flit packets, separable input-first
 # allocators, BookSim2's example timing (routing_delay = 0, credit_delay =
@@ -80,7 +82,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|dfly|flatfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, dfly or flatfly, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|dfly|flatfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, dfly or flatfly, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -253,6 +255,16 @@ if [ "$SET" = valiant ]; then
     for r in 0.05 0.10; do own "mesh 8x8, $rf, 2 VCs, uniform" "$r" "$vr traffic = uniform;"; done
     [ $rf = romm ] && own "mesh 8x8, $rf, 2 VCs, uniform" 0.20 "$vr traffic = uniform;"
     own "mesh 8x8, $rf, 2 VCs, transpose" 0.05 "$vr traffic = transpose;"
+  done
+  exit 0
+fi
+# adaptive: min_adapt_mesh (as BookSim2's route set keeps it) and adaptive_xy_yx_mesh
+if [ "$SET" = adaptive ]; then
+  for rf in min_adapt adaptive_xy_yx; do
+    ad="topology = mesh; k = 8; n = 2; routing_function = $rf; vc_buf_size = 8;"
+    for r in 0.05 0.20 0.30 0.40; do own "mesh 8x8, $rf, 2 VCs, uniform" "$r" "$ad num_vcs = 2; traffic = uniform;"; done
+    for r in 0.05 0.15 0.25; do own "mesh 8x8, $rf, 2 VCs, transpose" "$r" "$ad num_vcs = 2; traffic = transpose;"; done
+    for r in 0.20 0.35; do own "mesh 8x8, $rf, 4 VCs, uniform" "$r" "$ad num_vcs = 4; traffic = uniform;"; done
   done
   exit 0
 fi

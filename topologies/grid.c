@@ -535,6 +535,8 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
             t->route_needs_src = 1; /* the header's salt */
             t->n_vclasses = 2;
         }
+        if (noc_topo_grid_adapt(t, flags, why, whylen) != 0)
+            return -1;
     }
     return 0;
 }
@@ -572,7 +574,9 @@ int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_t
     sh->n_nodes = (int)nodes;
     sh->n_ports = (int)ports;
     sh->n_classes = dims;
-    int xy_yx = strcmp(kind, "mesh") == 0 && (flags & (NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ROMM));
+    int xy_yx = strcmp(kind, "mesh") == 0 && (flags & (NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ROMM |
+                                                        NOC_TOPO_F_MIN_ADAPT | NOC_TOPO_F_MIN_ADAPT_BS |
+                                                        NOC_TOPO_F_ADAPT_XY_YX));
     sh->n_vclasses = (wrap && !(flags & NOC_TOPO_F_NO_DATELINE)) || xy_yx ? 2 : 1;
     if (wrap && (flags & NOC_TOPO_F_VALIANT))
         sh->n_vclasses *= 2; /* the phase too */

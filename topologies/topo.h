@@ -71,6 +71,15 @@ typedef struct noc_topo noc_topo_t;
 #define NOC_TOPO_F_ROMM 16u        /* meshes: the same through a node drawn in
                                      the source's and destination's box
                                      (BookSim2's romm_mesh: minimal) */
+#define NOC_TOPO_F_MIN_ADAPT 32u   /* meshes: minimal adaptive, escape VC 0 in
+                                     dimension order (BookSim2's min_adapt_mesh) */
+#define NOC_TOPO_F_ADAPT_XY_YX 64u /* meshes: xy or yx chosen at the source's
+                                     router by its outputs' load (BookSim2's
+                                     adaptive_xy_yx_mesh) */
+#define NOC_TOPO_F_MIN_ADAPT_BS 128u /* meshes: min_adapt as BookSim2 runs it
+                                     (its route set keeps one candidate per
+                                     priority: the adaptive VCs on the
+                                     dimension-order port only) */
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen);
 void noc_topo_destroy(noc_topo_t *t);
 

@@ -93,6 +93,7 @@ void noc_topo_fill_graph(noc_topo_t *t)
     g->route_stride = noc_graph_terms(g);
     g->route = t->ops->route;
     g->route_rand = t->route_rand;
+    g->route_set = t->route_set;
     g->hops = t->dims > 0 ? grid_hops : NULL;
     g->label = graph_label;
     g->groups = graph_groups;

@@ -56,6 +56,9 @@ struct noc_topo {
      * random word too (ops->route is then its draw for salt 0; the builder
      * leaves route_needs_src set so that the routers read the header). */
     noc_graph_route_rand_fn route_rand;
+    /* NULL, or adaptive routing (grid_adapt.c): the candidates the routers
+     * choose among (ops->route is then the escape route). */
+    noc_graph_route_set_fn route_set;
     /* Per global port: the latency in cycles the fabric's definition gives
      * the link leaving it (a graph file may), 0 where the link takes its
      * class latency; NULL when no link has one. */
@@ -129,6 +132,10 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
  * (test_topo.c, test_grid_hops_walk, checks it against walking every
  * route); the graph's hops, and the first leg of valiant and romm. */
 int noc_topo_grid_hops(const noc_topo_t *t, int a, int b);
+/* grid_adapt.c: a mesh's adaptive routing as flags (NOC_TOPO_F_MIN_ADAPT,
+ * NOC_TOPO_F_ADAPT_XY_YX) ask: sets t->route_set; 0, or -1 with the reason
+ * in why. */
+int noc_topo_grid_adapt(noc_topo_t *t, unsigned flags, char *why, size_t whylen);
 int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_topo_shape_t *sh);
 
 #ifdef __cplusplus

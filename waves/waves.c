@@ -556,6 +556,13 @@ noc_waves_t *noc_waves_open(const char *path, noc_sim_t *s, const noc_waves_opts
         free(w);
         return NULL;
     }
+    if (gr->route_set) {
+        snprintf(err, errlen, "--waves: %s routes adaptively (routing_function = %s), and the wave recorder "
+                 "tells a flit's input port from its route: not drawn yet", gr->name,
+                 noc_sim_config(s)->routing_function);
+        free(w);
+        return NULL;
+    }
     if (gr->term_base) {
         snprintf(err, errlen, "--waves: %s has routers with several terminals or none (concentration), which "
                  "the wave recorder does not draw yet", gr->name);

@@ -59,6 +59,12 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "%s: the ideal router supports at most 254 network ports per node", gr->name);
         return -1;
     }
+    if (gr->route_set) {
+        snprintf(err, errlen, "parameter 'routing_function': %s is adaptive, chosen by a router's VC allocation "
+                 "and credits, which the ideal router has none of; only the vc router runs it",
+                 s->cfg.routing_function);
+        return -1;
+    }
     if (s->cfg.wait_for_tail_credit) {
         snprintf(err, errlen, "parameter 'wait_for_tail_credit': the ideal router has no credits; only the vc router "
                  "honours 1");

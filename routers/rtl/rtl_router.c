@@ -123,6 +123,12 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  gr->name, gr->n_vclasses, (long long)c->num_vcs);
         return -1;
     }
+    if (gr->route_set) {
+        snprintf(err, errlen, "parameter 'routing_function': %s is adaptive, and the rtl router's core takes one "
+                 "route per head (its route stage has no candidates to choose among); only the vc router runs it",
+                 c->routing_function);
+        return -1;
+    }
     if (c->wait_for_tail_credit) {
         snprintf(err, errlen, "parameter 'wait_for_tail_credit': the rtl router's core frees an output VC when the "
                  "tail leaves; only the vc router honours 1");

@@ -164,6 +164,9 @@ typedef struct vc_state {
 
     /* internal_speedup or output_speedup other than 1 (vc_speedup.c) */
     struct vc_sp *sp;
+
+    /* adaptive routing, the graph's route_set (vc_adapt.c) */
+    struct vc_adapt *adapt;
 } vc_state_t;
 
 /* What the stages of one node's evaluation share. The stages are inlined
@@ -187,6 +190,8 @@ typedef struct vc_ctx {
                                   r->ej_class (a constant 1 in the common instance) */
     int ej;                    /* its ejection ports count credits (r->ej_credits; a constant 0
                                   in the common instance) */
+    int adapt;                 /* adaptive routing: heads routed and VCs allocated by vc_adapt.c
+                                  (a constant in every instance) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */
@@ -297,6 +302,10 @@ static inline int vc_in(const vc_ctx_t *x, int l)
     return x->S == 1 ? x->r->l_port[l] : x->r->l_in[l];
 }
 
+/* Adaptive routing (vc_adapt.c): route the head f at the front of idle VC
+ * l (registers q): its candidates, kept for the VC allocation. */
+void noc_vc_route_adapt(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l);
+
 /* The boxes (docs/router.md), one header each, included by vc_router.c:
  *   vc_input.h   vc_input(x, fl): the flits (ports in fl) that arrive this
  *                cycle; vc_route_head(x, l, delay): route the head at the
@@ -308,6 +317,7 @@ static inline int vc_in(const vc_ctx_t *x, int l)
  *   vc_vcalloc.h vc_vc_alloc(x): VC allocation;
  *   vc_switch.h  vc_switch(x): switch allocation; vc_switch_hold(x): the
  *                same with hold_switch_for_packet = 1;
- *   vc_spec.c    the switch stage with speculative = 1. */
+ *   vc_spec.c    the switch stage with speculative = 1;
+ *   vc_adapt.c   route stage and VC allocation of adaptive routing. */
 
 #endif

@@ -43,8 +43,22 @@ int noc_vc_sp_queued_credits(const vc_state_t *r, const vc_node_t *nd, int p, in
 void noc_vc_sp_visit(const struct noc_sim *s, int n, noc_flit_visit_fn fn, void *ctx);
 int noc_vc_sp_held_work(const struct noc_sim *s, int n);
 
-/* The switch stage of an instance (vc_eval_node's `stage`, a constant). */
-enum { VC_STAGE_PLAIN, VC_STAGE_HOLD, VC_STAGE_SPEC };
+/* Adaptive routing (the graph's route_set; vc_adapt.c): the route stage of
+ * a head (noc_vc_route_adapt, in vc.h), the VC allocation
+ * among every bidder's candidates, nodes[0..count) evaluated with them;
+ * set-up for vc_router.c: the check of the parameters (0, or -1 with a
+ * message), the state (freed by noc_vc_adapt_free) and its bytes. */
+void noc_vc_va_adapt(vc_ctx_t *x);
+void noc_vc_eval_adapt(struct noc_sim *s, const int32_t *nodes, int count);
+int noc_vc_adapt_check(const struct noc_sim *s, char *err, size_t errlen);
+void noc_vc_adapt_init(struct noc_sim *s, vc_state_t *r);
+void noc_vc_adapt_free(vc_state_t *r);
+uint64_t noc_vc_adapt_bytes(const struct noc_sim *s, uint64_t n_ivc, int max_ports);
+
+/* The switch stage of an instance (vc_eval_node's `stage`, a constant):
+ * VC_STAGE_ADAPT is the plain one, with adaptive routing's route stage and
+ * VC allocation. */
+enum { VC_STAGE_PLAIN, VC_STAGE_HOLD, VC_STAGE_SPEC, VC_STAGE_ADAPT };
 
 /* Run each stage only when it has something to do: arrivals for the input
  * unit, VCs in the sets of the other stages. W: words of a set, S:
@@ -65,7 +79,7 @@ VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int 
     vc_node_t *nd = vc_node(r, n);
     vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .S = S,
                    .ser = ser, .waits = waits, .locals = plain ? 1 : nd->locals, .ej = plain ? 0 : r->ej_credits,
-                   .ej_any = plain ? 1 : r->ej_class ? 0 : nd->locals };
+                   .ej_any = plain ? 1 : r->ej_class ? 0 : nd->locals, .adapt = stage == VC_STAGE_ADAPT };
     if (arrivals) {
         /* the NI bits are the NI's, which evaluated first */
         noc_chan_flits_seen(s, at, ~NOC_NI_MASK);
@@ -81,7 +95,10 @@ VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int 
     vc_join_wakes(r, x.set, x.now, W, &va, &sw);
     int spec = stage == VC_STAGE_SPEC && va && noc_vc_spec_requests(&x);
     if (va) {
-        vc_vc_alloc(&x);
+        if (stage == VC_STAGE_ADAPT)
+            noc_vc_va_adapt(&x);
+        else
+            vc_vc_alloc(&x);
         /* with no VA delay, a VC granted now bids for the switch at once */
         if (r->VA == 0)
             sw = 1;

@@ -17,6 +17,10 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
     const vc_state_t *r = x->r;
     int port, cls;
     assert((f->flags & NOC_FLIT_HEAD) && q->state == VC_IDLE);
+    if (x->adapt) {
+        noc_vc_route_adapt(x, q, f, l); /* its candidates, for vc_adapt.c's VC allocation */
+        goto routed;
+    }
     if (r->lookahead) {
         port = f->la_port;
         cls = f->la_class;
@@ -31,6 +35,7 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
     q->rport = (uint8_t)port;
     /* ejection: any VC, but where the routing names its class there too */
     q->rclass = (uint8_t)(port >= x->ej_any ? cls : VC_ANY_CLASS);
+routed:
     q->state = VC_VA;
     vc_at(x, 0, l, delay);
     if (x->waits) /* (its VC waits: from then to its grant, vc_grant) */

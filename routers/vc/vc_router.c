@@ -106,7 +106,8 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     b += (uint64_t)gr->n_ports * sizeof(int32_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
     b += (uint64_t)gr->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
     b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t)) + nl + (uint64_t)r.max_ports * (uint64_t)r.S; /* l_in, e_port */
-    return b + noc_vc_spec_bytes(s, r.W, r.S, r.lane_ports) + noc_vc_sp_bytes(s, &r);
+    return b + noc_vc_spec_bytes(s, r.W, r.S, r.lane_ports) + noc_vc_sp_bytes(s, &r) +
+           noc_vc_adapt_bytes(s, nv, r.max_ports);
 }
 
 /* The parameters this family takes, checked before anything is
@@ -160,7 +161,7 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
                  lanes ? " (with the NI's lane ports)" : "");
         return -1;
     }
-    if (noc_vc_sp_check(s, err, errlen) != 0)
+    if (noc_vc_sp_check(s, err, errlen) != 0 || noc_vc_adapt_check(s, err, errlen) != 0)
         return -1;
     return noc_vc_spec_check(s, err, errlen);
 }
@@ -222,6 +223,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
 static const noc_router_ops_t vc_hold_ops; /* (at the end: the family with hold_switch_for_packet = 1) */
 static const noc_router_ops_t vc_spec_ops; /* (and with speculative = 1) */
 static const noc_router_ops_t vc_sp_ops;   /* (and with internal or output speedup) */
+static const noc_router_ops_t vc_adapt_ops; /* (and with adaptive routing) */
 
 static int vc_create(struct noc_sim *s, char *err, size_t errlen)
 {
@@ -275,6 +277,10 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     if (c->internal_speedup != 1.0 || c->output_speedup != 1) {
         noc_vc_sp_init(s, r);
         s->rops = &vc_sp_ops;
+    }
+    if (gr->route_set) { /* (check_params refused it with the three above) */
+        noc_vc_adapt_init(s, r);
+        s->rops = &vc_adapt_ops;
     }
     r->port_node = noc_xcalloc((size_t)gr->n_ports, sizeof(int32_t), "vc router");
     r->buffered = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "vc router");
@@ -344,6 +350,7 @@ static void vc_destroy(struct noc_sim *s)
     free(r->next);
     noc_vc_spec_free(s, r);
     noc_vc_sp_free(r);
+    noc_vc_adapt_free(r);
     free(r);
     s->rstate = NULL;
 }
@@ -499,6 +506,30 @@ static void vc_eval_all_sp(struct noc_sim *s, const int32_t *nodes, int count)
         noc_vc_eval_sp(s, nodes, count);
 }
 
+/* adaptive routing: vc_adapt.c's evaluation. */
+static void vc_eval_adapt(struct noc_sim *s, int n)
+{
+    noc_vc_eval_adapt(s, &n, 1);
+    if (s->occ)
+        count_occupancy(s, s->rstate, n);
+}
+
+static void vc_eval_all_adapt(struct noc_sim *s, const int32_t *nodes, int count)
+{
+    if (s->occ)
+        for (int i = 0; i < count; i++)
+            vc_eval_adapt(s, nodes[i]);
+    else
+        noc_vc_eval_adapt(s, nodes, count);
+}
+
+static const char *vc_adapt_programs(const struct noc_sim *s)
+{
+    (void)s;
+    return "adaptive routing: the vc router runs it for synthetic traffic only (a program's waits and its "
+           "NI's first hops are not modelled with routes chosen by load yet)";
+}
+
 static const char *vc_sp_programs(const struct noc_sim *s)
 {
     (void)s;
@@ -543,3 +574,6 @@ static const noc_router_ops_t vc_spec_ops = VC_OPS(vc_eval_spec, vc_eval_all_spe
 /* ... and with internal or output speedup (vc_speedup.c), which runs no
  * programs. */
 static const noc_router_ops_t vc_sp_ops = VC_OPS(vc_eval_sp, vc_eval_all_sp, vc_sp_programs);
+
+/* ... and with adaptive routing (vc_adapt.c), synthetic traffic only. */
+static const noc_router_ops_t vc_adapt_ops = VC_OPS(vc_eval_adapt, vc_eval_all_adapt, vc_adapt_programs);
