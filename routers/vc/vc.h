@@ -303,8 +303,11 @@ static inline int vc_in(const vc_ctx_t *x, int l)
 }
 
 /* Adaptive routing (vc_adapt.c): route the head f at the front of idle VC
- * l (registers q): its candidates, kept for the VC allocation. */
-void noc_vc_route_adapt(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l);
+ * l (registers q) of node n (block nd): its candidates, kept for the VC
+ * allocation. (Not given the caller's vc_ctx_t: its address would escape
+ * from every instance's evaluation, which keeps it in registers.) */
+void noc_vc_route_adapt(struct noc_sim *s, const vc_state_t *r, const vc_node_t *nd, int n, vc_ivc_t *q,
+                        const noc_flit_t *f, int l);
 
 /* The boxes (docs/router.md), one header each, included by vc_router.c:
  *   vc_input.h   vc_input(x, fl): the flits (ports in fl) that arrive this

@@ -47,33 +47,31 @@ struct vc_adapt {
     int16_t *scratch;
 };
 
-/* Flits output port o of the node has sent downstream and not had credited
+/* Flits output port o of node nd has sent downstream and not had credited
  * back, over all its VCs. */
-static int used_credits(const vc_ctx_t *x, int o)
+static int used_credits(const vc_state_t *r, const vc_node_t *nd, int o)
 {
-    const int16_t *cr = &x->nd->credits[o * x->V];
+    const int16_t *cr = &nd->credits[o * r->V];
     int used = 0;
-    for (int v = 0; v < x->V; v++)
-        used += x->r->depth - cr[v];
+    for (int v = 0; v < r->V; v++)
+        used += r->depth - cr[v];
     return used;
 }
 
-void noc_vc_route_adapt(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l)
+void noc_vc_route_adapt(struct noc_sim *s, const vc_state_t *r, const vc_node_t *nd, int n, vc_ivc_t *q,
+                        const noc_flit_t *f, int l)
 {
-    struct noc_sim *s = x->s;
     const noc_graph_t *gr = s->graph;
-    const vc_state_t *r = x->r;
     struct vc_adapt *a = r->adapt;
-    const vc_node_t *nd = x->nd;
-    int p = r->l_port[l], Pt = gr->port_base[x->n + 1] - nd->base;
+    int p = r->l_port[l], Pt = gr->port_base[n + 1] - nd->base;
     int in_vc = p < nd->locals || p >= Pt ? -1 : r->l_vc[l]; /* -1: injected here */
     const noc_packet_t *pk = &s->pkts[f->pkt];
     noc_route_set_t rs;
-    gr->route_set(gr->ctx, x->n, pk->src, f->dst, pk->salt, f->hops, x->V, in_vc, &rs);
+    gr->route_set(gr->ctx, n, pk->src, f->dst, pk->salt, f->hops, r->V, in_vc, &rs);
     assert(rs.n >= 1 && rs.n <= NOC_ROUTE_SET_MAX);
     if (rs.pick) {
         assert(rs.n == 2);
-        int u0 = used_credits(x, rs.c[0].port), u1 = used_credits(x, rs.c[1].port);
+        int u0 = used_credits(r, nd, rs.c[0].port), u1 = used_credits(r, nd, rs.c[1].port);
         rs.c[0] = rs.c[u0 != u1 ? u1 < u0 : rs.pick_bit != 0];
         rs.n = 1;
     }
@@ -105,14 +103,18 @@ static uint64_t range_mask(int lo, int hi)
     return below_hi & ~((UINT64_C(1) << lo) - 1u);
 }
 
-void noc_vc_va_adapt(vc_ctx_t *x)
+void noc_vc_va_adapt(struct noc_sim *s, vc_state_t *r, vc_node_t *nd, int n, int W, int plain)
 {
-    vc_state_t *r = x->r;
+    /* the evaluation's context, as vc_eval_node makes it (vc_grant's) */
+    vc_ctx_t ctx = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W,
+                     .S = r->S, .ser = s->serialise, .waits = 0, .locals = plain ? 1 : nd->locals,
+                     .ej = plain ? 0 : r->ej_credits, .ej_any = plain ? 1 : r->ej_class ? 0 : nd->locals,
+                     .adapt = 1 };
+    vc_ctx_t *x = &ctx;
     struct vc_adapt *a = r->adapt;
-    vc_node_t *nd = x->nd;
     const uint64_t *va = vc_va(x);
-    int V = x->V, W = x->W, m = 0;
-    int P = x->s->graph->port_base[x->n + 1] - nd->base + r->lane_ports;
+    int V = x->V, m = 0;
+    int P = s->graph->port_base[n + 1] - nd->base + r->lane_ports;
     size_t base = vc_global(nd->buf, r, 0);
     for (int w = 0; w < W; w++) {
         for (uint64_t bits = va[w]; bits; bits &= bits - 1) {

@@ -48,7 +48,7 @@ int noc_vc_sp_held_work(const struct noc_sim *s, int n);
  * among every bidder's candidates, nodes[0..count) evaluated with them;
  * set-up for vc_router.c: the check of the parameters (0, or -1 with a
  * message), the state (freed by noc_vc_adapt_free) and its bytes. */
-void noc_vc_va_adapt(vc_ctx_t *x);
+void noc_vc_va_adapt(struct noc_sim *s, vc_state_t *r, vc_node_t *nd, int n, int W, int plain);
 void noc_vc_eval_adapt(struct noc_sim *s, const int32_t *nodes, int count);
 int noc_vc_adapt_check(const struct noc_sim *s, char *err, size_t errlen);
 void noc_vc_adapt_init(struct noc_sim *s, vc_state_t *r);
@@ -96,7 +96,7 @@ VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int 
     int spec = stage == VC_STAGE_SPEC && va && noc_vc_spec_requests(&x);
     if (va) {
         if (stage == VC_STAGE_ADAPT)
-            noc_vc_va_adapt(&x);
+            noc_vc_va_adapt(s, r, nd, n, W, plain);
         else
             vc_vc_alloc(&x);
         /* with no VA delay, a VC granted now bids for the switch at once */

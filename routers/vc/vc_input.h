@@ -18,7 +18,7 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
     int port, cls;
     assert((f->flags & NOC_FLIT_HEAD) && q->state == VC_IDLE);
     if (x->adapt) {
-        noc_vc_route_adapt(x, q, f, l); /* its candidates, for vc_adapt.c's VC allocation */
+        noc_vc_route_adapt(x->s, r, x->nd, x->n, q, f, l); /* its candidates, for vc_adapt.c's VC allocation */
         goto routed;
     }
     if (r->lookahead) {

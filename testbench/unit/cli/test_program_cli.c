@@ -184,6 +184,29 @@ static void test_loggp(void **state)
     }
 }
 
+/* A program's fabric is built with the routing asked for: routing that
+ * draws or adapts is refused by name, an unknown one or one for another
+ * fabric too (they once ran dimension order silently). */
+static void test_program_routing(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        { "run mesh:4x4 routing_function=valiant --program broadcast", "routes every packet its own random way" },
+        { "run mesh:4x4 routing_function=xy_yx --program broadcast", "routes every packet its own random way" },
+        { "run torus:4x4 routing_function=xy_yx --program broadcast", "xy_yx is built for meshes" },
+        { "run mesh:4x4 routing_function=bogus --program broadcast", "unknown routing 'bogus'" },
+        { "run mesh:4x4 routing_function=min_adapt va_in_pointer=router --program broadcast",
+          "runs it for synthetic traffic only" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *err = NULL;
+        assert_int_equal(cmd_run(cases[i][0], NULL, &err), 2);
+        if (!strstr(err, cases[i][1]))
+            fail_msg("%s: expected '%s' in: %s", cases[i][0], cases[i][1], err);
+        free(err);
+    }
+}
+
 static void test_bad_programs(void **state)
 {
     (void)state;
@@ -270,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_emit_and_rerun),
         cmocka_unit_test(test_goal_and_wrong_result),
         cmocka_unit_test(test_loggp), cmocka_unit_test(test_bad_programs),
+        cmocka_unit_test(test_program_routing),
         cmocka_unit_test(test_validate),
         cmocka_unit_test(test_help),
     };
