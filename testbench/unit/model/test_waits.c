@@ -210,6 +210,55 @@ static void test_hot_spot_ideal(void **state)
     drop(&r, p);
 }
 
+/* The ideal router's kinds of wait at a link (count_waits: another flit
+ * won it, or no free VC of the flit's class downstream), each alone, on a
+ * line of nodes (mesh:L): one-word messages `sends` (from, to pairs, in send
+ * order per rank); by[] gets the run's totals. */
+static void line_waits(const char *spec, int ranks, const int (*sends)[2], int n, const char *const *kv, uint64_t *by)
+{
+    noc_program_t *p = noc_prog_new(ranks, "line");
+    uint32_t op[8];
+    for (int r = 0; r < ranks; r++) {
+        for (int i = 0; i < n; i++)
+            if (sends[i][0] == r)
+                op[i] = noc_prog_send(p, r, sends[i][1], i, 1, NOC_PROG_NO_ADDR);
+        for (int i = 0; i < n; i++)
+            if (sends[i][1] == r)
+                noc_prog_recv(p, r, sends[i][0], i, 1, NOC_PROG_NO_ADDR);
+    }
+    run_t r;
+    build(&r, spec, p, kv);
+    assert_int_equal(noc_pe_run(r.sim), NOC_RUN_OK);
+    memset(by, 0, NOC_WAIT_KINDS * sizeof *by);
+    for (int i = 0; i < n; i++) {
+        const uint32_t *w = noc_pe_msg_waits(noc_sim_pe(r.sim), op[i]);
+        for (int kind = 0; kind < NOC_WAIT_KINDS; kind++)
+            by[kind] += w[kind];
+    }
+    print_message("%s: ni %llu link %llu credit %llu\n", spec, (unsigned long long)by[NOC_WAIT_NI],
+                  (unsigned long long)by[NOC_WAIT_LINK], (unsigned long long)by[NOC_WAIT_CREDIT]);
+    drop(&r, p);
+}
+
+static void test_ideal_wait_kinds(void **state)
+{
+    (void)state;
+    uint64_t by[NOC_WAIT_KINDS];
+    /* link: 1's second flit leaves its NI in cycle 1, when 0's flit reaches
+     * node 1: both want the link 1 -> 2, free VCs downstream; one waits */
+    static const int meet[3][2] = { { 0, 3 }, { 1, 3 }, { 1, 3 } };
+    const char *big[] = { "router=ideal", "vc_buf_size=8", "num_vcs=2", NULL };
+    line_waits("mesh:4", 4, meet, 3, big, by);
+    assert_int_equal(by[NOC_WAIT_LINK], 1); /* (then it trails by a cycle: no other meeting) */
+    assert_int_equal(by[NOC_WAIT_CREDIT], 0);
+    /* credit: one VC of one flit, three flits in a row from 0 to 2 */
+    static const int row[3][2] = { { 0, 2 }, { 0, 2 }, { 0, 2 } };
+    const char *small[] = { "router=ideal", "vc_buf_size=1", "num_vcs=1", NULL };
+    line_waits("mesh:3", 3, row, 3, small, by);
+    assert_true(by[NOC_WAIT_CREDIT] > 0); /* a buffer holds its flit until the credit is back */
+    assert_int_equal(by[NOC_WAIT_LINK], 0); /* one NI sends them one a cycle: never two at one link */
+}
+
 /* The rtl router (the Verilog core as datapath) is the vc router cycle for
  * cycle, so every message waits for the same resources as long: its
  * wrapper reads the buffer waits off its mirror and the VC waits off the
@@ -256,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_alone),
         cmocka_unit_test(test_hot_spot_vc),
         cmocka_unit_test(test_hot_spot_ideal),
+        cmocka_unit_test(test_ideal_wait_kinds),
         cmocka_unit_test(test_injection_credits),
         cmocka_unit_test(test_rtl_same),
     };
