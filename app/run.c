@@ -76,6 +76,7 @@ static unsigned mesh_routing(const char *rf)
            : strcmp(rf, "romm") == 0           ? NOC_TOPO_F_ROMM
            : strcmp(rf, "min_adapt") == 0      ? NOC_TOPO_F_MIN_ADAPT
            : strcmp(rf, "min_adapt_booksim") == 0 ? NOC_TOPO_F_MIN_ADAPT_BS
+           : strcmp(rf, "planar_adapt_booksim") == 0 ? NOC_TOPO_F_PLANAR_BS
            : strcmp(rf, "adaptive_xy_yx") == 0 ? NOC_TOPO_F_ADAPT_XY_YX
                                                : 0u;
 }
@@ -100,7 +101,8 @@ int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *f
         *flags |= mesh_routing(cfg->routing_function);
     } else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
         snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, "
-                 "dor_no_dateline, xy_yx, valiant, romm, min_adapt, min_adapt_booksim, adaptive_xy_yx)",
+                 "dor_no_dateline, xy_yx, valiant, romm, min_adapt, min_adapt_booksim, planar_adapt_booksim, "
+                 "adaptive_xy_yx)",
                  cfg->routing_function);
         return -1;
     }

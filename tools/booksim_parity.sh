@@ -34,9 +34,10 @@
 # flits, 1-flit packets, uniform and transpose traffic, from low load to
 # past saturation), valiant (only valiant_mesh and romm_mesh: the same
 # mesh, 2 VCs, uniform and transpose below saturation: past it BookSim2
-# runs over 15 minutes a row), adaptive (only min_adapt_mesh and
-# adaptive_xy_yx_mesh: the same mesh with 2 VCs, uniform and transpose from
-# low load to saturation, and with 4 VCs),
+# runs over 15 minutes a row), adaptive (only min_adapt_mesh,
+# adaptive_xy_yx_mesh and planar_adapt_mesh: the same mesh with 2 VCs,
+# uniform and transpose from low load to saturation, and with 4 VCs;
+# planar_adapt with 6 VCs),
 # speedup_int (only internal and output speedup: an
 # 8x8 mesh, 2 VCs of 8 flits, 4-flit packets, separable input-first
 # allocators, BookSim2's example timing (routing_delay = 0, credit_delay =
@@ -262,10 +263,13 @@ fi
 if [ "$SET" = adaptive ]; then
   for rf in min_adapt adaptive_xy_yx; do
     ad="topology = mesh; k = 8; n = 2; routing_function = $rf; vc_buf_size = 8;"
-    for r in 0.05 0.20 0.30 0.40; do own "mesh 8x8, $rf, 2 VCs, uniform" "$r" "$ad num_vcs = 2; traffic = uniform;"; done
-    for r in 0.05 0.15 0.25; do own "mesh 8x8, $rf, 2 VCs, transpose" "$r" "$ad num_vcs = 2; traffic = transpose;"; done
+    for r in 0.05 0.20 0.30; do own "mesh 8x8, $rf, 2 VCs, uniform" "$r" "$ad num_vcs = 2; traffic = uniform;"; done
+    for r in 0.05 0.10 0.15; do own "mesh 8x8, $rf, 2 VCs, transpose" "$r" "$ad num_vcs = 2; traffic = transpose;"; done
     for r in 0.20 0.35; do own "mesh 8x8, $rf, 4 VCs, uniform" "$r" "$ad num_vcs = 4; traffic = uniform;"; done
   done
+  pl='topology = mesh; k = 8; n = 2; routing_function = planar_adapt; vc_buf_size = 8; num_vcs = 6;'
+  for r in 0.05 0.20 0.30; do own "mesh 8x8, planar_adapt, 6 VCs, uniform" "$r" "$pl traffic = uniform;"; done
+  own "mesh 8x8, planar_adapt, 6 VCs, transpose" 0.05 "$pl traffic = transpose;"
   exit 0
 fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform

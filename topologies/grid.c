@@ -576,7 +576,7 @@ int noc_topo_grid_shape(const char *kind, const char *arg, unsigned flags, noc_t
     sh->n_classes = dims;
     int xy_yx = strcmp(kind, "mesh") == 0 && (flags & (NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ROMM |
                                                         NOC_TOPO_F_MIN_ADAPT | NOC_TOPO_F_MIN_ADAPT_BS |
-                                                        NOC_TOPO_F_ADAPT_XY_YX));
+                                                        NOC_TOPO_F_ADAPT_XY_YX | NOC_TOPO_F_PLANAR_BS));
     sh->n_vclasses = (wrap && !(flags & NOC_TOPO_F_NO_DATELINE)) || xy_yx ? 2 : 1;
     if (wrap && (flags & NOC_TOPO_F_VALIANT))
         sh->n_vclasses *= 2; /* the phase too */

@@ -20,6 +20,15 @@
  *   VC 0 and VCs 1 .. V-1 of the dimension-order port, no atomic rule
  *   (BookSim2 28f4329, outputset.hpp operator<, routefunc.cpp
  *   min_adapt_mesh). What BookSim2 files with min_adapt get.
+ * - planar_adapt_booksim (NOC_TOPO_F_PLANAR_BS): BookSim2's planar_adapt_mesh
+ *   as BookSim2 runs it without faults: of its two entries for the
+ *   adaptive plane (the lowest differing dimension d_i on VCs 2*(V/3) ..
+ *   V-1, then d_i+1 on a third below), both of priority 0, its set keeps
+ *   the first, so every packet goes in dimension order on the upper third
+ *   of the VCs (all VCs where V < 3); its misroutes happen only around
+ *   faulty channels, which BookSim2 files set with fault keys noctua
+ *   refuses. One candidate: deterministic, through the adaptive path for
+ *   its VC range.
  * - adaptive_xy_yx (NOC_TOPO_F_ADAPT_XY_YX, BookSim2's adaptive_xy_yx_mesh):
  *   at its source's router a packet takes x first on the lower half of the
  *   VCs or y first (highest dimension first) on the upper half, whichever
@@ -117,6 +126,24 @@ static void min_adapt_booksim_set(const void *ctx, int cur, int src, int dst, ui
     min_adapt(ctx, cur, dst, V, in_vc, 1, rs);
 }
 
+static void planar_booksim_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V,
+                               int in_vc, noc_route_set_t *rs)
+{
+    const noc_topo_t *t = ctx;
+    int cc[NOC_TOPO_MAX_DIMS], dc[NOC_TOPO_MAX_DIMS];
+    (void)src, (void)salt, (void)hops, (void)in_vc;
+    rs->n = 0;
+    rs->pick = 0;
+    rs->pick_bit = 0;
+    coords(t, cur, cc);
+    coords(t, dst, dc);
+    int d = first_diff(t, cc, dc, 0);
+    if (d < 0)
+        add(rs, 0, 0, V, 0, 0);
+    else
+        add(rs, mesh_port(t, cc, d, dc[d] < cc[d]), 2 * (V / 3), V, 0, 0);
+}
+
 static void adapt_xy_yx_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V, int in_vc,
                             noc_route_set_t *rs)
 {
@@ -149,7 +176,8 @@ static void adapt_xy_yx_set(const void *ctx, int cur, int src, int dst, uint32_t
 
 int noc_topo_grid_adapt(noc_topo_t *t, unsigned flags, char *why, size_t whylen)
 {
-    unsigned which = flags & (NOC_TOPO_F_MIN_ADAPT | NOC_TOPO_F_MIN_ADAPT_BS | NOC_TOPO_F_ADAPT_XY_YX);
+    unsigned which =
+        flags & (NOC_TOPO_F_MIN_ADAPT | NOC_TOPO_F_MIN_ADAPT_BS | NOC_TOPO_F_ADAPT_XY_YX | NOC_TOPO_F_PLANAR_BS);
     if (!which)
         return 0;
     if (which & NOC_TOPO_F_MIN_ADAPT && t->dims + 1 > NOC_ROUTE_SET_MAX) {
@@ -159,8 +187,9 @@ int noc_topo_grid_adapt(noc_topo_t *t, unsigned flags, char *why, size_t whylen)
     }
     t->route_set = which & NOC_TOPO_F_MIN_ADAPT      ? min_adapt_set
                    : which & NOC_TOPO_F_MIN_ADAPT_BS ? min_adapt_booksim_set
+                   : which & NOC_TOPO_F_PLANAR_BS    ? planar_booksim_set
                                                      : adapt_xy_yx_set;
     t->route_needs_src = 1; /* the header's salt (adaptive_xy_yx's ties) */
-    t->n_vclasses = 2;      /* (at least two VCs: escape and adaptive; or the two halves) */
+    t->n_vclasses = which & NOC_TOPO_F_PLANAR_BS ? 1 : 2; /* (escape and adaptive; or the two halves) */
     return 0;
 }

@@ -76,6 +76,10 @@ typedef struct noc_topo noc_topo_t;
 #define NOC_TOPO_F_ADAPT_XY_YX 64u /* meshes: xy or yx chosen at the source's
                                      router by its outputs' load (BookSim2's
                                      adaptive_xy_yx_mesh) */
+#define NOC_TOPO_F_PLANAR_BS 256u  /* meshes: planar_adapt as BookSim2 runs it
+                                     (dimension order on the upper third of
+                                     the VCs: its route set keeps the first
+                                     of two equal-priority entries) */
 #define NOC_TOPO_F_MIN_ADAPT_BS 128u /* meshes: min_adapt as BookSim2 runs it
                                      (its route set keeps one candidate per
                                      priority: the adaptive VCs on the

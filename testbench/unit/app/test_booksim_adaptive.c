@@ -13,17 +13,19 @@
 
 #include "testbench/unit/app/booksim_test.h"
 
-/* At low load on a 4x4 mesh, BookSim2's uniform (self included): a mean
+/* BookSim2 files with min_adapt, adaptive_xy_yx and planar_adapt at low
+ * load on a 4x4 mesh, BookSim2's uniform (self included): a mean
  * distance of 2 (k^2 - 1) / 3k = 2.5 hops, a longest of 6 (every route is
  * minimal), and every packet T0 = 7 + 5 H (the pipeline of BookSim2's
  * defaults, as in test_booksim_anynet.c). */
 static void test_low_load(void **state)
 {
     (void)state;
-    for (int v = 0; v < 2; v++) {
+    static const char *const rf[3] = { "min_adapt", "adaptive_xy_yx", "planar_adapt" };
+    for (int v = 0; v < 3; v++) {
         char text[300];
         snprintf(text, sizeof text, "topology = mesh; k = 4; n = 2; routing_function = %s; num_vcs = 4;\n"
-                 "injection_rate = 0.005; sample_period = 40000;\n", v ? "adaptive_xy_yx" : "min_adapt");
+                 "injection_rate = 0.005; sample_period = 40000;\n", rf[v]);
         put("ad.cfg", text);
         json_t *j = run_json("run --config ad.cfg");
         double hops = jnum(j, "hops", "avg");

@@ -2,7 +2,8 @@
  * (topologies/grid_adapt.c): hand-worked sets on a 4x4 mesh, and for every
  * (node, destination, input VC) of several meshes: every candidate one hop
  * nearer, the escape VC in dimension order and never left, the adaptive
- * ranges one per differing dimension (BookSim2's set: the first only),
+ * ranges one per differing dimension (BookSim2's set: the first only;
+ * its planar_adapt: dimension order on the upper third of the VCs),
  * adaptive_xy_yx's halves each acyclic over (link, half). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,6 +88,14 @@ static void test_hand_sets(void **state)
     expect_cand(&rs.c[1], 1, 1, 4, 1, 0);
     noc_topo_destroy(t);
 
+    t = make_flags("mesh:4x4", NOC_TOPO_F_PLANAR_BS);
+    set_of(t, 0, 5, 6, -1, 0, &rs); /* BookSim2's planar_adapt: x+ on VCs 4, 5 of 6 */
+    assert_int_equal(rs.n, 1);
+    expect_cand(&rs.c[0], 1, 4, 6, 0, 0);
+    set_of(t, 0, 5, 2, 1, 0, &rs); /* fewer than 3 VCs: all */
+    expect_cand(&rs.c[0], 1, 0, 2, 0, 0);
+    noc_topo_destroy(t);
+
     t = make_flags("mesh:4x4", NOC_TOPO_F_ADAPT_XY_YX);
     set_of(t, 0, 5, 4, -1, 1u, &rs); /* at the source: x-first low half or y-first high half, picked */
     assert_int_equal(rs.n, 2);
@@ -129,6 +138,11 @@ static void check_sets(const noc_topo_t *t, unsigned flag, int V)
                 }
                 noc_route_t dor;
                 t->ops->route(t, cur, 0, d, &dor);
+                if (flag == NOC_TOPO_F_PLANAR_BS) { /* dimension order on the upper third */
+                    assert_int_equal(rs.n, 1);
+                    expect_cand(&rs.c[0], dor.port, 2 * (V / 3), V, 0, 0);
+                    continue;
+                }
                 if (flag == NOC_TOPO_F_ADAPT_XY_YX) {
                     assert_int_equal(rs.n, in_vc < 0 ? 2 : 1);
                     if (in_vc >= 0 && in_vc < V / 2)
@@ -152,13 +166,15 @@ static void check_sets(const noc_topo_t *t, unsigned flag, int V)
 static void test_all_sets(void **state)
 {
     (void)state;
-    static const unsigned flags[3] = { NOC_TOPO_F_MIN_ADAPT, NOC_TOPO_F_MIN_ADAPT_BS, NOC_TOPO_F_ADAPT_XY_YX };
+    static const unsigned flags[4] = { NOC_TOPO_F_MIN_ADAPT, NOC_TOPO_F_MIN_ADAPT_BS, NOC_TOPO_F_ADAPT_XY_YX,
+                                       NOC_TOPO_F_PLANAR_BS };
     for (size_t i = 0; i < N_SPECS; i++)
-        for (int f = 0; f < 3; f++) {
+        for (int f = 0; f < 4; f++) {
             noc_topo_t *t = make_flags(specs[i], flags[f]);
-            assert_int_equal(noc_topo_graph(t)->n_vclasses, 2);
+            assert_int_equal(noc_topo_graph(t)->n_vclasses, flags[f] == NOC_TOPO_F_PLANAR_BS ? 1 : 2);
             check_sets(t, flags[f], 4);
             check_sets(t, flags[f], 2);
+            check_sets(t, flags[f], 8);
             noc_topo_destroy(t);
         }
 }
