@@ -76,6 +76,16 @@ static int first_diff(const noc_topo_t *t, const int *cc, const int *dc, int hig
     return -1;
 }
 
+/* An empty set, and the coordinates of cur and dst. */
+static void start(const noc_topo_t *t, int cur, int dst, int *cc, int *dc, noc_route_set_t *rs)
+{
+    rs->n = 0;
+    rs->pick = 0;
+    rs->pick_bit = 0;
+    coords(t, cur, cc);
+    coords(t, dst, dc);
+}
+
 static void add(noc_route_set_t *rs, int port, int lo, int hi, int pri, int empty)
 {
     noc_route_cand_t *c = &rs->c[rs->n++];
@@ -90,11 +100,7 @@ static void add(noc_route_set_t *rs, int port, int lo, int hi, int pri, int empt
 static void min_adapt(const noc_topo_t *t, int cur, int dst, int V, int in_vc, int booksim, noc_route_set_t *rs)
 {
     int cc[NOC_TOPO_MAX_DIMS], dc[NOC_TOPO_MAX_DIMS];
-    rs->n = 0;
-    rs->pick = 0;
-    rs->pick_bit = 0;
-    coords(t, cur, cc);
-    coords(t, dst, dc);
+    start(t, cur, dst, cc, dc, rs);
     int d = first_diff(t, cc, dc, 0);
     if (d < 0) {
         add(rs, 0, 0, V, 0, 0);
@@ -132,11 +138,7 @@ static void planar_booksim_set(const void *ctx, int cur, int src, int dst, uint3
     const noc_topo_t *t = ctx;
     int cc[NOC_TOPO_MAX_DIMS], dc[NOC_TOPO_MAX_DIMS];
     (void)src, (void)salt, (void)hops, (void)in_vc;
-    rs->n = 0;
-    rs->pick = 0;
-    rs->pick_bit = 0;
-    coords(t, cur, cc);
-    coords(t, dst, dc);
+    start(t, cur, dst, cc, dc, rs);
     int d = first_diff(t, cc, dc, 0);
     if (d < 0)
         add(rs, 0, 0, V, 0, 0);
@@ -150,11 +152,7 @@ static void adapt_xy_yx_set(const void *ctx, int cur, int src, int dst, uint32_t
     const noc_topo_t *t = ctx;
     int cc[NOC_TOPO_MAX_DIMS], dc[NOC_TOPO_MAX_DIMS];
     (void)src, (void)hops;
-    rs->n = 0;
-    rs->pick = 0;
-    rs->pick_bit = 0;
-    coords(t, cur, cc);
-    coords(t, dst, dc);
+    start(t, cur, dst, cc, dc, rs);
     int dx = first_diff(t, cc, dc, 0), half = V / 2;
     if (dx < 0) {
         add(rs, 0, 0, V, 0, 0);

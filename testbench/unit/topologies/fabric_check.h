@@ -13,15 +13,17 @@
 
 #include "topologies/topo_internal.h"
 
-static inline noc_topo_t *make(const char *spec)
+static inline noc_topo_t *make_flags(const char *spec, unsigned flags)
 {
     char err[600] = "";
-    noc_topo_t *t = noc_topo_create(spec, 0, err, sizeof err);
+    noc_topo_t *t = noc_topo_create(spec, flags, err, sizeof err);
     if (!t)
         print_error("%s: %s\n", spec, err);
     assert_non_null(t);
     return t;
 }
+
+static inline noc_topo_t *make(const char *spec) { return make_flags(spec, 0); }
 
 /* ---- independent graph facts ---------------------------------------------- */
 

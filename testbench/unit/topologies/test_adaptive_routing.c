@@ -21,16 +21,6 @@
 static const char *const specs[] = { "mesh:4x4", "mesh:3x5", "mesh:2x3x4", "mesh:6" };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 
-static noc_topo_t *make_flags(const char *spec, unsigned flags)
-{
-    char err[512] = "";
-    noc_topo_t *t = noc_topo_create(spec, flags, err, sizeof err);
-    if (!t)
-        print_error("%s: %s\n", spec, err);
-    assert_non_null(t);
-    return t;
-}
-
 static int next_node(const noc_topo_t *t, int cur, int port)
 {
     return noc_topo_port_node(t, t->peer[noc_topo_gport(t, cur, port)]);

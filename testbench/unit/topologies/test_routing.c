@@ -24,16 +24,6 @@ static const char *const specs[] = {
 };
 #define N_SPECS (sizeof specs / sizeof specs[0])
 
-static noc_topo_t *make_flags(const char *spec, unsigned flags)
-{
-    char err[512] = "";
-    noc_topo_t *t = noc_topo_create(spec, flags, err, sizeof err);
-    if (!t)
-        print_error("%s: %s\n", spec, err);
-    assert_non_null(t);
-    return t;
-}
-
 static int coord(const noc_topo_t *t, int n, int d) { return (n / t->stride[d]) % t->k[d]; }
 
 static int next_node(const noc_topo_t *t, int cur, int port)
