@@ -152,6 +152,9 @@ static json_t *routers_json(const noc_sim_t *s, const noc_energy_table_t *t, dou
         json_object_set_new(j, "static_mw", json_pack("{s:f, s:f}", "buffers", bst, "router", rst));
         json_object_set_new(j, "static_pj", json_real((bst + rst) * ns));
         json_object_set_new(j, "total_pj", json_real(dyn + (bst + rst) * ns));
+        /* the router alone: without the links leaving it (what draw colours it by) */
+        double own = dyn - noc_energy_event_pj(t, r, NOC_EV_LINK) + (bst + rst) * ns;
+        json_object_set_new(j, "router_pj", json_real(own));
         json_array_append_new(rows, j);
     }
     free(ev);

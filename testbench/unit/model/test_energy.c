@@ -456,6 +456,71 @@ static void test_cli(void **state)
     free(err);
 }
 
+/* The number after `key` in the file's tooltip for `dir` ("(0) -> (1)"). */
+static double tooltip_value(const char *dot, const char *dir, const char *before)
+{
+    const char *p = strstr(dot, dir);
+    assert_non_null(p);
+    p = strstr(p, before);
+    assert_non_null(p);
+    return strtod(p + strlen(before), NULL);
+}
+
+/* draw --metric energy on mesh:2 with 2-cycle links and a table whose only
+ * energy is the link's, 0.5 pJ per bit and mm, 1 mm a pitch: a direction
+ * that carried N flits (its utilisation picture says N) costs N x 2 x 1 x
+ * 0.5 x 64 = 64 N pJ; the routers, charged nothing, are drawn at 0. */
+static void test_draw_energy(void **state)
+{
+    (void)state;
+    static const char table[] = "name = links only\nflit_bits = 64\nbuffer_write = 0\nbuffer_read = 0\n"
+                                "route = 0\nvc_alloc = 0\nsw_alloc = 0\ncrossbar = 0\ncredit = 0\ninject = 0\n"
+                                "eject = 0\nleak_buffer_bit = 0\nclock_ghz = 1\nlink_bit_mm = 0.5\n"
+                                "static_link_bit_mm = 0\npitch_mm = 1\nleak_crossbar = 0\nclock_output_bit = 0\n";
+    char path[400], *out, *err;
+    cmd_write("links.txt", table, path, sizeof path);
+    assert_int_equal(cmd_run("run mesh:2 link_latency=2 injection_rate=0.3 sample_cycles=200 warmup_cycles=10 "
+                             "energy=links.txt node_stats=1 --json run.json --quiet", &out, &err), 0);
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("draw --load run.json -o u.dot", &out, &err), 0);
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("draw --load run.json --metric energy -o e.dot", &out, &err), 0);
+    free(out);
+    free(err);
+    char up[400], ep[400];
+    snprintf(up, sizeof up, "%s/u.dot", cmd_tmpdir);
+    snprintf(ep, sizeof ep, "%s/e.dot", cmd_tmpdir);
+    char *u = cmd_slurp(up, NULL), *e = cmd_slurp(ep, NULL);
+    assert_non_null(u);
+    assert_non_null(e);
+    static const char *const dirs[] = { "(0) -> (1) (dim0): ", "(1) -> (0) (dim0): " };
+    for (int d = 0; d < 2; d++) {
+        double flits = tooltip_value(u, dirs[d], ", "), pj = tooltip_value(e, dirs[d], ": ");
+        assert_true(flits > 10);
+        if (pj != 64 * flits)
+            fail_msg("%s %g flits drawn as %g pJ, expected %g", dirs[d], flits, pj, 64 * flits);
+    }
+    assert_non_null(strstr(e, "(0): router 0 pJ"));
+    assert_non_null(strstr(e, "energy in the run (dynamic + static)"));
+    assert_non_null(strstr(e, "<td>routers:</td>"));
+    free(u);
+    free(e);
+    /* a run without energy figures, and the metric without a run: refused */
+    assert_int_equal(cmd_run("run mesh:2 sample_cycles=50 warmup_cycles=0 --json plain.json --quiet", &out, &err), 0);
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("draw --load plain.json --metric energy -o p.dot", &out, &err), 2);
+    assert_non_null(strstr(err, "no \"energy\" object"));
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("draw mesh:2 --metric energy -o p.dot", &out, &err), 2);
+    assert_non_null(strstr(err, "--metric energy needs --load"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_table_file),
         cmocka_unit_test(test_table_file_forms),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_draw_energy),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }
