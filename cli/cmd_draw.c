@@ -302,6 +302,28 @@ static void write_cluster_dot(FILE *f, const drawing_t *dw, const char *load_pat
     fputs("; --detail draws every node>];\n}\n", f);
 }
 
+/* The nodes at their places, labelled; with --metric energy filled by
+ * their router's energy. */
+static void write_nodes(FILE *f, const drawing_t *dw)
+{
+    for (int v = 0; v < dw->n; v++) {
+        char lab[128];
+        noc_topo_label(dw->t, v, lab, sizeof lab);
+        fprintf(f, "  n%d [pos=\"%.1f,%.1f!\", label=", v, dw->p[v].x, dw->p[v].y);
+        dot_str(f, dw->labels ? lab : "");
+        if (dw->node_pj && dw->node_pj[v] >= 0) { /* --metric energy: the router's */
+            char col[16];
+            load_colour(dw->nmax > 0 ? dw->node_pj[v] / dw->nmax : 0.0, col, sizeof col);
+            fprintf(f, ", fillcolor=\"%s\", fontcolor=\"white\"", col);
+            size_t n = strlen(lab);
+            snprintf(lab + n, sizeof lab - n, ": router %.4g pJ", dw->node_pj[v]);
+        }
+        fputs(", tooltip=", f);
+        dot_str(f, lab);
+        fputs("];\n", f);
+    }
+}
+
 static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int png)
 {
     if (dw->clusters) {
@@ -325,22 +347,7 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
                "fontsize=%.0f, penwidth=1, color=\"#404040\", fillcolor=\"%s\"];\n",
             2 * dw->r / 72.0, FONT_PT, dw->labels ? "#f4f4f4" : "#404040");
     fprintf(f, "  edge [penwidth=1.6, arrowsize=0.5];\n");
-    for (int v = 0; v < dw->n; v++) {
-        char lab[128];
-        noc_topo_label(t, v, lab, sizeof lab);
-        fprintf(f, "  n%d [pos=\"%.1f,%.1f!\", label=", v, dw->p[v].x, dw->p[v].y);
-        dot_str(f, dw->labels ? lab : "");
-        if (dw->node_pj && dw->node_pj[v] >= 0) { /* --metric energy: the router's */
-            char col[16];
-            load_colour(dw->nmax > 0 ? dw->node_pj[v] / dw->nmax : 0.0, col, sizeof col);
-            fprintf(f, ", fillcolor=\"%s\", fontcolor=\"white\"", col);
-            size_t n = strlen(lab);
-            snprintf(lab + n, sizeof lab - n, ": router %.4g pJ", dw->node_pj[v]);
-        }
-        fputs(", tooltip=", f);
-        dot_str(f, lab);
-        fputs("];\n", f);
-    }
+    write_nodes(f, dw);
     for (int i = 0; i < dw->n_links; i++) {
         const link_t *l = &dw->links[i];
         char a[128], b[128], tip[320];
