@@ -29,7 +29,7 @@ int noc_app_energy_load(const char *what, noc_energy_table_t *t, char *err, size
         }
     if (r < 0)
         rc = -1;
-    if (rc == 0 && noc_energy_complete(seen, msg, sizeof msg) != 0) {
+    if (rc == 0 && noc_energy_complete(t, seen, msg, sizeof msg) != 0) {
         snprintf(err, errlen, "%s: %s", what, msg);
         rc = -1;
     }

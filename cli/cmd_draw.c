@@ -15,7 +15,9 @@
  * Without --load: one undirected edge per link, coloured by link class, with
  * a legend. With --load (the JSON of `noctua run`): two arrows per link, one
  * per direction, each on the right-hand side of its direction of travel,
- * coloured blue (idle) to red (hottest) and thicker with utilisation.
+ * coloured blue (idle) to red (hottest) and thicker with utilisation; with
+ * --metric energy (a run with energy=...) by each direction's energy from
+ * energy.links[], and the routers filled by theirs (energy.routers[]).
  *
  * Above LABEL_MAX nodes the labels are left off (the SVG keeps them as
  * tooltips) and nodes shrink to dots; above DRAW_MAX nodes the command
@@ -49,7 +51,7 @@ static const char *const class_colour[] = {
 #define STR(x) STR_(x)
 
 /* The options of noctua draw, in the usage's order (cli/options.h). */
-enum { O_HELP, O_OUT, O_LOAD, O_SCALE, O_DOT, O_LAYOUT, O_LABELS, O_NO_LABELS, O_DETAIL };
+enum { O_HELP, O_OUT, O_LOAD, O_METRIC, O_SCALE, O_DOT, O_LAYOUT, O_LABELS, O_NO_LABELS, O_DETAIL };
 static const noc_opt_t draw_opts[] = {
     [O_HELP] = { "help", 'h', NULL, NULL },
     [O_OUT] = { "", 'o', "FILE", "the picture: .svg or .png; .dot writes only the Graphviz graph" },
@@ -57,6 +59,10 @@ static const noc_opt_t draw_opts[] = {
                  "two arrows per link, one per direction on its right-hand side,\n"
                  "blue (idle) to red (hot), wider with utilisation; the run's\n"
                  "topology must be SPEC" },
+    [O_METRIC] = { "metric", 0, "M", "with --load: utilisation (default), or energy: links (each\n"
+                   "direction) and routers coloured by their energy in the run,\n"
+                   "dynamic + static (a run with energy=...; node_stats=1 for the\n"
+                   "routers), red the most, legend in pJ, nJ, uJ or mJ" },
     [O_SCALE] = { "scale", 0, "S", "abs: colours on utilisation 0..1, red = busy every cycle\n"
                   "(default); relative (or max): red is the run's hottest link" },
     [O_DOT] = { "dot", 0, "FILE", "also keep the Graphviz graph in FILE" },
@@ -76,7 +82,8 @@ static const noc_opt_t draw_opts[] = {
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: noctua draw SPEC -o FILE.svg|FILE.png|FILE.dot [--load RUN.json] [--dot FILE]\n"
+        "usage: noctua draw SPEC -o FILE.svg|FILE.png|FILE.dot [--load RUN.json [--metric utilisation|energy]]\n"
+        "                   [--dot FILE]\n"
         "                   [--layout topology|grid|circle] [--labels|--no-labels] [--scale abs|relative]\n"
         "                   [--detail]\n"
         "       noctua draw --load RUN.json -o FILE.svg   (the SPEC is the run's)\n"
@@ -112,6 +119,20 @@ static void load_colour(double f, char *buf, size_t len)
     for (int i = 0; i < 3; i++)
         rgb[i] = (int)lround(stops[k][i] + (stops[k + 1][i] - stops[k][i]) * w);
     snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+/* The unit for energies up to max_pj (pJ, nJ, uJ, mJ, J): its name, and
+ * the divisor from pJ into *div. */
+static const char *energy_unit(double max_pj, double *div)
+{
+    static const char *const unit[] = { "pJ", "nJ", "uJ", "mJ", "J" };
+    int u = 0;
+    *div = 1.0;
+    while (u < 4 && max_pj / *div >= 1000.0) {
+        *div *= 1000.0;
+        u++;
+    }
+    return unit[u];
 }
 
 /* ---- DOT ------------------------------------------------------------------ */
@@ -164,7 +185,11 @@ static void write_legend(FILE *f, const drawing_t *dw, const char *load_path, do
     fputs("<tr><td colspan=\"12\"><b>", f);
     html_str(f, noc_topo_spec(t));
     fprintf(f, "</b>: %d nodes, %d links", noc_topo_nodes(t), dw->n_links);
-    if (load_path) {
+    if (load_path && dw->energy) {
+        fputs(", energy in the run (dynamic + static) from ", f);
+        html_str(f, load_path);
+        fputs("; red is the most", f);
+    } else if (load_path) {
         fputs(", link utilisation (busy share of the window) from ", f);
         html_str(f, load_path);
         fputs(dw->relative ? "; relative scale: red is the hottest link" : "; absolute scale: red is 1, busy every cycle",
@@ -172,13 +197,27 @@ static void write_legend(FILE *f, const drawing_t *dw, const char *load_path, do
     }
     fputs("</td></tr><tr>", f);
     if (load_path) {
+        double div = 1.0;
+        const char *unit = dw->energy ? energy_unit(dw->umax, &div) : "";
+        if (dw->energy)
+            fputs("<td>links:</td>", f);
         for (int i = 0; i <= 4; i++) {
             char col[16];
             load_colour(i / 4.0, col, sizeof col);
-            fprintf(f, "<td><font color=\"%s\">&#9632;&#9632;</font> %s%.2f</td>", col, i ? "" : "&gt; ",
-                    dw->umax * i / 4.0);
+            fprintf(f, "<td><font color=\"%s\">&#9632;&#9632;</font> %s%.*f%s%s</td>", col, i ? "" : "&gt; ",
+                    dw->energy ? 3 : 2, dw->umax * i / 4.0 / div, dw->energy ? " " : "", unit);
         }
         fprintf(f, "<td><font color=\"#c0c0c0\">&#9472; &#9472;</font> idle: no flit</td>");
+        if (dw->energy && dw->node_pj) {
+            unit = energy_unit(dw->nmax, &div);
+            fputs("</tr><tr><td>routers:</td>", f);
+            for (int i = 0; i <= 4; i++) {
+                char col[16];
+                load_colour(i / 4.0, col, sizeof col);
+                fprintf(f, "<td><font color=\"%s\">&#9679;</font> %.3f %s</td>", col, dw->nmax * i / 4.0 / div,
+                        unit);
+            }
+        }
     } else {
         for (int c = 0; c < noc_topo_classes(t); c++) {
             if (c && c % 8 == 0)
@@ -263,6 +302,28 @@ static void write_cluster_dot(FILE *f, const drawing_t *dw, const char *load_pat
     fputs("; --detail draws every node>];\n}\n", f);
 }
 
+/* The nodes at their places, labelled; with --metric energy filled by
+ * their router's energy. */
+static void write_nodes(FILE *f, const drawing_t *dw)
+{
+    for (int v = 0; v < dw->n; v++) {
+        char lab[128];
+        noc_topo_label(dw->t, v, lab, sizeof lab);
+        fprintf(f, "  n%d [pos=\"%.1f,%.1f!\", label=", v, dw->p[v].x, dw->p[v].y);
+        dot_str(f, dw->labels ? lab : "");
+        if (dw->node_pj && dw->node_pj[v] >= 0) { /* --metric energy: the router's */
+            char col[16];
+            load_colour(dw->nmax > 0 ? dw->node_pj[v] / dw->nmax : 0.0, col, sizeof col);
+            fprintf(f, ", fillcolor=\"%s\", fontcolor=\"white\"", col);
+            size_t n = strlen(lab);
+            snprintf(lab + n, sizeof lab - n, ": router %.4g pJ", dw->node_pj[v]);
+        }
+        fputs(", tooltip=", f);
+        dot_str(f, lab);
+        fputs("];\n", f);
+    }
+}
+
 static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int png)
 {
     if (dw->clusters) {
@@ -286,15 +347,7 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
                "fontsize=%.0f, penwidth=1, color=\"#404040\", fillcolor=\"%s\"];\n",
             2 * dw->r / 72.0, FONT_PT, dw->labels ? "#f4f4f4" : "#404040");
     fprintf(f, "  edge [penwidth=1.6, arrowsize=0.5];\n");
-    for (int v = 0; v < dw->n; v++) {
-        char lab[128];
-        noc_topo_label(t, v, lab, sizeof lab);
-        fprintf(f, "  n%d [pos=\"%.1f,%.1f!\", label=", v, dw->p[v].x, dw->p[v].y);
-        dot_str(f, dw->labels ? lab : "");
-        fputs(", tooltip=", f);
-        dot_str(f, lab);
-        fputs("];\n", f);
-    }
+    write_nodes(f, dw);
     for (int i = 0; i < dw->n_links; i++) {
         const link_t *l = &dw->links[i];
         char a[128], b[128], tip[320];
@@ -331,7 +384,10 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
             fprintf(f, "  n%d -- n%d [dir=forward, color=\"%s\", penwidth=%.2f,%s", dir ? l->v : l->u,
                     dir ? l->u : l->v, col, width, u > 0 ? "" : " style=dashed,"); /* idle: unlike the lowest load */
             write_pos(f, c, &end);
-            if (u >= 0)
+            if (u >= 0 && dw->energy)
+                snprintf(tip, sizeof tip, "%s -> %s (%s): %.4g pJ", dir ? b : a, dir ? a : b,
+                         noc_topo_class_name(t, l->cls), u);
+            else if (u >= 0)
                 snprintf(tip, sizeof tip, "%s -> %s (%s): utilisation %.4f, %lld flits",
                          dir ? b : a, dir ? a : b, noc_topo_class_name(t, l->cls), u, l->flits[dir]);
             else
@@ -358,6 +414,33 @@ static void write_dot(FILE *f, const drawing_t *dw, const char *load_path, int p
 
 /* ---- --load --------------------------------------------------------------- */
 
+/* --metric energy: the routers' energy from energy.routers[] into
+ * dw->node_pj (none: a warning, the routers are not coloured). */
+static int load_routers(drawing_t *dw, const noc_run_load_t *run, const char *path, char *err, size_t errlen)
+{
+    if (run->n_erouters == 0) {
+        fprintf(stderr, "noctua draw: warning: %s has no energy.routers (a run with node_stats=1 has them); "
+                        "routers not coloured\n", path);
+        return 0;
+    }
+    dw->node_pj = noc_xcalloc((size_t)dw->n, sizeof *dw->node_pj, "draw: load");
+    for (int v = 0; v < dw->n; v++)
+        dw->node_pj[v] = -1.0;
+    dw->nmax = 0.0;
+    for (size_t i = 0; i < run->n_erouters; i++) {
+        const noc_run_router_t *r = &run->erouters[i];
+        int v = r->node && r->has_pj ? noc_topo_find_label(dw->t, r->node) : -1;
+        if (v < 0) {
+            snprintf(err, errlen, "%s: energy.routers[%zu]: needs the \"node\" of a node of %s and a numeric "
+                     "\"router_pj\"", path, i, noc_topo_spec(dw->t));
+            return -1;
+        }
+        dw->node_pj[v] = r->pj;
+        dw->nmax = fmax(dw->nmax, r->pj);
+    }
+    return 0;
+}
+
 /* Read the run's per-link utilisation into the links. Returns 0 or -1 with a
  * message naming the file and the entry. */
 static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, char *err, size_t errlen)
@@ -367,6 +450,13 @@ static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, 
         snprintf(err, errlen, "%s: no \"links\" array (is it the JSON of `noctua run --json`?)", path);
         return -1;
     }
+    if (dw->energy && !run->has_energy) {
+        snprintf(err, errlen, "%s: no \"energy\" object with \"links\" (--metric energy: a run with energy=default "
+                 "or energy=FILE, docs/energy.md)", path);
+        return -1;
+    }
+    const noc_run_link_t *entries = dw->energy ? run->elinks : run->links;
+    size_t n_entries = dw->energy ? run->n_elinks : run->n_links;
     /* port -> its link, and which directions are taken */
     int *link_of = noc_xcalloc((size_t)noc_topo_ports(t), sizeof *link_of, "draw: load");
     for (int g = 0; g < noc_topo_ports(t); g++)
@@ -378,12 +468,12 @@ static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, 
     unsigned char *taken = noc_xcalloc((size_t)noc_topo_ports(t), 1, "draw: load");
     int rc = 0, missing = 0;
     dw->umax = 0.0;
-    for (size_t idx = 0; idx < run->n_links; idx++) {
-        const noc_run_link_t *e = &run->links[idx];
+    for (size_t idx = 0; idx < n_entries; idx++) {
+        const noc_run_link_t *e = &entries[idx];
         const char *from = e->from, *to = e->to, *cls = e->cls;
-        if (!from || !to || !e->has_util) {
-            snprintf(err, errlen, "%s: links[%zu]: needs \"from\", \"to\" and a numeric \"utilisation\"",
-                     path, idx);
+        if (!from || !to || !(dw->energy ? e->has_pj : e->has_util)) {
+            snprintf(err, errlen, "%s: %slinks[%zu]: needs \"from\", \"to\" and a numeric \"%s\"", path,
+                     dw->energy ? "energy." : "", idx, dw->energy ? "total_pj" : "utilisation");
             rc = -1;
             break;
         }
@@ -414,7 +504,7 @@ static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, 
         taken[found] = 1;
         link_t *l = &dw->links[link_of[found]];
         int dir = found != l->g;
-        l->util[dir] = e->util;
+        l->util[dir] = dw->energy ? e->pj : e->util;
         l->flits[dir] = e->flits;
         if (l->util[dir] > dw->umax)
             dw->umax = l->util[dir];
@@ -428,7 +518,7 @@ static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, 
     }
     free(link_of);
     free(taken);
-    return rc;
+    return rc == 0 && dw->energy ? load_routers(dw, run, path, err, errlen) : rc;
 }
 
 /* ---- rendering ------------------------------------------------------------ */
@@ -522,6 +612,7 @@ typedef struct draw_args {
     const char *spec, *out, *load, *dot_path, *layout, *ext;
     int labels;        /* -1: by the node count */
     int relative; /* --scale relative: red is the hottest link (default: utilisation 1) */
+    int energy;   /* --metric energy */
     int detail;   /* --detail: no cluster view */
     int is_svg, is_png, is_dot;
 } draw_args_t;
@@ -542,6 +633,13 @@ static int parse_args(int argc, char **argv, draw_args_t *a)
         case O_HELP: usage(stdout); return -1;
         case O_OUT: a->out = v; break;
         case O_LOAD: a->load = v; break;
+        case O_METRIC:
+            if (strcmp(v, "utilisation") != 0 && strcmp(v, "energy") != 0) {
+                fprintf(stderr, "noctua draw: --metric '%s': expected utilisation or energy\n", v);
+                return NOC_EXIT_USAGE;
+            }
+            a->energy = strcmp(v, "energy") == 0;
+            break;
         case O_DOT: a->dot_path = v; break;
         case O_SCALE:
             if (strcmp(v, "abs") != 0 && strcmp(v, "relative") != 0 && strcmp(v, "max") != 0) {
@@ -571,6 +669,10 @@ static int parse_args(int argc, char **argv, draw_args_t *a)
             return NOC_EXIT_USAGE;
         }
         a->spec = argv[i];
+    }
+    if (a->energy && !a->load) {
+        fprintf(stderr, "noctua draw: --metric energy needs --load RUN.json (a run with energy=...)\n");
+        return NOC_EXIT_USAGE;
     }
     if (!a->out) {
         fprintf(stderr, "noctua draw: no output: -o FILE.svg, FILE.png or FILE.dot (see noctua draw --help)\n");
@@ -640,11 +742,12 @@ static int build_drawing(drawing_t *dw, const draw_args_t *a, const noc_run_load
     noc_draw_collect_links(dw);
     if (run->doc) {
         dw->loaded = 1;
+        dw->energy = a->energy;
         if (load_run(dw, run, a->load, err, sizeof err)) {
             fprintf(stderr, "noctua draw: %s\n", err);
             return NOC_EXIT_USAGE;
         }
-        dw->relative = a->relative && dw->umax > 0.0;
+        dw->relative = (a->relative || a->energy) && dw->umax > 0.0; /* energy: red is the most */
         if (!dw->relative)
             dw->umax = 1.0;
     }
@@ -708,6 +811,7 @@ int noc_cmd_draw(int argc, char **argv)
     noc_draw_free_clusters(&dw);
     free(dw.p);
     free(dw.links);
+    free(dw.node_pj);
     noc_topo_destroy(dw.t);
     noc_run_load_free(&run);
     return rc;

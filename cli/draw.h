@@ -21,7 +21,7 @@ typedef struct link {
     int cls;
     double bow;         /* arc height in points, left of u -> v (0: straight) */
     double shape;       /* how steeply the arc leaves its ends (see arc_height_at) */
-    double util[2];     /* utilisation u -> v and v -> u; -1: no entry */
+    double util[2];     /* utilisation u -> v and v -> u (--metric energy: pJ); -1: no entry */
     long long flits[2];
 } link_t;
 
@@ -59,6 +59,9 @@ typedef struct drawing {
     int n_links;
     link_t *links;
     int loaded;         /* --load given */
+    int energy;         /* --metric energy: util[] holds each direction's energy, pJ */
+    double *node_pj;    /* --metric energy: per node its router's energy, pJ (-1: none); NULL: none */
+    double nmax;        /* the largest of node_pj */
     double umax;        /* utilisation that maps to full red */
     int relative;       /* umax is the hottest link's (else 1) */
     const char *layout; /* "topology", "grid" or "circle" */

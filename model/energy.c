@@ -6,6 +6,7 @@
 #include "model/pe.h"
 #include "model/sim_internal.h"
 #include "util/xalloc.h"
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -20,7 +21,7 @@ static const char *const ev_names[NOC_EV_COUNT] = {
 
 const char *noc_event_name(int ev)
 {
-    return ev >= 0 && ev < NOC_EV_COUNT ? ev_names[ev] : "?";
+    return ev >= 0 && ev < NOC_EV_COUNT ? ev_names[ev] : ev == NOC_EV_LINK_PITCHES ? "link_pitches" : "?";
 }
 
 void noc_energy_default(noc_energy_table_t *t)
@@ -35,19 +36,28 @@ void noc_energy_default(noc_energy_table_t *t)
     t->pj[NOC_EV_BUF_WRITE] = 1.50447;
     t->pj[NOC_EV_BUF_READ] = 1.50447;
     t->pj[NOC_EV_XBAR] = 5.34377;
-    t->pj[NOC_EV_LINK] = 57.1457;
     t->pj[NOC_EV_INJECT] = 57.1457;
     t->pj[NOC_EV_EJECT] = 57.1457;
     t->leak_buffer_bit_uw = 0.288;
-    t->static_router_mw = 16.7884;
-    t->static_link_mw = 5.21479;
     t->clock_ghz = 9.71245;
+    t->per_mm = 1;
+    t->link_bit_mm_pj = 0.446451;
+    t->static_link_bit_mm_uw = 40.7405;
+    t->pitch_mm = 2;
+    t->pj[NOC_EV_LINK] = t->link_bit_mm_pj * t->pitch_mm * t->flit_bits;
+    t->by_size = 1;
+    t->leak_crossbar_pw = 10213;
+    t->clock_output_bit_uw = 29.5868;
 }
 
 /* The keys after the events, in the order of their bits in `seen`. */
-enum { K_NAME = NOC_EV_COUNT, K_FLIT_BITS, K_LEAK_BIT, K_ST_ROUTER, K_ST_LINK, K_CLOCK };
+enum {
+    K_NAME = NOC_EV_COUNT, K_FLIT_BITS, K_LEAK_BIT, K_ST_ROUTER, K_ST_LINK, K_CLOCK,
+    K_LINK_MM, K_ST_LINK_MM, K_PITCH, K_LEAK_XBAR, K_CLK_OUT
+};
 static const char *const extra_keys[] = { "name", "flit_bits", "leak_buffer_bit", "static_router", "static_link",
-                                          "clock_ghz" };
+                                          "clock_ghz", "link_bit_mm", "static_link_bit_mm", "pitch_mm",
+                                          "leak_crossbar", "clock_output_bit" };
 
 static const char *key_name(int k)
 {
@@ -79,6 +89,24 @@ static int number(const char *key, const char *val, double *v, char *err, size_t
         return -1;
     }
     return 0;
+}
+
+/* Number v of key k (not the name) into t. */
+static void set_number(noc_energy_table_t *t, int k, double v)
+{
+    switch (k) {
+    case K_FLIT_BITS: t->flit_bits = (int)v; break;
+    case K_LEAK_BIT: t->leak_buffer_bit_uw = v; break;
+    case K_ST_ROUTER: t->static_router_mw = v; break;
+    case K_ST_LINK: t->static_link_mw = v; break;
+    case K_CLOCK: t->clock_ghz = v; break;
+    case K_LINK_MM: t->link_bit_mm_pj = v; break;
+    case K_ST_LINK_MM: t->static_link_bit_mm_uw = v; break;
+    case K_PITCH: t->pitch_mm = v; break;
+    case K_LEAK_XBAR: t->leak_crossbar_pw = v; break;
+    case K_CLK_OUT: t->clock_output_bit_uw = v; break;
+    default: t->pj[k] = v; break; /* an event's */
+    }
 }
 
 int noc_energy_line(noc_energy_table_t *t, const char *line, uint64_t *seen, char *err, size_t errlen)
@@ -131,40 +159,111 @@ int noc_energy_line(noc_energy_table_t *t, const char *line, uint64_t *seen, cha
             snprintf(err, errlen, "flit_bits: %s is not a whole number of bits from 1 to 65536", val);
             return -1;
         }
-        if (k == K_CLOCK && v == 0) {
-            snprintf(err, errlen, "clock_ghz: must be > 0");
+        if ((k == K_CLOCK || k == K_PITCH) && v == 0) {
+            snprintf(err, errlen, "%s: must be > 0", key);
             return -1;
         }
-        if (k < NOC_EV_COUNT)
-            t->pj[k] = v;
-        else if (k == K_FLIT_BITS)
-            t->flit_bits = (int)v;
-        else if (k == K_LEAK_BIT)
-            t->leak_buffer_bit_uw = v;
-        else if (k == K_ST_ROUTER)
-            t->static_router_mw = v;
-        else if (k == K_ST_LINK)
-            t->static_link_mw = v;
-        else
-            t->clock_ghz = v;
+        set_number(t, k, v);
     }
     *seen |= UINT64_C(1) << k;
     return 0;
 }
 
-int noc_energy_complete(uint64_t seen, char *err, size_t errlen)
+/* Which of the two forms of a group of keys `seen` gives: 1 the new one
+ * (keys nw[0..nn)), 0 the old one (od[0..no)), -1 with err when mixed or
+ * incomplete. what: the group, for the message. */
+static int form(uint64_t seen, const int *nw, int nn, const int *od, int no, const char *what, char *err,
+                size_t errlen)
 {
+    int has_new = -1, has_old = -1;
+    for (int i = 0; i < nn && has_new < 0; i++)
+        if (seen & (UINT64_C(1) << nw[i]))
+            has_new = nw[i];
+    for (int i = 0; i < no && has_old < 0; i++)
+        if (seen & (UINT64_C(1) << od[i]))
+            has_old = od[i];
+    if (has_new >= 0 && has_old >= 0) {
+        snprintf(err, errlen, "%s and %s: a table gives the %s in one form, not both (docs/energy.md, "
+                 "\"The table file\")", key_name(has_new), key_name(has_old), what);
+        return -1;
+    }
+    int use_new = has_old < 0;
+    const int *keys = use_new ? nw : od;
+    for (int i = 0; i < (use_new ? nn : no); i++)
+        if (!(seen & (UINT64_C(1) << keys[i]))) {
+            if (has_new < 0 && has_old < 0)
+                snprintf(err, errlen, "no value for %s (the %s: docs/energy.md)", key_name(keys[i]), what);
+            else
+                snprintf(err, errlen, "no value for %s (with %s: the %s, docs/energy.md)", key_name(keys[i]),
+                         key_name(use_new ? has_new : has_old), what);
+            return -1;
+        }
+    return use_new;
+}
+
+int noc_energy_complete(noc_energy_table_t *t, uint64_t seen, char *err, size_t errlen)
+{
+    static const int link_new[] = { K_LINK_MM, K_ST_LINK_MM, K_PITCH }, link_old[] = { NOC_EV_LINK, K_ST_LINK };
+    static const int router_new[] = { K_LEAK_XBAR, K_CLK_OUT }, router_old[] = { K_ST_ROUTER };
+    uint64_t grouped = 0;
+    for (int i = 0; i < 3; i++)
+        grouped |= UINT64_C(1) << link_new[i];
+    for (int i = 0; i < 2; i++)
+        grouped |= (UINT64_C(1) << link_old[i]) | (UINT64_C(1) << router_new[i]);
+    grouped |= UINT64_C(1) << K_ST_ROUTER;
     for (int k = 0; k < NOC_ENERGY_KEYS; k++)
-        if (!(seen & (UINT64_C(1) << k))) {
+        if (!(grouped & (UINT64_C(1) << k)) && !(seen & (UINT64_C(1) << k))) {
             snprintf(err, errlen, "no value for %s (a table gives every key: docs/energy.md)", key_name(k));
             return -1;
         }
+    int links = form(seen, link_new, 3, link_old, 2, "link figures (link_bit_mm, static_link_bit_mm, pitch_mm; "
+                     "or, the old form, link and static_link)", err, errlen);
+    if (links < 0)
+        return -1;
+    int routers = form(seen, router_new, 2, router_old, 1, "router figures (leak_crossbar, clock_output_bit; "
+                       "or, the old form, static_router)", err, errlen);
+    if (routers < 0)
+        return -1;
+    t->per_mm = links;
+    t->by_size = routers;
+    if (t->per_mm)
+        t->pj[NOC_EV_LINK] = t->link_bit_mm_pj * t->pitch_mm * t->flit_bits;
     return 0;
 }
 
-/* The events of channel c's f flits (h of them heads) into the rows of its
- * upstream end (up) and its downstream end (down), NOC_EV_COUNT each. */
-static void channel_events(const struct noc_sim *s, int c, uint64_t f, uint64_t h, uint64_t *up, uint64_t *down)
+/* Each link class's width in wires (the run's link_width, class_width). */
+static void class_wires(const struct noc_sim *s, int *wires)
+{
+    char err[200];
+    int rc = noc_sim_class_widths(&s->cfg, s->graph, wires, err, sizeof err);
+    assert(rc == 0); /* checked when the run was built */
+    (void)rc;
+}
+
+/* Channel c's length in pitches and width in wires, the class widths given. */
+static void chan_size(const struct noc_sim *s, const int *wires, int c, int *pitches, int *w)
+{
+    if (c < s->n_ports && !s->chan_local[c]) {
+        *pitches = s->chan_delay[c];
+        *w = wires[s->graph->link_class[c]];
+    } else {
+        *pitches = 1;
+        *w = (int)s->cfg.flit_width;
+    }
+}
+
+void noc_energy_channel_size(const noc_sim_t *s, int c, int *pitches, int *wires)
+{
+    int w[NOC_GRAPH_MAX_CLASSES];
+    class_wires(s, w);
+    chan_size(s, w, c, pitches, wires);
+}
+
+/* The events of channel c's f flits (h of them heads), the link `pitches`
+ * long, into the rows of its upstream end (up) and its downstream end
+ * (down), NOC_EV_SLOTS each. */
+static void channel_events(const struct noc_sim *s, int c, uint64_t f, uint64_t h, uint64_t pitches, uint64_t *up,
+                           uint64_t *down)
 {
     if (c < s->n_ports) { /* leaves an output port of router up */
         up[NOC_EV_BUF_READ] += f;
@@ -173,7 +272,12 @@ static void channel_events(const struct noc_sim *s, int c, uint64_t f, uint64_t 
         up[NOC_EV_CREDIT] += f;
         up[NOC_EV_ROUTE] += h;
         up[NOC_EV_VC_ALLOC] += h;
-        up[s->chan_local[c] ? NOC_EV_EJECT : NOC_EV_LINK] += f;
+        if (s->chan_local[c]) {
+            up[NOC_EV_EJECT] += f;
+        } else {
+            up[NOC_EV_LINK] += f;
+            up[NOC_EV_LINK_PITCHES] += f * pitches;
+        }
     } else { /* an NI's injection channel, counted at its router */
         down[NOC_EV_INJECT] += f;
     }
@@ -181,28 +285,35 @@ static void channel_events(const struct noc_sim *s, int c, uint64_t f, uint64_t 
         down[NOC_EV_BUF_WRITE] += f;
 }
 
+/* A network link's length in pitches (its latency), 0 for other channels. */
+static uint64_t link_pitches(const struct noc_sim *s, int c)
+{
+    return c < s->n_ports && !s->chan_local[c] ? s->chan_delay[c] : 0;
+}
+
 void noc_events_nodes(const noc_sim_t *s, uint64_t *ev)
 {
-    memset(ev, 0, (size_t)s->n_nodes * NOC_EV_COUNT * sizeof *ev);
+    memset(ev, 0, (size_t)s->n_nodes * NOC_EV_SLOTS * sizeof *ev);
     for (int c = 0; c < s->n_chan; c++)
-        channel_events(s, c, s->lst[c].flits, s->lst[c].heads, &ev[(size_t)s->chan_from[c] * NOC_EV_COUNT],
-                       &ev[(size_t)s->chan_to[c] * NOC_EV_COUNT]);
+        channel_events(s, c, s->lst[c].flits, s->lst[c].heads, link_pitches(s, c),
+                       &ev[(size_t)s->chan_from[c] * NOC_EV_SLOTS], &ev[(size_t)s->chan_to[c] * NOC_EV_SLOTS]);
 }
 
-void noc_events_total(const noc_sim_t *s, uint64_t ev[NOC_EV_COUNT])
+void noc_events_total(const noc_sim_t *s, uint64_t ev[NOC_EV_SLOTS])
 {
-    memset(ev, 0, NOC_EV_COUNT * sizeof *ev);
+    memset(ev, 0, NOC_EV_SLOTS * sizeof *ev);
     for (int c = 0; c < s->n_chan; c++)
-        channel_events(s, c, s->lst[c].flits, s->lst[c].heads, ev, ev);
+        channel_events(s, c, s->lst[c].flits, s->lst[c].heads, link_pitches(s, c), ev, ev);
 }
 
-int noc_events_step(const noc_sim_t *s, int k, uint64_t ev[NOC_EV_COUNT])
+int noc_events_step(const noc_sim_t *s, int k, uint64_t ev[NOC_EV_SLOTS])
 {
-    memset(ev, 0, NOC_EV_COUNT * sizeof *ev);
+    memset(ev, 0, NOC_EV_SLOTS * sizeof *ev);
     if (!s->step_flits || !s->pe || k < 0 || k >= s->n_step_rows)
         return -1;
     for (int c = 0; c < s->n_ports; c++)
-        channel_events(s, c, s->step_flits[(size_t)k * (size_t)s->n_chan + (size_t)c], 0, ev, ev);
+        channel_events(s, c, s->step_flits[(size_t)k * (size_t)s->n_chan + (size_t)c], 0, link_pitches(s, c), ev,
+                       ev);
     /* heads are not kept per step and channel: the routers its packets
      * passed are (one route computation and VC allocation at each); nor
      * are the injection channels' flits (each into a router's buffer) */
@@ -215,12 +326,111 @@ int noc_events_step(const noc_sim_t *s, int k, uint64_t ev[NOC_EV_COUNT])
     return 0;
 }
 
-double noc_energy_dynamic_pj(const noc_energy_table_t *t, const uint64_t ev[NOC_EV_COUNT])
+double noc_energy_event_pj(const noc_energy_table_t *t, const uint64_t ev[NOC_EV_SLOTS], int e)
+{
+    uint64_t n = e == NOC_EV_LINK && t->per_mm ? ev[NOC_EV_LINK_PITCHES] : ev[e];
+    return (double)n * t->pj[e];
+}
+
+double noc_energy_dynamic_pj(const noc_energy_table_t *t, const uint64_t ev[NOC_EV_SLOTS])
 {
     double e = 0;
     for (int k = 0; k < NOC_EV_COUNT; k++)
-        e += (double)ev[k] * t->pj[k];
+        e += noc_energy_event_pj(t, ev, k);
     return e;
+}
+
+/* Static power of a channel `pitches` long and `wires` wide, mW. */
+static double chan_static_mw(const noc_energy_table_t *t, int pitches, int wires)
+{
+    if (!t->per_mm)
+        return t->static_link_mw;
+    return t->static_link_bit_mm_uw * 1e-3 * (double)wires * ((double)pitches * t->pitch_mm);
+}
+
+double noc_energy_channel_static_mw(const noc_sim_t *s, const noc_energy_table_t *t, int c)
+{
+    int pitches, wires;
+    noc_energy_channel_size(s, c, &pitches, &wires);
+    return chan_static_mw(t, pitches, wires);
+}
+
+/* Router static power from its inputs and outputs, mW. */
+static double router_static_mw(const noc_energy_table_t *t, int in, int out)
+{
+    if (!t->by_size)
+        return t->static_router_mw;
+    double w = t->flit_bits, i = in, o = out;
+    return t->leak_crossbar_pw * 1e-9 * w * w * (i * i * o + i * o + o * o) + t->clock_output_bit_uw * 1e-3 * o * w;
+}
+
+/* Inputs (channels into a buffer of router n) and outputs (channels out of
+ * it) of every router into in[] and out[] (n_nodes each). */
+static void router_ports(const struct noc_sim *s, int *in, int *out)
+{
+    memset(in, 0, (size_t)s->n_nodes * sizeof *in);
+    memset(out, 0, (size_t)s->n_nodes * sizeof *out);
+    for (int c = 0; c < s->n_chan; c++) {
+        if (c < s->n_ports)
+            out[s->chan_from[c]]++;
+        if (s->chan_in_gport[c] >= 0)
+            in[s->chan_to[c]]++;
+    }
+}
+
+double noc_energy_router_static_mw(const noc_sim_t *s, const noc_energy_table_t *t, int n, int *in, int *out)
+{
+    int i = 0, o = 0;
+    for (int c = 0; c < s->n_chan; c++) {
+        o += c < s->n_ports && s->chan_from[c] == n;
+        i += s->chan_in_gport[c] >= 0 && s->chan_to[c] == n;
+    }
+    if (in)
+        *in = i;
+    if (out)
+        *out = o;
+    return router_static_mw(t, i, o);
+}
+
+/* Input buffer bits of a router with `in` buffered inputs. */
+static uint64_t buffer_bits(const struct noc_sim *s, const noc_energy_table_t *t, int in)
+{
+    return (uint64_t)in * (uint64_t)s->V * (uint64_t)s->rops->depth(s) * (uint64_t)t->flit_bits;
+}
+
+uint64_t noc_energy_router_buffer_bits(const noc_sim_t *s, const noc_energy_table_t *t, int n)
+{
+    int in;
+    noc_energy_router_static_mw(s, t, n, &in, NULL);
+    return buffer_bits(s, t, in);
+}
+
+/* The static powers of out's run: buffers, routers, channels. */
+static void static_power(const struct noc_sim *s, const noc_energy_table_t *t, noc_energy_sum_t *out)
+{
+    int *in = noc_xcalloc((size_t)s->n_nodes * 2, sizeof *in, "energy");
+    int *outs = in + s->n_nodes;
+    router_ports(s, in, outs);
+    for (int n = 0; n < s->n_nodes; n++) {
+        out->buffer_bits += buffer_bits(s, t, in[n]);
+        out->router_mw += router_static_mw(t, in[n], outs[n]);
+    }
+    free(in);
+    if (!t->by_size) /* the old form's figures, as it computed them */
+        out->router_mw = s->n_nodes * t->static_router_mw;
+    int wires[NOC_GRAPH_MAX_CLASSES];
+    class_wires(s, wires);
+    for (int c = 0; c < s->n_chan; c++) {
+        int p, w;
+        chan_size(s, wires, c, &p, &w);
+        out->channel_mw += chan_static_mw(t, p, w);
+    }
+    if (!t->per_mm)
+        out->channel_mw = s->n_chan * t->static_link_mw;
+    out->routers = s->n_nodes;
+    out->channels = s->n_chan;
+    out->leak_buffer_mw = (double)out->buffer_bits * t->leak_buffer_bit_uw * 1e-3;
+    out->static_mw = out->leak_buffer_mw + out->router_mw + out->channel_mw;
 }
 
 void noc_energy_run(const noc_sim_t *s, const noc_energy_table_t *t, noc_energy_sum_t *out)
@@ -228,17 +438,10 @@ void noc_energy_run(const noc_sim_t *s, const noc_energy_table_t *t, noc_energy_
     memset(out, 0, sizeof *out);
     noc_events_total(s, out->ev);
     for (int k = 0; k < NOC_EV_COUNT; k++) {
-        out->ev_pj[k] = (double)out->ev[k] * t->pj[k];
+        out->ev_pj[k] = noc_energy_event_pj(t, out->ev, k);
         out->dynamic_pj += out->ev_pj[k];
     }
-    int buffered = 0; /* router input ports with buffers: the channels that feed one */
-    for (int c = 0; c < s->n_chan; c++)
-        buffered += s->chan_in_gport[c] >= 0;
-    out->buffer_bits = (uint64_t)buffered * (uint64_t)s->V * (uint64_t)s->rops->depth(s) * (uint64_t)t->flit_bits;
-    out->routers = s->n_nodes;
-    out->channels = s->n_chan;
-    out->leak_buffer_mw = (double)out->buffer_bits * t->leak_buffer_bit_uw * 1e-3;
-    out->static_mw = out->leak_buffer_mw + out->routers * t->static_router_mw + out->channels * t->static_link_mw;
+    static_power(s, t, out);
     out->cycles = s->st.sample;
     out->ns = (double)out->cycles / t->clock_ghz;
     out->static_pj = out->static_mw * out->ns; /* mW * ns = pJ */

@@ -10,7 +10,10 @@
  * route computation and one VC allocation at m. A table of per-event
  * energies and static powers (noc_energy_table_t, read from a file by
  * app/energy_file.c, or the built-in one derived from BookSim2's power
- * model) turns the counts into energy. */
+ * model) turns the counts into energy. A link is charged by its own length
+ * (its latency in cycles, each cycle pitch_mm of wire) and width, a
+ * router's static power by its own ports, VCs, depth and flit width, unless
+ * the table is of the old form (one figure per link, per router). */
 #ifndef NOC_ENERGY_H
 #define NOC_ENERGY_H
 #include <stddef.h>
@@ -33,10 +36,15 @@ typedef enum noc_event {
     NOC_EV_EJECT,     /* a flit from a router to its NI (the ejection channel) */
     NOC_EV_COUNT
 } noc_event_t;
+/* Beside the events, in every events array: the link traversals weighted
+ * by each link's length in pitches (its latency in cycles), what a table of
+ * the per-mm form charges its link energy by. */
+#define NOC_EV_LINK_PITCHES NOC_EV_COUNT
+#define NOC_EV_SLOTS (NOC_EV_COUNT + 1)
 
 /* "buffer_write", "buffer_read", "route", "vc_alloc", "sw_alloc",
  * "crossbar", "link", "credit", "inject", "eject": the keys of a table
- * file and of the reports. */
+ * file and of the reports; NOC_EV_LINK_PITCHES is "link_pitches". */
 const char *noc_event_name(int ev);
 
 #define NOC_ENERGY_NAME_MAX 96
@@ -47,9 +55,28 @@ typedef struct noc_energy_table {
     int flit_bits;
     double pj[NOC_EV_COUNT];
     double leak_buffer_bit_uw; /* leakage per bit of input buffer, uW */
-    double static_router_mw;   /* per router (crossbar leakage, output registers' clock), mW */
-    double static_link_mw;     /* per channel (repeater leakage, its registers' clock), mW */
     double clock_ghz;          /* the clock the energies and powers are for */
+    /* Links. per_mm 1: pj[NOC_EV_LINK] is derived, link_bit_mm_pj x pitch_mm
+     * x flit_bits (a flit over one pitch), charged per pitch of each link;
+     * a channel's static power is static_link_bit_mm_uw per wire and mm
+     * (network links: their width and length; NI channels: flit_bits wires
+     * over one pitch). per_mm 0 (the old form): pj[NOC_EV_LINK] per
+     * traversal and static_link_mw per channel, whatever their length. */
+    int per_mm;
+    double link_bit_mm_pj;       /* pJ per bit per mm of link */
+    double static_link_bit_mm_uw;/* uW per wire per mm */
+    double pitch_mm;             /* mm of wire per cycle of link latency */
+    double static_link_mw;       /* old form: per channel, mW */
+    /* Routers. by_size 1: a router with I inputs and O outputs (channels
+     * into and out of it) and W-bit flits has static power
+     *   leak_crossbar_pw x W^2 (I^2 O + I O + O^2) pW (BookSim2's
+     *   powerCrossbarLeak) + clock_output_bit_uw x O x W uW (its output
+     *   registers' clock), beside its buffers' leakage.
+     * by_size 0 (the old form): static_router_mw per router. */
+    int by_size;
+    double leak_crossbar_pw;
+    double clock_output_bit_uw;
+    double static_router_mw;   /* old form: per router, mW */
 } noc_energy_table_t;
 
 /* The built-in table (docs/energy.md: BookSim2's power model and 32 nm
@@ -57,41 +84,62 @@ typedef struct noc_energy_table {
  * input port and 2 mm links, by tools/energy_table.sh). */
 void noc_energy_default(noc_energy_table_t *t);
 
-/* Keys a table file must give: every key of noc_energy_line. */
-#define NOC_ENERGY_KEYS (NOC_EV_COUNT + 6)
+/* Keys a table file may give: every key of noc_energy_line. */
+#define NOC_ENERGY_KEYS (NOC_EV_COUNT + 11)
 /* One line of a table file into t: blank, "# comment" or "key = value"
- * (keys: name, flit_bits, the event names, leak_buffer_bit,
- * static_router, static_link, clock_ghz); values are non-negative numbers
- * (flit_bits a positive integer, clock_ghz positive). seen: a bit per key
- * given so far (a key twice is refused). 0, or -1 with the key at fault in
- * err (the caller adds file and line). */
+ * (keys: name, flit_bits, the event names, leak_buffer_bit, clock_ghz;
+ * links either link_bit_mm, static_link_bit_mm, pitch_mm or, the old
+ * form, link, static_link; routers either leak_crossbar, clock_output_bit
+ * or, the old form, static_router); values are non-negative numbers
+ * (flit_bits a positive integer, clock_ghz and pitch_mm positive). seen: a
+ * bit per key given so far (a key twice is refused). 0, or -1 with the key
+ * at fault in err (the caller adds file and line). */
 int noc_energy_line(noc_energy_table_t *t, const char *line, uint64_t *seen, char *err, size_t errlen);
-/* After the last line: 0 when every key was given, or -1 naming the first
- * missing one. */
-int noc_energy_complete(uint64_t seen, char *err, size_t errlen);
+/* After the last line: 0 when every key was given (of one form for the
+ * links and one for the routers: t->per_mm and t->by_size set, and the
+ * derived pj[NOC_EV_LINK] of the per-mm form), or -1 naming the first
+ * missing one or the two forms mixed. */
+int noc_energy_complete(noc_energy_table_t *t, uint64_t seen, char *err, size_t errlen);
 
 /* Events of router (node) n of run s over its counted cycles into
- * ev[NOC_EV_COUNT], for every node at once: ev[n * NOC_EV_COUNT + e]
+ * ev[NOC_EV_SLOTS], for every node at once: ev[n * NOC_EV_SLOTS + e]
  * (all n_nodes rows filled, zeros included). Inject and eject are the
- * node's NI's. */
+ * node's NI's; a link is counted at the router it leaves. */
 void noc_events_nodes(const noc_sim_t *s, uint64_t *ev);
 /* The whole run's events (the sum over the nodes). */
-void noc_events_total(const noc_sim_t *s, uint64_t ev[NOC_EV_COUNT]);
+void noc_events_total(const noc_sim_t *s, uint64_t ev[NOC_EV_SLOTS]);
 /* A program run's step k (0 .. n_steps, n_steps: no step): its events from
  * the per-step tables. 0, or -1 when the run keeps no such tables. */
-int noc_events_step(const noc_sim_t *s, int k, uint64_t ev[NOC_EV_COUNT]);
+int noc_events_step(const noc_sim_t *s, int k, uint64_t ev[NOC_EV_SLOTS]);
 
-/* Dynamic energy of counts ev with table t: sum of ev[e] * t->pj[e], pJ. */
-double noc_energy_dynamic_pj(const noc_energy_table_t *t, const uint64_t ev[NOC_EV_COUNT]);
+/* The energy of one kind of event e (NOC_EV_*) of counts ev with table t:
+ * ev[e] * t->pj[e], the links of a per-mm table ev[NOC_EV_LINK_PITCHES] *
+ * t->pj[NOC_EV_LINK]. */
+double noc_energy_event_pj(const noc_energy_table_t *t, const uint64_t ev[NOC_EV_SLOTS], int e);
+/* Dynamic energy of counts ev with table t: the sum over the events, pJ. */
+double noc_energy_dynamic_pj(const noc_energy_table_t *t, const uint64_t ev[NOC_EV_SLOTS]);
+
+/* Channel c of run s as the table sees it: its length in pitches (a
+ * network link's latency in cycles; 1 for an NI's channel) and its width
+ * in wires (a network link's link_width or class_width, else flit_width). */
+void noc_energy_channel_size(const noc_sim_t *s, int c, int *pitches, int *wires);
+/* Static power of channel c (mW) and of router n (mW, its buffers left
+ * out; its inputs and outputs into *in, *out when not NULL). */
+double noc_energy_channel_static_mw(const noc_sim_t *s, const noc_energy_table_t *t, int c);
+double noc_energy_router_static_mw(const noc_sim_t *s, const noc_energy_table_t *t, int n, int *in, int *out);
+/* Input buffer bits of router n: its buffered inputs x VCs x depth x flit bits. */
+uint64_t noc_energy_router_buffer_bits(const noc_sim_t *s, const noc_energy_table_t *t, int n);
 
 /* What a run spent. */
 typedef struct noc_energy_sum {
-    uint64_t ev[NOC_EV_COUNT];
+    uint64_t ev[NOC_EV_SLOTS];
     double ev_pj[NOC_EV_COUNT]; /* each event kind's share of dynamic_pj */
     double dynamic_pj;
     uint64_t buffer_bits;       /* input buffer bits of every router */
     int routers, channels;
     double leak_buffer_mw;      /* the buffers' leakage */
+    double router_mw;           /* the routers' static power beside their buffers */
+    double channel_mw;          /* the channels' */
     double static_mw;           /* every static power: buffers, routers, channels */
     uint64_t cycles;            /* cycles counted */
     double ns;                  /* their time at the table's clock */

@@ -52,18 +52,23 @@ static int class_values(const char *name, const char *list, const noc_graph_t *g
     return 0;
 }
 
+int noc_sim_class_widths(const noc_config_t *cfg, const noc_graph_t *gr, int *width, char *err, size_t errlen)
+{
+    for (int c = 0; c < gr->n_classes; c++)
+        width[c] = cfg->link_width ? (int)cfg->link_width : (int)cfg->flit_width;
+    return class_values("class_width", cfg->class_width, gr, width, 1, 65536, err, errlen);
+}
+
 /* Each link class's latency and serialisation (cycles a flit occupies the
  * link: ceil(flit_width / width), at least 1). */
 int noc_sim_class_timing(const noc_config_t *cfg, const noc_graph_t *gr, int *lat, int *ser,
                         char *err, size_t errlen)
 {
     int width[NOC_GRAPH_MAX_CLASSES];
-    for (int c = 0; c < gr->n_classes; c++) {
+    for (int c = 0; c < gr->n_classes; c++)
         lat[c] = (int)cfg->link_latency;
-        width[c] = cfg->link_width ? (int)cfg->link_width : (int)cfg->flit_width;
-    }
     if (class_values("class_latency", cfg->class_latency, gr, lat, 1, NOC_MAX_LINK_LATENCY, err, errlen) ||
-        class_values("class_width", cfg->class_width, gr, width, 1, 65536, err, errlen))
+        noc_sim_class_widths(cfg, gr, width, err, errlen))
         return -1;
     for (int c = 0; c < gr->n_classes; c++) {
         ser[c] = (int)((cfg->flit_width + width[c] - 1) / width[c]);

@@ -309,6 +309,9 @@ static inline int noc_measuring(const struct noc_sim *s)
 int noc_sim_check_config(const noc_config_t *c, char *err, size_t errlen);
 int noc_sim_class_timing(const noc_config_t *cfg, const noc_graph_t *gr, int *lat, int *ser, char *err,
                          size_t errlen);
+/* Each link class's width in bits (link_width or class_width; flit_width
+ * where neither gives one) into width (n_classes entries): 0, or -1 with err. */
+int noc_sim_class_widths(const noc_config_t *cfg, const noc_graph_t *gr, int *width, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

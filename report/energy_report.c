@@ -54,21 +54,24 @@ void noc_report_energy_text(FILE *f, const noc_sim_t *s)
     power_text(e.avg_mw, pavg, sizeof pavg);
     power_text(e.ns > 0 ? e.dynamic_pj / e.ns : 0.0, pdyn, sizeof pdyn);
     fprintf(f, "    static      %s (mW: buffers %.4g, routers %.4g, channels %.4g): %s\n", pst, e.leak_buffer_mw,
-            e.routers * t->static_router_mw, e.channels * t->static_link_mw, stat);
+            e.router_mw, e.channel_mw, stat);
     fprintf(f, "    power       average %s (dynamic %s)\n", pavg, pdyn);
     fprintf(f, "    per flit    %.4g pJ per flit delivered (%llu), %.4g pJ per bit\n", e.pj_per_flit,
             (unsigned long long)e.flits, e.pj_per_bit);
     fprintf(f, "    events     ");
-    for (int k = 0; k < NOC_EV_COUNT; k++)
-        fprintf(f, " %s %llu", noc_event_name(k), (unsigned long long)e.ev[k]);
+    for (int k = 0; k < NOC_EV_SLOTS; k++)
+        if (k != NOC_EV_LINK_PITCHES || t->per_mm)
+            fprintf(f, " %s %llu", noc_event_name(k), (unsigned long long)e.ev[k]);
     fputc('\n', f);
 }
 
-static json_t *events_json(const uint64_t *ev)
+/* The events of ev; link_pitches with a per-mm table only. */
+static json_t *events_json(const noc_energy_table_t *t, const uint64_t *ev)
 {
     json_t *j = json_object();
-    for (int k = 0; k < NOC_EV_COUNT; k++)
-        json_object_set_new(j, noc_event_name(k), json_integer((json_int_t)ev[k]));
+    for (int k = 0; k < NOC_EV_SLOTS; k++)
+        if (k != NOC_EV_LINK_PITCHES || t->per_mm)
+            json_object_set_new(j, noc_event_name(k), json_integer((json_int_t)ev[k]));
     return j;
 }
 
@@ -77,46 +80,82 @@ static json_t *table_json(const noc_energy_table_t *t)
     json_t *pj = json_object();
     for (int k = 0; k < NOC_EV_COUNT; k++)
         json_object_set_new(pj, noc_event_name(k), json_real(t->pj[k]));
-    return json_pack("{s:s, s:i, s:f, s:o, s:f, s:f, s:f}", "name", t->name, "flit_bits", t->flit_bits, "clock_ghz",
-                     t->clock_ghz, "pj", pj, "leak_buffer_bit_uw", t->leak_buffer_bit_uw, "static_router_mw",
-                     t->static_router_mw, "static_link_mw", t->static_link_mw);
+    json_t *j = json_pack("{s:s, s:i, s:f, s:o, s:f}", "name", t->name, "flit_bits", t->flit_bits, "clock_ghz",
+                          t->clock_ghz, "pj", pj, "leak_buffer_bit_uw", t->leak_buffer_bit_uw);
+    json_object_set_new(j, "links", json_string(t->per_mm ? "per_bit_mm" : "per_link"));
+    if (t->per_mm) {
+        json_object_set_new(j, "link_bit_mm_pj", json_real(t->link_bit_mm_pj));
+        json_object_set_new(j, "static_link_bit_mm_uw", json_real(t->static_link_bit_mm_uw));
+        json_object_set_new(j, "pitch_mm", json_real(t->pitch_mm));
+    } else {
+        json_object_set_new(j, "static_link_mw", json_real(t->static_link_mw));
+    }
+    json_object_set_new(j, "routers", json_string(t->by_size ? "by_size" : "per_router"));
+    if (t->by_size) {
+        json_object_set_new(j, "leak_crossbar_pw", json_real(t->leak_crossbar_pw));
+        json_object_set_new(j, "clock_output_bit_uw", json_real(t->clock_output_bit_uw));
+    } else {
+        json_object_set_new(j, "static_router_mw", json_real(t->static_router_mw));
+    }
+    return j;
 }
 
 /* The network links' traversals and their energy, in the order of the
- * report's "links". */
-static json_t *links_json(const noc_sim_t *s, const noc_energy_table_t *t)
+ * report's "links": length, width, dynamic and static energy, their sum. */
+static json_t *links_json(const noc_sim_t *s, const noc_energy_table_t *t, double ns)
 {
     const noc_graph_t *gr = noc_sim_graph(s);
     json_t *links = json_array();
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
-        int from, to, local;
+        int from, to, local, pitches, wires;
         noc_sim_channel_ends(s, c, &from, &to, &local, NULL);
         if (local)
             continue;
         char a[64], b[64];
         noc_graph_label(gr, from, a, sizeof a);
         noc_graph_label(gr, to, b, sizeof b);
+        noc_energy_channel_size(s, c, &pitches, &wires);
         uint64_t fl = noc_sim_link_stats(s, c)->flits;
-        json_array_append_new(links, json_pack("{s:s, s:s, s:I, s:f}", "from", a, "to", b, "link", (json_int_t)fl,
-                                               "dynamic_pj", (double)fl * t->pj[NOC_EV_LINK]));
+        double dyn = (double)fl * t->pj[NOC_EV_LINK] * (t->per_mm ? pitches : 1);
+        double st = noc_energy_channel_static_mw(s, t, c) * ns;
+        json_t *l = json_pack("{s:s, s:s, s:I, s:f}", "from", a, "to", b, "link", (json_int_t)fl, "dynamic_pj", dyn);
+        if (t->per_mm) {
+            json_object_set_new(l, "pitches", json_integer(pitches));
+            json_object_set_new(l, "length_mm", json_real(pitches * t->pitch_mm));
+            json_object_set_new(l, "wires", json_integer(wires));
+        }
+        json_object_set_new(l, "static_pj", json_real(st));
+        json_object_set_new(l, "total_pj", json_real(dyn + st));
+        json_array_append_new(links, l);
     }
     return links;
 }
 
 /* Every router's events and dynamic energy (its NI's injections and
- * ejections, and the links leaving it, included). */
-static json_t *routers_json(const noc_sim_t *s, const noc_energy_table_t *t)
+ * ejections, and the links leaving it, included), its inputs and outputs
+ * and its own static power (buffers and the rest) and energy. */
+static json_t *routers_json(const noc_sim_t *s, const noc_energy_table_t *t, double ns)
 {
     const noc_graph_t *gr = noc_sim_graph(s);
-    uint64_t *ev = noc_xcalloc((size_t)gr->n_nodes * NOC_EV_COUNT, sizeof *ev, "energy report");
+    uint64_t *ev = noc_xcalloc((size_t)gr->n_nodes * NOC_EV_SLOTS, sizeof *ev, "energy report");
     noc_events_nodes(s, ev);
     json_t *rows = json_array();
     for (int n = 0; n < gr->n_nodes; n++) {
         char a[64];
         noc_graph_label(gr, n, a, sizeof a);
-        const uint64_t *r = &ev[(size_t)n * NOC_EV_COUNT];
-        json_array_append_new(rows, json_pack("{s:s, s:o, s:f}", "node", a, "events", events_json(r), "dynamic_pj",
-                                              noc_energy_dynamic_pj(t, r)));
+        const uint64_t *r = &ev[(size_t)n * NOC_EV_SLOTS];
+        int in, out;
+        double dyn = noc_energy_dynamic_pj(t, r), rst = noc_energy_router_static_mw(s, t, n, &in, &out);
+        double bst = (double)noc_energy_router_buffer_bits(s, t, n) * t->leak_buffer_bit_uw * 1e-3;
+        json_t *j = json_pack("{s:s, s:o, s:f, s:i, s:i}", "node", a, "events", events_json(t, r), "dynamic_pj", dyn,
+                              "inputs", in, "outputs", out);
+        json_object_set_new(j, "static_mw", json_pack("{s:f, s:f}", "buffers", bst, "router", rst));
+        json_object_set_new(j, "static_pj", json_real((bst + rst) * ns));
+        json_object_set_new(j, "total_pj", json_real(dyn + (bst + rst) * ns));
+        /* the router alone: without the links leaving it (what draw colours it by) */
+        double own = dyn - noc_energy_event_pj(t, r, NOC_EV_LINK) + (bst + rst) * ns;
+        json_object_set_new(j, "router_pj", json_real(own));
+        json_array_append_new(rows, j);
     }
     free(ev);
     return rows;
@@ -128,13 +167,13 @@ static json_t *steps_json(const noc_sim_t *s, const noc_energy_table_t *t)
     const noc_pe_stats_t *st = noc_pe_stats(noc_sim_pe(s));
     json_t *steps = json_array();
     for (int k = 0; k <= st->n_steps; k++) {
-        uint64_t ev[NOC_EV_COUNT];
+        uint64_t ev[NOC_EV_SLOTS];
         if (noc_events_step(s, k, ev) != 0)
             break;
         if (k == st->n_steps && st->steps[k].ops == 0)
             continue; /* no op outside the steps */
         json_array_append_new(steps, json_pack("{s:i, s:s, s:o, s:f}", "step", k + 1, "name", st->steps[k].name,
-                                               "events", events_json(ev), "dynamic_pj",
+                                               "events", events_json(t, ev), "dynamic_pj",
                                                noc_energy_dynamic_pj(t, ev)));
     }
     return steps;
@@ -152,13 +191,12 @@ json_t *noc_report_energy_json(const noc_sim_t *s)
         json_object_set_new(by, noc_event_name(k), json_real(e.ev_pj[k]));
     json_t *j = json_object();
     json_object_set_new(j, "table", table_json(t));
-    json_object_set_new(j, "events", events_json(e.ev));
+    json_object_set_new(j, "events", events_json(t, e.ev));
     json_object_set_new(j, "dynamic_pj", json_real(e.dynamic_pj));
     json_object_set_new(j, "dynamic_by_event_pj", by);
     json_object_set_new(j, "buffer_bits", json_integer((json_int_t)e.buffer_bits));
     json_object_set_new(j, "static_mw", json_pack("{s:f, s:f, s:f, s:f}", "buffers", e.leak_buffer_mw, "routers",
-                                                  e.routers * t->static_router_mw, "channels",
-                                                  e.channels * t->static_link_mw, "total", e.static_mw));
+                                                  e.router_mw, "channels", e.channel_mw, "total", e.static_mw));
     json_object_set_new(j, "cycles", json_integer((json_int_t)e.cycles));
     json_object_set_new(j, "ns", json_real(e.ns));
     json_object_set_new(j, "static_pj", json_real(e.static_pj));
@@ -167,9 +205,9 @@ json_t *noc_report_energy_json(const noc_sim_t *s)
     json_object_set_new(j, "flits_delivered", json_integer((json_int_t)e.flits));
     json_object_set_new(j, "pj_per_flit", json_real(e.pj_per_flit));
     json_object_set_new(j, "pj_per_bit", json_real(e.pj_per_bit));
-    json_object_set_new(j, "links", links_json(s, t));
+    json_object_set_new(j, "links", links_json(s, t, e.ns));
     if (noc_sim_config(s)->node_stats)
-        json_object_set_new(j, "routers", routers_json(s, t));
+        json_object_set_new(j, "routers", routers_json(s, t, e.ns));
     if (noc_sim_pe(s) && noc_sim_has_step_tables(s))
         json_object_set_new(j, "steps", steps_json(s, t));
     return j;

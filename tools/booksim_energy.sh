@@ -72,7 +72,8 @@ END {
     row("buffer reads", rate(rd, t["buffer_read"]), n["ev_buffer_read"] / c)
     row("buffer writes", rate(wr, t["buffer_write"]), n["ev_buffer_write"] / c)
     row("crossbar traversals", rate(sw + swc + od + oc, t["crossbar"]), n["ev_crossbar"] / c)
-    row("channel flits (links, injection, ejection)", rate(wire + dff, t["link"]),
+    link = t["link_bit_mm"] * t["pitch_mm"] * t["flit_bits"]   # a flit over a 1-cycle link
+    row("channel flits (links, injection, ejection)", rate(wire + dff, link),
         (n["ev_link"] + n["ev_inject"] + n["ev_eject"]) / c)
     row("dynamic power, W", wire + dff + rd + wr + sw + swc + od + oc, n["dyn_mw"] / 1000)
     row("static power, W", cclk + cleak + ileak + swl + oclk, n["static_mw"] / 1000)

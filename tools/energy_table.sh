@@ -5,7 +5,9 @@
 # techfile (src/power/techfile.txt, "2007 ITRS predictions for a 32nm
 # high-performance library"). Every per-event energy is the power BookSim2
 # charges for an activity factor of 1 divided by its clock frequency fCLK;
-# the static figures are its leakage and clock powers. Usage:
+# the static figures are its leakage and clock powers: links per bit (wire)
+# and mm, routers by their ports and flit width (docs/energy.md); the old
+# form's single figures for the sizes given follow as comments. Usage:
 #   tools/energy_table.sh TECHFILE [FLIT_BITS [PORTS [BUFFER_FLITS [LINK_CYCLES]]]]
 # FLIT_BITS: flit (channel) width in bits (64); PORTS: router inputs =
 # outputs (5, a mesh router); BUFFER_FLITS: flits of buffer per input port,
@@ -95,12 +97,21 @@ END {
     printf "buffer_read = %.6g\n", br
     printf "route = 0\nvc_alloc = 0\nsw_alloc = 0\n"
     printf "crossbar = %.6g\n", xb + out
-    printf "link = %.6g\n", link
     printf "credit = 0\n"
     printf "inject = %.6g\n", link
     printf "eject = %.6g\n", link
     printf "leak_buffer_bit = %.6g\n", IoffSRAM * Vdd * 1e6
-    printf "static_router = %.6g\n", (crossbarLeak(W, P, P) + P * wireClk(1, W)) * 1e3
-    printf "static_link = %.6g\n", (repeatedWireLeak(bK, bM, bN) * W + wireClk(bM, W)) * 1e3
     printf "clock_ghz = %.6g\n", fCLK / 1e9
+    # links per bit and mm: the channel of L mm and W wires above, divided by both
+    printf "link_bit_mm = %.6g\n", link / (W * L)
+    printf "static_link_bit_mm = %.6g\n", (repeatedWireLeak(bK, bM, bN) * W + wireClk(bM, W)) * 1e6 / (W * L)
+    printf "pitch_mm = %.6g\n", wire_length
+    # routers by size: powerCrossbarLeak(W, I, O) is a constant times
+    # W^2 (I^2 O + I O + O^2); the output registers clock W bits per port
+    printf "leak_crossbar = %.6g\n", crossbarLeak(W, P, P) * 1e12 / (W * W * (P * P * P + P * P + P * P))
+    printf "clock_output_bit = %.6g\n", wireClk(1, W) * 1e6 / W
+    printf "# the old form (one figure per link and per router, for these sizes):\n"
+    printf "# link = %.6g\n", link
+    printf "# static_link = %.6g\n", (repeatedWireLeak(bK, bM, bN) * W + wireClk(bM, W)) * 1e3
+    printf "# static_router = %.6g\n", (crossbarLeak(W, P, P) + P * wireClk(1, W)) * 1e3
 }' "$T"

@@ -37,31 +37,40 @@
  * flits, `packets` heads), all routers together. */
 static void packet_events(uint64_t *ev, uint64_t k, uint64_t h, uint64_t packets)
 {
-    memset(ev, 0, NOC_EV_COUNT * sizeof *ev);
+    memset(ev, 0, NOC_EV_SLOTS * sizeof *ev);
     ev[NOC_EV_BUF_WRITE] = ev[NOC_EV_BUF_READ] = ev[NOC_EV_SW_ALLOC] = ev[NOC_EV_XBAR] = ev[NOC_EV_CREDIT] =
         k * (h + 1);
     ev[NOC_EV_ROUTE] = ev[NOC_EV_VC_ALLOC] = packets * (h + 1);
-    ev[NOC_EV_LINK] = k * h;
+    ev[NOC_EV_LINK] = ev[NOC_EV_LINK_PITCHES] = k * h; /* 1-cycle links: one pitch each */
     ev[NOC_EV_INJECT] = ev[NOC_EV_EJECT] = k;
 }
 
 static void assert_events(const uint64_t *got, const uint64_t *want)
 {
-    for (int e = 0; e < NOC_EV_COUNT; e++)
+    for (int e = 0; e < NOC_EV_SLOTS; e++)
         if (got[e] != want[e])
             fail_msg("%s: counted %llu, expected %llu", noc_event_name(e), (unsigned long long)got[e],
                      (unsigned long long)want[e]);
 }
 
-static noc_sim_t *one_packet(noc_topo_t **t, const char *spec, int dst, int k)
+/* k flits from node 0 to dst on spec, with the parameters `more` (up to
+ * four, NULL-terminated; NULL: none) beside the defaults below. */
+static noc_sim_t *one_packet_kv(noc_topo_t **t, const char *spec, int dst, int k, const char *const *more)
 {
     static script_t sc;
     memset(&sc, 0, sizeof sc);
     script_add(&sc, 10, 0, dst, k);
-    const char *kv[] = { "sample_cycles=100", "num_vcs=2", "vc_buf_size=8", "check=1", NULL };
+    const char *kv[9] = { "sample_cycles=100", "num_vcs=2", "vc_buf_size=8", "check=1", NULL };
+    for (int i = 0; more && more[i]; i++)
+        kv[4 + i] = more[i];
     noc_sim_t *s = script_sim(t, spec, 0, &sc, kv);
     assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
     return s;
+}
+
+static noc_sim_t *one_packet(noc_topo_t **t, const char *spec, int dst, int k)
+{
+    return one_packet_kv(t, spec, dst, k, NULL);
 }
 
 static void test_one_hop(void **state)
@@ -69,14 +78,14 @@ static void test_one_hop(void **state)
     (void)state;
     noc_topo_t *t;
     noc_sim_t *s = one_packet(&t, "mesh:2", 1, 1);
-    uint64_t ev[2 * NOC_EV_COUNT];
+    uint64_t ev[2 * NOC_EV_SLOTS];
     noc_events_nodes(s, ev);
     for (int n = 0; n < 2; n++) {
-        const uint64_t *r = &ev[n * NOC_EV_COUNT];
-        uint64_t want[NOC_EV_COUNT] = { 0 };
+        const uint64_t *r = &ev[n * NOC_EV_SLOTS];
+        uint64_t want[NOC_EV_SLOTS] = { 0 };
         want[NOC_EV_BUF_WRITE] = want[NOC_EV_BUF_READ] = want[NOC_EV_ROUTE] = want[NOC_EV_VC_ALLOC] = 1;
         want[NOC_EV_SW_ALLOC] = want[NOC_EV_XBAR] = want[NOC_EV_CREDIT] = 1;
-        want[NOC_EV_LINK] = n == 0;
+        want[NOC_EV_LINK] = want[NOC_EV_LINK_PITCHES] = n == 0;
         want[NOC_EV_INJECT] = n == 0;
         want[NOC_EV_EJECT] = n == 1;
         assert_events(r, want);
@@ -92,13 +101,13 @@ static void test_k_flits_h_hops(void **state)
     const int k = 5, h = 4;
     noc_topo_t *t;
     noc_sim_t *s = one_packet(&t, "mesh:6", h, k);
-    uint64_t ev[6 * NOC_EV_COUNT], total[NOC_EV_COUNT], want[NOC_EV_COUNT];
+    uint64_t ev[6 * NOC_EV_SLOTS], total[NOC_EV_SLOTS], want[NOC_EV_SLOTS];
     noc_events_total(s, total);
     packet_events(want, (uint64_t)k, (uint64_t)h, 1);
     assert_events(total, want);
     noc_events_nodes(s, ev);
     for (int n = 0; n < 6; n++) {
-        const uint64_t *r = &ev[n * NOC_EV_COUNT];
+        const uint64_t *r = &ev[n * NOC_EV_SLOTS];
         uint64_t on = n <= h; /* on the path */
         assert_int_equal(r[NOC_EV_BUF_WRITE], on * (uint64_t)k);
         assert_int_equal(r[NOC_EV_XBAR], on * (uint64_t)k);
@@ -145,11 +154,11 @@ static void test_energy_is_counts_times_table(void **state)
     double dyn = k * (h + 1) * (1 + 2 + 16 + 32 + 128) + (h + 1) * (4 + 8) + k * h * 64 + k * 256 + k * 512;
     assert_true(e.dynamic_pj == dyn);
     assert_true(noc_energy_dynamic_pj(&tb, e.ev) == dyn);
-    uint64_t rows[5 * NOC_EV_COUNT];
+    uint64_t rows[5 * NOC_EV_SLOTS];
     noc_events_nodes(s, rows);
     double by_router = 0;
     for (int n = 0; n < 5; n++)
-        by_router += noc_energy_dynamic_pj(&tb, &rows[n * NOC_EV_COUNT]);
+        by_router += noc_energy_dynamic_pj(&tb, &rows[n * NOC_EV_SLOTS]);
     assert_true(by_router == dyn);
     assert_int_equal(e.buffer_bits, 13 * 2 * 8 * 64);
     assert_int_equal(e.channels, 18);
@@ -161,6 +170,115 @@ static void test_energy_is_counts_times_table(void **state)
     assert_int_equal(e.flits, 5);
     assert_float_equal(e.pj_per_flit, (dyn + st * ns) / k, 1e-6);
     assert_float_equal(e.pj_per_bit, (dyn + st * ns) / k / 64, 1e-6);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+/* A table of the per-mm form with every event energy 0 but the link's:
+ * 0.5 pJ per bit and mm, 1.5 mm a pitch, 2 uW per wire and mm; routers by
+ * size: 1000 pW crossbar leakage, 2 uW clock per output bit. */
+static void mm_table(noc_energy_table_t *tb, int flit_bits)
+{
+    memset(tb, 0, sizeof *tb);
+    snprintf(tb->name, sizeof tb->name, "mm");
+    tb->flit_bits = flit_bits;
+    tb->clock_ghz = 1;
+    tb->leak_buffer_bit_uw = 0.5;
+    tb->per_mm = 1;
+    tb->link_bit_mm_pj = 0.5;
+    tb->pitch_mm = 1.5;
+    tb->static_link_bit_mm_uw = 2;
+    tb->pj[NOC_EV_LINK] = 0.5 * 1.5 * flit_bits;
+    tb->by_size = 1;
+    tb->leak_crossbar_pw = 1000;
+    tb->clock_output_bit_uw = 2;
+}
+
+/* One flit over mesh:2's link of latency 2 (2 pitches of 1.5 mm) and 16
+ * wires: 2 x 1.5 x 0.5 pJ x 64 bits = 96 pJ, whatever the width (the 64
+ * bits cross it in 4 phits). Static: the 2 link directions 16 wires x 3
+ * mm x 2 uW, the 4 NI channels 64 wires x 1.5 mm x 2 uW. */
+static void test_link_by_length_and_width(void **state)
+{
+    (void)state;
+    noc_topo_t *t;
+    const char *more[] = { "link_latency=2", "link_width=16", NULL };
+    noc_sim_t *s = one_packet_kv(&t, "mesh:2", 1, 1, more);
+    noc_energy_table_t tb;
+    mm_table(&tb, 64);
+    char err[300];
+    assert_int_equal(noc_sim_set_energy(s, &tb, err, sizeof err), 0);
+    noc_energy_sum_t e;
+    noc_energy_run(s, &tb, &e);
+    assert_int_equal(e.ev[NOC_EV_LINK], 1);
+    assert_int_equal(e.ev[NOC_EV_LINK_PITCHES], 2);
+    assert_true(e.dynamic_pj == 2 * 1.5 * 0.5 * 64);
+    assert_true(e.ev_pj[NOC_EV_LINK] == 96.0);
+    int p, w;
+    noc_energy_channel_size(s, 0, &p, &w); /* node 0's port 0: its ejection channel */
+    assert_int_equal(p, 1);
+    assert_int_equal(w, 64);
+    noc_energy_channel_size(s, 1, &p, &w); /* its link to node 1 */
+    assert_int_equal(p, 2);
+    assert_int_equal(w, 16);
+    assert_float_equal(e.channel_mw, 2 * (16 * 3.0 * 2e-3) + 4 * (64 * 1.5 * 2e-3), 1e-12);
+    assert_float_equal(noc_energy_channel_static_mw(s, &tb, 1), 16 * 3.0 * 2e-3, 1e-12);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+/* mesh:3, 32-bit flits, 2 VCs of 4 flits: the middle router has 3 inputs
+ * (2 links, its NI) and 3 outputs, the end ones 2 and 2. Router static
+ * power 1000 pW x W^2 (I^2 O + I O + O^2) + 2 uW x O x W:
+ *   middle 1e-6 mW x 1024 x 45 + 2e-3 x 3 x 32 = 0.04608 + 0.192 mW,
+ *   an end 1e-6 x 1024 x 16 + 2e-3 x 2 x 32 = 0.016384 + 0.128 mW;
+ * buffers 3 (2) inputs x 2 x 4 x 32 bits at 0.5 uW a bit. */
+static void test_router_static_by_size(void **state)
+{
+    (void)state;
+    noc_topo_t *t;
+    const char *more[] = { "flit_width=32", "vc_buf_size=4", NULL };
+    noc_sim_t *s = one_packet_kv(&t, "mesh:3", 2, 1, more);
+    noc_energy_table_t tb;
+    mm_table(&tb, 32);
+    char err[300];
+    assert_int_equal(noc_sim_set_energy(s, &tb, err, sizeof err), 0);
+    int in, out;
+    assert_float_equal(noc_energy_router_static_mw(s, &tb, 1, &in, &out), 0.04608 + 0.192, 1e-12);
+    assert_int_equal(in, 3);
+    assert_int_equal(out, 3);
+    assert_float_equal(noc_energy_router_static_mw(s, &tb, 0, &in, &out), 0.016384 + 0.128, 1e-12);
+    assert_int_equal(in, 2);
+    assert_int_equal(out, 2);
+    assert_int_equal(noc_energy_router_buffer_bits(s, &tb, 1), 3 * 2 * 4 * 32);
+    noc_energy_sum_t e;
+    noc_energy_run(s, &tb, &e);
+    assert_float_equal(e.router_mw, 0.04608 + 0.192 + 2 * (0.016384 + 0.128), 1e-12);
+    assert_int_equal(e.buffer_bits, (3 + 2 + 2) * 2 * 4 * 32);
+    assert_float_equal(e.leak_buffer_mw, (3 + 2 + 2) * 2 * 4 * 32 * 0.5e-3, 1e-12);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+/* A table of the old form (link, static_link, static_router) means what it
+ * meant: one figure per link traversal and per channel and router, on a
+ * link of latency 2 and width 16 too: pow2's link 64 pJ once, 6 channels of
+ * 0.25 mW, 2 routers of 2 mW. */
+static void test_old_form_unscaled(void **state)
+{
+    (void)state;
+    noc_topo_t *t;
+    const char *more[] = { "link_latency=2", "link_width=16", NULL };
+    noc_sim_t *s = one_packet_kv(&t, "mesh:2", 1, 1, more);
+    noc_energy_table_t tb;
+    pow2_table(&tb);
+    char err[300];
+    assert_int_equal(noc_sim_set_energy(s, &tb, err, sizeof err), 0);
+    noc_energy_sum_t e;
+    noc_energy_run(s, &tb, &e);
+    assert_true(e.ev_pj[NOC_EV_LINK] == 64.0);
+    assert_true(e.channel_mw == 6 * 0.25);
+    assert_true(e.router_mw == 2 * 2.0);
     noc_sim_destroy(s);
     noc_topo_destroy(t);
 }
@@ -187,7 +305,7 @@ static void test_program_steps(void **state)
     run_t r;
     build(&r, "mesh:5", p, kv);
     assert_int_equal(noc_pe_run(r.sim), NOC_RUN_OK);
-    uint64_t a[NOC_EV_COUNT], b[NOC_EV_COUNT], want[NOC_EV_COUNT], total[NOC_EV_COUNT];
+    uint64_t a[NOC_EV_SLOTS], b[NOC_EV_SLOTS], want[NOC_EV_SLOTS], total[NOC_EV_SLOTS];
     assert_int_equal(noc_events_step(r.sim, 0, a), 0);
     packet_events(want, 3, 2, 2);
     assert_events(a, want);
@@ -195,7 +313,7 @@ static void test_program_steps(void **state)
     packet_events(want, 2, 3, 1);
     assert_events(b, want);
     noc_events_total(r.sim, total);
-    for (int e = 0; e < NOC_EV_COUNT; e++)
+    for (int e = 0; e < NOC_EV_SLOTS; e++)
         want[e] = a[e] + b[e];
     assert_events(total, want);
     drop(&r, p);
@@ -254,6 +372,7 @@ static void test_table_file(void **state)
     for (int e = 0; e < NOC_EV_COUNT; e++)
         assert_true(tb.pj[e] == (double)(e + 1));
     assert_true(tb.static_router_mw == 1.5 && tb.static_link_mw == 0.5 && tb.clock_ghz == 1);
+    assert_true(tb.per_mm == 0 && tb.by_size == 0); /* the old form: as it always meant */
     static const struct { int line; const char *text, *says; } bad[] = {
         { 5, "buffer_read = lots", "buffer_read: 'lots' is not a number" },
         { 5, "bufer_read = 2", "unknown key 'bufer_read'" },
@@ -276,6 +395,48 @@ static void test_table_file(void **state)
     assert_non_null(strstr(err, "no value for eject"));
 }
 
+/* The new form's table file: the per-mm link keys and the routers' by
+ * size; the derived per-pitch link entry; the forms mixed or incomplete
+ * refused by name. */
+static void test_table_file_forms(void **state)
+{
+    (void)state;
+    static const char base[] = "name = new\nflit_bits = 32\nbuffer_write = 1\nbuffer_read = 2\nroute = 0\n"
+                               "vc_alloc = 0\nsw_alloc = 0\ncrossbar = 6\ncredit = 0\ninject = 9\neject = 10\n"
+                               "leak_buffer_bit = 0.1\nclock_ghz = 1\n";
+    static const char links[] = "link_bit_mm = 0.25\nstatic_link_bit_mm = 3\npitch_mm = 2\n";
+    static const char routers[] = "leak_crossbar = 500\nclock_output_bit = 4\n";
+    char text[1024], path[400], err[600];
+    noc_energy_table_t tb;
+    snprintf(text, sizeof text, "%s%s%s", base, links, routers);
+    cmd_write("new.txt", text, path, sizeof path);
+    assert_int_equal(noc_app_energy_load(path, &tb, err, sizeof err), 0);
+    assert_true(tb.per_mm == 1 && tb.by_size == 1);
+    assert_true(tb.link_bit_mm_pj == 0.25 && tb.static_link_bit_mm_uw == 3 && tb.pitch_mm == 2);
+    assert_true(tb.leak_crossbar_pw == 500 && tb.clock_output_bit_uw == 4);
+    assert_true(tb.pj[NOC_EV_LINK] == 0.25 * 2 * 32); /* a flit over one pitch */
+    static const struct { const char *extra, *says; } bad[] = {
+        { "link = 7\n", "link_bit_mm and link: a table gives the link figures" },
+        { "static_router = 1\n", "leak_crossbar and static_router" },
+        { "", NULL },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (bad[i].says)
+            snprintf(text, sizeof text, "%s%s%s%s", base, links, routers, bad[i].extra);
+        else /* no pitch */
+            snprintf(text, sizeof text, "%slink_bit_mm = 0.25\nstatic_link_bit_mm = 3\n%s", base, routers);
+        cmd_write("new.txt", text, path, sizeof path);
+        assert_int_equal(noc_app_energy_load(path, &tb, err, sizeof err), -1);
+        const char *want = bad[i].says ? bad[i].says : "no value for pitch_mm (with link_bit_mm";
+        if (!strstr(err, want))
+            fail_msg("table %zu gave: %s", i, err);
+    }
+    snprintf(text, sizeof text, "%s%s", base, routers); /* no link figures at all */
+    cmd_write("new.txt", text, path, sizeof path);
+    assert_int_equal(noc_app_energy_load(path, &tb, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no value for link_bit_mm"));
+}
+
 static void test_cli(void **state)
 {
     (void)state;
@@ -295,16 +456,86 @@ static void test_cli(void **state)
     free(err);
 }
 
+/* The number after `key` in the file's tooltip for `dir` ("(0) -> (1)"). */
+static double tooltip_value(const char *dot, const char *dir, const char *before)
+{
+    const char *p = strstr(dot, dir);
+    assert_non_null(p);
+    p = strstr(p, before);
+    assert_non_null(p);
+    return strtod(p + strlen(before), NULL);
+}
+
+/* draw --metric energy on mesh:2 with 2-cycle links and a table whose only
+ * energy is the link's, 0.5 pJ per bit and mm, 1 mm a pitch: a direction
+ * that carried N flits (its utilisation picture says N) costs N x 2 x 1 x
+ * 0.5 x 64 = 64 N pJ; the routers, charged nothing, are drawn at 0. */
+static void test_draw_energy(void **state)
+{
+    (void)state;
+    static const char table[] = "name = links only\nflit_bits = 64\nbuffer_write = 0\nbuffer_read = 0\n"
+                                "route = 0\nvc_alloc = 0\nsw_alloc = 0\ncrossbar = 0\ncredit = 0\ninject = 0\n"
+                                "eject = 0\nleak_buffer_bit = 0\nclock_ghz = 1\nlink_bit_mm = 0.5\n"
+                                "static_link_bit_mm = 0\npitch_mm = 1\nleak_crossbar = 0\nclock_output_bit = 0\n";
+    char path[400], *out, *err;
+    cmd_write("links.txt", table, path, sizeof path);
+    assert_int_equal(cmd_run("run mesh:2 link_latency=2 injection_rate=0.3 sample_cycles=200 warmup_cycles=10 "
+                             "energy=links.txt node_stats=1 --json run.json --quiet", &out, &err), 0);
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("draw --load run.json -o u.dot", &out, &err), 0);
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("draw --load run.json --metric energy -o e.dot", &out, &err), 0);
+    free(out);
+    free(err);
+    char up[400], ep[400];
+    snprintf(up, sizeof up, "%s/u.dot", cmd_tmpdir);
+    snprintf(ep, sizeof ep, "%s/e.dot", cmd_tmpdir);
+    char *u = cmd_slurp(up, NULL), *e = cmd_slurp(ep, NULL);
+    assert_non_null(u);
+    assert_non_null(e);
+    static const char *const dirs[] = { "(0) -> (1) (dim0): ", "(1) -> (0) (dim0): " };
+    for (int d = 0; d < 2; d++) {
+        double flits = tooltip_value(u, dirs[d], ", "), pj = tooltip_value(e, dirs[d], ": ");
+        assert_true(flits > 10);
+        if (pj != 64 * flits)
+            fail_msg("%s %g flits drawn as %g pJ, expected %g", dirs[d], flits, pj, 64 * flits);
+    }
+    assert_non_null(strstr(e, "(0): router 0 pJ"));
+    assert_non_null(strstr(e, "energy in the run (dynamic + static)"));
+    assert_non_null(strstr(e, "<td>routers:</td>"));
+    free(u);
+    free(e);
+    /* a run without energy figures, and the metric without a run: refused */
+    assert_int_equal(cmd_run("run mesh:2 sample_cycles=50 warmup_cycles=0 --json plain.json --quiet", &out, &err), 0);
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("draw --load plain.json --metric energy -o p.dot", &out, &err), 2);
+    assert_non_null(strstr(err, "no \"energy\" object"));
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("draw mesh:2 --metric energy -o p.dot", &out, &err), 2);
+    assert_non_null(strstr(err, "--metric energy needs --load"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_hop),
         cmocka_unit_test(test_k_flits_h_hops),
         cmocka_unit_test(test_energy_is_counts_times_table),
+        cmocka_unit_test(test_link_by_length_and_width),
+        cmocka_unit_test(test_router_static_by_size),
+        cmocka_unit_test(test_old_form_unscaled),
         cmocka_unit_test(test_program_steps),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_table_file),
+        cmocka_unit_test(test_table_file_forms),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_draw_energy),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }
