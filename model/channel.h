@@ -40,6 +40,12 @@ extern "C" {
  * (in the order nodes get work: the order of the next cycle's list). */
 NOC_CHAN_INLINE void noc_work_add(struct noc_sim *s, int n, int d)
 {
+    if (s->threaded) { /* a thread's view (model/sim_threads.c): n may be another thread's node */
+        __atomic_fetch_add(&s->work[n], d, __ATOMIC_RELAXED);
+        if (!__atomic_load_n(&s->listed[n], __ATOMIC_RELAXED) && !__atomic_exchange_n(&s->listed[n], 1, __ATOMIC_RELAXED))
+            s->woken[s->n_woken++] = n;
+        return;
+    }
     s->work[n] += d;
     if (!s->listed[n]) {
         s->listed[n] = 1;
@@ -51,8 +57,25 @@ NOC_CHAN_INLINE void noc_work_add(struct noc_sim *s, int n, int d)
  * the end of the cycle). */
 NOC_CHAN_INLINE void noc_work_sub(struct noc_sim *s, int n, int d)
 {
+    if (s->threaded) {
+        int32_t was = __atomic_fetch_sub(&s->work[n], d, __ATOMIC_RELAXED);
+        assert(was >= d);
+        (void)was;
+        return;
+    }
     s->work[n] -= d;
     assert(s->work[n] >= 0);
+}
+
+/* Set bit `bit` of an arrival mask of another node (a thread's view: with
+ * other threads setting bits of the same word; the reader clears only the
+ * words of the current cycle, which no sender writes). */
+NOC_CHAN_INLINE void noc_chan_mark(const struct noc_sim *s, uint64_t *mask, int bit)
+{
+    if (s->threaded)
+        __atomic_fetch_or(mask, UINT64_C(1) << bit, __ATOMIC_RELAXED);
+    else
+        *mask |= UINT64_C(1) << bit;
 }
 
 /* The nodes that got work since the last call join the active list. */
@@ -128,7 +151,7 @@ NOC_CHAN_INLINE int noc_chan_place_flit(struct noc_sim *s, int c, uint32_t slot,
         return 0;
     s->ring_flit[i] = *f;
     s->ring_valid[i] = 1;
-    s->arr_flit[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
+    noc_chan_mark(s, &s->arr_flit[(uint32_t)to * s->cap + slot], bit);
     return 1;
 }
 
@@ -159,7 +182,7 @@ NOC_CHAN_INLINE void noc_chan_forward_flit(struct noc_sim *s, int c, uint32_t sl
     d->hops = (uint16_t)(d->hops + hop);
     d->vc = (uint8_t)vc;
     s->ring_valid[i] = 1;
-    s->arr_flit[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
+    noc_chan_mark(s, &s->arr_flit[(uint32_t)to * s->cap + slot], bit);
     noc_work_add(s, to, 1);
 }
 
@@ -215,7 +238,7 @@ NOC_CHAN_INLINE void noc_chan_send_credit_to(struct noc_sim *s, int c, int vc, u
     uint8_t *k = &s->ring_credit[((size_t)c * s->cap + slot) * (size_t)s->V + (size_t)vc];
     assert(*k < UINT8_MAX);
     (*k)++;
-    s->arr_credit[(uint32_t)from * s->cap + slot] |= UINT64_C(1) << bit;
+    noc_chan_mark(s, &s->arr_credit[(uint32_t)from * s->cap + slot], bit);
     noc_work_add(s, from, 1);
 }
 
@@ -229,12 +252,14 @@ NOC_CHAN_INLINE void noc_chan_send_credit(struct noc_sim *s, int c, int vc)
 }
 
 /* Move the credit counters k[0..V) of one slot into counts[0..V), clearing
- * them; returns how many there were. bytes: credit_bytes. (A helper of the
- * two below.) */
+ * them; returns how many there were. bytes: credit_bytes (0: V > 8, or a
+ * thread's view, whose word read would cover later slots that another
+ * thread may be writing: one counter at a time). (A helper of the two
+ * below.) */
 NOC_CHAN_INLINE int noc_chan_row_take(uint8_t *k, int16_t *counts, int V, uint64_t bytes)
 {
     int total = 0;
-    if (V <= 8) {
+    if (bytes) {
         /* the slot's counters as one word (the ring has spare bytes at its
          * end); usually a single one is set */
         uint64_t word;
