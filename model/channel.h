@@ -14,7 +14,11 @@
  * With every slot it writes, a send sets the reader's bit in that node's
  * arrival mask of the arrival cycle (bit p: router port p; NOC_NI_BIT: the
  * NI), so readers poll only the ports that have something, and clear the
- * bits they have taken. A flit or credit in flight is a unit of work of the
+ * bits they have taken. (Sends write the masks through arr_flit_to and
+ * arr_credit_to, which are arr_flit and arr_credit but in a thread's view
+ * of a threaded run, model/sim_threads.c: there they are the view's own,
+ * and the view's work counts and listed flags its own copies, added into
+ * the run's after the cycle.) A flit or credit in flight is a unit of work of the
  * node it goes to (work[], sim_internal.h): the send adds it and puts the
  * node on the active list; whoever consumes it takes it off with
  * noc_work_sub (a flit moving into a router's buffer stays that node's work
@@ -40,12 +44,6 @@ extern "C" {
  * (in the order nodes get work: the order of the next cycle's list). */
 NOC_CHAN_INLINE void noc_work_add(struct noc_sim *s, int n, int d)
 {
-    if (s->threaded) { /* a thread's view (model/sim_threads.c): n may be another thread's node */
-        __atomic_fetch_add(&s->work[n], d, __ATOMIC_RELAXED);
-        if (!__atomic_load_n(&s->listed[n], __ATOMIC_RELAXED) && !__atomic_exchange_n(&s->listed[n], 1, __ATOMIC_RELAXED))
-            s->woken[s->n_woken++] = n;
-        return;
-    }
     s->work[n] += d;
     if (!s->listed[n]) {
         s->listed[n] = 1;
@@ -57,25 +55,8 @@ NOC_CHAN_INLINE void noc_work_add(struct noc_sim *s, int n, int d)
  * the end of the cycle). */
 NOC_CHAN_INLINE void noc_work_sub(struct noc_sim *s, int n, int d)
 {
-    if (s->threaded) {
-        int32_t was = __atomic_fetch_sub(&s->work[n], d, __ATOMIC_RELAXED);
-        assert(was >= d);
-        (void)was;
-        return;
-    }
     s->work[n] -= d;
     assert(s->work[n] >= 0);
-}
-
-/* Set bit `bit` of an arrival mask of another node (a thread's view: with
- * other threads setting bits of the same word; the reader clears only the
- * words of the current cycle, which no sender writes). */
-NOC_CHAN_INLINE void noc_chan_mark(const struct noc_sim *s, uint64_t *mask, int bit)
-{
-    if (s->threaded)
-        __atomic_fetch_or(mask, UINT64_C(1) << bit, __ATOMIC_RELAXED);
-    else
-        *mask |= UINT64_C(1) << bit;
 }
 
 /* The nodes that got work since the last call join the active list. */
@@ -151,7 +132,7 @@ NOC_CHAN_INLINE int noc_chan_place_flit(struct noc_sim *s, int c, uint32_t slot,
         return 0;
     s->ring_flit[i] = *f;
     s->ring_valid[i] = 1;
-    noc_chan_mark(s, &s->arr_flit[(uint32_t)to * s->cap + slot], bit);
+    s->arr_flit_to[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
     return 1;
 }
 
@@ -182,7 +163,7 @@ NOC_CHAN_INLINE void noc_chan_forward_flit(struct noc_sim *s, int c, uint32_t sl
     d->hops = (uint16_t)(d->hops + hop);
     d->vc = (uint8_t)vc;
     s->ring_valid[i] = 1;
-    noc_chan_mark(s, &s->arr_flit[(uint32_t)to * s->cap + slot], bit);
+    s->arr_flit_to[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
     noc_work_add(s, to, 1);
 }
 
@@ -238,7 +219,7 @@ NOC_CHAN_INLINE void noc_chan_send_credit_to(struct noc_sim *s, int c, int vc, u
     uint8_t *k = &s->ring_credit[((size_t)c * s->cap + slot) * (size_t)s->V + (size_t)vc];
     assert(*k < UINT8_MAX);
     (*k)++;
-    noc_chan_mark(s, &s->arr_credit[(uint32_t)from * s->cap + slot], bit);
+    s->arr_credit_to[(uint32_t)from * s->cap + slot] |= UINT64_C(1) << bit;
     noc_work_add(s, from, 1);
 }
 

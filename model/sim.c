@@ -360,6 +360,8 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
     s->credit_bytes = s->V > 8 ? 0 : s->V == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * s->V)) - 1;
     s->arr_flit = noc_xcalloc((size_t)gr->n_nodes * s->cap, sizeof(uint64_t), "simulator");
     s->arr_credit = noc_xcalloc((size_t)gr->n_nodes * s->cap, sizeof(uint64_t), "simulator");
+    s->arr_flit_to = s->arr_flit;
+    s->arr_credit_to = s->arr_credit;
 }
 
 /* The NIs (their lanes, source queues, credits for the router's local

@@ -110,6 +110,9 @@ struct noc_sim {
     int8_t *chan_out_port; /* port index at chan_from that c leaves (NOC_NI_BIT: the NI) */
     uint64_t *arr_flit;    /* n_nodes * cap */
     uint64_t *arr_credit;  /* n_nodes * cap */
+    /* the masks sends set bits in: arr_flit and arr_credit, but in a
+     * thread's view (model/sim_threads.c), whose own they are then */
+    uint64_t *arr_flit_to, *arr_credit_to;
 
     const volatile sig_atomic_t *stop; /* noc_sim_set_stop, or NULL */
     noc_progress_fn progress;          /* noc_sim_set_progress, or NULL */
@@ -190,14 +193,13 @@ struct noc_sim {
 
     /* threads > 1 (model/sim_threads.c): the run's worker threads, NULL
      * with one. Each thread evaluates its part of the nodes through a view,
-     * a copy of this struct sharing its arrays, with threaded = 1 (work
-     * counts, listed flags and arrival masks then change atomically:
-     * channel.h), its own active and woken lists, packet slots, statistics
-     * and, in hist_log, the latency bins of the measured packets it
-     * delivered (NULL: straight into st.lat_hist), added up after the
-     * cycle in thread order. */
+     * a copy of this struct sharing the channels and routers, with its own
+     * work counts, listed flags and arrival masks to write (work, listed,
+     * arr_flit_to, arr_credit_to), active and woken lists, packet slots,
+     * statistics and, in hist_log, the latency bins of the measured
+     * packets it delivered (NULL: straight into st.lat_hist), all added
+     * into the run after the cycle in part order. */
     struct noc_threads *thr;
-    int threaded;
     uint32_t *hist_log;
     uint32_t hist_log_n;
 };

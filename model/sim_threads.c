@@ -16,15 +16,19 @@
  *            packet slots and woken nodes added back in part order, the
  *            parts' nodes committed and pruned, the clock advanced.
  * A channel slot written in cycle t is read in t + 1 or later, so the only
- * things two threads touch in one cycle are a node's work count and listed
- * flag and the arrival masks of a later slot, which a view changes
- * atomically (model/channel.h); everything else a node writes is its own
- * (its router, NI, random stream, the link statistics of its outputs and
- * inputs) or its view's, reduced here. Integer sums, minima and maxima
- * reduce to the same values in any order, so the report is the same for
- * every thread count. No lock, no allocation in the cycle: the workers
- * start on the first cycle and wait on the barriers until the run is
- * destroyed.
+ * things a node writes of another's are its work count, listed flag and
+ * arrival masks of a later slot (model/channel.h): a view writes these
+ * into arrays of its own (its part's work counts and listed flags copied
+ * in before the cycle and out after it, the other nodes' from zero, their
+ * additions then added to the run's; the masks all from zero, ORed in).
+ * Everything else a node writes is its own (its router, NI, random
+ * stream, the link statistics of its outputs and inputs) or its view's,
+ * reduced here. Integer sums, minima and maxima reduce to the same values
+ * in any order, so the report is the same for every thread count. No lock,
+ * no atomic, no allocation in the cycle: the workers start on the first
+ * cycle and wait on the barriers until the run is destroyed. The serial
+ * part costs O(nodes / threads) a cycle for the copies of the work counts:
+ * it pays on large fabrics with traffic, not on small ones.
  *
  * Not in this step (refused by name in noc_sim_threads_setup, and for
  * programs and --waves by pe_build.c and the CLI): routers without a
@@ -54,6 +58,9 @@ typedef struct part {
     uint32_t *slots;     /* the view's packet free list: its batch, then the packets it delivers */
     uint32_t batch;      /* packet slots given a cycle: its NIs' injection lanes */
     uint32_t *log;       /* latency bins of the measured packets it delivered */
+    int32_t *work;       /* the view's work counts (its part's, then others' additions) */
+    uint8_t *listed;     /* the view's listed flags (its part's, then others' from 0) */
+    uint64_t *arr_flit, *arr_credit; /* the masks its sends set (from 0, ORed into the run's) */
     void *rstate;        /* its router state (the family's thread_state; part 0: the run's) */
     pthread_t tid;
 } part_t;
@@ -140,6 +147,10 @@ int noc_sim_threads_setup(struct noc_sim *s, char *err, size_t errlen)
         /* its batch, and at most a packet a cycle delivered at each ejection channel */
         p->slots = noc_xcalloc((size_t)p->batch + (size_t)s->n_terms + 16, sizeof(uint32_t), "threads");
         p->log = noc_xcalloc((size_t)s->n_terms + 16, sizeof(uint32_t), "threads");
+        p->work = noc_xcalloc((size_t)s->n_nodes, sizeof(int32_t), "threads");
+        p->listed = noc_xcalloc((size_t)s->n_nodes, 1, "threads");
+        p->arr_flit = noc_xcalloc((size_t)s->n_nodes * s->cap, sizeof(uint64_t), "threads");
+        p->arr_credit = noc_xcalloc((size_t)s->n_nodes * s->cap, sizeof(uint64_t), "threads");
         p->rstate = t == 0 ? s->rstate : s->rops->thread_state(s);
         p->v.cfg = s->cfg; /* (the rest of the view is synced every cycle) */
     }
@@ -175,8 +186,14 @@ static void sync_view(struct noc_sim *s, part_t *p, uint64_t id_base)
     struct noc_sim *v = &p->v;
     size_t off = offsetof(struct noc_sim, graph);
     memcpy((char *)v + off, (const char *)s + off, sizeof *s - off);
-    v->threaded = 1;
     v->thr = NULL;
+    size_t k = (size_t)(p->hi - p->lo);
+    memcpy(p->work + p->lo, s->work + p->lo, k * sizeof *p->work);
+    memcpy(p->listed + p->lo, s->listed + p->lo, k);
+    v->work = p->work;
+    v->listed = p->listed;
+    v->arr_flit_to = p->arr_flit;
+    v->arr_credit_to = p->arr_credit;
     v->credit_bytes = 0; /* (channel.h: a row at a time) */
     v->rstate = p->rstate;
     v->active = p->active;
@@ -238,6 +255,51 @@ static void reduce(struct noc_sim *s, part_t *p)
     s->pkt_free_n += v->pkt_free_n;
 }
 
+/* The masks a view's sends set for node n, ORed into the run's. */
+static void merge_masks(struct noc_sim *s, part_t *p, int n)
+{
+    size_t at = (size_t)n * s->cap;
+    for (uint32_t i = 0; i < s->cap; i++) {
+        s->arr_flit[at + i] |= p->arr_flit[at + i];
+        s->arr_credit[at + i] |= p->arr_credit[at + i];
+        p->arr_flit[at + i] = p->arr_credit[at + i] = 0;
+    }
+}
+
+/* Part p's work counts and listed flags back into the run's, and the
+ * arrival masks of its active nodes (the others it touched are in its
+ * woken list: merge_woken). */
+static void merge_own(struct noc_sim *s, part_t *p)
+{
+    size_t k = (size_t)(p->hi - p->lo);
+    memcpy(s->work + p->lo, p->work + p->lo, k * sizeof *s->work);
+    memcpy(s->listed + p->lo, p->listed + p->lo, k);
+    for (int i = 0; i < p->n_active; i++)
+        merge_masks(s, p, p->active[i]);
+}
+
+/* The nodes part p woke: its own are listed already (merge_own); another
+ * part's get the work p gave them, and join that part's list (after its
+ * prune: into `later`, count *n_later) unless they are on it. */
+static void merge_woken(struct noc_sim *s, part_t *p, int32_t *later, int *n_later)
+{
+    for (int i = 0; i < p->v.n_woken; i++) {
+        int n = p->woken[i];
+        merge_masks(s, p, n);
+        if (n >= p->lo && n < p->hi) {
+            later[(*n_later)++] = n;
+            continue;
+        }
+        s->work[n] += p->work[n];
+        p->work[n] = 0;
+        p->listed[n] = 0;
+        if (!s->listed[n]) {
+            s->listed[n] = 1;
+            later[(*n_later)++] = n;
+        }
+    }
+}
+
 /* The part's nodes that ran out of work leave its active list (after the
  * commit), as noc_work_prune does for the one-thread list. */
 static void prune(struct noc_sim *s, part_t *p)
@@ -292,18 +354,23 @@ void noc_sim_threads_cycle(struct noc_sim *s)
     pthread_barrier_wait(&thr->start);
     eval_part(&thr->part[0]);
     pthread_barrier_wait(&thr->mid);
+    for (int t = 0; t < T; t++) {
+        reduce(s, &thr->part[t]);
+        merge_own(s, &thr->part[t]);
+    }
+    /* (the nodes woken, in part order, wait in the run's woken list: the
+     * next cycle's additions to the parts' lists, after their prune) */
+    for (int t = 0; t < T; t++)
+        merge_woken(s, &thr->part[t], s->woken, &s->n_woken);
     int n_active = 0;
     for (int t = 0; t < T; t++) {
         part_t *p = &thr->part[t];
-        reduce(s, p);
         if (s->rops->commit)
             for (int i = 0; i < p->n_active; i++)
                 s->rops->commit(s, p->active[i]);
         prune(s, p);
         n_active += p->n_active;
     }
-    for (int t = 0; t < T; t++) /* (after every part's prune: they are the next cycle's additions) */
-        hand_out(thr, thr->part[t].woken, thr->part[t].v.n_woken);
     s->n_active = n_active; /* (as the one-thread list after its prune: the woken not counted) */
     s->now++;
     s->st.cycles = s->now;
@@ -330,6 +397,10 @@ void noc_sim_threads_destroy(struct noc_sim *s)
         free(p->woken);
         free(p->slots);
         free(p->log);
+        free(p->work);
+        free(p->listed);
+        free(p->arr_flit);
+        free(p->arr_credit);
     }
     free(thr->part);
     free(thr->part_of);
