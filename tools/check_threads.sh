@@ -52,6 +52,7 @@ torus:4x4x3 injection_rate=0.3 traffic=tornado arb_type=matrix vc_buf_size=2
 hypercube:5 injection_rate=0.4 packet_size=2
 bsn:mesh:3x3 injection_rate=0.25 packet_size=2
 otis:ring:6 injection_rate=0.3 num_vcs=6
+mesh:8x8 injection_rate=0.2 energy=default
 cmesh:4x4 injection_rate=0.2
 mesh:8x8 injection_rate=0.3 traffic=hotspot hotspot_rate=0.2 credit_delay=2 link_latency=3
 LIST
