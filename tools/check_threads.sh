@@ -5,7 +5,7 @@
 # left out) and the text report. And what this step does not run on
 # several threads is refused by name with exit 2.
 #   tools/check_threads.sh NOCTUA_BINARY
-set -uo pipefail
+set -euo pipefail
 B=${1:?usage: tools/check_threads.sh NOCTUA_BINARY}
 fail=0
 # the wall-clock figures of a report (seconds, cycles per second) differ from run to run
@@ -14,27 +14,27 @@ while read -r line; do
   if [ -z "$line" ]; then continue; fi
   ref_j="" ref_t=""
   for t in 1 2 3; do
+    rc=0
     # shellcheck disable=SC2086 # the line's words are separate arguments
-    j=$("$B" run $line sample_cycles=500 warmup_cycles=200 threads=$t --json - 2>/dev/null)
-    rc=$?
+    j=$("$B" run $line sample_cycles=500 warmup_cycles=200 threads=$t --json - 2>/dev/null) || rc=$?
     # shellcheck disable=SC2086
-    x=$("$B" run $line sample_cycles=500 warmup_cycles=200 threads=$t 2>/dev/null)
+    x=$("$B" run $line sample_cycles=500 warmup_cycles=200 threads=$t 2>/dev/null) || true
     if [ $rc -ne 0 ] || [ -z "$j" ]; then
       echo "FAIL: threads=$t $line: exit $rc"; fail=1; continue
     fi
-    j=$(printf '%s\n' "$j" | grep -Ev "$wall")
+    j=$(printf '%s\n' "$j" | grep -Ev "$wall") || true
     if ! grep -Eq '"packets": [1-9]' <<<"$j"; then
       echo "FAIL: threads=$t $line: no packet delivered (the comparison would say nothing)"; fail=1
     fi
     if [ $t -eq 1 ]; then ref_j=$j ref_t=$x; continue; fi
     if [ "$j" != "$ref_j" ]; then
       echo "FAIL: threads=$t $line: --json differs from threads=1:"
-      diff <(printf '%s\n' "$ref_j") <(printf '%s\n' "$j") | head -10
+      diff <(printf '%s\n' "$ref_j") <(printf '%s\n' "$j") | head -10 || true
       fail=1
     fi
     if [ "$x" != "$ref_t" ]; then
       echo "FAIL: threads=$t $line: the text report differs from threads=1:"
-      diff <(printf '%s\n' "$ref_t") <(printf '%s\n' "$x") | head -10
+      diff <(printf '%s\n' "$ref_t") <(printf '%s\n' "$x") | head -10 || true
       fail=1
     fi
   done
@@ -61,9 +61,8 @@ LIST
 refuse() { # WHAT-THE-MESSAGE-NAMES ARGS...
   local what=$1
   shift
-  local err
-  err=$("$B" "$@" 2>&1 >/dev/null)
-  local rc=$?
+  local err rc=0
+  err=$("$B" "$@" 2>&1 >/dev/null) || rc=$?
   if [ $rc -ne 2 ] || ! grep -q "threads" <<<"$err" || ! grep -q -- "$what" <<<"$err"; then
     echo "FAIL: $* : want exit 2 naming 'threads' and '$what', got exit $rc: $err"; fail=1
   fi
