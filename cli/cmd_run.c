@@ -282,6 +282,10 @@ static int parse_args(run_args_t *r, int argc, char **argv)
     }
     if (bad_operands)
         return NOC_EXIT_USAGE;
+    if (r->wv.path && r->cfg.threads != 1) { /* (model/sim_threads.c: its views have no observer) */
+        fprintf(stderr, "noctua run: parameter 'threads': --waves runs on one thread only for now; use threads=1\n");
+        return NOC_EXIT_USAGE;
+    }
     if (r->wv.scope_or_window && !r->wv.path) {
         fprintf(stderr, "noctua run: --waves-scope and --waves-window go with --waves FILE\n");
         return NOC_EXIT_USAGE;

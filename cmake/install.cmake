@@ -78,7 +78,7 @@ add_library(noctua_shared SHARED ${objects})
 set_target_properties(noctua_shared PROPERTIES OUTPUT_NAME noctua EXPORT_NAME noctua
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 target_include_directories(noctua_shared INTERFACE ${include_dirs})
-target_link_libraries(noctua_shared PRIVATE m ${METIS_LIBRARY} ${CMAKE_DL_LIBS} ZLIB::ZLIB PkgConfig::INIH)
+target_link_libraries(noctua_shared PRIVATE m ${METIS_LIBRARY} ${CMAKE_DL_LIBS} ZLIB::ZLIB PkgConfig::INIH Threads::Threads)
 target_link_options(noctua_shared PRIVATE -Wl,--version-script=${CMAKE_SOURCE_DIR}/cmake/noctua.map)
 set_property(TARGET noctua_shared APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/noctua.map)
 add_library(noctua::noctua ALIAS noctua_shared)
@@ -87,6 +87,7 @@ add_library(noctua_static STATIC ${objects})
 set_target_properties(noctua_static PROPERTIES OUTPUT_NAME noctua EXPORT_NAME noctua_static)
 target_include_directories(noctua_static INTERFACE ${include_dirs})
 target_link_libraries(noctua_static INTERFACE m ${metis} ${CMAKE_DL_LIBS} $<BUILD_INTERFACE:ZLIB::ZLIB>
+                      $<BUILD_INTERFACE:Threads::Threads> $<INSTALL_INTERFACE:pthread>
                       $<INSTALL_INTERFACE:z>
                       $<BUILD_INTERFACE:PkgConfig::INIH> $<INSTALL_INTERFACE:inih>)
 add_library(noctua::noctua_static ALIAS noctua_static)

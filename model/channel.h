@@ -14,7 +14,11 @@
  * With every slot it writes, a send sets the reader's bit in that node's
  * arrival mask of the arrival cycle (bit p: router port p; NOC_NI_BIT: the
  * NI), so readers poll only the ports that have something, and clear the
- * bits they have taken. A flit or credit in flight is a unit of work of the
+ * bits they have taken. (Sends write the masks through arr_flit_to and
+ * arr_credit_to, which are arr_flit and arr_credit but in a thread's view
+ * of a threaded run, model/sim_threads.c: there they are the view's own,
+ * and the view's work counts and listed flags its own copies, added into
+ * the run's after the cycle.) A flit or credit in flight is a unit of work of the
  * node it goes to (work[], sim_internal.h): the send adds it and puts the
  * node on the active list; whoever consumes it takes it off with
  * noc_work_sub (a flit moving into a router's buffer stays that node's work
@@ -128,7 +132,7 @@ NOC_CHAN_INLINE int noc_chan_place_flit(struct noc_sim *s, int c, uint32_t slot,
         return 0;
     s->ring_flit[i] = *f;
     s->ring_valid[i] = 1;
-    s->arr_flit[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
+    s->arr_flit_to[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
     return 1;
 }
 
@@ -159,7 +163,7 @@ NOC_CHAN_INLINE void noc_chan_forward_flit(struct noc_sim *s, int c, uint32_t sl
     d->hops = (uint16_t)(d->hops + hop);
     d->vc = (uint8_t)vc;
     s->ring_valid[i] = 1;
-    s->arr_flit[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
+    s->arr_flit_to[(uint32_t)to * s->cap + slot] |= UINT64_C(1) << bit;
     noc_work_add(s, to, 1);
 }
 
@@ -215,7 +219,7 @@ NOC_CHAN_INLINE void noc_chan_send_credit_to(struct noc_sim *s, int c, int vc, u
     uint8_t *k = &s->ring_credit[((size_t)c * s->cap + slot) * (size_t)s->V + (size_t)vc];
     assert(*k < UINT8_MAX);
     (*k)++;
-    s->arr_credit[(uint32_t)from * s->cap + slot] |= UINT64_C(1) << bit;
+    s->arr_credit_to[(uint32_t)from * s->cap + slot] |= UINT64_C(1) << bit;
     noc_work_add(s, from, 1);
 }
 
@@ -229,12 +233,14 @@ NOC_CHAN_INLINE void noc_chan_send_credit(struct noc_sim *s, int c, int vc)
 }
 
 /* Move the credit counters k[0..V) of one slot into counts[0..V), clearing
- * them; returns how many there were. bytes: credit_bytes. (A helper of the
- * two below.) */
+ * them; returns how many there were. bytes: credit_bytes (0: V > 8, or a
+ * thread's view, whose word read would cover later slots that another
+ * thread may be writing: one counter at a time). (A helper of the two
+ * below.) */
 NOC_CHAN_INLINE int noc_chan_row_take(uint8_t *k, int16_t *counts, int V, uint64_t bytes)
 {
     int total = 0;
-    if (V <= 8) {
+    if (bytes) {
         /* the slot's counters as one word (the ring has spare bytes at its
          * end); usually a single one is set */
         uint64_t word;

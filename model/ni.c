@@ -30,7 +30,10 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
         noc_lat_add(&st->net_latency, s->now - p->injected);
         noc_lat_add(&st->queue_latency, p->injected - p->created);
         noc_lat_add(&st->hops, p->hops);
-        st->lat_hist[lat < NOC_LAT_HIST ? lat : NOC_LAT_HIST]++;
+        if (s->hist_log) /* a thread's view (model/sim_threads.c) */
+            s->hist_log[s->hist_log_n++] = (uint32_t)(lat < NOC_LAT_HIST ? lat : NOC_LAT_HIST);
+        else
+            st->lat_hist[lat < NOC_LAT_HIST ? lat : NOC_LAT_HIST]++;
         if (s->nst)
             noc_node_lat_add(s->nst, p->src, p->dst, lat);
         st->packets++;

@@ -338,6 +338,8 @@ noc_pe_t *noc_pe_build(const struct noc_sim *s, const noc_program_t *p, char *er
 int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t errlen)
 {
     const char *why = s->rops->programs_refused ? s->rops->programs_refused(s) : NULL;
+    if (s->thr) /* (model/sim_threads.c: synthetic traffic only, for now) */
+        why = "parameter 'threads': programs run on one thread only for now; use threads=1";
     if (why) {
         snprintf(err, errlen, "%s", why);
         return -1;

@@ -90,6 +90,12 @@ typedef struct noc_router_ops {
     int (*held_work)(const struct noc_sim *s, int node);
     /* Optional: why this run's routers cannot run a program (NULL: they can). */
     const char *(*programs_refused)(const struct noc_sim *s);
+    /* Optional: a copy of the family's state (s->rstate) for one more
+     * thread evaluating a part of the fabric (threads > 1, model/sim_threads.c):
+     * the routers' registers shared, the scratch of a node's evaluation its
+     * own; freed by thread_state_free. NULL: the family runs on one thread. */
+    void *(*thread_state)(const struct noc_sim *s);
+    void (*thread_state_free)(void *state);
 } noc_router_ops_t;
 
 /* The VCs of a port are split among the routing's VC classes (every router

@@ -6,6 +6,8 @@
 #include "model/channel.h"
 #include "model/ni.h"
 #include "model/pe.h"
+#include "model/sim_eval.h"
+#include "model/sim_threads.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +169,8 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
      * flit in every buffer slot and channel slot) and one per NI lane */
     uint64_t pool = (uint64_t)gr->n_ports * (uint64_t)s->V * (uint64_t)cfg->vc_buf_size +
                     (uint64_t)s->n_chan * s->cap + (uint64_t)s->n_terms * (uint64_t)s->lanes + 16;
+    if (cfg->threads != 1) /* each thread's slots for the packets its NIs may start in a cycle (sim_threads.c) */
+        pool += (uint64_t)s->n_terms * (uint64_t)s->lanes;
     if (pool >= UINT32_MAX) { /* packets are named by 32-bit pool slots */
         snprintf(err, errlen, "%d ports with %d VCs of %lld flits hold %llu packets, more than the %u a run "
                  "may have in flight; use fewer VCs (num_vcs) or shallower buffers (vc_buf_size)", gr->n_ports,
@@ -353,9 +357,11 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
     s->ring_valid = noc_xcalloc(slots, 1, "simulator");
     /* 8 spare bytes: a reader may load a slot's counters as one word */
     s->ring_credit = noc_xcalloc(slots * (size_t)s->V + 8, 1, "simulator");
-    s->credit_bytes = s->V >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * s->V)) - 1;
+    s->credit_bytes = s->V > 8 ? 0 : s->V == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (8 * s->V)) - 1;
     s->arr_flit = noc_xcalloc((size_t)gr->n_nodes * s->cap, sizeof(uint64_t), "simulator");
     s->arr_credit = noc_xcalloc((size_t)gr->n_nodes * s->cap, sizeof(uint64_t), "simulator");
+    s->arr_flit_to = s->arr_flit;
+    s->arr_credit_to = s->arr_credit;
 }
 
 /* The NIs (their lanes, source queues, credits for the router's local
@@ -442,6 +448,10 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
         return NULL;
     }
     build_nodes(s, cfg, gr, traffic, rops->depth(s));
+    if (noc_sim_threads_setup(s, err, errlen) != 0) {
+        noc_sim_destroy(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -449,6 +459,7 @@ void noc_sim_destroy(noc_sim_t *s)
 {
     if (!s)
         return;
+    noc_sim_threads_destroy(s); /* (before the state its threads share) */
     if (s->rops && s->rops->destroy)
         s->rops->destroy(s);
     noc_pe_destroy(s->pe);
@@ -639,41 +650,17 @@ void noc_sim_step(noc_sim_t *s)
     }
     if (s->injecting)
         generate(s);
+    if (s->thr) { /* threads > 1: the evaluation in parts (model/sim_threads.c) */
+        noc_sim_threads_cycle(s);
+        return;
+    }
     noc_work_merge(s);
 
     /* phase 1: evaluate */
     int n_act = s->n_active;
     if (s->shuffle)
         shuffle_active(s);
-    void (*pre_eval)(struct noc_sim *, int) = s->rops->pre_eval;
-    void (*eval)(struct noc_sim *, int) = s->rops->eval;
-    const int32_t *active = s->active;
-    const noc_ni_t *ni = s->ni;
-    const uint64_t *arr_flit = s->arr_flit, *arr_credit = s->arr_credit;
-    uint32_t cap = s->cap, slot = (uint32_t)(s->now & s->mask);
-    void (*eval_all)(struct noc_sim *, const int32_t *, int) = s->rops->eval_all;
-    int conc = s->conc;
-    for (int i = 0; i < n_act; i++) {
-        int n = active[i];
-        uint32_t at = (uint32_t)n * cap + slot;
-        if (pre_eval)
-            pre_eval(s, n);
-        /* the NI has nothing to do without arrivals for it or a packet (one
-         * test: which way it goes is hard to predict) */
-        if (conc) { /* its terminals' NIs, each if it has work */
-            noc_ni_eval_terms(s, n);
-        } else {
-            uint64_t ni_work = ((arr_flit[at] | arr_credit[at]) >> NOC_NI_BIT) |
-                               (uint64_t)(ni[n].lane0.pkt >= 0) | (uint64_t)(ni[n].q_head != ni[n].q_tail) |
-                               ni[n].pe_busy | ni[n].xbusy;
-            if (ni_work)
-                noc_ni_eval(s, n);
-        }
-        if (!eval_all)
-            eval(s, n);
-    }
-    if (eval_all) /* every NI has run: now the routers, in one call */
-        eval_all(s, active, n_act);
+    noc_sim_eval_nodes(s, s->active, n_act);
     end_cycle(s, n_act);
 }
 

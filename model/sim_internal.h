@@ -102,7 +102,7 @@ struct noc_sim {
     uint8_t *ring_credit;  /* n_chan * cap * V (+ 8 spare bytes): credits returning per VC */
     uint32_t credit_delay;
     uint32_t inject_credit_delay; /* credits into an NI's channels (cfg, or credit_delay) */
-    uint64_t credit_bytes; /* V <= 8: the bytes of a slot's V credit counters, as a word mask */
+    uint64_t credit_bytes; /* V <= 8: the bytes of a slot's V credit counters, as a word mask (0: V > 8) */
     /* Arrival masks, per node and ring slot: bit p set when a flit (a credit)
      * arrives at router port p in that cycle. Written with the channel slot,
      * so routers poll only the ports that have something. */
@@ -110,6 +110,9 @@ struct noc_sim {
     int8_t *chan_out_port; /* port index at chan_from that c leaves (NOC_NI_BIT: the NI) */
     uint64_t *arr_flit;    /* n_nodes * cap */
     uint64_t *arr_credit;  /* n_nodes * cap */
+    /* the masks sends set bits in: arr_flit and arr_credit, but in a
+     * thread's view (model/sim_threads.c), whose own they are then */
+    uint64_t *arr_flit_to, *arr_credit_to;
 
     const volatile sig_atomic_t *stop; /* noc_sim_set_stop, or NULL */
     noc_progress_fn progress;          /* noc_sim_set_progress, or NULL */
@@ -187,6 +190,18 @@ struct noc_sim {
     uint64_t last_move;     /* last cycle a flit moved */
     int shuffle;            /* tests: visit nodes in a random order */
     noc_rng_t shuffle_rng;
+
+    /* threads > 1 (model/sim_threads.c): the run's worker threads, NULL
+     * with one. Each thread evaluates its part of the nodes through a view,
+     * a copy of this struct sharing the channels and routers, with its own
+     * work counts, listed flags and arrival masks to write (work, listed,
+     * arr_flit_to, arr_credit_to), active and woken lists, packet slots,
+     * statistics and, in hist_log, the latency bins of the measured
+     * packets it delivered (NULL: straight into st.lat_hist), all added
+     * into the run after the cycle in part order. */
+    struct noc_threads *thr;
+    uint32_t *hist_log;
+    uint32_t hist_log_n;
 };
 
 /* The NI holds no packet (none in its source queue, none being injected,

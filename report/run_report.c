@@ -208,6 +208,8 @@ json_t *noc_report_config_json(const noc_sim_t *s)
     const noc_param_info_t *p = noc_params(&np);
     for (size_t i = 0; i < np; i++) {
         char buf[NOC_CONFIG_STR_MAX];
+        if (strcmp(p[i].name, "threads") == 0)
+            continue; /* how the run was computed, not what: the report is the same for any count */
         noc_config_get(c, p[i].name, buf, sizeof buf);
         if (p[i].type == NOC_PARAM_INT || p[i].type == NOC_PARAM_BOOL)
             json_object_set_new(cfg, p[i].name, json_integer(strtoll(buf, NULL, 10)));

@@ -537,8 +537,42 @@ static const char *vc_sp_programs(const struct noc_sim *s)
            "(a program's waits are not attributed through the output queues yet)";
 }
 
+/* threads > 1: a copy of the state for one more thread, sharing every
+ * router's registers (a thread evaluates only its own nodes) but with the
+ * scratch of a node's evaluation (who, mask, grant, lvc, next, spec_req)
+ * its own. (Programs and output queues are refused with threads, so
+ * arrive, va_from and sp need no copy.) */
+static void *vc_thread_state(const struct noc_sim *s)
+{
+    const vc_state_t *r = s->rstate;
+    vc_state_t *t = noc_xcalloc(1, sizeof *t, "vc router");
+    *t = *r;
+    size_t nl = (size_t)r->max_ports * (size_t)r->V;
+    t->who = noc_xcalloc(nl, sizeof(int16_t), "vc router");
+    t->mask = noc_xcalloc(2 * nl, sizeof(uint64_t), "vc router");
+    t->grant = noc_xcalloc(nl, sizeof(int16_t), "vc router");
+    t->lvc = noc_xcalloc(nl, sizeof(int16_t), "vc router");
+    t->next = noc_xcalloc(nl, sizeof(int16_t), "vc router");
+    t->spec_req = r->spec_req ? noc_xcalloc((size_t)r->W, sizeof(uint64_t), "vc router") : NULL;
+    return t;
+}
+
+static void vc_thread_state_free(void *state)
+{
+    vc_state_t *t = state;
+    if (!t)
+        return;
+    free(t->who);
+    free(t->mask);
+    free(t->grant);
+    free(t->lvc);
+    free(t->next);
+    free(t->spec_req);
+    free(t);
+}
+
 /* The family's operations, with the evaluation functions given. */
-#define VC_OPS(EVAL, EVAL_ALL, PROG)                                                     \
+#define VC_OPS(EVAL, EVAL_ALL, PROG, TS)                                                 \
     {                                                                                    \
         .name = "vc",                                                                    \
         .help = "input-queued virtual-channel wormhole router with credit flow control", \
@@ -559,21 +593,24 @@ static const char *vc_sp_programs(const struct noc_sim *s)
         .waits_on = vc_waits_on,                                                         \
         .held_work = noc_vc_sp_held_work,                                                \
         .programs_refused = PROG,                                                        \
+        .thread_state = TS,                                                              \
+        .thread_state_free = vc_thread_state_free,                                       \
     }
 
-const noc_router_ops_t noc_router_vc = VC_OPS(vc_eval, vc_eval_all, NULL);
+const noc_router_ops_t noc_router_vc = VC_OPS(vc_eval, vc_eval_all, NULL, vc_thread_state);
 
 /* The vc family with hold_switch_for_packet = 1: vc_create puts this table
  * on the run, so that the evaluation of the others has no test of it (the
  * same family: its name, state and everything but eval and eval_all). */
-static const noc_router_ops_t vc_hold_ops = VC_OPS(vc_eval_hold, vc_eval_all_hold, NULL);
+static const noc_router_ops_t vc_hold_ops = VC_OPS(vc_eval_hold, vc_eval_all_hold, NULL, vc_thread_state);
 
 /* ... and with speculative = 1 (vc_spec.c). */
-static const noc_router_ops_t vc_spec_ops = VC_OPS(vc_eval_spec, vc_eval_all_spec, NULL);
+static const noc_router_ops_t vc_spec_ops = VC_OPS(vc_eval_spec, vc_eval_all_spec, NULL, vc_thread_state);
 
 /* ... and with internal or output speedup (vc_speedup.c), which runs no
  * programs. */
-static const noc_router_ops_t vc_sp_ops = VC_OPS(vc_eval_sp, vc_eval_all_sp, vc_sp_programs);
+static const noc_router_ops_t vc_sp_ops = VC_OPS(vc_eval_sp, vc_eval_all_sp, vc_sp_programs, NULL);
 
-/* ... and with adaptive routing (vc_adapt.c), synthetic traffic only. */
-static const noc_router_ops_t vc_adapt_ops = VC_OPS(vc_eval_adapt, vc_eval_all_adapt, vc_adapt_programs);
+/* ... and with adaptive routing (vc_adapt.c), synthetic traffic only, one
+ * thread (its allocation scratch is the state's). */
+static const noc_router_ops_t vc_adapt_ops = VC_OPS(vc_eval_adapt, vc_eval_all_adapt, vc_adapt_programs, NULL);
