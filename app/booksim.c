@@ -659,7 +659,8 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
               strcmp(rf, "adaptive_xy_yx") == 0) && !torus)
         translate_two_class(r, cfg, rf);
     else if ((strcmp(rf, "min_adapt") == 0 || strcmp(rf, "planar_adapt") == 0) && !torus) /* as BookSim2's set keeps them */
-        set(r, cfg, "routing_function", rf[0] == 'm' ? "min_adapt_booksim" : "planar_adapt_booksim", NULL);
+        set(r, cfg, "routing_function", strcmp(rf, "min_adapt") == 0 ? "min_adapt_booksim" : "planar_adapt_booksim",
+            NULL);
     else if (strcmp(rf, "valiant") == 0) /* (BookSim2 28f4329, routefunc.cpp) */
         refuse(r, lrf, "'routing_function = valiant' on a torus: BookSim2's valiant_torus reads its ring part "
                "unset when a packet goes on in a dimension and stops on its assertion 'ring_part == 1': no meaning "

@@ -28,7 +28,7 @@ static void vc_va_router_ptr(vc_ctx_t *x, int l, int o)
  * and bids for the switch VA cycles from now. */
 VC_INLINE void vc_grant(vc_ctx_t *x, vc_ivc_t *q, vc_port_t *pt, int l, int ov)
 {
-    if (x->r->va_router_ptr)
+    if (x->r->va_router_ptr && !x->adapt) /* (adaptive routing keeps its own pointers, vc_adapt.c) */
         vc_va_router_ptr(x, l, q->rport);
     pt->ovc_free &= ~(UINT64_C(1) << ov);
     if (x->waits) { /* every cycle since it began to bid it found no free VC of its class */
