@@ -170,7 +170,7 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
         return -1;
     }
     const noc_stats_t *st = noc_sim_stats(s);
-    res->offered = syn->p * syn->size;
+    res->offered = syn->p * syn->flits;
     res->accepted = st->sample ? (double)st->window_flits_out / ((double)noc_graph_terms(noc_topo_graph(t)) * (double)st->sample) : 0.0;
     /* the synthetic source is only read while the simulation runs */
     noc_sim_stop_injection(s);

@@ -102,6 +102,17 @@ static int parse_num(const char *s, size_t len, double *out)
 
 /* A rate with the float noise of from + i * step taken off (0.15, not
  * 0.15000000000000002). */
+/* "N-flit packets", or request/reply traffic's sizes. */
+static const char *packets_text(const noc_config_t *c, char *buf, size_t len)
+{
+    if (c->use_read_write)
+        snprintf(buf, len, "requests/replies of %lld+%lld and %lld+%lld flits", (long long)c->read_request_size,
+                 (long long)c->read_reply_size, (long long)c->write_request_size, (long long)c->write_reply_size);
+    else
+        snprintf(buf, len, "%lld-flit packets", (long long)c->packet_size);
+    return buf;
+}
+
 static double clean(double v)
 {
     char buf[40];
@@ -333,13 +344,13 @@ static void make_title(const sweep_args_t *a, const series_t *sr, int n, int par
     const noc_config_t *c = &sr[0].cfg;
     size_t k = 0;
     long long vcs = sr[0].o.vcs ? sr[0].o.vcs : c->num_vcs; /* 0: every point was kept from the CSV */
+    char pk[64];
     char vc[64] = "";
     if (vcs > 0)
         snprintf(vc, sizeof vc, "%lld VCs x ", vcs);
     if (n == 1)
-        k += (size_t)snprintf(t + k, len - k, "%s, router %s, %s%lld flits, %lld-flit packets, %s traffic",
-                              sr[0].spec, c->router, vc, (long long)c->vc_buf_size, (long long)c->packet_size,
-                              c->traffic);
+        k += (size_t)snprintf(t + k, len - k, "%s, router %s, %s%lld flits, %s, %s traffic", sr[0].spec, c->router,
+                              vc, (long long)c->vc_buf_size, packets_text(c, pk, sizeof pk), c->traffic);
     else
         k += (size_t)snprintf(t + k, len - k, "%d series%s%s%s%s%s", n,
                               varied(a, "router") ? "" : ", router ", varied(a, "router") ? "" : c->router,
@@ -522,8 +533,9 @@ static int report(const sweep_args_t *a, const series_t *sr, int n, const rates_
     const noc_config_t *c = &sr[0].cfg;
     for (int i = 0; i < n; i++) {
         if (n == 1) {
-            printf("sweep %s (router %s, %lld-flit packets, %s traffic): %d point%s\n", sr[i].spec, c->router,
-                   (long long)c->packet_size, c->traffic, sr[i].o.rows, sr[i].o.rows == 1 ? "" : "s");
+            char pk[64];
+            printf("sweep %s (router %s, %s, %s traffic): %d point%s\n", sr[i].spec, c->router,
+                   packets_text(c, pk, sizeof pk), c->traffic, sr[i].o.rows, sr[i].o.rows == 1 ? "" : "s");
         } else {
             printf("%s: %d point%s; ", sr[i].label, sr[i].o.rows, sr[i].o.rows == 1 ? "" : "s");
             if (sr[i].o.rows == 0) {

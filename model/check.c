@@ -8,6 +8,7 @@
  * buffer holds more than its depth; every node's work count matches what it
  * holds. */
 #include "model/channel.h"
+#include "model/read_write.h"
 #include "util/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,7 +162,8 @@ static int check_work(const noc_sim_t *s, int32_t *expect_work, char *err, size_
     for (int t = 0; t < s->n_terms; t++) {
         const noc_ni_t *ni = &s->ni[t];
         expect_work[noc_term_node(s, t)] +=
-            (int32_t)(ni->q_tail - ni->q_head) + (ni->lane0.pkt >= 0) + ni->xbusy + ni->pe_busy;
+            (int32_t)(ni->q_tail - ni->q_head) + (int32_t)noc_rw_queued(s, t) + (ni->lane0.pkt >= 0) + ni->xbusy +
+            ni->pe_busy;
     }
     for (int n = 0; n < s->n_nodes; n++) {
         if (s->rops->held_work)

@@ -29,6 +29,17 @@ typedef struct noc_flit {
 _Static_assert(sizeof(noc_flit_t) == 24, "a flit stays 24 bytes: it is copied on every hop");
 #endif
 
+/* What a packet is (use_read_write: BookSim2's Flit::FlitType): plain
+ * traffic, or a request or reply, each kind on its own VCs. */
+enum noc_pkt_type {
+    NOC_PKT_ANY = 0,
+    NOC_PKT_READ_REQ,
+    NOC_PKT_WRITE_REQ,
+    NOC_PKT_READ_REP,
+    NOC_PKT_WRITE_REP,
+    NOC_PKT_TYPES
+};
+
 typedef struct noc_packet {
     uint64_t created;   /* cycle the source generated it */
     uint64_t injected;  /* cycle its head entered the injection channel */
@@ -39,7 +50,8 @@ typedef struct noc_packet {
     uint16_t hops;      /* network links its head crossed (set on delivery) */
     uint16_t step;      /* programs: the step of its message (per-step link tables) */
     uint8_t measured;   /* created inside the measurement window */
-    uint8_t pad[3];
+    uint8_t type;       /* enum noc_pkt_type */
+    uint8_t pad[2];
     uint32_t msg;       /* programs: the message (its send op) the packet carries part of */
     uint32_t off;       /* programs: word offset of its first flit in the message */
     uint32_t salt;      /* random word of its header: what routing that draws

@@ -2,6 +2,7 @@
  * (flits -> packet, statistics). */
 #include "model/ni.h"
 #include "model/pe.h"
+#include "model/read_write.h"
 #include "model/rng.h"
 
 static void deliver(struct noc_sim *s, const noc_flit_t *f)
@@ -40,6 +41,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
         st->flits += p->size;
         st->measured_outstanding--;
     }
+    if (p->type == NOC_PKT_READ_REQ || p->type == NOC_PKT_WRITE_REQ) /* use_read_write: its reply is owed */
+        noc_rw_reply(s, p);
     if (s->pe)
         noc_pe_packet_arrived(s, p->dst, p->msg, p->off, p->size, p->hops);
     if (s->pkt_wait)
@@ -78,22 +81,40 @@ static int wait_chan(const struct noc_sim *s, int n, int lane)
     return noc_lane_chan(s, n, s->lane_chans ? lane : 0);
 }
 
-/* Start the next packet on lane ln of terminal n's NI: the head of the
- * source queue, or the PE's next packet in a program run, if a VC has a
- * credit (round-robin from the VC after the last one used). (Programs run
- * without concentration: there terminal n is node n.) */
+/* Start the next packet on lane ln of terminal n's NI: a reply it owes
+ * (use_read_write), else the head of the source queue, or the PE's next
+ * packet in a program run, if a VC of the packet's kind has a credit
+ * (round-robin from the VC after the last one used; when that one is not of
+ * the kind's range, only the range's first VC is tried, as BookSim2's
+ * sources do). (Programs run without concentration: there terminal n is
+ * node n.) */
 static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s, int n, noc_ni_t *ni,
                                                                 noc_ni_lane_t *ln, int lane, int port)
 {
-    int V = s->V;
+    const noc_srcq_entry_t *e = NULL;
+    int kind = NOC_PKT_ANY, reply = 0;
+    if (!s->pe) {
+        if (s->repq && (e = noc_rw_ready(s, n)) != NULL)
+            reply = 1;
+        else if (ni->q_head != ni->q_tail)
+            e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+        else
+            return;
+        kind = e->type;
+    }
     const int16_t *cr = noc_lane_credits(s, n, lane);
-    int vc = -1;
-    for (int i = 1, v = ni->last_vc; i <= V; i++) {
-        if (++v == V)
-            v = 0;
-        if (cr[v] > 0) {
-            vc = v;
-            break;
+    int vc = -1, lo = s->rw_lo[kind], hi = s->rw_hi[kind], v = ni->last_vc;
+    if (v < lo || v >= hi) {
+        if (cr[lo] > 0)
+            vc = lo;
+    } else {
+        for (int i = hi - lo; i > 0; i--) {
+            if (++v == hi)
+                v = lo;
+            if (cr[v] > 0) {
+                vc = v;
+                break;
+            }
         }
     }
     if (vc < 0) {
@@ -117,13 +138,9 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
                          (uint32_t)(s->now - noc_pe_stats(s->pe)->op_start[msg]));
         noc_work_add(s, n, 1); /* the packet in the NI (taken off when it has left) */
     } else {
-        if (ni->q_head == ni->q_tail)
-            return;
-        const noc_srcq_entry_t *e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
         created = e->created;
         dst = e->dst;
         size = e->size;
-        ni->q_head++;
     }
     assert(s->pkt_free_n > 0);
     uint32_t slot = s->pkt_free[--s->pkt_free_n];
@@ -140,6 +157,13 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     p->received = 0;
     p->hops = 0;
     p->measured = (s->cfg.measure_queued ? s->now >= s->win_start : created >= s->win_start) && created < s->win_end;
+    p->type = (uint8_t)kind;
+    if (reply) {
+        p->measured = e->measured; /* (counted when it was queued, or when the window opened) */
+        noc_rw_pop(s, n);
+    } else if (e) {
+        ni->q_head++;
+    }
     p->msg = msg;
     p->off = off;
     p->step = s->pe ? (uint16_t)noc_pe_msg_step(s->pe, msg) : 0;

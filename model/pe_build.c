@@ -52,6 +52,11 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, const u
                  "run on such fabrics yet (rank r runs on node r)", s->graph->name);
         return -1;
     }
+    if (s->cfg.use_read_write) {
+        snprintf(err, errlen, "parameter 'use_read_write': request/reply traffic is synthetic traffic's; a "
+                 "program's messages are its own (leave use_read_write = 0)");
+        return -1;
+    }
     if (s->graph->route_set) {
         snprintf(err, errlen, "%s: its routing adapts to the load (routing_function = %s): programs do not run "
                  "on adaptive routing yet", s->graph->name, s->cfg.routing_function);

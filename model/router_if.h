@@ -53,6 +53,9 @@ typedef struct noc_router_ops {
     /* 1: the family models credits on its ejection ports (eject_credit_delay);
      * the others are refused it. */
     int eject_credits;
+    /* 1: the family gives each packet kind its own VCs (use_read_write:
+     * noc_sim.rw_lo/rw_hi, model/read_write.c); the others are refused it. */
+    int packet_kinds;
     void (*commit)(struct noc_sim *s, int node); /* may be NULL */
     /* Optional (direct_ni routers): take flit f from node's NI now, for an
      * NI with several injection lanes (ni_ports); the router counts it as

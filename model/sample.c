@@ -8,6 +8,7 @@
  * latency tests nor a drain of the measured packets. */
 #include "model/sample.h"
 #include "model/sim_internal.h"
+#include "model/read_write.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -108,9 +109,15 @@ static double thres_average(const struct noc_sim *s, uint64_t n, uint64_t sum)
     }
     for (int v = 0; v < s->n_terms; v++) {
         const noc_ni_t *ni = &s->ni[v];
-        if (ni->lane0.pkt >= 0 || ni->q_head == ni->q_tail)
+        if (ni->lane0.pkt >= 0)
             continue;
-        const noc_srcq_entry_t *e = &s->srcq[(size_t)v * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+        const noc_srcq_entry_t *e;
+        if (noc_rw_queued(s, v)) /* (a reply goes first) */
+            e = &s->repq[v].e[s->repq[v].head & (s->repq[v].cap - 1)];
+        else if (ni->q_head != ni->q_tail)
+            e = &s->srcq[(size_t)v * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+        else
+            continue;
         cnt += (double)e->size;
         tot += (double)e->size * (double)(s->now - e->created);
     }
@@ -146,9 +153,11 @@ static void open_window(struct noc_sim *s)
     s->phase = NOC_PHASE_SAMPLE;
     s->measuring = 1;
     noc_occ_window_open(s);
-    if (s->cfg.measure_queued)
+    if (s->cfg.measure_queued) {
         for (int v = 0; v < s->n_terms; v++)
             s->st.measured_outstanding += s->ni[v].q_tail - s->ni[v].q_head;
+        noc_rw_window_open(s);
+    }
 }
 
 /* Run until cycle `until`, testing latency_thres every NOC_THRES_EVERY
@@ -237,7 +246,7 @@ static uint64_t queued_flits(const struct noc_sim *s)
     for (int n = 0; n < s->n_terms; n++)
         for (uint32_t q = s->ni[n].q_head; q != s->ni[n].q_tail; q++)
             f += s->srcq[(size_t)n * s->srcq_cap + (q & (s->srcq_cap - 1))].size;
-    return f;
+    return f + noc_rw_queued_flits(s);
 }
 
 /* noctua's window: warm-up, then sample_cycles measured; 0, or -1 with

@@ -8,6 +8,7 @@
 #include "model/pe.h"
 #include "model/sim_eval.h"
 #include "model/sim_threads.h"
+#include "model/read_write.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,7 +434,7 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
     s->graph = gr;
     s->rops = rops;
     s->traffic = traffic;
-    if (plan(s, cfg, gr, rops, lat, ser, err, errlen) != 0) {
+    if (plan(s, cfg, gr, rops, lat, ser, err, errlen) != 0 || noc_rw_plan(s, err, errlen) != 0) {
         free(s);
         return NULL;
     }
@@ -448,6 +449,7 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
         return NULL;
     }
     build_nodes(s, cfg, gr, traffic, rops->depth(s));
+    noc_rw_build(s);
     if (noc_sim_threads_setup(s, err, errlen) != 0) {
         noc_sim_destroy(s);
         return NULL;
@@ -460,6 +462,7 @@ void noc_sim_destroy(noc_sim_t *s)
     if (!s)
         return;
     noc_sim_threads_destroy(s); /* (before the state its threads share) */
+    noc_rw_destroy(s);
     if (s->rops && s->rops->destroy)
         s->rops->destroy(s);
     noc_pe_destroy(s->pe);
@@ -529,8 +532,8 @@ static void generate_one(struct noc_sim *s, int n)
 {
     const noc_traffic_t *tr = &s->traffic;
     noc_ni_t *ni = &s->ni[n];
-    int dst = -1, size = 0;
-    tr->ops->make(tr->ctx, n, &ni->rng, &dst, &size);
+    int dst = -1, size = 0, type = NOC_PKT_ANY;
+    tr->ops->make(tr->ctx, n, &ni->rng, &dst, &size, &type);
     if (dst >= 0 && (dst != n || s->cfg.self_traffic) && size > 0) {
         s->st.packets_created++;
         if (s->now >= s->win_start && s->now < s->win_end)
@@ -545,6 +548,7 @@ static void generate_one(struct noc_sim *s, int n)
             e->created = s->now;
             e->dst = dst;
             e->size = (uint16_t)size;
+            e->type = (uint8_t)type;
             ni->q_tail++;
             depth++;
             if (depth > s->st.source_queue_peak)
@@ -684,6 +688,7 @@ void noc_sim_stop_injection(noc_sim_t *s)
             noc_work_sub(s, noc_term_node(s, n), 1);
         }
     }
+    noc_rw_drop(s);
 }
 
 /* No flit moved for deadlock_cycles, or for as long as the longest channel

@@ -32,7 +32,7 @@ static inline __attribute__((always_inline)) void noc_sim_eval_nodes(struct noc_
         } else {
             uint64_t ni_work = ((arr_flit[at] | arr_credit[at]) >> NOC_NI_BIT) |
                                (uint64_t)(ni[n].lane0.pkt >= 0) | (uint64_t)(ni[n].q_head != ni[n].q_tail) |
-                               ni[n].pe_busy | ni[n].xbusy;
+                               ni[n].pe_busy | ni[n].xbusy | ni[n].rq_busy;
             if (ni_work)
                 noc_ni_eval(s, n);
         }

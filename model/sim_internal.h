@@ -36,13 +36,22 @@
 extern "C" {
 #endif
 
-/* One waiting packet in a source queue. */
+/* One waiting packet in a source queue (or a reply queue). */
 typedef struct noc_srcq_entry {
     uint64_t created;
     int32_t dst;
     uint16_t size;
-    uint16_t pad;
+    uint8_t type;     /* enum noc_pkt_type */
+    uint8_t measured; /* reply queues: counted in st.measured_outstanding (model/read_write.c) */
 } noc_srcq_entry_t;
+
+/* use_read_write: a terminal's replies waiting to be sent, before its
+ * source queue's requests (model/read_write.c); a ring of cap (a power of
+ * two, 0 until the first reply) entries, grown by doubling. */
+typedef struct noc_repq {
+    noc_srcq_entry_t *e;
+    uint32_t head, tail, cap;
+} noc_repq_t;
 
 /* An injection lane of an NI: the packet it is injecting, one flit a cycle. */
 typedef struct noc_ni_lane {
@@ -62,6 +71,7 @@ typedef struct noc_ni {
     uint8_t last_vc;      /* round-robin pointer over injection VCs */
     uint8_t pe_busy;      /* programs: the PE has ops to start, a computation or sends (one work item) */
     uint8_t xbusy;        /* extra lanes holding a packet */
+    uint8_t rq_busy;      /* use_read_write: replies queued (model/read_write.c) */
 } noc_ni_t;
 
 struct noc_sim {
@@ -146,6 +156,11 @@ struct noc_sim {
     uint32_t srcq_cap;      /* power of two >= cfg.source_queue (unbounded: grows, srcq_grow) */
     uint32_t srcq_limit;    /* cfg.source_queue (0, unbounded: UINT32_MAX) */
     int16_t *ni_credits;    /* n_terms * V: credits for the local input VCs */
+    /* use_read_write (model/read_write.c): per terminal, its replies
+     * waiting (NULL without); per packet kind, the VCs [rw_lo, rw_hi) it
+     * may take (NOC_PKT_ANY: all) */
+    noc_repq_t *repq;
+    uint8_t rw_lo[NOC_PKT_TYPES], rw_hi[NOC_PKT_TYPES];
     uint64_t next_pkt_id;
 
     /* packet pool */
@@ -208,7 +223,7 @@ struct noc_sim {
  * none its PE wants to send). */
 static inline int noc_ni_idle(const noc_ni_t *ni)
 {
-    return ni->lane0.pkt < 0 && !ni->xbusy && ni->q_head == ni->q_tail && !ni->pe_busy;
+    return ni->lane0.pkt < 0 && !ni->xbusy && ni->q_head == ni->q_tail && !ni->pe_busy && !ni->rq_busy;
 }
 
 /* For tests: from now on visit the active nodes in a new random order every

@@ -16,9 +16,10 @@ typedef struct noc_traffic_ops {
     /* The first cycle >= from at which `node` generates a packet, or
      * NOC_NEVER. Draws from the node's own stream rng. */
     uint64_t (*next)(void *ctx, int node, uint64_t from, noc_rng_t *rng);
-    /* Destination and length in flits of the packet node generates now; a
-     * destination equal to node (or < 0) means no packet. */
-    void (*make)(void *ctx, int node, noc_rng_t *rng, int *dst, int *size);
+    /* Destination, length in flits and kind (enum noc_pkt_type, model/flit.h:
+     * NOC_PKT_ANY, or a read or write request) of the packet node generates
+     * now; a destination equal to node (or < 0) means no packet. */
+    void (*make)(void *ctx, int node, noc_rng_t *rng, int *dst, int *size, int *type);
 } noc_traffic_ops_t;
 
 typedef struct noc_traffic {

@@ -145,9 +145,15 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
     char routers[48] = "";
     if (gr->term_base) /* concentration: nodes are the terminals */
         snprintf(routers, sizeof routers, " on %d routers", gr->n_nodes);
-    fprintf(f, "noctua %s: %s (%d nodes%s), router %s, %s traffic at %.3f flits/node/cycle, %lld-flit packets\n",
-            noc_version(), gr->name, noc_graph_terms(gr), routers, c->router, c->traffic, res->offered,
-            (long long)c->packet_size);
+    char sizes[160];
+    if (c->use_read_write) /* (packet_size is not used) */
+        snprintf(sizes, sizeof sizes, "requests and replies: reads %lld + %lld flits, writes %lld + %lld (%g of them)",
+                 (long long)c->read_request_size, (long long)c->read_reply_size, (long long)c->write_request_size,
+                 (long long)c->write_reply_size, c->write_fraction);
+    else
+        snprintf(sizes, sizeof sizes, "%lld-flit packets", (long long)c->packet_size);
+    fprintf(f, "noctua %s: %s (%d nodes%s), router %s, %s traffic at %.3f flits/node/cycle, %s\n", noc_version(),
+            gr->name, noc_graph_terms(gr), routers, c->router, c->traffic, res->offered, sizes);
     fprintf(f, "  cycles        %llu (warm-up %llu, window %llu, drain %llu)\n",
             (unsigned long long)st->cycles, (unsigned long long)st->warmup,
             (unsigned long long)st->sample, (unsigned long long)st->drain);

@@ -33,11 +33,17 @@ static uint64_t syn_next(void *ctx, int node, uint64_t from, noc_rng_t *rng)
     return from + noc_rng_geometric_log(rng, syn->p, syn->log_q);
 }
 
-static void syn_make(void *ctx, int node, noc_rng_t *rng, int *dst, int *size)
+static void syn_make(void *ctx, int node, noc_rng_t *rng, int *dst, int *size, int *type)
 {
     const noc_synthetic_t *syn = ctx;
-    *dst = noc_pattern_dest(&syn->pattern, node, rng);
+    *type = NOC_PKT_ANY;
     *size = syn->size;
+    if (syn->rw) { /* BookSim2's coin, tossed before the destination is drawn */
+        int w = noc_rng_unit(rng) < syn->write_fraction;
+        *type = w ? NOC_PKT_WRITE_REQ : NOC_PKT_READ_REQ;
+        *size = w ? syn->write_size : syn->read_size;
+    }
+    *dst = noc_pattern_dest(&syn->pattern, node, rng);
 }
 
 static const noc_traffic_ops_t syn_ops = { syn_next, syn_make };
@@ -70,6 +76,35 @@ static int onoff_init(noc_synthetic_t *syn, const noc_config_t *cfg, int nodes, 
     syn->r1 = r1;
     syn->state = noc_xmalloc((size_t)nodes, "on-off injection");
     memset(syn->state, 2, (size_t)nodes);
+    return 0;
+}
+
+/* use_read_write: the request sizes and the write fraction; syn->flits
+ * becomes the flits of a request and its reply, on average. */
+static int rw_init(noc_synthetic_t *syn, const noc_config_t *cfg, char *err, size_t errlen)
+{
+    syn->rw = cfg->use_read_write != 0;
+    if (!syn->rw)
+        return 0;
+    const struct { const char *name; long long v; } sz[] = {
+        { "read_request_size", cfg->read_request_size }, { "read_reply_size", cfg->read_reply_size },
+        { "write_request_size", cfg->write_request_size }, { "write_reply_size", cfg->write_reply_size },
+    };
+    for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++)
+        if (sz[i].v < 1 || sz[i].v > 65535) {
+            snprintf(err, errlen, "parameter '%s': %lld is out of range [1, 65535]", sz[i].name, sz[i].v);
+            return -1;
+        }
+    double wf = cfg->write_fraction;
+    if (!(wf >= 0.0 && wf <= 1.0)) {
+        snprintf(err, errlen, "parameter 'write_fraction': %g is not in [0, 1]", wf);
+        return -1;
+    }
+    syn->write_fraction = wf;
+    syn->read_size = (int)cfg->read_request_size;
+    syn->write_size = (int)cfg->write_request_size;
+    syn->flits = (1.0 - wf) * (double)(cfg->read_request_size + cfg->read_reply_size) +
+                 wf * (double)(cfg->write_request_size + cfg->write_reply_size);
     return 0;
 }
 
@@ -122,8 +157,19 @@ int noc_synthetic_init(noc_synthetic_t *syn, const noc_config_t *cfg, const noc_
         return -1;
     }
     syn->size = (int)cfg->packet_size;
-    syn->p = cfg->injection_rate_uses_flits ? cfg->injection_rate / (double)syn->size
-                                            : cfg->injection_rate;
+    syn->flits = (double)syn->size;
+    if (rw_init(syn, cfg, err, errlen) != 0) {
+        noc_synthetic_free(syn);
+        return -1;
+    }
+    /* flits into packets: by their mean; a BookSim2 file's request/reply
+     * traffic by BookSim2's (trafficmanager.cpp _GetAveragePacketSize:
+     * the four sizes' sum halved, in integers) */
+    double per = syn->flits;
+    if (syn->rw && cfg->booksim)
+        per = (double)((cfg->read_request_size + cfg->read_reply_size + cfg->write_request_size +
+                        cfg->write_reply_size) / 2);
+    syn->p = cfg->injection_rate_uses_flits ? cfg->injection_rate / per : cfg->injection_rate;
     if (syn->p < 0.0 || syn->p > 1.0) {
         snprintf(err, errlen, "parameter 'injection_rate': %g asks for %g packets per node per cycle; "
                  "a node generates at most one packet a cycle", cfg->injection_rate, syn->p);

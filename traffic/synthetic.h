@@ -17,7 +17,11 @@ typedef struct noc_synthetic {
     noc_pattern_t pattern;
     double p;   /* packets per node per cycle */
     double log_q; /* log1p(-p), for the geometric gaps (p < 1) */
-    int size;   /* flits per packet */
+    int size;   /* flits per packet (use_read_write: unused) */
+    double flits; /* flits per packet on average (use_read_write: of a request and its reply) */
+    /* use_read_write: requests, a write with probability write_fraction */
+    int rw, read_size, write_size;
+    double write_fraction;
     /* injection_process = on_off (BookSim2's injection.cpp): each cycle an
      * off node turns on with probability alpha, an on node off with beta,
      * and an on node makes a packet with probability r1; state[n]: 0 off,

@@ -92,6 +92,10 @@ typedef struct vc_node {
 
 /* VC class index meaning "any VC" (a packet leaving for the ejection port). */
 #define VC_ANY_CLASS NOC_GRAPH_MAX_CLASSES
+/* use_read_write: a packet of kind k (enum noc_pkt_type) routed to class c
+ * bids for the VCs of class_mask[k * VC_KIND_STRIDE + c]: its class's part
+ * of the kind's range (model/read_write.h). */
+#define VC_KIND_STRIDE (NOC_GRAPH_MAX_CLASSES + 1)
 
 typedef struct vc_state {
     int V, depth;
@@ -108,7 +112,10 @@ typedef struct vc_state {
     int max_ports;             /* largest port count of a node, lane ports included */
     int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */
-    uint64_t class_mask[NOC_GRAPH_MAX_CLASSES + 1]; /* VCs of each VC class; VC_ANY_CLASS: all */
+    /* VCs of each VC class (VC_ANY_CLASS: all), then those of each packet kind
+     * and class (use_read_write, VC_KIND_STRIDE) */
+    uint64_t class_mask[NOC_PKT_TYPES * VC_KIND_STRIDE];
+    int kinds;                 /* use_read_write: a head's class is offset by its packet's kind */
     int S;                     /* input_speedup: switch inputs per input port */
     int So;                    /* output_speedup: switch outputs per output port (1 but in the
                                   speedup instance, vc_speedup.c) */

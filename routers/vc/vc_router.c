@@ -242,12 +242,19 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     r->n_ivc = (uint32_t)nv;
     r->buf = noc_xcalloc(nv * r->qcap, sizeof(noc_flit_t), "vc router");
     uint64_t all_vcs = r->V >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << r->V) - 1u;
-    r->class_mask[VC_ANY_CLASS] = all_vcs;
-    for (int cl = 0; cl < gr->n_vclasses && cl < NOC_GRAPH_MAX_CLASSES; cl++) {
-        int lo, hi;
-        noc_vc_class_range(r->V, gr->n_vclasses, cl, &lo, &hi);
-        for (int v = lo; v < hi; v++)
-            r->class_mask[cl] |= UINT64_C(1) << v;
+    /* each kind's range split into the routing's classes as all the VCs are
+     * without kinds (kind NOC_PKT_ANY: all the VCs) */
+    r->kinds = c->use_read_write != 0;
+    for (int k = 0; k < NOC_PKT_TYPES; k++) {
+        int klo = s->rw_lo[k], kw = s->rw_hi[k] - klo;
+        uint64_t *m = &r->class_mask[k * VC_KIND_STRIDE];
+        m[VC_ANY_CLASS] = (kw >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << kw) - 1u) << klo;
+        for (int cl = 0; cl < gr->n_vclasses && cl < NOC_GRAPH_MAX_CLASSES; cl++) {
+            int lo, hi;
+            noc_vc_class_range(kw, gr->n_vclasses, cl, &lo, &hi);
+            for (int v = klo + lo; v < klo + hi; v++)
+                m[cl] |= UINT64_C(1) << v;
+        }
     }
     r->l_port = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
     r->l_vc = noc_xcalloc((size_t)r->max_ports * (size_t)r->V, 1, "vc router");
@@ -589,6 +596,7 @@ static void vc_thread_state_free(void *state)
         .lane_ports = 1,                                                                 \
         .terminals = 1,                                                                  \
         .eject_credits = 1,                                                              \
+        .packet_kinds = 1,                                                               \
         .lane_occupancy = vc_lane_occupancy,                                             \
         .waits_on = vc_waits_on,                                                         \
         .held_work = noc_vc_sp_held_work,                                                \

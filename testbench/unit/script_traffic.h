@@ -21,6 +21,7 @@
 typedef struct script {
     int n;
     int src[SCRIPT_MAX], dst[SCRIPT_MAX], size[SCRIPT_MAX];
+    int type[SCRIPT_MAX]; /* enum noc_pkt_type (script_add: NOC_PKT_ANY) */
     uint64_t at[SCRIPT_MAX];
     int next_of[SCRIPT_MAX_NODES]; /* per node: index of its next entry (0: from the start) */
 } script_t;
@@ -33,7 +34,15 @@ static inline void script_add(script_t *sc, uint64_t at, int src, int dst, int s
     sc->src[sc->n] = src;
     sc->dst[sc->n] = dst;
     sc->size[sc->n] = size;
+    sc->type[sc->n] = NOC_PKT_ANY;
     sc->n++;
+}
+
+/* The same for a request of kind type (use_read_write). */
+static inline void script_add_kind(script_t *sc, uint64_t at, int src, int dst, int size, int type)
+{
+    script_add(sc, at, src, dst, size);
+    sc->type[sc->n - 1] = type;
 }
 
 static inline int script_find_from(const script_t *sc, int node, int from_idx)
@@ -55,13 +64,14 @@ static inline uint64_t script_next(void *ctx, int node, uint64_t from, noc_rng_t
     return sc->at[k] >= from ? sc->at[k] : from;
 }
 
-static inline void script_make(void *ctx, int node, noc_rng_t *rng, int *dst, int *size)
+static inline void script_make(void *ctx, int node, noc_rng_t *rng, int *dst, int *size, int *type)
 {
     script_t *sc = ctx;
     (void)rng;
     int k = sc->next_of[node];
     *dst = sc->dst[k];
     *size = sc->size[k];
+    *type = sc->type[k];
     sc->next_of[node] = k + 1;
 }
 
