@@ -503,6 +503,8 @@ static void translate_dragonfly(bs_read_t *r, noc_config_t *cfg, const char *rf,
  * on the upper. noctua's functions of the same names give their two
  * classes the same halves when num_vcs is even. Odd: BookSim2's halves
  * share the middle VC, which noctua's classes do not: refused. */
+static void rw_halves(bs_read_t *r, const char *rf);
+
 static void translate_two_class(bs_read_t *r, noc_config_t *cfg, const char *rf)
 {
     long vcs = 0;
@@ -515,7 +517,40 @@ static void translate_two_class(bs_read_t *r, noc_config_t *cfg, const char *rf)
                "noctua's two VC classes share none: give an even num_vcs", vcs, rf);
         return;
     }
+    rw_halves(r, rf);
     set(r, cfg, "routing_function", rf, NULL);
+}
+
+/* use_read_write with two-class routing: BookSim2 halves each packet
+ * kind's VC range as it halves all VCs without kinds (routefunc.cpp:
+ * available_vcs = (vcEnd - vcBegin + 1) / 2), so an odd range's halves
+ * share its middle VC: refused as an odd num_vcs is. (Negative ends: the
+ * halves BookSim2's InitializeRoutingMap gives.) */
+static void rw_halves(bs_read_t *r, const char *rf)
+{
+    long rw = 0, vcs = 0;
+    if (int_key(r, "use_read_write", 0, 1, &rw) || !rw || int_key(r, "num_vcs", 1, 64, &vcs))
+        return;
+    static const char *const kind[4] = { "read_request", "write_request", "read_reply", "write_reply" };
+    for (int k = 0; k < 4; k++) {
+        char kb[32], ke[32];
+        snprintf(kb, sizeof kb, "%s_begin_vc", kind[k]);
+        snprintf(ke, sizeof ke, "%s_end_vc", kind[k]);
+        long b, e;
+        if (int_key(r, kb, -1000000, 1000000, &b) || int_key(r, ke, -1000000, 1000000, &e))
+            return;
+        if (b < 0)
+            b = k < 2 ? 0 : vcs / 2;
+        if (e < 0)
+            e = k < 2 ? vcs / 2 - 1 : vcs - 1;
+        if (e >= b && (e - b + 1) % 2) {
+            unsigned long line;
+            value_of(r, ke, &line);
+            refuse(r, line, "'%s' and '%s': %s VCs %ld to %ld, an odd number, with %s: BookSim2's two halves of "
+                   "them share the middle VC, noctua's two VC classes share none: give an even number", kb, ke,
+                   kind[k], b, e, rf);
+        }
+    }
 }
 
 /* The longest of BookSim2's flatfly injection and ejection channels with
@@ -671,8 +706,11 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
     else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
         refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
                topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant, romm, min_adapt or adaptive_xy_yx");
-    else /* BookSim2's dim_order_torus assigns its VC classes its own way */
+    else { /* BookSim2's dim_order_torus assigns its VC classes its own way */
+        if (torus)
+            rw_halves(r, "dim_order on a torus");
         set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
+    }
     *lat = torus && use_noc ? 2 : 1; /* networks/kncube.cpp */
 }
 

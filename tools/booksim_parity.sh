@@ -37,7 +37,11 @@
 # runs over 15 minutes a row), adaptive (only min_adapt_mesh,
 # adaptive_xy_yx_mesh and planar_adapt_mesh: the same mesh with 2 VCs,
 # uniform and transpose from low load to saturation, and with 4 VCs;
-# planar_adapt with 6 VCs),
+# planar_adapt with 6 VCs), rw (only request/reply traffic, use_read_write:
+# an 8x8 mesh with 4 VCs, requests on VCs 0-1 and replies on 2-3, 1-flit
+# packets and 1/5-flit reads and writes (a 1-flit read request answered by
+# 5 flits, a 5-flit write by 1), from low load to past saturation; the same
+# on an 8x8 torus; BookSim2's default ranges with 16 VCs, which overlap),
 # speedup_int (only internal and output speedup: an
 # 8x8 mesh, 2 VCs of 8 flits, 4-flit packets, separable input-first
 # allocators, BookSim2's example timing (routing_delay = 0, credit_delay =
@@ -83,7 +87,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|dfly|flatfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, dfly or flatfly, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly or flatfly, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -270,6 +274,22 @@ if [ "$SET" = adaptive ]; then
   pl='topology = mesh; k = 8; n = 2; routing_function = planar_adapt; vc_buf_size = 8; num_vcs = 6;'
   for r in 0.05 0.20 0.30; do own "mesh 8x8, planar_adapt, 6 VCs, uniform" "$r" "$pl traffic = uniform;"; done
   own "mesh 8x8, planar_adapt, 6 VCs, transpose" 0.05 "$pl traffic = transpose;"
+  exit 0
+fi
+# request/reply traffic: rates in requests per node per cycle
+if [ "$SET" = rw ]; then
+  rv='use_read_write = 1; read_request_begin_vc = 0; read_request_end_vc = 1; write_request_begin_vc = 0;
+write_request_end_vc = 1; read_reply_begin_vc = 2; read_reply_end_vc = 3; write_reply_begin_vc = 2; write_reply_end_vc = 3;
+vc_buf_size = 8; num_vcs = 4; traffic = uniform;'
+  sz='read_request_size = 1; read_reply_size = 5; write_request_size = 5; write_reply_size = 1;'
+  me="topology = mesh; k = 8; n = 2; routing_function = dim_order; $rv"
+  for r in 0.02 0.08 0.13 0.20; do own "mesh 8x8, 4 VCs, use_read_write, 1-flit packets" "$r" "$me"; done
+  for r in 0.01 0.03 0.045 0.08; do own "mesh 8x8, 4 VCs, use_read_write, 1/5-flit" "$r" "$me $sz"; done
+  to="topology = torus; k = 8; n = 2; routing_function = dim_order; $rv"
+  for r in 0.02 0.08 0.15; do own "torus 8x8, 4 VCs, use_read_write, 1-flit packets" "$r" "$to"; done
+  for r in 0.01 0.03; do own "torus 8x8, 4 VCs, use_read_write, 1/5-flit" "$r" "$to $sz"; done
+  d16='topology = mesh; k = 8; n = 2; routing_function = dim_order; use_read_write = 1; num_vcs = 16; vc_buf_size = 8;'
+  for r in 0.02 0.10; do own "mesh 8x8, 16 VCs, use_read_write, BookSim2's default ranges" "$r" "$d16 $sz"; done
   exit 0
 fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform

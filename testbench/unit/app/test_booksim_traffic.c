@@ -21,6 +21,7 @@
 #include "app/booksim.h"
 #include "app/config_file.h"
 #include "model/config.h"
+#include "testbench/unit/app/booksim_test.h"
 #include "testbench/unit/cmd_test.h"
 
 static int load(const char *name, const char *text, noc_config_t *cfg, char *err, size_t errlen)
@@ -140,6 +141,50 @@ static void test_command_line(void **state)
     free(err);
 }
 
+/* use_read_write: BookSim2's defaults (16 VCs, requests on 0-5 and
+ * 2-7, replies on 8-13 and 10-15) reach noctua; another subnet is
+ * refused, and so is an odd range on a torus, whose halves BookSim2 would
+ * overlap. A run: reads of 1 + 5 flits and writes of 5 + 1 are 6 flits a
+ * request whatever its kind, so 0.02 requests a node a cycle offer 0.12
+ * flits, and a flit rate of 0.12 is BookSim2's (1 + 5 + 5 + 1) / 2 = 6
+ * flits a request again. */
+static void test_read_write(void **state)
+{
+    (void)state;
+    noc_config_t cfg;
+    char err[1200];
+    const char *mesh = "topology = mesh; k = 4; n = 2; routing_function = dor; use_read_write = 1;\n";
+    assert_int_equal(load("rw.cfg", mesh, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.use_read_write, 1);
+    assert_int_equal(cfg.num_vcs, 16);
+    assert_int_equal(cfg.write_request_begin_vc, 2);
+    assert_int_equal(cfg.write_reply_end_vc, 15);
+    assert_float_equal(cfg.write_fraction, 0.5, 0.0);
+    char text[512];
+    snprintf(text, sizeof text, "%sread_reply_subnet = 1;\n", mesh);
+    assert_int_equal(load("rw2.cfg", text, &cfg, err, sizeof err), -1);
+    const char *torus = "topology = torus; k = 4; n = 2; routing_function = dim_order; num_vcs = 4;\n"
+                        "use_read_write = 1; read_request_end_vc = %d; write_request_begin_vc = 0;\n"
+                        "write_request_end_vc = 1;\n"
+                        "read_reply_begin_vc = 2; read_reply_end_vc = 3; write_reply_begin_vc = 2;\n"
+                        "write_reply_end_vc = 3;\n";
+    for (int e = 1; e <= 2; e++) { /* VCs 0-1: halves of one VC each; 0-2: three */
+        snprintf(text, sizeof text, torus, e);
+        assert_int_equal(load("rw3.cfg", text, &cfg, err, sizeof err), e == 1 ? 0 : -1);
+    }
+    snprintf(text, sizeof text, "%sread_reply_size = 5; write_request_size = 5; injection_rate = 0.02;\n"
+             "sample_period = 4000;\n", mesh);
+    put("rw4.cfg", text);
+    const char *run[] = {"run --config rw4.cfg", "run --config rw4.cfg injection_rate_uses_flits=1 "
+                         "injection_rate=0.12"};
+    for (int i = 0; i < 2; i++) {
+        json_t *j = run_json(run[i]);
+        assert_float_equal(jnum(j, "throughput", "offered"), 0.12, 1e-12);
+        assert_float_equal(jnum(j, "throughput", "accepted"), 0.12, 0.12 * 0.05);
+        json_decref(j);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_read_write),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }
