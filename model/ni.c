@@ -103,7 +103,11 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
         kind = e->type;
     }
     const int16_t *cr = noc_lane_credits(s, n, lane);
-    int vc = -1, lo = s->rw_lo[kind], hi = s->rw_hi[kind], v = ni->last_vc;
+    int vc = -1, lo = 0, hi = s->V, v = ni->last_vc;
+    if (s->repq) { /* use_read_write: the kind's range */
+        lo = s->rw_lo[kind];
+        hi = s->rw_hi[kind];
+    }
     if (v < lo || v >= hi) {
         if (cr[lo] > 0)
             vc = lo;

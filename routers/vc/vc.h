@@ -120,7 +120,7 @@ typedef struct vc_state {
     int So;                    /* output_speedup: switch outputs per output port (1 but in the
                                   speedup instance, vc_speedup.c) */
     int ej_class;              /* the graph's eject_vclass: a packet ejects on a VC of its route's class */
-    int fast;                  /* W = 1, S = 1, one terminal a router, no ejection credits: the
+    int fast;                  /* W = 1, S = 1, one terminal a router, no ejection credits, no packet kinds: the
                                   nodes may take the instance of the evaluation specialised for
                                   them (vc_router.c) */
     uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
@@ -199,6 +199,7 @@ typedef struct vc_ctx {
                                   in the common instance) */
     int adapt;                 /* adaptive routing: heads routed and VCs allocated by vc_adapt.c
                                   (a constant in every instance) */
+    int kinds;                 /* use_read_write: r->kinds (0, a constant, in the common instance) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */

@@ -79,7 +79,8 @@ VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int 
     vc_node_t *nd = vc_node(r, n);
     vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .S = S,
                    .ser = ser, .waits = waits, .locals = plain ? 1 : nd->locals, .ej = plain ? 0 : r->ej_credits,
-                   .ej_any = plain ? 1 : r->ej_class ? 0 : nd->locals, .adapt = stage == VC_STAGE_ADAPT };
+                   .ej_any = plain ? 1 : r->ej_class ? 0 : nd->locals, .adapt = stage == VC_STAGE_ADAPT,
+                   .kinds = plain ? 0 : r->kinds };
     if (arrivals) {
         /* the NI bits are the NI's, which evaluated first */
         noc_chan_flits_seen(s, at, ~NOC_NI_MASK);

@@ -35,7 +35,7 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
     q->rport = (uint8_t)port;
     /* ejection: any VC, but where the routing names its class there too */
     q->rclass = (uint8_t)(port >= x->ej_any ? cls : VC_ANY_CLASS);
-    if (r->kinds) /* use_read_write: within its packet kind's VCs */
+    if (x->kinds) /* use_read_write: within its packet kind's VCs */
         q->rclass = (uint8_t)(q->rclass + x->s->pkts[f->pkt].type * VC_KIND_STRIDE);
 routed:
     q->state = VC_VA;

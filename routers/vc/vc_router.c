@@ -72,7 +72,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->sa_wave = sak == NOC_ALLOC_WAVEFRONT || sak == NOC_ALLOC_RR_WAVEFRONT;
     r->W = (r->max_ports * r->V + 63) / 64;
     r->ej_class = gr->eject_vclass;
-    r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class;
+    r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write;
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
