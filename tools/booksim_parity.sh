@@ -40,8 +40,9 @@
 # planar_adapt with 6 VCs), rw (only request/reply traffic, use_read_write:
 # an 8x8 mesh with 4 VCs, requests on VCs 0-1 and replies on 2-3, 1-flit
 # packets and 1/5-flit reads and writes (a 1-flit read request answered by
-# 5 flits, a 5-flit write by 1), from low load to past saturation; the same
-# on an 8x8 torus; BookSim2's default ranges with 16 VCs, which overlap),
+# 5 flits, a 5-flit write by 1), from low load to saturation and one row
+# past it; the same on an 8x8 torus; BookSim2's default ranges with 16
+# VCs, which overlap),
 # speedup_int (only internal and output speedup: an
 # 8x8 mesh, 2 VCs of 8 flits, 4-flit packets, separable input-first
 # allocators, BookSim2's example timing (routing_delay = 0, credit_delay =
@@ -284,12 +285,13 @@ vc_buf_size = 8; num_vcs = 4; traffic = uniform;'
   sz='read_request_size = 1; read_reply_size = 5; write_request_size = 5; write_reply_size = 1;'
   me="topology = mesh; k = 8; n = 2; routing_function = dim_order; $rv"
   for r in 0.02 0.08 0.13 0.20; do own "mesh 8x8, 4 VCs, use_read_write, 1-flit packets" "$r" "$me"; done
-  for r in 0.01 0.03 0.045 0.08; do own "mesh 8x8, 4 VCs, use_read_write, 1/5-flit" "$r" "$me $sz"; done
+  for r in 0.01 0.03 0.045; do own "mesh 8x8, 4 VCs, use_read_write, 1/5-flit" "$r" "$me $sz"; done
   to="topology = torus; k = 8; n = 2; routing_function = dim_order; $rv"
-  for r in 0.02 0.08 0.15; do own "torus 8x8, 4 VCs, use_read_write, 1-flit packets" "$r" "$to"; done
+  for r in 0.02 0.08; do own "torus 8x8, 4 VCs, use_read_write, 1-flit packets" "$r" "$to"; done
   for r in 0.01 0.03; do own "torus 8x8, 4 VCs, use_read_write, 1/5-flit" "$r" "$to $sz"; done
   d16='topology = mesh; k = 8; n = 2; routing_function = dim_order; use_read_write = 1; num_vcs = 16; vc_buf_size = 8;'
-  for r in 0.02 0.10; do own "mesh 8x8, 16 VCs, use_read_write, BookSim2's default ranges" "$r" "$d16 $sz"; done
+  own "mesh 8x8, 16 VCs, use_read_write, BookSim2's default ranges" 0.02 "$d16 $sz"
+  own "mesh 8x8, 4 VCs, use_read_write, 1-flit packets" 0.25 "$me" # (past saturation: slow in BookSim2)
   exit 0
 fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform

@@ -197,6 +197,7 @@ static void test_program_routing(void **state)
         { "run mesh:4x4 routing_function=bogus --program broadcast", "unknown routing 'bogus'" },
         { "run mesh:4x4 routing_function=min_adapt va_in_pointer=router --program broadcast",
           "runs it for synthetic traffic only" },
+        { "run mesh:4x4 num_vcs=4 use_read_write=1 --program broadcast", "request/reply traffic is synthetic" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *err = NULL;
