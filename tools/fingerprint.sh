@@ -32,4 +32,6 @@ bsn:mesh:4x4 injection_rate=0.25 packet_size=2
 otis:ring:6 injection_rate=0.3 num_vcs=6
 pyramid:3 injection_rate=0.2 traffic=hotspot hotspot_rate=0.2
 circulant:16:1,4 injection_rate=0.4 packet_size=3 vc_allocator=islip
+mesh:8x8 num_vcs=4 use_read_write=1 read_reply_size=5 write_request_size=5 write_fraction=0.3 injection_rate=0.3
+torus:4x4 num_vcs=6 use_read_write=1 read_request_end_vc=1 write_request_end_vc=1 injection_rate=0.5
 LIST
