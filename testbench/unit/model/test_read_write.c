@@ -342,11 +342,54 @@ static void test_refusals(void **state)
     refused("mesh:4x4", (const char *const[]){"use_read_write=1", "write_fraction=1.5", NULL}, "'write_fraction'");
 }
 
+/* The first-VC rule when that VC has no credit: one-flit buffers; node 1's
+ * request reaches node 0 in cycle N (its latency alone), when node 0
+ * sends request R1 (VC 0) and queues R2. In N + 1 the reply goes first
+ * (VC 2); in N + 2 R2's pointer (2) is outside 0-1, so only VC 0 is
+ * tried, whose one credit R1 still holds (it is back a few cycles later,
+ * after R1 has left the router): R2 waits and then takes VC 0, where a
+ * search of the whole range would take VC 1 at once. */
+static void test_ni_first_vc_waits(void **state)
+{
+    (void)state;
+    script_t one = {0};
+    script_add(&one, 0, 1, 0, 1);
+    noc_stats_t st;
+    script_run("mesh:2x2", &one, (const char *const[]){"num_vcs=4", "vc_buf_size=1", NULL}, &st);
+    uint64_t N = st.latency.sum;
+    script_t sc = {0};
+    script_add_kind(&sc, N, 0, 1, 1, NOC_PKT_READ_REQ);
+    script_add_kind(&sc, N + 1, 0, 1, 1, NOC_PKT_READ_REQ);
+    script_add_kind(&sc, 0, 1, 0, 1, NOC_PKT_READ_REQ);
+    noc_topo_t *t;
+    noc_sim_t *s = script_sim(&t, "mesh:2x2", 0, &sc,
+                              (const char *const[]){"num_vcs=4", "vc_buf_size=1", "use_read_write=1", NULL});
+    inj_t in = {0};
+    for (int cyc = 0; cyc < 200; cyc++) {
+        noc_sim_step(s);
+        scan_injections(s, &in);
+    }
+    const int kind[] = {NOC_PKT_READ_REQ, NOC_PKT_READ_REP, NOC_PKT_READ_REQ};
+    int k = 0;
+    for (int j = 0; j < in.n; j++) {
+        if (in.node[j] != 0)
+            continue;
+        assert_true(k < 3);
+        assert_int_equal(in.kind[j], kind[k]);
+        assert_int_equal(in.vc[j], k == 1 ? 2 : 0);
+        k++;
+    }
+    assert_int_equal(k, 3);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reply_timing),  cmocka_unit_test(test_kind_vcs),
         cmocka_unit_test(test_kind_class_masks), cmocka_unit_test(test_ni_vc_choice),
+        cmocka_unit_test(test_ni_first_vc_waits),
         cmocka_unit_test(test_load),          cmocka_unit_test(test_rate_conversion),
         cmocka_unit_test(test_refusals),
     };
