@@ -13,7 +13,9 @@
  * model) turns the counts into energy. A link is charged by its own length
  * (its latency in cycles, each cycle pitch_mm of wire) and width, a
  * router's static power by its own ports, VCs, depth and flit width, unless
- * the table is of the old form (one figure per link, per router). */
+ * the table is of the old form (one figure per link, per router); or, with
+ * router_leakage=gates, by the cells of its synthesized core (counts passed
+ * in by the caller, app/energy_file.c) times the table's leakage per cell. */
 #ifndef NOC_ENERGY_H
 #define NOC_ENERGY_H
 #include <stddef.h>
