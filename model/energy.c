@@ -48,16 +48,24 @@ void noc_energy_default(noc_energy_table_t *t)
     t->by_size = 1;
     t->leak_crossbar_pw = 10213;
     t->clock_output_bit_uw = 29.5868;
+    /* router_leakage=gates: the Nangate 45 nm Open Cell Library's typical
+     * corner (1.1 V, 25 C), cell_leakage_power of NAND2_X1, INV_X1 and
+     * DFFR_X1 (docs/energy.md, "Leakage from the gate count") */
+    t->gate_keys = 1;
+    t->leak_nand_nw = 17.393360;
+    t->leak_not_nw = 14.353185;
+    t->leak_ff_nw = 86.212780;
 }
 
 /* The keys after the events, in the order of their bits in `seen`. */
 enum {
     K_NAME = NOC_EV_COUNT, K_FLIT_BITS, K_LEAK_BIT, K_ST_ROUTER, K_ST_LINK, K_CLOCK,
-    K_LINK_MM, K_ST_LINK_MM, K_PITCH, K_LEAK_XBAR, K_CLK_OUT
+    K_LINK_MM, K_ST_LINK_MM, K_PITCH, K_LEAK_XBAR, K_CLK_OUT, K_LEAK_NAND, K_LEAK_NOT, K_LEAK_FF
 };
 static const char *const extra_keys[] = { "name", "flit_bits", "leak_buffer_bit", "static_router", "static_link",
                                           "clock_ghz", "link_bit_mm", "static_link_bit_mm", "pitch_mm",
-                                          "leak_crossbar", "clock_output_bit" };
+                                          "leak_crossbar", "clock_output_bit", "leak_nand", "leak_not",
+                                          "leak_ff" };
 
 static const char *key_name(int k)
 {
@@ -105,6 +113,9 @@ static void set_number(noc_energy_table_t *t, int k, double v)
     case K_PITCH: t->pitch_mm = v; break;
     case K_LEAK_XBAR: t->leak_crossbar_pw = v; break;
     case K_CLK_OUT: t->clock_output_bit_uw = v; break;
+    case K_LEAK_NAND: t->leak_nand_nw = v; break;
+    case K_LEAK_NOT: t->leak_not_nw = v; break;
+    case K_LEAK_FF: t->leak_ff_nw = v; break;
     default: t->pj[k] = v; break; /* an event's */
     }
 }
@@ -211,6 +222,19 @@ int noc_energy_complete(noc_energy_table_t *t, uint64_t seen, char *err, size_t 
     for (int i = 0; i < 2; i++)
         grouped |= (UINT64_C(1) << link_old[i]) | (UINT64_C(1) << router_new[i]);
     grouped |= UINT64_C(1) << K_ST_ROUTER;
+    static const int gate_keys[] = { K_LEAK_NAND, K_LEAK_NOT, K_LEAK_FF };
+    int n_gate = 0;
+    for (int i = 0; i < 3; i++) {
+        grouped |= UINT64_C(1) << gate_keys[i];
+        n_gate += (seen & (UINT64_C(1) << gate_keys[i])) != 0;
+    }
+    for (int i = 0; i < 3 && n_gate > 0 && n_gate < 3; i++)
+        if (!(seen & (UINT64_C(1) << gate_keys[i]))) {
+            snprintf(err, errlen, "no value for %s (the gates' leakage, leak_nand, leak_not, leak_ff: all three "
+                     "or none, docs/energy.md)", key_name(gate_keys[i]));
+            return -1;
+        }
+    t->gate_keys = n_gate == 3;
     for (int k = 0; k < NOC_ENERGY_KEYS; k++)
         if (!(grouped & (UINT64_C(1) << k)) && !(seen & (UINT64_C(1) << k))) {
             snprintf(err, errlen, "no value for %s (a table gives every key: docs/energy.md)", key_name(k));
@@ -355,9 +379,25 @@ double noc_energy_channel_static_mw(const noc_sim_t *s, const noc_energy_table_t
     return chan_static_mw(t, pitches, wires);
 }
 
-/* Router static power from its inputs and outputs, mW. */
-static double router_static_mw(const noc_energy_table_t *t, int in, int out)
+double noc_energy_gates_mw(const noc_energy_table_t *t, const noc_gate_count_t *g)
 {
+    double mux_nw = 3 * t->leak_nand_nw + t->leak_not_nw; /* an enable's 2:1 multiplexer */
+    return 1e-6 * ((double)g->nand * t->leak_nand_nw + (double)g->inv * t->leak_not_nw +
+                   (double)g->ff * t->leak_ff_nw + (double)g->ff_enable * mux_nw);
+}
+
+/* A router's output registers' clock, mW (by-size tables). */
+static double clock_mw(const noc_energy_table_t *t, int out)
+{
+    return t->clock_output_bit_uw * 1e-3 * (double)out * t->flit_bits;
+}
+
+/* Router n's static power from its inputs and outputs, mW: with gates its
+ * core's leakage and its output clock. */
+static double router_static_mw(const noc_energy_table_t *t, int n, int in, int out)
+{
+    if (t->gates)
+        return noc_energy_gates_mw(t, &t->gates[n]) + clock_mw(t, out);
     if (!t->by_size)
         return t->static_router_mw;
     double w = t->flit_bits, i = in, o = out;
@@ -389,7 +429,22 @@ double noc_energy_router_static_mw(const noc_sim_t *s, const noc_energy_table_t 
         *in = i;
     if (out)
         *out = o;
-    return router_static_mw(t, i, o);
+    return router_static_mw(t, n, i, o);
+}
+
+int noc_energy_router_ports(const noc_sim_t *s, int n)
+{
+    int i = 0, o = 0;
+    for (int c = 0; c < s->n_chan; c++) {
+        o += c < s->n_ports && s->chan_from[c] == n;
+        i += s->chan_in_gport[c] >= 0 && s->chan_to[c] == n;
+    }
+    return i > o ? i : o;
+}
+
+int noc_energy_buffer_depth(const noc_sim_t *s)
+{
+    return s->rops->depth ? s->rops->depth(s) : 0;
 }
 
 /* Input buffer bits of a router with `in` buffered inputs. */
@@ -405,6 +460,13 @@ uint64_t noc_energy_router_buffer_bits(const noc_sim_t *s, const noc_energy_tabl
     return buffer_bits(s, t, in);
 }
 
+double noc_energy_router_buffer_mw(const noc_sim_t *s, const noc_energy_table_t *t, int n)
+{
+    if (t->gates)
+        return 0;
+    return (double)noc_energy_router_buffer_bits(s, t, n) * t->leak_buffer_bit_uw * 1e-3;
+}
+
 /* The static powers of out's run: buffers, routers, channels. */
 static void static_power(const struct noc_sim *s, const noc_energy_table_t *t, noc_energy_sum_t *out)
 {
@@ -413,9 +475,19 @@ static void static_power(const struct noc_sim *s, const noc_energy_table_t *t, n
     router_ports(s, in, outs);
     for (int n = 0; n < s->n_nodes; n++) {
         out->buffer_bits += buffer_bits(s, t, in[n]);
-        out->router_mw += router_static_mw(t, in[n], outs[n]);
+        out->router_mw += router_static_mw(t, n, in[n], outs[n]);
+        if (t->gates) {
+            const noc_gate_count_t *g = &t->gates[n];
+            out->gate_mw += noc_energy_gates_mw(t, g);
+            out->clock_mw += clock_mw(t, outs[n]);
+            out->gate_total.nand += g->nand;
+            out->gate_total.inv += g->inv;
+            out->gate_total.ff += g->ff;
+            out->gate_total.ff_enable += g->ff_enable;
+        }
     }
     free(in);
+    out->gates = t->gates != NULL;
     if (!t->by_size) /* the old form's figures, as it computed them */
         out->router_mw = s->n_nodes * t->static_router_mw;
     int wires[NOC_GRAPH_MAX_CLASSES];
@@ -429,7 +501,7 @@ static void static_power(const struct noc_sim *s, const noc_energy_table_t *t, n
         out->channel_mw = s->n_chan * t->static_link_mw;
     out->routers = s->n_nodes;
     out->channels = s->n_chan;
-    out->leak_buffer_mw = (double)out->buffer_bits * t->leak_buffer_bit_uw * 1e-3;
+    out->leak_buffer_mw = t->gates ? 0 : (double)out->buffer_bits * t->leak_buffer_bit_uw * 1e-3;
     out->static_mw = out->leak_buffer_mw + out->router_mw + out->channel_mw;
 }
 
@@ -474,6 +546,35 @@ int noc_sim_set_energy(noc_sim_t *s, const noc_energy_table_t *t, char *err, siz
     }
     s->energy = noc_xmalloc(sizeof *t, "energy");
     *s->energy = *t;
+    s->energy->gates = NULL;
+    return 0;
+}
+
+int noc_sim_set_energy_gates(noc_sim_t *s, const noc_energy_table_t *t, const noc_gate_count_t *gates, char *err,
+                             size_t errlen)
+{
+    if (!t->gate_keys) {
+        snprintf(err, errlen, "parameter 'router_leakage': gates needs the gates' leakage per cell in the energy "
+                 "table: %s gives no leak_nand, leak_not, leak_ff (docs/energy.md)", t->name);
+        return -1;
+    }
+    if (!t->by_size) {
+        snprintf(err, errlen, "parameter 'router_leakage': gates replaces a router's crossbar leakage, and table %s "
+                 "gives its routers in the old form (static_router): give leak_crossbar and clock_output_bit "
+                 "(docs/energy.md)", t->name);
+        return -1;
+    }
+    if (noc_sim_set_energy(s, t, err, errlen) != 0)
+        return -1;
+    /* the table and its routers' cells in one block, freed with s->energy */
+    size_t n = (size_t)s->n_nodes;
+    noc_energy_table_t *e = noc_xmalloc(sizeof *e + n * sizeof *gates, "energy");
+    *e = *s->energy;
+    noc_gate_count_t *g = (noc_gate_count_t *)(void *)(e + 1);
+    memcpy(g, gates, n * sizeof *gates);
+    e->gates = g;
+    free(s->energy);
+    s->energy = e;
     return 0;
 }
 

@@ -13,7 +13,9 @@
  * model) turns the counts into energy. A link is charged by its own length
  * (its latency in cycles, each cycle pitch_mm of wire) and width, a
  * router's static power by its own ports, VCs, depth and flit width, unless
- * the table is of the old form (one figure per link, per router). */
+ * the table is of the old form (one figure per link, per router); or, with
+ * router_leakage=gates, by the cells of its synthesized core (counts passed
+ * in by the caller, app/energy_file.c) times the table's leakage per cell. */
 #ifndef NOC_ENERGY_H
 #define NOC_ENERGY_H
 #include <stddef.h>
@@ -77,7 +79,26 @@ typedef struct noc_energy_table {
     double leak_crossbar_pw;
     double clock_output_bit_uw;
     double static_router_mw;   /* old form: per router, mW */
+    /* Leakage per cell of the router core's gates (nW), for
+     * router_leakage=gates; gate_keys 1 when the table gives them (the
+     * three keys leak_nand, leak_not, leak_ff, all or none). */
+    int gate_keys;
+    double leak_nand_nw, leak_not_nw, leak_ff_nw;
+    /* router_leakage=gates: each router's cells (n_nodes, set by
+     * noc_sim_set_energy_gates); NULL: the figures above. */
+    const struct noc_gate_count *gates;
 } noc_energy_table_t;
+
+/* A router core's cells as yosys leaves them (`abc -g NAND`: routers/rtl/
+ * area.h): 2-input NANDs, inverters, flip-flops, and how many of those
+ * flip-flops have an enable (a 2:1 multiplexer in front of a plain one). */
+typedef struct noc_gate_count {
+    long nand, inv, ff, ff_enable;
+} noc_gate_count_t;
+/* A core's leakage with table t, mW: nand x leak_nand + inv x leak_not +
+ * ff x leak_ff, and per flip-flop with an enable its multiplexer as gates
+ * (3 NANDs and an inverter: 3 leak_nand + leak_not). */
+double noc_energy_gates_mw(const noc_energy_table_t *t, const noc_gate_count_t *g);
 
 /* The built-in table (docs/energy.md: BookSim2's power model and 32 nm
  * techfile, for 64-bit flits, 5-port routers with 16 flits of buffer per
@@ -85,12 +106,13 @@ typedef struct noc_energy_table {
 void noc_energy_default(noc_energy_table_t *t);
 
 /* Keys a table file may give: every key of noc_energy_line. */
-#define NOC_ENERGY_KEYS (NOC_EV_COUNT + 11)
+#define NOC_ENERGY_KEYS (NOC_EV_COUNT + 14)
 /* One line of a table file into t: blank, "# comment" or "key = value"
  * (keys: name, flit_bits, the event names, leak_buffer_bit, clock_ghz;
  * links either link_bit_mm, static_link_bit_mm, pitch_mm or, the old
  * form, link, static_link; routers either leak_crossbar, clock_output_bit
- * or, the old form, static_router); values are non-negative numbers
+ * or, the old form, static_router; and, optional, the gates' leakage
+ * leak_nand, leak_not, leak_ff); values are non-negative numbers
  * (flit_bits a positive integer, clock_ghz and pitch_mm positive). seen: a
  * bit per key given so far (a key twice is refused). 0, or -1 with the key
  * at fault in err (the caller adds file and line). */
@@ -129,6 +151,14 @@ double noc_energy_channel_static_mw(const noc_sim_t *s, const noc_energy_table_t
 double noc_energy_router_static_mw(const noc_sim_t *s, const noc_energy_table_t *t, int n, int *in, int *out);
 /* Input buffer bits of router n: its buffered inputs x VCs x depth x flit bits. */
 uint64_t noc_energy_router_buffer_bits(const noc_sim_t *s, const noc_energy_table_t *t, int n);
+/* Leakage of router n's input buffers, mW: its bits x leak_buffer_bit; 0
+ * with router_leakage=gates (its buffers are flip-flops of its core). */
+double noc_energy_router_buffer_mw(const noc_sim_t *s, const noc_energy_table_t *t, int n);
+/* Router n's ports as a core has them: the larger of its inputs and
+ * outputs (a node's degree + 1 with one NI), and its VC buffers' depth:
+ * what its core is synthesized with (router_leakage=gates). */
+int noc_energy_router_ports(const noc_sim_t *s, int n);
+int noc_energy_buffer_depth(const noc_sim_t *s);
 
 /* What a run spent. */
 typedef struct noc_energy_sum {
@@ -138,7 +168,11 @@ typedef struct noc_energy_sum {
     uint64_t buffer_bits;       /* input buffer bits of every router */
     int routers, channels;
     double leak_buffer_mw;      /* the buffers' leakage */
-    double router_mw;           /* the routers' static power beside their buffers */
+    double router_mw;           /* the routers' static power beside their buffers
+                                 * (router_leakage=gates: with them, gate_mw + clock_mw) */
+    int gates;                  /* 1: router_leakage=gates */
+    double gate_mw, clock_mw;   /* gates: the cores' leakage, the output registers' clock */
+    noc_gate_count_t gate_total;/* gates: every router's cells */
     double channel_mw;          /* the channels' */
     double static_mw;           /* every static power: buffers, routers, channels */
     uint64_t cycles;            /* cycles counted */
@@ -157,6 +191,13 @@ void noc_energy_run(const noc_sim_t *s, const noc_energy_table_t *t, noc_energy_
  * run (a router family with no microarchitecture to count, a flit width
  * other than the table's). */
 int noc_sim_set_energy(noc_sim_t *s, const noc_energy_table_t *t, char *err, size_t errlen);
+/* The same with router_leakage=gates: gates[n] is router n's core
+ * (n_nodes of them, copied), whose leakage with t's leak_nand, leak_not
+ * and leak_ff replaces its buffers' and its crossbar's (the output clock
+ * stays). -1 with a message naming the parameter when t has no gate keys
+ * or gives its routers in the old form (static_router). */
+int noc_sim_set_energy_gates(noc_sim_t *s, const noc_energy_table_t *t, const noc_gate_count_t *gates, char *err,
+                             size_t errlen);
 /* The table set on s, or NULL. */
 const noc_energy_table_t *noc_sim_energy(const noc_sim_t *s);
 

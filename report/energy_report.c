@@ -53,8 +53,17 @@ void noc_report_energy_text(FILE *f, const noc_sim_t *s)
     power_text(e.static_mw, pst, sizeof pst);
     power_text(e.avg_mw, pavg, sizeof pavg);
     power_text(e.ns > 0 ? e.dynamic_pj / e.ns : 0.0, pdyn, sizeof pdyn);
-    fprintf(f, "    static      %s (mW: buffers %.4g, routers %.4g, channels %.4g): %s\n", pst, e.leak_buffer_mw,
-            e.router_mw, e.channel_mw, stat);
+    if (e.gates) {
+        const noc_gate_count_t *g = &e.gate_total;
+        fprintf(f, "    static      %s (mW: router gates %.4g, router clocks %.4g, channels %.4g): %s\n", pst,
+                e.gate_mw, e.clock_mw, e.channel_mw, stat);
+        fprintf(f, "    gates       %ld cells in %d routers' cores: NAND %ld, NOT %ld, flip-flops %ld (%ld with enable);"
+                " nW a cell: NAND %.4g, NOT %.4g, flip-flop %.4g\n", g->nand + g->inv + g->ff, e.routers, g->nand,
+                g->inv, g->ff, g->ff_enable, t->leak_nand_nw, t->leak_not_nw, t->leak_ff_nw);
+    } else {
+        fprintf(f, "    static      %s (mW: buffers %.4g, routers %.4g, channels %.4g): %s\n", pst, e.leak_buffer_mw,
+                e.router_mw, e.channel_mw, stat);
+    }
     fprintf(f, "    power       average %s (dynamic %s)\n", pavg, pdyn);
     fprintf(f, "    per flit    %.4g pJ per flit delivered (%llu), %.4g pJ per bit\n", e.pj_per_flit,
             (unsigned long long)e.flits, e.pj_per_bit);
@@ -97,7 +106,21 @@ static json_t *table_json(const noc_energy_table_t *t)
     } else {
         json_object_set_new(j, "static_router_mw", json_real(t->static_router_mw));
     }
+    if (t->gates) {
+        json_object_set_new(j, "router_leakage", json_string("gates"));
+        json_object_set_new(j, "leak_nand_nw", json_real(t->leak_nand_nw));
+        json_object_set_new(j, "leak_not_nw", json_real(t->leak_not_nw));
+        json_object_set_new(j, "leak_ff_nw", json_real(t->leak_ff_nw));
+    }
     return j;
+}
+
+/* A core's cells (router_leakage=gates). */
+static json_t *gates_json(const noc_gate_count_t *g)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:I}", "cells", (json_int_t)(g->nand + g->inv + g->ff), "nand",
+                     (json_int_t)g->nand, "not", (json_int_t)g->inv, "ff", (json_int_t)g->ff, "ff_enable",
+                     (json_int_t)g->ff_enable);
 }
 
 /* The network links' traversals and their energy, in the order of the
@@ -146,10 +169,12 @@ static json_t *routers_json(const noc_sim_t *s, const noc_energy_table_t *t, dou
         const uint64_t *r = &ev[(size_t)n * NOC_EV_SLOTS];
         int in, out;
         double dyn = noc_energy_dynamic_pj(t, r), rst = noc_energy_router_static_mw(s, t, n, &in, &out);
-        double bst = (double)noc_energy_router_buffer_bits(s, t, n) * t->leak_buffer_bit_uw * 1e-3;
+        double bst = noc_energy_router_buffer_mw(s, t, n);
         json_t *j = json_pack("{s:s, s:o, s:f, s:i, s:i}", "node", a, "events", events_json(t, r), "dynamic_pj", dyn,
                               "inputs", in, "outputs", out);
         json_object_set_new(j, "static_mw", json_pack("{s:f, s:f}", "buffers", bst, "router", rst));
+        if (t->gates)
+            json_object_set_new(j, "gates", gates_json(&t->gates[n]));
         json_object_set_new(j, "static_pj", json_real((bst + rst) * ns));
         json_object_set_new(j, "total_pj", json_real(dyn + (bst + rst) * ns));
         /* the router alone: without the links leaving it (what draw colours it by) */
@@ -195,8 +220,14 @@ json_t *noc_report_energy_json(const noc_sim_t *s)
     json_object_set_new(j, "dynamic_pj", json_real(e.dynamic_pj));
     json_object_set_new(j, "dynamic_by_event_pj", by);
     json_object_set_new(j, "buffer_bits", json_integer((json_int_t)e.buffer_bits));
-    json_object_set_new(j, "static_mw", json_pack("{s:f, s:f, s:f, s:f}", "buffers", e.leak_buffer_mw, "routers",
-                                                  e.router_mw, "channels", e.channel_mw, "total", e.static_mw));
+    json_t *st = json_pack("{s:f, s:f, s:f, s:f}", "buffers", e.leak_buffer_mw, "routers", e.router_mw, "channels",
+                           e.channel_mw, "total", e.static_mw);
+    if (e.gates) {
+        json_object_set_new(st, "router_gates", json_real(e.gate_mw));
+        json_object_set_new(st, "router_clocks", json_real(e.clock_mw));
+        json_object_set_new(j, "gates", gates_json(&e.gate_total));
+    }
+    json_object_set_new(j, "static_mw", st);
     json_object_set_new(j, "cycles", json_integer((json_int_t)e.cycles));
     json_object_set_new(j, "ns", json_real(e.ns));
     json_object_set_new(j, "static_pj", json_real(e.static_pj));

@@ -223,6 +223,15 @@ static int sources(const char *src, char *files, size_t flen, uint64_t *hash, ch
 
 /* ---- counts -------------------------------------------------------------------- */
 
+/* Is a yosys flip-flop kind one with an enable? Its name's first word
+ * ends in E: $_DFFE_PP_, $_DFFE_PN0P_, $_SDFFE_..., $_SDFFCE_...,
+ * $_DFFSRE_..., $_ALDFFE_... (not $_DFF_P_, $_DFF_PN0_, $_DFFSR_...). */
+static int ff_enable(const char *kind)
+{
+    const char *w = kind + 2, *end = strchr(w, '_');
+    return end && end > w && end[-1] == 'E';
+}
+
 static void add_kind(noc_area_t *a, const char *kind, long n)
 {
     if (a->n_kinds < NOC_AREA_MAX_KINDS) {
@@ -233,15 +242,17 @@ static void add_kind(noc_area_t *a, const char *kind, long n)
         a->nand += n;
     else if (strcmp(kind, "$_NOT_") == 0)
         a->inv += n;
-    else if (strncmp(kind, "$_", 2) == 0 && strstr(kind, "DFF"))
+    else if (strncmp(kind, "$_", 2) == 0 && strstr(kind, "DFF")) {
         a->ff += n;
-    else
+        if (ff_enable(kind))
+            a->ff_enable += n;
+    } else
         a->other += n;
 }
 
 static void clear_counts(noc_area_t *a)
 {
-    a->cells = a->nand = a->inv = a->ff = a->other = 0;
+    a->cells = a->nand = a->inv = a->ff = a->ff_enable = a->other = 0;
     a->n_kinds = 0;
 }
 

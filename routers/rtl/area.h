@@ -1,7 +1,8 @@
 /* area.h: gate counts of the router core rtl/noc_vc_router.sv for one
  * parameter set, by synthesis with yosys (`synth -flatten; abc -g NAND`),
  * cached per parameter set and per version of rtl/ (docs/area.md). Used by
- * `noctua area` (cli/cmd_area.c) and `noctua topo SPEC --area` (cli/cmd_topo.c); beside
+ * `noctua area` (cli/cmd_area.c), `noctua topo SPEC --area` (cli/cmd_topo.c) and
+ * router_leakage=gates (app/energy_file.c, docs/energy.md); beside
  * rtl_model.c, which drives Verilator on the same sources. */
 #ifndef NOC_AREA_H
 #define NOC_AREA_H
@@ -44,6 +45,7 @@ typedef struct noc_area {
     noc_area_params_t params;
     long cells;             /* every cell */
     long nand, inv, ff;     /* $_NAND_, $_NOT_, flip-flops ($_*DFF*_) */
+    long ff_enable;         /* of the flip-flops, those with an enable ($_DFFE_*, $_SDFFE_*, ...) */
     long other;             /* cells of any other kind (none expected; not weighed) */
     double nand2;           /* NAND2 equivalents: the weights above */
     int n_kinds;            /* the cell kinds, as yosys names them */

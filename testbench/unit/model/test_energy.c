@@ -16,7 +16,10 @@
  *     of distinct powers of two the sum is exact and names any count off.
  *   - A program's steps: each step's events from the formulas above.
  *   - Table files: a bad line refused naming the file, the line and the
- *     key; the CLI exits 2 on one. */
+ *     key; the CLI exits 2 on one.
+ *   - router_leakage=gates: a router's static power is its core's cells x
+ *     the leakage per cell (an enable as a 3-NAND, 1-NOT multiplexer) and
+ *     its output clock, on mesh:3 with cell counts passed in; refusals. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -260,6 +263,86 @@ static void test_router_static_by_size(void **state)
     noc_topo_destroy(t);
 }
 
+/* router_leakage=gates on mesh:3 (32-bit flits, 2 VCs of 4 flits), the
+ * cores' cells passed in: the ends {1000 NAND, 100 NOT, 50 flip-flops, 20
+ * of them with an enable}, the middle {2000, 300, 80, 60}; 2 nW a NAND, 1
+ * a NOT, 10 a flip-flop, and an enable's multiplexer 3 NANDs and a NOT (7
+ * nW). A router's static power is its core's leakage and its output clock
+ * (2 uW x O x 32): an end 1e-6 mW x (2000 + 100 + 500 + 140) + 0.128 =
+ * 0.13074 mW, the middle 1e-6 x (4000 + 300 + 800 + 420) + 0.192 =
+ * 0.19752 mW; the buffers leak nothing of their own (they are the cores'
+ * flip-flops); channels and dynamic energy as without. */
+static void test_router_gate_leakage(void **state)
+{
+    (void)state;
+    noc_topo_t *t;
+    const char *more[] = { "flit_width=32", "vc_buf_size=4", NULL };
+    noc_sim_t *s = one_packet_kv(&t, "mesh:3", 2, 1, more);
+    noc_energy_table_t tb;
+    mm_table(&tb, 32);
+    tb.gate_keys = 1;
+    tb.leak_nand_nw = 2;
+    tb.leak_not_nw = 1;
+    tb.leak_ff_nw = 10;
+    const noc_gate_count_t g[3] = { { 1000, 100, 50, 20 }, { 2000, 300, 80, 60 }, { 1000, 100, 50, 20 } };
+    char err[400];
+    noc_energy_sum_t plain;
+    assert_int_equal(noc_sim_set_energy(s, &tb, err, sizeof err), 0);
+    noc_energy_run(s, noc_sim_energy(s), &plain);
+    assert_int_equal(noc_sim_set_energy_gates(s, &tb, g, err, sizeof err), 0);
+    const noc_energy_table_t *et = noc_sim_energy(s);
+    assert_non_null(et->gates);
+    assert_int_equal(noc_energy_router_ports(s, 0), 2);
+    assert_int_equal(noc_energy_router_ports(s, 1), 3);
+    assert_int_equal(noc_energy_buffer_depth(s), 4);
+    assert_float_equal(noc_energy_gates_mw(et, &g[1]), 5.52e-3, 1e-15);
+    assert_float_equal(noc_energy_router_static_mw(s, et, 1, NULL, NULL), 0.19752, 1e-12);
+    assert_float_equal(noc_energy_router_static_mw(s, et, 0, NULL, NULL), 0.13074, 1e-12);
+    assert_true(noc_energy_router_buffer_mw(s, et, 1) == 0);
+    noc_energy_sum_t e;
+    noc_energy_run(s, et, &e);
+    assert_int_equal(e.gates, 1);
+    assert_float_equal(e.gate_mw, 2 * 2.74e-3 + 5.52e-3, 1e-15);
+    assert_float_equal(e.clock_mw, 2 * 0.128 + 0.192, 1e-12);
+    assert_float_equal(e.router_mw, 2 * 0.13074 + 0.19752, 1e-12);
+    assert_true(e.leak_buffer_mw == 0);
+    assert_int_equal(e.buffer_bits, (3 + 2 + 2) * 2 * 4 * 32);
+    assert_int_equal(e.gate_total.nand, 4000);
+    assert_int_equal(e.gate_total.inv, 500);
+    assert_int_equal(e.gate_total.ff, 180);
+    assert_int_equal(e.gate_total.ff_enable, 100);
+    assert_float_equal(e.channel_mw, 10 * (32 * 1.5 * 2e-3), 1e-12); /* 4 link directions, 3 + 3 NI channels */
+    assert_float_equal(e.static_mw, e.router_mw + e.channel_mw, 1e-12);
+    assert_true(e.dynamic_pj == plain.dynamic_pj);
+    assert_float_equal(e.total_pj, e.dynamic_pj + e.static_mw * e.ns, 1e-9);
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+/* router_leakage=gates with a table that has no leakage per cell, or
+ * gives its routers in the old form: refused by name, no table set. */
+static void test_gate_refusals(void **state)
+{
+    (void)state;
+    noc_topo_t *t;
+    noc_sim_t *s = one_packet(&t, "mesh:2", 1, 1);
+    const noc_gate_count_t g[2] = { { 10, 1, 1, 0 }, { 10, 1, 1, 0 } };
+    noc_energy_table_t tb;
+    mm_table(&tb, 64);
+    char err[400];
+    assert_int_equal(noc_sim_set_energy_gates(s, &tb, g, err, sizeof err), -1);
+    assert_non_null(strstr(err, "parameter 'router_leakage'"));
+    assert_non_null(strstr(err, "no leak_nand, leak_not, leak_ff"));
+    assert_null(noc_sim_energy(s));
+    pow2_table(&tb); /* the old form */
+    tb.gate_keys = 1;
+    assert_int_equal(noc_sim_set_energy_gates(s, &tb, g, err, sizeof err), -1);
+    assert_non_null(strstr(err, "static_router"));
+    assert_null(noc_sim_energy(s));
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
 /* A table of the old form (link, static_link, static_router) means what it
  * meant: one figure per link traversal and per channel and router, on a
  * link of latency 2 and width 16 too: pow2's link 64 pJ once, 6 channels of
@@ -431,6 +514,19 @@ static void test_table_file_forms(void **state)
         if (!strstr(err, want))
             fail_msg("table %zu gave: %s", i, err);
     }
+    /* the gates' leakage: all three keys or none */
+    snprintf(text, sizeof text, "%s%s%sleak_nand = 17.5\nleak_not = 14\nleak_ff = 86\n", base, links, routers);
+    cmd_write("new.txt", text, path, sizeof path);
+    assert_int_equal(noc_app_energy_load(path, &tb, err, sizeof err), 0);
+    assert_true(tb.gate_keys == 1 && tb.leak_nand_nw == 17.5 && tb.leak_not_nw == 14 && tb.leak_ff_nw == 86);
+    snprintf(text, sizeof text, "%s%s%sleak_nand = 17.5\nleak_ff = 86\n", base, links, routers);
+    cmd_write("new.txt", text, path, sizeof path);
+    assert_int_equal(noc_app_energy_load(path, &tb, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no value for leak_not (the gates' leakage"));
+    snprintf(text, sizeof text, "%s%s%s", base, links, routers);
+    cmd_write("new.txt", text, path, sizeof path);
+    assert_int_equal(noc_app_energy_load(path, &tb, err, sizeof err), 0);
+    assert_int_equal(tb.gate_keys, 0);
     snprintf(text, sizeof text, "%s%s", base, routers); /* no link figures at all */
     cmd_write("new.txt", text, path, sizeof path);
     assert_int_equal(noc_app_energy_load(path, &tb, err, sizeof err), -1);
@@ -454,6 +550,24 @@ static void test_cli(void **state)
     assert_null(strstr(out, "energy"));
     free(out);
     free(err);
+    /* router_leakage: refused by name without energy=, with a value it does
+     * not know, and with gates when yosys is missing and nothing is cached */
+    static const struct { const char *env, *args, *says; } bad[] = {
+        { NULL, "router_leakage=gates", "parameter 'router_leakage': gates is a part of the energy figures" },
+        { NULL, "energy=default router_leakage=gate", "parameter 'router_leakage': 'gate' is neither" },
+        { "PATH=/nonexistent NOCTUA_RTL_CACHE=empty-cache XDG_CACHE_HOME=empty-xdg",
+          "energy=default router_leakage=gates", "parameter 'router_leakage': gates: the 2-port router core: yosys "
+          "is not installed" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[300];
+        snprintf(args, sizeof args, "run mesh:2 sample_cycles=10 warmup_cycles=0 %s", bad[i].args);
+        assert_int_equal(cmd_run_bin("NOCTUA_BINARY", bad[i].env, args, &out, &err), 2);
+        if (!strstr(err, bad[i].says))
+            fail_msg("%s gave: %s", bad[i].args, err);
+        free(out);
+        free(err);
+    }
 }
 
 /* The number after `key` in the file's tooltip for `dir` ("(0) -> (1)"). */
@@ -530,6 +644,8 @@ int main(void)
         cmocka_unit_test(test_link_by_length_and_width),
         cmocka_unit_test(test_router_static_by_size),
         cmocka_unit_test(test_old_form_unscaled),
+        cmocka_unit_test(test_router_gate_leakage),
+        cmocka_unit_test(test_gate_refusals),
         cmocka_unit_test(test_program_steps),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_table_file),
