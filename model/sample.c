@@ -110,7 +110,7 @@ static double thres_average(const struct noc_sim *s, uint64_t n, uint64_t sum)
         const noc_ni_t *ni = &s->ni[v];
         if (ni->lane0.pkt >= 0 || ni->q_head == ni->q_tail)
             continue;
-        const noc_srcq_entry_t *e = &s->srcq[(size_t)v * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+        const noc_srcq_entry_t *e = noc_srcq_at(s, v, ni->q_head);
         cnt += (double)e->size;
         tot += (double)e->size * (double)(s->now - e->created);
     }
@@ -236,7 +236,7 @@ static uint64_t queued_flits(const struct noc_sim *s)
     uint64_t f = 0;
     for (int n = 0; n < s->n_terms; n++)
         for (uint32_t q = s->ni[n].q_head; q != s->ni[n].q_tail; q++)
-            f += s->srcq[(size_t)n * s->srcq_cap + (q & (s->srcq_cap - 1))].size;
+            f += noc_srcq_at(s, n, q)->size;
     return f;
 }
 
