@@ -1,6 +1,6 @@
 /* json_write.c: writing a JSON document to a file or stdout through
  * noctua's checked output (util/outfile.h), and jansson's allocator; a
- * document with one table written row by row (noc_report_write_json_rows),
+ * document with tables written row by row (noc_report_write_json_tables),
  * in the very bytes jansson would write for the whole tree. */
 #include "report/report.h"
 #include "report/json_internal.h"
@@ -47,10 +47,17 @@ static int dump_at(json_t *v, FILE *f, int depth)
     return json_dump_callback(v, indent_out, &in, DUMP_FLAGS);
 }
 
-/* The object j with the value of key `key` the array of rows 0 .. n-1
- * (row(ctx, i); NULL: no entry), each built, written and released in
- * turn. */
-static int dump_rows(json_t *j, FILE *f, const char *key, size_t n, noc_json_row_fn row, const void *ctx)
+/* The table of j's key k, if one of tabs[0 .. nt-1] is: written as the
+ * array of its rows, each built, written and released in turn. */
+static const noc_json_table_t *table_of(const char *k, const noc_json_table_t *tabs, int nt)
+{
+    for (int i = 0; i < nt; i++)
+        if (strcmp(k, tabs[i].key) == 0)
+            return &tabs[i];
+    return NULL;
+}
+
+static int dump_tables(json_t *j, FILE *f, const noc_json_table_t *tabs, int nt)
 {
     const char *k;
     json_t *v;
@@ -65,13 +72,14 @@ static int dump_rows(json_t *j, FILE *f, const char *key, size_t n, noc_json_row
         bad |= dump_at(name, f, 1);
         json_decref(name);
         fputs(": ", f);
-        if (strcmp(k, key) != 0) {
+        const noc_json_table_t *tab = table_of(k, tabs, nt);
+        if (!tab) {
             bad |= dump_at(v, f, 1);
             continue;
         }
         int rows = 0;
-        for (size_t i = 0; i < n && !bad; i++) {
-            json_t *r = row(ctx, i);
+        for (size_t i = 0; i < tab->n && !bad; i++) {
+            json_t *r = tab->row(tab->ctx, i);
             if (!r)
                 continue;
             fputs(rows++ ? ",\n    " : "[\n    ", f);
@@ -86,19 +94,19 @@ static int dump_rows(json_t *j, FILE *f, const char *key, size_t n, noc_json_row
 
 int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen)
 {
-    return noc_report_write_json_rows(j, NULL, 0, NULL, NULL, path, err, errlen);
+    return noc_report_write_json_tables(j, NULL, 0, path, err, errlen);
 }
 
-int noc_report_write_json_rows(json_t *j, const char *key, size_t n, noc_json_row_fn row, const void *ctx,
-                               const char *path, char *err, size_t errlen)
+int noc_report_write_json_tables(json_t *j, const noc_json_table_t *tabs, int nt, const char *path, char *err,
+                                 size_t errlen)
 {
     noc_out_t o;
     if (noc_out_open(&o, path, NOC_OUT_STDOUT, err, errlen) != 0) {
         json_decref(j);
         return -1;
     }
-    int bad = key ? dump_rows(j, o.f, key, n, row, ctx) != 0
-                  : json_dumpf(j, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0;
+    int bad = nt > 0 ? dump_tables(j, o.f, tabs, nt) != 0
+                     : json_dumpf(j, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0;
     json_decref(j);
     fputc('\n', o.f);
     if (bad && !ferror(o.f)) {

@@ -1,7 +1,7 @@
-/* test_json_rows.c: a JSON report with one table written row by row
- * (noc_report_write_json_rows, report/json_write.c) is byte for byte what
- * jansson writes for the whole tree (noc_report_write_json): the table
- * first, in the middle and last, nested values, strings with escapes and
+/* test_json_rows.c: a JSON report with tables written row by row
+ * (noc_report_write_json_tables, report/json_write.c) is byte for byte what
+ * jansson writes for the whole tree (noc_report_write_json): a table
+ * first, in the middle and last, a second one, nested values, strings with escapes and
  * line breaks, reals, skipped rows and a table with no rows at all. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,7 +25,7 @@ static json_t *row(const void *ctx, size_t i)
                      "utilisation", 1.0 / (double)(i + 3), "deep", "pair", (int)i, -(int)i, "none", "empty");
 }
 
-static json_t *doc(const char *at, json_t *table)
+static json_t *doc(const char *at, json_t *table, json_t *more)
 {
     json_t *j = json_object();
     if (strcmp(at, "first") == 0)
@@ -35,6 +35,7 @@ static json_t *doc(const char *at, json_t *table)
     if (strcmp(at, "middle") == 0)
         json_object_set_new(j, "links", table);
     json_object_set_new(j, "saturated", json_false());
+    json_object_set_new(j, "more", more);
     json_object_set_new(j, "nothing", json_null());
     if (strcmp(at, "last") == 0)
         json_object_set_new(j, "links", table);
@@ -59,14 +60,23 @@ static void same(const char *at, size_t n, int skip_all)
     assert_true(fa >= 0 && fb >= 0);
     close(fa);
     close(fb);
-    json_t *table = json_array();
+    json_t *table = json_array(), *more = json_array();
+    int none = 0;
     for (size_t i = 0; i < n; i++) {
         json_t *r = row(&skip_all, i);
         if (r)
             json_array_append_new(table, r);
     }
-    assert_int_equal(noc_report_write_json(doc(at, table), a, err, sizeof err), 0);
-    assert_int_equal(noc_report_write_json_rows(doc(at, json_array()), "links", n, row, &skip_all, b, err, sizeof err), 0);
+    for (size_t i = 0; i < 4; i++) {
+        json_t *r = row(&none, i);
+        if (r)
+            json_array_append_new(more, r);
+    }
+    assert_int_equal(noc_report_write_json(doc(at, table, more), a, err, sizeof err), 0);
+    /* (a table whose key j lacks is not written) */
+    const noc_json_table_t tabs[] = { { "links", n, row, &skip_all }, { "absent", 3, row, &none },
+                                      { "more", 4, row, &none } };
+    assert_int_equal(noc_report_write_json_tables(doc(at, json_array(), json_array()), tabs, 3, b, err, sizeof err), 0);
     char *x = slurp(a), *y = slurp(b);
     if (strcmp(x, y) != 0)
         fail_msg("table %s, %zu rows: whole tree\n%s\nrow by row\n%s", at, n, x, y);
