@@ -57,6 +57,9 @@ static const workload_t workloads[] = {
     {"mesh:8x8",    1, 0.05, 2000, 20000, 200, 1000, 0, 0, 2, "rtl"},
     {"mesh:8x8",    1, 0.20, 2000, 20000, 200, 1000, 5000, 0, 2, "rtl"},
     {"torus:8x8",   1, 0.20, 2000, 20000, 200, 1000, 0, 0, 2, "rtl"},
+    /* memory of a million nodes at low load (docs/scale.md, "A million nodes"):
+       the peak RSS is the figure, the few cycles only make traffic flow */
+    {"mesh:1024x1024", 1, 0.001, 50, 100, 10, 20, 0, 2048, 2, "vc"},
 };
 #define N_WORKLOADS ((int)(sizeof workloads / sizeof workloads[0]))
 

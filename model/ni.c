@@ -48,7 +48,7 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     if (s->pkt_wait)
         noc_wait_flush_pkt(s, f->pkt);
     p->size = 0; /* marks the slot free for the invariant checker */
-    s->pkt_free[s->pkt_free_n++] = f->pkt;
+    noc_pkt_give(s, f->pkt);
 }
 
 void noc_ni_deliver(struct noc_sim *s, int n, const noc_flit_t *f)
@@ -97,7 +97,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
         if (s->repq && (e = noc_rw_ready(s, n)) != NULL)
             reply = 1;
         else if (ni->q_head != ni->q_tail)
-            e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+            e = noc_srcq_at(s, n, ni->q_head);
         else
             return;
         kind = e->type;
@@ -146,8 +146,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
         dst = e->dst;
         size = e->size;
     }
-    assert(s->pkt_free_n > 0);
-    uint32_t slot = s->pkt_free[--s->pkt_free_n];
+    uint32_t slot = noc_pkt_take(s);
     noc_packet_t *p = &s->pkts[slot];
     p->created = created;
     p->injected = s->now;
@@ -166,7 +165,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
         p->measured = e->measured; /* (counted when it was queued, or when the window opened) */
         noc_rw_pop(s, n);
     } else if (e) {
-        ni->q_head++;
+        noc_srcq_pop(ni);
     }
     p->msg = msg;
     p->off = off;

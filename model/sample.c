@@ -115,7 +115,7 @@ static double thres_average(const struct noc_sim *s, uint64_t n, uint64_t sum)
         if (noc_rw_queued(s, v)) /* (a reply goes first) */
             e = &s->repq[v].e[s->repq[v].head & (s->repq[v].cap - 1)];
         else if (ni->q_head != ni->q_tail)
-            e = &s->srcq[(size_t)v * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+            e = noc_srcq_at(s, v, ni->q_head);
         else
             continue;
         cnt += (double)e->size;
@@ -245,7 +245,7 @@ static uint64_t queued_flits(const struct noc_sim *s)
     uint64_t f = 0;
     for (int n = 0; n < s->n_terms; n++)
         for (uint32_t q = s->ni[n].q_head; q != s->ni[n].q_tail; q++)
-            f += s->srcq[(size_t)n * s->srcq_cap + (q & (s->srcq_cap - 1))].size;
+            f += noc_srcq_at(s, n, q)->size;
     return f + noc_rw_queued_flits(s);
 }
 

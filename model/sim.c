@@ -162,10 +162,11 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
         longest = (uint32_t)cfg->eject_credit_delay;
     s->cap = pow2_above(longest);
     s->mask = s->cap - 1;
-    /* source_queue = 0: unbounded, rings that start at 64 entries and
-     * double when one fills (srcq_grow) */
+    /* source queues: rings that start at NOC_SRCQ_START entries and double
+     * when one fills (srcq_grow), up to source_queue's (unbounded: 2^31) */
     s->srcq_limit = cfg->source_queue ? (uint32_t)cfg->source_queue : UINT32_MAX;
-    s->srcq_cap = cfg->source_queue ? pow2_above(s->srcq_limit - 1) : 64;
+    s->srcq_max = cfg->source_queue ? pow2_above(s->srcq_limit - 1) : UINT32_C(1) << 31;
+    s->srcq_cap = s->srcq_max < NOC_SRCQ_START ? s->srcq_max : NOC_SRCQ_START;
     /* the pool holds every packet that can be in the network at once (a
      * flit in every buffer slot and channel slot) and one per NI lane */
     uint64_t pool = (uint64_t)gr->n_ports * (uint64_t)s->V * (uint64_t)cfg->vc_buf_size +
@@ -384,9 +385,7 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_gr
         s->ni_credits[i] = (int16_t)depth;
 
     s->pkts = noc_xcalloc(s->pkt_cap, sizeof(noc_packet_t), "simulator");
-    s->pkt_free = noc_xcalloc(s->pkt_cap, sizeof(uint32_t), "simulator");
-    for (uint32_t i = 0; i < s->pkt_cap; i++)
-        s->pkt_free[i] = s->pkt_cap - 1 - i;
+    s->pkt_free = noc_xcalloc(s->pkt_cap, sizeof(uint32_t), "simulator"); /* (zero: the full stack) */
     s->pkt_free_n = s->pkt_cap;
 
     s->work = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
@@ -509,10 +508,10 @@ void noc_sim_destroy(noc_sim_t *s)
 
 /* ---- the cycle ---- */
 
-/* An unbounded source queue (source_queue = 0) that is full: every node's
- * ring doubles (they share one array, node-major), each keeping its
- * entries at their counters' places. Amortised over the packets that
- * filled it; never in a run whose queues stay short. */
+/* A source queue is full below srcq_max: every terminal's ring doubles
+ * (they share one array, slot-major), each keeping its entries at their
+ * counters' places. Amortised over the packets that filled it; never in a
+ * run whose queues stay short. */
 static void srcq_grow(struct noc_sim *s)
 {
     uint32_t cap = s->srcq_cap, ncap = cap * 2;
@@ -520,7 +519,7 @@ static void srcq_grow(struct noc_sim *s)
     for (int n = 0; n < s->n_terms; n++) {
         const noc_ni_t *ni = &s->ni[n];
         for (uint32_t i = ni->q_head; i != ni->q_tail; i++)
-            q[(size_t)n * ncap + (i & (ncap - 1))] = s->srcq[(size_t)n * cap + (i & (cap - 1))];
+            q[(size_t)(i & (ncap - 1)) * (size_t)s->n_terms + (size_t)n] = *noc_srcq_at(s, n, i);
     }
     free(s->srcq);
     s->srcq = q;
@@ -539,12 +538,12 @@ static void generate_one(struct noc_sim *s, int n)
         if (s->now >= s->win_start && s->now < s->win_end)
             s->st.window_flits_offered += (uint64_t)size;
         uint32_t depth = ni->q_tail - ni->q_head;
-        if (depth == s->srcq_cap && s->srcq_limit == UINT32_MAX && depth < (UINT32_C(1) << 31))
+        if (depth == s->srcq_cap && depth < s->srcq_max)
             srcq_grow(s);
         if (depth >= s->srcq_limit || depth == s->srcq_cap) {
             s->st.packets_offered_lost++;
         } else {
-            noc_srcq_entry_t *e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_tail & (s->srcq_cap - 1))];
+            noc_srcq_entry_t *e = noc_srcq_at(s, n, ni->q_tail);
             e->created = s->now;
             e->dst = dst;
             e->size = (uint16_t)size;
@@ -678,13 +677,13 @@ void noc_sim_stop_injection(noc_sim_t *s)
     for (int n = 0; n < s->n_terms; n++) {
         noc_ni_t *ni = &s->ni[n];
         while (ni->q_head != ni->q_tail) {
-            const noc_srcq_entry_t *e = &s->srcq[(size_t)n * s->srcq_cap + (ni->q_head & (s->srcq_cap - 1))];
+            const noc_srcq_entry_t *e = noc_srcq_at(s, n, ni->q_head);
             /* (the rule of start_packet, model/ni.c: with measure_queued
              * a packet waiting when the window opened was counted then) */
             if ((s->cfg.measure_queued ? s->now >= s->win_start : e->created >= s->win_start) &&
                 e->created < s->win_end)
                 s->st.measured_outstanding--;
-            ni->q_head++;
+            noc_srcq_pop(ni);
             noc_work_sub(s, noc_term_node(s, n), 1);
         }
     }

@@ -152,8 +152,13 @@ struct noc_sim {
     int lanes;              /* injection lanes per NI (ni_ports; 1: one-port) */
     int lane_chans;         /* channels of the extra lanes (0: none, the router takes them directly) */
     noc_ni_lane_t *xlane;   /* lanes 1 .. lanes-1 of each NI: n_nodes * (lanes - 1) */
-    noc_srcq_entry_t *srcq; /* n_terms * srcq_cap */
-    uint32_t srcq_cap;      /* power of two >= cfg.source_queue (unbounded: grows, srcq_grow) */
+    /* n_terms * srcq_cap, slot-major: entry i of terminal n's queue at
+     * noc_srcq_at(s, n, i). A queue rewinds its counters to 0 when it
+     * empties (noc_srcq_pop), so a lightly loaded run uses the first slots
+     * of every queue, which sit together. */
+    noc_srcq_entry_t *srcq;
+    uint32_t srcq_cap;      /* a power of two: NOC_SRCQ_START, doubled when a queue fills (srcq_grow) */
+    uint32_t srcq_max;      /* the power of two srcq_cap stops at: >= cfg.source_queue (unbounded: 2^31) */
     uint32_t srcq_limit;    /* cfg.source_queue (0, unbounded: UINT32_MAX) */
     int16_t *ni_credits;    /* n_terms * V: credits for the local input VCs */
     /* use_read_write (model/read_write.c): per terminal, its replies
@@ -163,7 +168,10 @@ struct noc_sim {
     uint8_t rw_lo[NOC_PKT_TYPES], rw_hi[NOC_PKT_TYPES];
     uint64_t next_pkt_id;
 
-    /* packet pool */
+    /* Packet pool. The free list is a stack of pkt_free_n slots, entry i
+     * stored as slot ^ (pkt_cap - 1 - i) (noc_pkt_take, noc_pkt_give), so
+     * that the zeroed array is the full stack, slot 0 on top, without a
+     * write: a run touches only as much of it as it has packets in flight. */
     noc_packet_t *pkts;
     uint32_t *pkt_free;
     uint32_t pkt_cap, pkt_free_n;
@@ -226,6 +234,38 @@ static inline int noc_ni_idle(const noc_ni_t *ni)
     return ni->lane0.pkt < 0 && !ni->xbusy && ni->q_head == ni->q_tail && !ni->pe_busy && !ni->rq_busy;
 }
 
+/* Entry i (a free-running counter) of terminal n's source queue. */
+static inline noc_srcq_entry_t *noc_srcq_at(const struct noc_sim *s, int n, uint32_t i)
+{
+    return &s->srcq[(size_t)(i & (s->srcq_cap - 1u)) * (size_t)s->n_terms + (size_t)n];
+}
+/* Drop the head of NI ni's source queue (not empty); an emptied queue
+ * starts again from slot 0. */
+static inline void noc_srcq_pop(noc_ni_t *ni)
+{
+    if (++ni->q_head == ni->q_tail)
+        ni->q_head = ni->q_tail = 0;
+}
+
+/* Entry i of the packet free list (i < pkt_free_n): a free slot. */
+static inline uint32_t noc_pkt_free_at(const struct noc_sim *s, uint32_t i)
+{
+    return s->pkt_free[i] ^ (s->pkt_cap - 1u - i);
+}
+/* Pop the free list's top: the slot a new packet takes. */
+static inline uint32_t noc_pkt_take(struct noc_sim *s)
+{
+    assert(s->pkt_free_n > 0);
+    s->pkt_free_n--;
+    return noc_pkt_free_at(s, s->pkt_free_n);
+}
+/* Push slot onto the free list. */
+static inline void noc_pkt_give(struct noc_sim *s, uint32_t slot)
+{
+    s->pkt_free[s->pkt_free_n] = slot ^ (s->pkt_cap - 1u - s->pkt_free_n);
+    s->pkt_free_n++;
+}
+
 /* For tests: from now on visit the active nodes in a new random order every
  * cycle. Results must not change (the two-phase contract). */
 void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed);
@@ -236,6 +276,7 @@ enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
  * is a uint8_t, and the vc router adds its switch and crossbar stages (at
  * most 32 cycles) to it in one. */
 #define NOC_MAX_LINK_LATENCY 200
+#define NOC_SRCQ_START 4 /* source queue slots a terminal starts with (a power of two) */
 #define NOC_WHEEL 64 /* slots of the generation calendar's wheel (a power of two) */
 
 /* Bit of the arrival masks that stands for the node's NI (a flit on the

@@ -210,9 +210,10 @@ static void sync_view(struct noc_sim *s, part_t *p, uint64_t id_base)
     /* the slots its NIs may start packets in, from the run's free list */
     assert(s->pkt_free_n >= p->batch);
     s->pkt_free_n -= p->batch;
-    memcpy(p->slots, s->pkt_free + s->pkt_free_n, p->batch * sizeof(uint32_t));
     v->pkt_free = p->slots;
-    v->pkt_free_n = p->batch;
+    v->pkt_free_n = 0;
+    for (uint32_t i = 0; i < p->batch; i++) /* (the same order: its top is the run's top) */
+        noc_pkt_give(v, noc_pkt_free_at(s, s->pkt_free_n + i));
     v->next_pkt_id = id_base; /* (numbers of its own: at most batch of them) */
     memset(&v->st, 0, sizeof v->st);
     v->hist_log = p->log;
@@ -258,8 +259,8 @@ static void reduce(struct noc_sim *s, part_t *p)
     s->warm_flits_out += v->warm_flits_out;
     s->warm_lat_n += v->warm_lat_n;
     s->warm_lat_sum += v->warm_lat_sum;
-    memcpy(s->pkt_free + s->pkt_free_n, p->slots, v->pkt_free_n * sizeof(uint32_t));
-    s->pkt_free_n += v->pkt_free_n;
+    for (uint32_t i = 0; i < v->pkt_free_n; i++)
+        noc_pkt_give(s, noc_pkt_free_at(v, i));
 }
 
 /* The masks a view's sends set for node n, ORed into the run's. */

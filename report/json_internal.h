@@ -44,5 +44,24 @@ void noc_report_count_kinds(const noc_program_t *p, uint64_t *sends, uint64_t *r
 json_t *noc_report_operations_json(const noc_program_t *p, uint64_t total, uint64_t done);
 /* Write j to path ("-" is stdout) and release it. Returns 0 or -1 with err. */
 int noc_report_write_json(json_t *j, const char *path, char *err, size_t errlen);
+/* The same, with the value of each of the keys of tabs[0 .. nt-1] in j (a
+ * placeholder there, which fixes the key's place) written as the array of
+ * row(ctx, i) for i = 0 .. n-1, each row built, written and released in
+ * turn (NULL: no entry): the same bytes as the whole tree, without holding
+ * a large table in memory. */
+typedef json_t *(*noc_json_row_fn)(const void *ctx, size_t i);
+typedef struct noc_json_table {
+    const char *key;
+    size_t n;
+    noc_json_row_fn row;
+    const void *ctx;
+} noc_json_table_t;
+int noc_report_write_json_tables(json_t *j, const noc_json_table_t *tabs, int nt, const char *path, char *err,
+                                 size_t errlen);
+/* Entry c of the per-link table (NULL for an injection or ejection
+ * channel), and of the injection and ejection channels' table (NULL for
+ * the others): noc_json_row_fn over the channels of the noc_sim_t ctx. */
+json_t *noc_report_link_row(const void *ctx, size_t c);
+json_t *noc_report_local_row(const void *ctx, size_t c);
 
 #endif

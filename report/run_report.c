@@ -228,46 +228,60 @@ json_t *noc_report_config_json(const noc_sim_t *s)
 
 }
 
+json_t *noc_report_link_row(const void *ctx, size_t c)
+{
+    const noc_sim_t *s = ctx;
+    const noc_graph_t *gr = noc_sim_graph(s);
+    int from, to, local, cls, ch = (int)c;
+    noc_sim_channel_ends(s, ch, &from, &to, &local, &cls);
+    if (local)
+        return NULL;
+    char a[64], b[64];
+    noc_graph_label(gr, from, a, sizeof a);
+    noc_graph_label(gr, to, b, sizeof b);
+    const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
+    return json_pack("{s:s, s:s, s:s, s:I, s:I, s:f, s:I, s:I, s:I}",
+        "from", a, "to", b, "class", gr->class_name[cls], "flits", (json_int_t)l->flits,
+        "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / noc_report_window(s),
+        "contention", (json_int_t)l->contention, "credit_stall", (json_int_t)l->credit_stall,
+        "peak_queue", (json_int_t)l->peak_queue);
+}
+
 json_t *noc_report_links_json(const noc_sim_t *s)
 {
-    const noc_graph_t *gr = noc_sim_graph(s);
     json_t *links = json_array();
-    int nc = noc_sim_n_channels(s);
-    for (int ch = 0; ch < nc; ch++) {
-        int from, to, local, cls;
-        noc_sim_channel_ends(s, ch, &from, &to, &local, &cls);
-        if (local)
-            continue;
-        char a[64], b[64];
-        noc_graph_label(gr, from, a, sizeof a);
-        noc_graph_label(gr, to, b, sizeof b);
-        const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
-        json_array_append_new(links, json_pack("{s:s, s:s, s:s, s:I, s:I, s:f, s:I, s:I, s:I}",
-            "from", a, "to", b, "class", gr->class_name[cls], "flits", (json_int_t)l->flits,
-            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / noc_report_window(s),
-            "contention", (json_int_t)l->contention, "credit_stall", (json_int_t)l->credit_stall,
-            "peak_queue", (json_int_t)l->peak_queue));
+    for (int ch = 0, nc = noc_sim_n_channels(s); ch < nc; ch++) {
+        json_t *r = noc_report_link_row(s, (size_t)ch);
+        if (r)
+            json_array_append_new(links, r);
     }
     return links;
 }
 
+json_t *noc_report_local_row(const void *ctx, size_t c)
+{
+    const noc_sim_t *s = ctx;
+    const noc_graph_t *gr = noc_sim_graph(s);
+    int from, to, local, ch = (int)c;
+    noc_sim_channel_ends(s, ch, &from, &to, &local, NULL);
+    if (!local || (ch < gr->n_ports && !noc_graph_ejects_at(gr, from, ch)))
+        return NULL;
+    char a[64];
+    noc_graph_label(gr, from, a, sizeof a);
+    const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
+    return json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "node", a,
+        "direction", ch < gr->n_ports ? "eject" : "inject", "flits", (json_int_t)l->flits,
+        "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / noc_report_window(s),
+        "credit_stall", (json_int_t)l->credit_stall, "peak_queue", (json_int_t)l->peak_queue);
+}
+
 json_t *noc_report_local_json(const noc_sim_t *s)
 {
-    const noc_graph_t *gr = noc_sim_graph(s);
     json_t *locals = json_array();
-    int nc = noc_sim_n_channels(s);
-    for (int ch = 0; ch < nc; ch++) {
-        int from, to, local;
-        noc_sim_channel_ends(s, ch, &from, &to, &local, NULL);
-        if (!local || (ch < gr->n_ports && !noc_graph_ejects_at(gr, from, ch)))
-            continue;
-        char a[64];
-        noc_graph_label(gr, from, a, sizeof a);
-        const noc_link_stats_t *l = noc_sim_link_stats(s, ch);
-        json_array_append_new(locals, json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "node", a,
-            "direction", ch < gr->n_ports ? "eject" : "inject", "flits", (json_int_t)l->flits,
-            "busy", (json_int_t)l->busy, "utilisation", (double)l->busy / noc_report_window(s),
-            "credit_stall", (json_int_t)l->credit_stall, "peak_queue", (json_int_t)l->peak_queue));
+    for (int ch = 0, nc = noc_sim_n_channels(s); ch < nc; ch++) {
+        json_t *r = noc_report_local_row(s, (size_t)ch);
+        if (r)
+            json_array_append_new(locals, r);
     }
     return locals;
 }
@@ -357,9 +371,9 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
         sampling_json(j, st);
 
     json_object_set_new(j, "config", noc_report_config_json(s));
-    json_object_set_new(j, "links", noc_report_links_json(s));
+    json_object_set_new(j, "links", json_array()); /* (its place: written row by row, noc_report_json) */
     json_object_set_new(j, "classes", noc_report_classes_json(s));
-    json_object_set_new(j, "local_channels", noc_report_local_json(s));
+    json_object_set_new(j, "local_channels", json_array()); /* (as "links") */
     json_t *nodes = noc_report_nodes_json(s);
     if (nodes)
         json_object_set_new(j, "nodes", nodes);
@@ -372,5 +386,8 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
 int noc_report_json(const noc_sim_t *s, const noc_run_result_t *res, const char *path, char *err,
                     size_t errlen)
 {
-    return noc_report_write_json(run_json(s, res), path, err, errlen);
+    size_t nc = (size_t)noc_sim_n_channels(s);
+    const noc_json_table_t tabs[] = { { "links", nc, noc_report_link_row, s },
+                                      { "local_channels", nc, noc_report_local_row, s } };
+    return noc_report_write_json_tables(run_json(s, res), tabs, 2, path, err, errlen);
 }
