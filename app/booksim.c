@@ -142,7 +142,7 @@ static int honoured(const noc_bs_key_t *k, const char *v)
 }
 
 /* "a, b or c" of k's honoured values, in buf. */
-static const char *honoured_list(const noc_bs_key_t *k, char *buf, size_t len)
+const char *noc_bs_honoured_list(const noc_bs_key_t *k, char *buf, size_t len)
 {
     size_t w = 0, count = 1;
     for (const char *c = k->honoured; *c; c++)
@@ -182,7 +182,7 @@ static int judge(const noc_bs_key_t *k, const char *value, char *msg, size_t len
     }
     if (!honoured(k, value)) {
         snprintf(msg, len, "'%s = %s' is not honoured: noctua honours %s only (%s)", k->key, value,
-                 honoured_list(k, alts, sizeof alts), k->note);
+                 noc_bs_honoured_list(k, alts, sizeof alts), k->note);
         return -1;
     }
     return 1;
@@ -866,54 +866,4 @@ int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char
         return -1;
     }
     return 1; /* (FIXED: what noctua does anyway) */
-}
-
-/* ---- the table as Markdown ---- */
-
-static const char *disp_name(noc_bs_disp_t d)
-{
-    switch (d) {
-    case NOC_BS_SAME: return "mapped: same meaning";
-    case NOC_BS_CONV: return "mapped: converted";
-    case NOC_BS_FIXED: return "mapped: honoured values only";
-    case NOC_BS_WARN: return "warned: no effect";
-    case NOC_BS_REFUSE: return "refused";
-    }
-    return "";
-}
-
-static void md_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", f);
-        else
-            fputc(*s, f);
-    }
-}
-
-void noc_bs_print_keys_md(FILE *f)
-{
-    int count[5] = { 0 };
-    for (size_t i = 0; i < N_KEYS; i++)
-        count[keys[i].disp]++;
-    fprintf(f, "%zu keys: %d mapped (%d with the same meaning, %d converted, %d honoured at some values only), "
-               "%d warned, %d refused.\n\n",
-            N_KEYS, count[0] + count[1] + count[2], count[0], count[1], count[2], count[3], count[4]);
-    fprintf(f, "| BookSim2 key | BookSim2 default | in noctua | honoured values | noctua parameters | how, or why not |\n"
-               "|---|---|---|---|---|---|\n");
-    for (size_t i = 0; i < N_KEYS; i++) {
-        const noc_bs_key_t *k = &keys[i];
-        fprintf(f, "| `%s` | %s%s%s | %s | ", k->key, k->def[0] ? "`" : "", k->def[0] ? k->def : "(empty)",
-                k->def[0] ? "`" : "", disp_name(k->disp));
-        if (k->honoured[0]) {
-            char alts[256];
-            md_text(f, honoured_list(k, alts, sizeof alts));
-        } else {
-            fputs(k->disp <= NOC_BS_CONV ? "any" : "", f);
-        }
-        fprintf(f, " | %s%s%s | ", k->noctua[0] ? "`" : "", k->noctua, k->noctua[0] ? "`" : "");
-        md_text(f, k->note);
-        fputs(" |\n", f);
-    }
 }

@@ -79,6 +79,8 @@ int noc_bs_traffic(const char *value, char *out, size_t outlen, char *msg, size_
 
 /* The table as Markdown (docs/booksim.md, `noctua params --booksim`). */
 void noc_bs_print_keys_md(FILE *f);
+/* Key k's honoured values as text ("0, 1 or 2") into buf. */
+const char *noc_bs_honoured_list(const noc_bs_key_t *k, char *buf, size_t len);
 
 #ifdef __cplusplus
 }
