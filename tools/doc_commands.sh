@@ -132,7 +132,7 @@ needs() {
   local c=$1
   if [[ $c == *"--router rtl"* || $c == *router=rtl* || $c == *cosim/* || $c == *tb_rtl* ]] && [ "$rtl" != ON ]; then
     echo "the RTL core (built with -DNOCTUA_RTL=OFF)"
-  elif [[ $c == *"noctua area"* || $c == *"--area"* ]] && [ "$area" != ON ]; then
+  elif [[ $c == *"noctua area"* || $c == *"--area"* || $c == *router_leakage=gates* ]] && [ "$area" != ON ]; then
     echo "yosys and the RTL sources (built with -DNOCTUA_AREA=OFF or -DNOCTUA_RTL=OFF)"
   fi
 }
