@@ -10,6 +10,7 @@
  * injection_rate_uses_flits, self-traffic, unbounded source queues, the
  * injection channel's extra cycle). How each is read: docs/booksim.md. */
 #include "app/booksim.h"
+#include "model/flit.h"
 #include "topologies/anynet.h"
 #include "topologies/topo.h"
 #include "util/suggest.h"
@@ -536,17 +537,15 @@ static void rw_halves(bs_read_t *r, const char *rf)
         char kb[32], ke[32];
         snprintf(kb, sizeof kb, "%s_begin_vc", kind[k]);
         snprintf(ke, sizeof ke, "%s_end_vc", kind[k]);
-        long b, e;
-        if (int_key(r, kb, -1000000, 1000000, &b) || int_key(r, ke, -1000000, 1000000, &e))
+        long kb_v, ke_v;
+        if (int_key(r, kb, -1000000, 1000000, &kb_v) || int_key(r, ke, -1000000, 1000000, &ke_v))
             return;
-        if (b < 0)
-            b = k < 2 ? 0 : vcs / 2;
-        if (e < 0)
-            e = k < 2 ? vcs / 2 - 1 : vcs - 1;
+        long long b, e;
+        noc_pkt_kind_vcs(NOC_PKT_READ_REQ + k, kb_v, ke_v, (int)vcs, &b, &e);
         if (e >= b && (e - b + 1) % 2) {
             unsigned long line;
             value_of(r, ke, &line);
-            refuse(r, line, "'%s' and '%s': %s VCs %ld to %ld, an odd number, with %s: BookSim2's two halves of "
+            refuse(r, line, "'%s' and '%s': %s VCs %lld to %lld, an odd number, with %s: BookSim2's two halves of "
                    "them share the middle VC, noctua's two VC classes share none: give an even number", kb, ke,
                    kind[k], b, e, rf);
         }

@@ -40,6 +40,17 @@ enum noc_pkt_type {
     NOC_PKT_TYPES
 };
 
+/* The VCs [*b, *e] (inclusive) of kind k (a request or reply) from its
+ * begin_vc and end_vc parameters with num_vcs V: a negative end stands for
+ * BookSim2's halves, requests the lower, replies the upper
+ * (routefunc.cpp InitializeRoutingMap). */
+static inline void noc_pkt_kind_vcs(int k, long long begin, long long end, int V, long long *b, long long *e)
+{
+    int reply = k >= NOC_PKT_READ_REP;
+    *b = begin < 0 ? (reply ? V / 2 : 0) : begin;
+    *e = end < 0 ? (reply ? V - 1 : V / 2 - 1) : end;
+}
+
 typedef struct noc_packet {
     uint64_t created;   /* cycle the source generated it */
     uint64_t injected;  /* cycle its head entered the injection channel */

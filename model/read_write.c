@@ -37,9 +37,8 @@ int noc_rw_plan(struct noc_sim *s, char *err, size_t errlen)
                                            c->write_reply_end_vc };
     int C = s->graph->n_vclasses;
     for (int k = 1; k < NOC_PKT_TYPES; k++) {
-        int reply = k >= NOC_PKT_READ_REP; /* (-1: requests the lower half, replies the upper, as BookSim2's) */
-        long long b = begin[k] < 0 ? (reply ? V / 2 : 0) : begin[k];
-        long long e = end[k] < 0 ? (reply ? V - 1 : V / 2 - 1) : end[k];
+        long long b, e;
+        noc_pkt_kind_vcs(k, begin[k], end[k], V, &b, &e);
         if (b > e || e >= V) {
             snprintf(err, errlen, "parameters '%s_begin_vc' and '%s_end_vc': VCs %lld to %lld %s with num_vcs = %d%s",
                      name[k], name[k], b, e, b > e ? "are no range" : "do not exist", V,
@@ -78,7 +77,7 @@ static void grow(noc_repq_t *q)
     uint32_t ncap = q->cap ? 2 * q->cap : 4;
     noc_srcq_entry_t *e = noc_xcalloc(ncap, sizeof *e, "reply queues");
     for (uint32_t i = q->head; i != q->tail; i++)
-        e[i & (ncap - 1)] = q->e[i & (q->cap - 1)];
+        e[i & (ncap - 1)] = *noc_repq_at(q, i);
     free(q->e);
     q->e = e;
     q->cap = ncap;
@@ -92,7 +91,7 @@ void noc_rw_reply(struct noc_sim *s, const noc_packet_t *p)
     noc_repq_t *q = &s->repq[t];
     if (q->tail - q->head == q->cap)
         grow(q);
-    noc_srcq_entry_t *e = &q->e[q->tail & (q->cap - 1)];
+    noc_srcq_entry_t *e = noc_repq_at(q, q->tail);
     q->tail++;
     int read = p->type == NOC_PKT_READ_REQ;
     e->created = s->now; /* (BookSim2: the reply's ctime is its request's arrival) */
@@ -124,7 +123,7 @@ uint64_t noc_rw_queued_flits(const struct noc_sim *s)
     uint64_t f = 0;
     for (int t = 0; s->repq && t < s->n_terms; t++)
         for (uint32_t i = s->repq[t].head; i != s->repq[t].tail; i++)
-            f += s->repq[t].e[i & (s->repq[t].cap - 1)].size;
+            f += noc_repq_at(&s->repq[t], i)->size;
     return f;
 }
 
@@ -132,7 +131,7 @@ void noc_rw_window_open(struct noc_sim *s)
 {
     for (int t = 0; s->repq && t < s->n_terms; t++)
         for (uint32_t i = s->repq[t].head; i != s->repq[t].tail; i++) {
-            noc_srcq_entry_t *e = &s->repq[t].e[i & (s->repq[t].cap - 1)];
+            noc_srcq_entry_t *e = noc_repq_at(&s->repq[t], i);
             if (!e->measured) {
                 e->measured = 1;
                 s->st.measured_outstanding++;
@@ -145,7 +144,7 @@ void noc_rw_drop(struct noc_sim *s)
     for (int t = 0; s->repq && t < s->n_terms; t++) {
         noc_repq_t *q = &s->repq[t];
         for (; q->head != q->tail; q->head++) {
-            s->st.measured_outstanding -= q->e[q->head & (q->cap - 1)].measured;
+            s->st.measured_outstanding -= noc_repq_at(q, q->head)->measured;
             noc_work_sub(s, noc_term_node(s, t), 1);
         }
         s->ni[t].rq_busy = 0;

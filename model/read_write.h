@@ -29,7 +29,7 @@ static inline const noc_srcq_entry_t *noc_rw_ready(const struct noc_sim *s, int 
     const noc_repq_t *q = &s->repq[t];
     if (q->head == q->tail)
         return NULL;
-    const noc_srcq_entry_t *e = &q->e[q->head & (q->cap - 1)];
+    const noc_srcq_entry_t *e = noc_repq_at(q, q->head);
     return e->created < s->now ? e : NULL;
 }
 /* Terminal t's NI takes its first reply (noc_rw_ready's). */

@@ -113,7 +113,7 @@ static double thres_average(const struct noc_sim *s, uint64_t n, uint64_t sum)
             continue;
         const noc_srcq_entry_t *e;
         if (noc_rw_queued(s, v)) /* (a reply goes first) */
-            e = &s->repq[v].e[s->repq[v].head & (s->repq[v].cap - 1)];
+            e = noc_repq_at(&s->repq[v], s->repq[v].head);
         else if (ni->q_head != ni->q_tail)
             e = noc_srcq_at(s, v, ni->q_head);
         else

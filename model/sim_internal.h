@@ -53,6 +53,12 @@ typedef struct noc_repq {
     uint32_t head, tail, cap;
 } noc_repq_t;
 
+/* Entry i (a free-running counter) of reply queue q. */
+static inline noc_srcq_entry_t *noc_repq_at(const noc_repq_t *q, uint32_t i)
+{
+    return &q->e[i & (q->cap - 1u)];
+}
+
 /* An injection lane of an NI: the packet it is injecting, one flit a cycle. */
 typedef struct noc_ni_lane {
     int32_t pkt;          /* packet pool slot, -1 if none */
