@@ -171,6 +171,9 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     }
     const noc_stats_t *st = noc_sim_stats(s);
     res->offered = syn->p * syn->flits;
+    if (strcmp(cfg->sim_type, "batch") == 0) /* (the rate is not read: what the batches offered) */
+        res->offered = st->sample ? (double)st->window_flits_offered /
+                                        ((double)noc_graph_terms(noc_topo_graph(t)) * (double)st->sample) : 0.0;
     res->accepted = st->sample ? (double)st->window_flits_out / ((double)noc_graph_terms(noc_topo_graph(t)) * (double)st->sample) : 0.0;
     /* the synthetic source is only read while the simulation runs */
     noc_sim_stop_injection(s);

@@ -100,8 +100,6 @@ static int parse_num(const char *s, size_t len, double *out)
     return 0;
 }
 
-/* A rate with the float noise of from + i * step taken off (0.15, not
- * 0.15000000000000002). */
 /* "N-flit packets", or request/reply traffic's sizes. */
 static const char *packets_text(const noc_config_t *c, char *buf, size_t len)
 {
@@ -113,6 +111,8 @@ static const char *packets_text(const noc_config_t *c, char *buf, size_t len)
     return buf;
 }
 
+/* A rate with the float noise of from + i * step taken off (0.15, not
+ * 0.15000000000000002). */
 static double clean(double v)
 {
     char buf[40];

@@ -320,6 +320,12 @@ int noc_sweep_run(series_t *sr, int n, const rates_t *r, int seeds, const char *
                   int jobs, int progress, int quiet, int *rows)
 {
     *rows = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(sr[i].cfg.sim_type, "batch") == 0) {
+            fprintf(stderr, "noctua sweep: sim_type = batch (%s) does not read injection_rate: every rate would "
+                    "run the same batches; run them with noctua run\n", sr[i].spec);
+            return NOC_EXIT_USAGE;
+        }
     if (jobs <= 1 || n * r->n == 1) {
         noc_progress_t pg;
         noc_progress_init(&pg, progress, quiet);

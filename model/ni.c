@@ -3,6 +3,7 @@
 #include "model/ni.h"
 #include "model/pe.h"
 #include "model/read_write.h"
+#include "model/batch.h"
 #include "model/rng.h"
 
 static void deliver(struct noc_sim *s, const noc_flit_t *f)
@@ -43,6 +44,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     }
     if (p->type == NOC_PKT_READ_REQ || p->type == NOC_PKT_WRITE_REQ) /* use_read_write: its reply is owed */
         noc_rw_reply(s, p);
+    if (s->batch)
+        noc_batch_arrived(s, p);
     if (s->pe)
         noc_pe_packet_arrived(s, p->dst, p->msg, p->off, p->size, p->hops);
     if (s->pkt_wait)
@@ -94,7 +97,8 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     const noc_srcq_entry_t *e = NULL;
     int kind = NOC_PKT_ANY, reply = 0;
     if (!s->pe) {
-        if (s->repq && (e = noc_rw_ready(s, n)) != NULL)
+        /* (sim_type = batch: a reply once the batch's offers issued it) */
+        if (s->repq && (e = noc_rw_ready(s, n)) != NULL && (!s->batch || s->batch->reply_taken[n]))
             reply = 1;
         else if (ni->q_head != ni->q_tail)
             e = noc_srcq_at(s, n, ni->q_head);
@@ -164,6 +168,8 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     if (reply) {
         p->measured = e->measured; /* (counted when it was queued, or when the window opened) */
         noc_rw_pop(s, n);
+        if (s->batch)
+            s->batch->reply_taken[n] = 0;
     } else if (e) {
         noc_srcq_pop(ni);
     }

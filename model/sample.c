@@ -9,6 +9,7 @@
 #include "model/sample.h"
 #include "model/sim_internal.h"
 #include "model/read_write.h"
+#include "model/batch.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -317,18 +318,65 @@ static int drain(struct noc_sim *s, noc_run_status_t *status)
     return rc;
 }
 
+/* sim_type = batch (BatchTrafficManager::_SingleSim): batch_count
+ * batches, each until every terminal has issued batch_size packets and
+ * then until every packet made has arrived; every packet is measured,
+ * the window is the batches. Then the network empties (the replies still
+ * owed are dropped, as BookSim2's final drain makes none). */
+static void run_batches(struct noc_sim *s, noc_run_status_t *status)
+{
+    noc_stats_t *st = &s->st;
+    s->win_start = s->now;
+    s->win_end = NOC_NEVER;
+    open_window(s);
+    for (long long k = 0; k < s->cfg.batch_count; k++) {
+        noc_batch_begin(s);
+        uint64_t moved = s->now, made = s->batch->issued;
+        while (!noc_batch_issued(s)) {
+            if (noc_sim_step_checked(s, status))
+                return;
+            if (s->batch->issued != made || s->in_network > 0) {
+                made = s->batch->issued;
+                moved = s->now;
+            } else if (s->now - moved > (uint64_t)s->cfg.deadlock_cycles) {
+                /* (nothing issued, nothing on its way: no offer can succeed) */
+                fprintf(stderr, "noctua: internal error: the batch stopped making packets at cycle %llu\n",
+                        (unsigned long long)s->now);
+                *status = NOC_RUN_INVARIANT;
+                return;
+            }
+        }
+        while (s->batch->in_flight > 0)
+            if (noc_sim_step_checked(s, status))
+                return;
+        uint64_t d = s->now - s->batch->start;
+        st->batch_min = st->batches == 0 || d < st->batch_min ? d : st->batch_min;
+        st->batch_max = d > st->batch_max ? d : st->batch_max;
+        st->batch_sum += d;
+        st->batches++;
+    }
+    s->win_end = s->now;
+    s->phase = NOC_PHASE_DRAIN;
+    s->measuring = 0;
+    noc_occ_window_close(s);
+    (void)empty_network(s, status);
+    st->drained = st->measured_outstanding == 0;
+}
+
 noc_run_status_t noc_sim_run(noc_sim_t *s)
 {
     noc_run_status_t status = NOC_RUN_OK;
     noc_stats_t *st = &s->st;
-    if ((s->cfg.max_samples > 0 ? run_periods(s, &status) : run_window(s, &status)) == 0)
+    if (s->batch)
+        run_batches(s, &status);
+    else if ((s->cfg.max_samples > 0 ? run_periods(s, &status) : run_window(s, &status)) == 0)
         (void)drain(s, &status);
     st->warmup = s->now < s->win_start ? s->now : s->win_start;
     st->sample = s->now <= s->win_start ? 0 : (s->now < s->win_end ? s->now : s->win_end) - s->win_start;
     st->drain = s->now > s->win_end ? s->now - s->win_end : 0;
     st->flit_hops = noc_stats_link_flits(s);
-    if (status == NOC_RUN_INTERRUPTED)
-        return status; /* cut short: no verdict on saturation */
+    if (status == NOC_RUN_INTERRUPTED || s->batch)
+        return status; /* cut short, or a batch: no verdict on saturation */
     if (!st->drained)
         st->saturated = 1;
     if (st->window_flits_out * 100 < st->window_flits_offered * 95) {

@@ -9,6 +9,7 @@
 #include "model/sim_eval.h"
 #include "model/sim_threads.h"
 #include "model/read_write.h"
+#include "model/batch.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -449,7 +450,7 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
     }
     build_nodes(s, cfg, gr, traffic, rops->depth(s));
     noc_rw_build(s);
-    if (noc_sim_threads_setup(s, err, errlen) != 0) {
+    if (noc_sim_threads_setup(s, err, errlen) != 0 || noc_batch_build(s, err, errlen) != 0) {
         noc_sim_destroy(s);
         return NULL;
     }
@@ -462,6 +463,7 @@ void noc_sim_destroy(noc_sim_t *s)
         return;
     noc_sim_threads_destroy(s); /* (before the state its threads share) */
     noc_rw_destroy(s);
+    noc_batch_destroy(s);
     if (s->rops && s->rops->destroy)
         s->rops->destroy(s);
     noc_pe_destroy(s->pe);
@@ -526,38 +528,45 @@ static void srcq_grow(struct noc_sim *s)
     s->srcq_cap = ncap;
 }
 
-/* Terminal n's packet of this cycle (if its source makes one), and its next. */
-static void generate_one(struct noc_sim *s, int n)
+int noc_sim_offer(struct noc_sim *s, int n, uint64_t created)
 {
     const noc_traffic_t *tr = &s->traffic;
     noc_ni_t *ni = &s->ni[n];
     int dst = -1, size = 0, type = NOC_PKT_ANY;
     tr->ops->make(tr->ctx, n, &ni->rng, &dst, &size, &type);
-    if (dst >= 0 && (dst != n || s->cfg.self_traffic) && size > 0) {
-        s->st.packets_created++;
-        if (s->now >= s->win_start && s->now < s->win_end)
-            s->st.window_flits_offered += (uint64_t)size;
-        uint32_t depth = ni->q_tail - ni->q_head;
-        if (depth == s->srcq_cap && depth < s->srcq_max)
-            srcq_grow(s);
-        if (depth >= s->srcq_limit || depth == s->srcq_cap) {
-            s->st.packets_offered_lost++;
-        } else {
-            noc_srcq_entry_t *e = noc_srcq_at(s, n, ni->q_tail);
-            e->created = s->now;
-            e->dst = dst;
-            e->size = (uint16_t)size;
-            e->type = (uint8_t)type;
-            ni->q_tail++;
-            depth++;
-            if (depth > s->st.source_queue_peak)
-                s->st.source_queue_peak = depth;
-            if (s->now >= s->win_start && s->now < s->win_end)
-                s->st.measured_outstanding++;
-            noc_work_add(s, noc_term_node(s, n), 1);
-        }
+    if (dst < 0 || (dst == n && !s->cfg.self_traffic) || size <= 0)
+        return 0;
+    s->st.packets_created++;
+    if (s->now >= s->win_start && s->now < s->win_end)
+        s->st.window_flits_offered += (uint64_t)size;
+    uint32_t depth = ni->q_tail - ni->q_head;
+    if (depth == s->srcq_cap && depth < s->srcq_max)
+        srcq_grow(s);
+    if (depth >= s->srcq_limit || depth == s->srcq_cap) {
+        s->st.packets_offered_lost++;
+        return 0;
     }
-    ni->next_gen = tr->ops->next(tr->ctx, n, s->now + 1, &ni->rng);
+    noc_srcq_entry_t *e = noc_srcq_at(s, n, ni->q_tail);
+    e->created = created;
+    e->dst = dst;
+    e->size = (uint16_t)size;
+    e->type = (uint8_t)type;
+    ni->q_tail++;
+    depth++;
+    if (depth > s->st.source_queue_peak)
+        s->st.source_queue_peak = depth;
+    if (s->now >= s->win_start && s->now < s->win_end)
+        s->st.measured_outstanding++;
+    noc_work_add(s, noc_term_node(s, n), 1);
+    return 1;
+}
+
+/* Terminal n's packet of this cycle (if its source makes one), and its next. */
+static void generate_one(struct noc_sim *s, int n)
+{
+    noc_ni_t *ni = &s->ni[n];
+    (void)noc_sim_offer(s, n, s->now);
+    ni->next_gen = s->traffic.ops->next(s->traffic.ctx, n, s->now + 1, &ni->rng);
     if (ni->next_gen != NOC_NEVER)
         calendar_add(s, ni->next_gen, n);
 }
@@ -651,8 +660,12 @@ void noc_sim_step(noc_sim_t *s)
         step_program(s);
         return;
     }
-    if (s->injecting)
-        generate(s);
+    if (s->injecting) {
+        if (s->batch)
+            noc_batch_generate(s);
+        else
+            generate(s);
+    }
     if (s->thr) { /* threads > 1: the evaluation in parts (model/sim_threads.c) */
         noc_sim_threads_cycle(s);
         return;

@@ -110,14 +110,18 @@ int noc_sim_check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("sample_cycles", c->sample_cycles, 1, INT64_C(1) << 40, err, errlen) ||
         check_range("max_drain_cycles", c->max_drain_cycles, 0, INT64_C(1) << 40, err, errlen) ||
         check_range("max_samples", c->max_samples, 0, 1 << 30, err, errlen) ||
+        check_range("batch_size", c->batch_size, 1, INT32_MAX, err, errlen) ||
+        check_range("batch_count", c->batch_count, 1, 1 << 20, err, errlen) ||
+        check_range("max_outstanding_requests", c->max_outstanding_requests, 0, INT32_MAX, err, errlen) ||
         check_range("source_queue", c->source_queue, 0, 1 << 20, err, errlen) ||
         check_range("deadlock_cycles", c->deadlock_cycles, 10, INT64_C(1) << 40, err, errlen) ||
         check_range("compute_cycles", c->compute_cycles, 0, 1 << 20, err, errlen) ||
         check_range("sync_steps", c->sync_steps, 0, 1, err, errlen) ||
         check_range("check", c->check, 0, 1, err, errlen))
         return -1;
-    if (strcmp(c->sim_type, "latency") != 0 && strcmp(c->sim_type, "throughput") != 0) {
-        snprintf(err, errlen, "parameter 'sim_type': '%s' is not latency or throughput", c->sim_type);
+    if (strcmp(c->sim_type, "latency") != 0 && strcmp(c->sim_type, "throughput") != 0 &&
+        strcmp(c->sim_type, "batch") != 0) {
+        snprintf(err, errlen, "parameter 'sim_type': '%s' is not latency, throughput or batch", c->sim_type);
         return -1;
     }
     if (!(c->internal_speedup >= 1.0 && c->internal_speedup <= 16.0)) {

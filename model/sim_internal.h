@@ -229,9 +229,16 @@ struct noc_sim {
      * packets it delivered (NULL: straight into st.lat_hist), all added
      * into the run after the cycle in part order. */
     struct noc_threads *thr;
+    /* sim_type = batch: the batches' state (model/batch.h); NULL otherwise */
+    struct noc_batch *batch;
     uint32_t *hist_log;
     uint32_t hist_log_n;
 };
+
+/* Terminal n's source makes a packet (traffic ops' make) and queues it,
+ * created at `created`: 1, or 0 when it made none (no destination, a
+ * packet to itself without self_traffic, a full source queue: lost). */
+int noc_sim_offer(struct noc_sim *s, int n, uint64_t created);
 
 /* The NI holds no packet (none in its source queue, none being injected,
  * none its PE wants to send). */

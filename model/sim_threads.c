@@ -94,6 +94,8 @@ static const char *refused(const struct noc_sim *s, char *why, size_t len)
     const noc_config_t *c = &s->cfg;
     if (c->internal_speedup != 1.0 || c->output_speedup != 1)
         return "internal_speedup / output_speedup other than 1 (the vc router's output queues)";
+    if (strcmp(c->sim_type, "batch") == 0)
+        return "sim_type = batch (each terminal's count of unanswered requests, kept across the parts)";
     if (c->use_read_write)
         return "use_read_write (a reply is queued where its request arrives, in the queues of the whole run)";
     if (s->graph->route_set) {

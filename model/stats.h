@@ -58,6 +58,8 @@ typedef struct noc_stats {
     int stopped;                /* NOC_STOP_*; NOC_STOP_NONE: one window (max_samples = 0), not stopped early */
     uint32_t periods;           /* max_samples >= 1: sample periods run, warm-up included */
     uint32_t warmup_periods;    /* of which warming up */
+    uint32_t batches;           /* sim_type = batch: batches run to their end */
+    uint64_t batch_min, batch_max, batch_sum; /* their durations in cycles */
     uint64_t stopped_at;        /* NOC_STOP_UNSTABLE: the cycle */
 } noc_stats_t;
 

@@ -152,11 +152,24 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
                  (long long)c->write_reply_size, c->write_fraction);
     else
         snprintf(sizes, sizeof sizes, "%lld-flit packets", (long long)c->packet_size);
-    fprintf(f, "noctua %s: %s (%d nodes%s), router %s, %s traffic at %.3f flits/node/cycle, %s\n", noc_version(),
-            gr->name, noc_graph_terms(gr), routers, c->router, c->traffic, res->offered, sizes);
+    if (st->batches > 0 || strcmp(c->sim_type, "batch") == 0) {
+        char limit[64] = "";
+        if (c->max_outstanding_requests > 0)
+            snprintf(limit, sizeof limit, ", at most %lld unanswered", (long long)c->max_outstanding_requests);
+        fprintf(f, "noctua %s: %s (%d nodes%s), router %s, %s traffic in batches of %lld packets a node%s, %s\n",
+                noc_version(), gr->name, noc_graph_terms(gr), routers, c->router, c->traffic,
+                (long long)c->batch_size, limit, sizes);
+    } else {
+        fprintf(f, "noctua %s: %s (%d nodes%s), router %s, %s traffic at %.3f flits/node/cycle, %s\n",
+                noc_version(), gr->name, noc_graph_terms(gr), routers, c->router, c->traffic, res->offered, sizes);
+    }
     fprintf(f, "  cycles        %llu (warm-up %llu, window %llu, drain %llu)\n",
             (unsigned long long)st->cycles, (unsigned long long)st->warmup,
             (unsigned long long)st->sample, (unsigned long long)st->drain);
+    if (st->batches > 0)
+        fprintf(f, "  batches       %u: %.1f cycles on average, min %llu, max %llu\n", st->batches,
+                (double)st->batch_sum / (double)st->batches, (unsigned long long)st->batch_min,
+                (unsigned long long)st->batch_max);
     if (st->periods > 0)
         fprintf(f, "  sampling      %u periods of %lld cycles (%u warm-up, %u measured): %s\n", st->periods,
                 (long long)c->sample_cycles, st->warmup_periods, st->periods - st->warmup_periods,
@@ -183,6 +196,8 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
     else if (st->stopped == NOC_STOP_UNSTABLE)
         fprintf(f, "  state         UNSTABLE at cycle %llu: the average latency passed latency_thres = %g; stopped "
                 "without a drain (saturated)\n", (unsigned long long)st->stopped_at, c->latency_thres);
+    else if (strcmp(c->sim_type, "batch") == 0)
+        fprintf(f, "  state         %u of %lld batches done\n", st->batches, (long long)c->batch_count);
     else if (st->saturated)
         fprintf(f, "  state         SATURATED: the network accepts %.4f of the %.4f flits/node/cycle offered%s\n",
                 res->accepted, res->offered,
@@ -328,6 +343,11 @@ static void sampling_json(json_t *j, const noc_stats_t *st)
     json_object_set_new(j, "stopped", json_string(noc_stop_name(st->stopped)));
     if (st->stopped == NOC_STOP_UNSTABLE)
         json_object_set_new(j, "stopped_cycle", json_integer((json_int_t)st->stopped_at));
+    if (st->batches > 0)
+        json_object_set_new(j, "batches", json_pack("{s:I, s:f, s:I, s:I}", "count", (json_int_t)st->batches,
+                                                    "avg_cycles", (double)st->batch_sum / (double)st->batches,
+                                                    "min_cycles", (json_int_t)st->batch_min,
+                                                    "max_cycles", (json_int_t)st->batch_max));
     if (st->periods > 0)
         json_object_set_new(j, "sample_periods", json_pack("{s:I, s:I, s:I}", "all", (json_int_t)st->periods,
                                                            "warmup", (json_int_t)st->warmup_periods,

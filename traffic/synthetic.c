@@ -100,11 +100,12 @@ static int rw_init(noc_synthetic_t *syn, const noc_config_t *cfg, char *err, siz
         snprintf(err, errlen, "parameter 'write_fraction': %g is not in [0, 1]", wf);
         return -1;
     }
-    syn->write_fraction = wf;
+    /* (a BookSim2 batch run tosses an even coin: batchtrafficmanager.cpp) */
+    syn->write_fraction = cfg->booksim && strcmp(cfg->sim_type, "batch") == 0 ? 0.5 : wf;
     syn->read_size = (int)cfg->read_request_size;
     syn->write_size = (int)cfg->write_request_size;
-    syn->flits = (1.0 - wf) * (double)(cfg->read_request_size + cfg->read_reply_size) +
-                 wf * (double)(cfg->write_request_size + cfg->write_reply_size);
+    syn->flits = (1.0 - syn->write_fraction) * (double)(cfg->read_request_size + cfg->read_reply_size) +
+                 syn->write_fraction * (double)(cfg->write_request_size + cfg->write_reply_size);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,43 @@ static void test_booksim_config(void **state)
     free(out);
 }
 
+/* A BookSim2 batch run: every node's batch_size packets, batch_count
+ * times, all measured; the JSON's batches; a sweep of one is refused (it
+ * reads no rate). */
+static void test_batch_run(void **state)
+{
+    (void)state;
+    char path[512], args[600], *out, *err;
+    cmd_write("batch.cfg",
+              "topology = mesh; k = 4; n = 2; routing_function = dim_order; num_vcs = 4;\n"
+              "sim_type = batch; batch_size = 20; batch_count = 2; max_outstanding_requests = 3;\n",
+              path, sizeof path);
+    snprintf(args, sizeof args, "run --config %s --json -", path);
+    assert_int_equal(cmd_run(args, &out, &err), 0);
+    assert_null(strstr(err, "batch")); /* (no warning: every batch key honoured) */
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    assert_int_equal(json_integer_value(json_object_get(j, "packets")), 16 * 20 * 2);
+    json_t *b = json_object_get(j, "batches");
+    assert_non_null(b);
+    assert_int_equal(json_integer_value(json_object_get(b, "count")), 2);
+    json_int_t lo = json_integer_value(json_object_get(b, "min_cycles")),
+               hi = json_integer_value(json_object_get(b, "max_cycles"));
+    double avg = json_real_value(json_object_get(b, "avg_cycles"));
+    assert_true(lo > 0 && lo <= hi && avg * 2 == (double)(lo + hi));
+    /* the batches are the window: 2 x 20 packets a node over the cycles of both */
+    double acc = json_real_value(json_object_get(json_object_get(j, "throughput"), "accepted"));
+    assert_true(fabs(acc - 40.0 / (double)(lo + hi)) < 1e-9);
+    json_decref(j);
+    free(out);
+    free(err);
+    assert_int_equal(cmd_run("sweep mesh:4x4 sim_type=batch --rates 0.1,0.2 -o batch_sweep", &out, &err), 2);
+    assert_non_null(strstr(err, "sim_type = batch"));
+    free(out);
+    free(err);
+}
+
 static void test_json_report(void **state)
 {
     (void)state;
@@ -647,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_parameters_doc_in_step),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_booksim_config),
+        cmocka_unit_test(test_batch_run),
         cmocka_unit_test(test_json_report),
         cmocka_unit_test(test_report_doc_names_every_key),
         cmocka_unit_test(test_report_stopped_unstable),
