@@ -102,7 +102,7 @@ typedef struct bs_read {
  * default). */
 static void refuse(bs_read_t *r, unsigned long line, const char *fmt, ...)
 {
-    char msg[2048];
+    char msg[4096];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -262,7 +262,7 @@ static void statement(bs_read_t *r, char *s, unsigned long line)
         unknown_key(r, line, key);
         return;
     }
-    char msg[2048];
+    char msg[4096];
     int j = judge(&keys[i], value, msg, sizeof msg);
     if (j < 0) {
         refuse(r, line, "%s", msg);
@@ -452,6 +452,35 @@ static void translate_kary(bs_read_t *r, noc_config_t *cfg, const char *topo, lo
     char spec[64];
     snprintf(spec, sizeof spec, "%s:%ld:%ld", topo, k, n);
     set(r, cfg, "topology_spec", spec, "topology");
+    *lat = 1;
+}
+
+/* topology = qtree or tree4 (networks/qtree.cpp, networks/tree4.cpp), which
+ * assert k = 4 and n = 3, as the SPECs qtree:4:3 and tree4, routed by
+ * their nca (qtree_nca, tree4_nca; tree4's anca is refused). Every channel
+ * 1 cycle. */
+static void translate_tree(bs_read_t *r, noc_config_t *cfg, const char *topo, const char *rf, unsigned long lrf,
+                           long *lat)
+{
+    long k = 0, n = 0;
+    if (int_key(r, "k", 2, 64, &k) || int_key(r, "n", 1, 16, &n))
+        return;
+    unsigned long lk;
+    if (k != 4 || n != 3) {
+        value_of(r, k != 4 ? "k" : "n", &lk);
+        refuse(r, lk, "'topology = %s' with k = %ld, n = %ld: BookSim2's %s asserts k = 4 and n = 3 (noctua's SPEC "
+               "qtree:K:N builds any K-ary tree)", topo, k, n, topo);
+    }
+    int t4 = strcmp(topo, "tree4") == 0;
+    if (strcmp(rf, "nca") != 0)
+        refuse(r, lrf, "'routing_function = %s' on %s: %s", rf, topo,
+               t4 ? "BookSim2's tree4 has nca and anca; noctua builds nca" : "BookSim2's qtree has nca only");
+    unsigned long ltr;
+    const char *tr = value_of(r, "traffic", &ltr);
+    if (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0)
+        refuse(r, ltr, "'traffic = %s' on %s: BookSim2's %s moves each of the 3 base-4 digits of a terminal's "
+               "number, noctua's moves the number itself", tr, topo, tr);
+    set(r, cfg, "topology_spec", t4 ? "tree4" : "qtree:4:3", "topology");
     *lat = 1;
 }
 
@@ -669,6 +698,10 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
         translate_dragonfly(r, cfg, rf, lrf, lat);
         return;
     }
+    if ((strcmp(topo, "qtree") == 0 || strcmp(topo, "tree4") == 0) && strcmp(rf, "none") != 0) {
+        translate_tree(r, cfg, topo, rf, lrf, lat);
+        return;
+    }
     if (strcmp(topo, "flatfly") == 0 && strcmp(rf, "none") != 0) {
         translate_flatfly(r, cfg, rf, lrf, use_noc, lat);
         return;
@@ -844,7 +877,7 @@ int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char
                      "give noctua's %s", key, k->note, k->noctua);
         return -1;
     }
-    char msg[2048];
+    char msg[4096];
     int j = judge(k, value, msg, sizeof msg);
     if (j < 0) {
         snprintf(err, errlen, "%s", msg);

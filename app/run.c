@@ -26,13 +26,14 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
     static const struct { const char *topology, *kind, *form; } made[] = {
         {"anynet", "anynet", "anynet:FILE"}, {"cmesh", "cmesh", "cmesh:KxK"}, {"dragonflynew", "dragonfly", "dragonfly:K"},
         {"fly", "fly", "fly:K:N"}, {"fattree", "fattree", "fattree:K:N"},
-        {"flatfly", "flatfly", "flatfly:K:N:CXxCY:X"},
+        {"flatfly", "flatfly", "flatfly:K:N:CXxCY:X"}, {"qtree", "qtree", "qtree:K:N"}, {"tree4", "tree4", "tree4"},
     };
     for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
         size_t kl = strlen(made[i].kind);
         if (strcmp(cfg->topology, made[i].topology) != 0)
             continue;
-        if (strncmp(cfg->topology_spec, made[i].kind, kl) == 0 && cfg->topology_spec[kl] == ':') {
+        if (strncmp(cfg->topology_spec, made[i].kind, kl) == 0 &&
+            (cfg->topology_spec[kl] == ':' || (cfg->topology_spec[kl] == '\0' && !strchr(made[i].form, ':')))) {
             snprintf(spec, len, "%s", cfg->topology_spec);
             return 0;
         }
@@ -42,7 +43,7 @@ int noc_app_spec(const noc_config_t *cfg, char *spec, size_t len, char *err, siz
     }
     if (strcmp(cfg->topology, "mesh") != 0 && strcmp(cfg->topology, "torus") != 0) {
         snprintf(err, errlen, "parameter 'topology': '%s' is not a BookSim2 topology noctua builds "
-                 "(mesh, torus, anynet, cmesh, fly, fattree, dragonflynew, flatfly); give a SPEC instead", cfg->topology);
+                 "(mesh, torus, anynet, cmesh, fly, fattree, dragonflynew, flatfly, qtree, tree4); give a SPEC instead", cfg->topology);
         return -1;
     }
     if (cfg->k < 2 || cfg->n < 1 || cfg->n > 8) {

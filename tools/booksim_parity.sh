@@ -58,7 +58,10 @@
 # 2x2 nodes on each of 16 routers, ran_min, 8 VCs of 4 flits, iSLIP) as
 # shipped, then from low load to past saturation with use_noc_latency 1
 # (its default: links of 2, 4 and 6 cycles) and 0, with transpose traffic,
-# with 4-flit packets, and on a 2-ary 4-flat (x = 4)).
+# with 4-flit packets, and on a 2-ary 4-flat (x = 4)), or trees (only
+# BookSim2's qtree and tree4, k = 4, n = 3, nca routing, 4 VCs of 8 flits,
+# 1-flit packets, uniform and bitcomp traffic from low load to past
+# saturation).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -88,7 +91,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly or flatfly, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|trees) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly or trees, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -292,6 +295,16 @@ vc_buf_size = 8; num_vcs = 4; traffic = uniform;'
   d16='topology = mesh; k = 8; n = 2; routing_function = dim_order; use_read_write = 1; num_vcs = 16; vc_buf_size = 8;'
   own "mesh 8x8, 16 VCs, use_read_write, BookSim2's default ranges" 0.02 "$d16 $sz"
   own "mesh 8x8, 4 VCs, use_read_write, 1-flit packets" 0.25 "$me" # (past saturation: slow in BookSim2)
+  exit 0
+fi
+# qtree and tree4 (BookSim2 asserts k = 4, n = 3 for both), nca routing
+if [ "$SET" = trees ]; then
+  for topo in qtree tree4; do
+    tr="topology = $topo; k = 4; n = 3; routing_function = nca; num_vcs = 4; vc_buf_size = 8;"
+    if [ $topo = qtree ]; then rates="0.01 0.03 0.045 0.08"; else rates="0.05 0.2 0.35 0.5"; fi
+    for r in $rates; do own "$topo, 4 VCs, uniform" "$r" "$tr traffic = uniform;"; done
+    for r in 0.02 0.05; do own "$topo, 4 VCs, bitcomp" "$r" "$tr traffic = bitcomp;"; done
+  done
   exit 0
 fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform

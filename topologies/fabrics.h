@@ -53,6 +53,12 @@ int noc_topo_build_fattree(noc_topo_t *t, const char *kind, const char *arg, uns
 /* flatfly.c: flatfly:K:N[:CXxCY[:X]] (BookSim2's flattened butterfly) */
 int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                            char *why, size_t whylen);
+/* qtree.c: qtree:K:N (BookSim2's qtree, a K-ary tree, nca routing) */
+int noc_topo_build_qtree(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                         char *why, size_t whylen);
+/* tree4.c: tree4 (BookSim2's tree4, nca routing) */
+int noc_topo_build_tree4(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
+                         char *why, size_t whylen);
 /* anynet.c: anynet:FILE (BookSim2's anynet network files) */
 int noc_topo_build_anynet(noc_topo_t *t, const char *kind, const char *arg, unsigned flags,
                           char *why, size_t whylen);

@@ -39,6 +39,8 @@ static const struct {
     {"dragonfly", noc_topo_build_dragonfly},
     {"fattree", noc_topo_build_fattree},
     {"flatfly", noc_topo_build_flatfly},
+    {"qtree", noc_topo_build_qtree},
+    {"tree4", noc_topo_build_tree4},
 };
 
 #define N_BUILDERS (sizeof builders / sizeof builders[0])
@@ -48,7 +50,7 @@ static const char spec_help[] =
     "torus:AxBx... (sizes >= 3), hypercube:D (1 <= D <= 20), bsn:BASIS, otis:BASIS (BASIS "
     "another SPEC, e.g. bsn:ring:8), pyramid:N, multilevel:N:m1,m2,..., circulant:N:s1,s2,..., "
     "complete:N, graph:FILE, anynet:FILE, cmesh:AxB[:CXxCY], fly:K:N, dragonfly:P, fattree:K:N, "
-    "flatfly:K:N[:CXxCY[:X]]";
+    "flatfly:K:N[:CXxCY[:X]], qtree:K:N, tree4";
 
 const char *noc_topo_spec_help(void) { return spec_help; }
 

@@ -237,6 +237,51 @@ static void test_fattree(void **state)
     free(err);
 }
 
+/* topology = qtree and tree4 with nca: qtree:4:3 and tree4. At low load
+ * with BookSim2's uniform (self included) a destination is on the same
+ * leaf 4 in 64 times (no hop), in the same subtree of 16 terminals 12 in
+ * 64 (2 hops), else 4 hops: 3.375 on average, 4 at most, and every packet
+ * T0 = 7 + 5 H (BookSim2's default timing, 1-cycle channels), the least 7.
+ * BookSim2's asserts k = 4, n = 3 refused by name, tree4's anca too. */
+static void test_trees(void **state)
+{
+    (void)state;
+    char *err;
+    const char *const topo[] = {"qtree", "tree4"};
+    const char *const spec[] = {"qtree:4:3", "tree4"};
+    for (int i = 0; i < 2; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "topology = %s; k = 4; n = 3; routing_function = nca;\n"
+                                    "injection_rate = 0.005; sample_period = 40000;\n", topo[i]);
+        put("tr.cfg", text);
+        json_t *j = run_json("run --config tr.cfg");
+        double hops = jnum(j, "hops", "avg");
+        assert_float_equal(hops, 3.375, 0.1);
+        assert_float_equal(jnum(j, "hops", "max"), 4, 0);
+        assert_float_equal(jnum(j, "latency", "min"), 7, 0);
+        assert_float_equal(jnum(j, "latency", "avg"), 7 + 5 * hops, 0.01 * (7 + 5 * hops));
+        assert_int_equal(json_integer_value(json_object_get(j, "nodes")), 64);
+        assert_int_equal(json_integer_value(json_object_get(j, "routers")), i ? 28 : 21);
+        assert_string_equal(json_string_value(json_object_get(j, "topology")), spec[i]);
+        json_decref(j);
+    }
+    put("tr1.cfg", "topology = qtree; n = 3; routing_function = nca;\nk = 8;\n");
+    assert_int_equal(cmd_run("run --config tr1.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "tr1.cfg:2: 'topology = qtree' with k = 8, n = 3: BookSim2's qtree asserts k = 4"));
+    free(err);
+    put("tr2.cfg", "topology = tree4; k = 4; n = 3;\nrouting_function = anca;\n");
+    assert_int_equal(cmd_run("run --config tr2.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "tr2.cfg:2: 'routing_function = anca' is not honoured"));
+    free(err);
+    put("tr3.cfg", "topology = tree4; k = 4; n = 3; routing_function = nca;\ntraffic = tornado;\n");
+    assert_int_equal(cmd_run("run --config tr3.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "tr3.cfg:2: 'traffic = tornado' on tree4"));
+    free(err);
+    assert_int_equal(cmd_run("run topology=tree4", NULL, &err), 2);
+    assert_non_null(strstr(err, "give the SPEC tree4"));
+    free(err);
+}
+
 /* routing_function = xy_yx on a mesh: every node of a 4x4 mesh sends to
  * node 5 = (1,1); node 0 = (0,0)'s packets leave x-first (to (1,0)) or
  * y-first (to (0,1)), half and half (within 0.05; dor would send them all
@@ -407,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_cmesh),
         cmocka_unit_test(test_fly),
         cmocka_unit_test(test_fattree),
+        cmocka_unit_test(test_trees),
         cmocka_unit_test(test_xy_yx),
         cmocka_unit_test(test_valiant_romm),
         cmocka_unit_test(test_eject_credits),
