@@ -457,8 +457,8 @@ static void translate_kary(bs_read_t *r, noc_config_t *cfg, const char *topo, lo
 
 /* topology = qtree or tree4 (networks/qtree.cpp, networks/tree4.cpp), which
  * assert k = 4 and n = 3, as the SPECs qtree:4:3 and tree4, routed by
- * their nca (qtree_nca, tree4_nca; tree4's anca is refused). Every channel
- * 1 cycle. */
+ * their nca (qtree_nca, tree4_nca) or tree4's anca (tree4_anca as BookSim2
+ * runs it: topologies/tree4.c). Every channel 1 cycle. */
 static void translate_tree(bs_read_t *r, noc_config_t *cfg, const char *topo, const char *rf, unsigned long lrf,
                            long *lat)
 {
@@ -472,9 +472,11 @@ static void translate_tree(bs_read_t *r, noc_config_t *cfg, const char *topo, co
                "qtree:K:N builds any K-ary tree)", topo, k, n, topo);
     }
     int t4 = strcmp(topo, "tree4") == 0;
-    if (strcmp(rf, "nca") != 0)
+    if (strcmp(rf, "nca") != 0 && !(t4 && strcmp(rf, "anca") == 0))
         refuse(r, lrf, "'routing_function = %s' on %s: %s", rf, topo,
-               t4 ? "BookSim2's tree4 has nca and anca; noctua builds nca" : "BookSim2's qtree has nca only");
+               t4 ? "BookSim2's tree4 has nca and anca" : "BookSim2's qtree has nca only");
+    else if (t4 && strcmp(rf, "anca") == 0) /* as BookSim2 runs it: the first up port */
+        set(r, cfg, "routing_function", "anca", NULL);
     unsigned long ltr;
     const char *tr = value_of(r, "traffic", &ltr);
     if (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0)
@@ -690,8 +692,11 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
         return;
     }
     if (strcmp(topo, "fattree") == 0 && strcmp(rf, "none") != 0) {
-        translate_kary(r, cfg, "fattree", 31, rf, lrf, "nca",
-                       "BookSim2's fattree has nca and anca; noctua builds nca", lat);
+        int anca = strcmp(rf, "anca") == 0;
+        translate_kary(r, cfg, "fattree", 31, anca ? "nca" : rf, lrf, "nca", "BookSim2's fattree has nca and anca",
+                       lat);
+        if (anca) /* the less used of two up ports drawn: adaptive */
+            set(r, cfg, "routing_function", "anca", NULL);
         return;
     }
     if (dfly && strcmp(rf, "none") != 0) {

@@ -28,6 +28,7 @@
 # past saturation), fattree (only the k-ary n-tree with nca routing:
 # BookSim2's examples/fattree_config (k = 4, n = 3, 4 VCs of 16 flits,
 # hold_switch_for_packet) from low load to past saturation, the same with
+# anca instead of nca (and no switch hold), the same with
 # k = 2, n = 4 and with k = 8, n = 2, and runfiles/ftreeconfig (bitcomp
 # traffic, 16 VCs, iSLIP, wait_for_tail_credit) as shipped and at other
 # rates), xy_yx (only BookSim2's xy_yx_mesh: an 8x8 mesh, 2 VCs of 8
@@ -61,7 +62,7 @@
 # with 4-flit packets, and on a 2-ary 4-flat (x = 4)), or trees (only
 # BookSim2's qtree and tree4, k = 4, n = 3, nca routing, 4 VCs of 8 flits,
 # 1-flit packets, uniform and bitcomp traffic from low load to past
-# saturation).
+# saturation, and tree4 with anca).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -240,6 +241,10 @@ if [ "$SET" = fattree ]; then
   ft=$(sed -e '/^injection_rate *=/d' -e '/^sample_period *=/d' -e '/^k *=/d' -e '/^n *=/d' -e 's://.*$::' \
     "$SRC/examples/fattree_config" | tr '\n' ' ')
   for r in 0.2 0.6 0.8 0.9 1.0; do own "examples/fattree_config (k = 4, n = 3)" "$r" "$ft k = 4; n = 3;"; done
+  # anca (adaptive: noctua's adaptive routing has no switch hold)
+  fa=$(printf '%s\n' "$ft" | sed -e 's/routing_function *= *nca;/routing_function = anca;/' \
+    -e 's/hold_switch_for_packet *= *1;/hold_switch_for_packet = 0;/')
+  for r in 0.3 0.6 0.8 1.0; do own "fattree_config, anca, hold_switch_for_packet = 0" "$r" "$fa k = 4; n = 3;"; done
   for kn in "2 4" "8 2"; do
     read -r k n <<<"$kn"
     for r in 0.2 0.6 0.9; do own "fattree_config with k = $k, n = $n" "$r" "$ft k = $k; n = $n;"; done
@@ -305,6 +310,8 @@ if [ "$SET" = trees ]; then
     for r in $rates; do own "$topo, 4 VCs, uniform" "$r" "$tr traffic = uniform;"; done
     for r in 0.02 0.05; do own "$topo, 4 VCs, bitcomp" "$r" "$tr traffic = bitcomp;"; done
   done
+  ta="topology = tree4; k = 4; n = 3; routing_function = anca; num_vcs = 4; vc_buf_size = 8;"
+  for r in 0.05 0.2 0.3 0.5; do own "tree4, anca, 4 VCs, uniform" "$r" "$ta traffic = uniform;"; done
   exit 0
 fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform

@@ -19,7 +19,13 @@
  * a fixed function of the packet's random word and the router (graph.h's
  * route_rand), so that a packet's route is the same wherever it is worked
  * out. Up then down: no cycle, one VC class. Every draw gives a route of
- * the same length, 2 (N-1-l) for a common ancestor at level l. */
+ * the same length, 2 (N-1-l) for a common ancestor at level l.
+ *
+ * With NOC_TOPO_F_ANCA (routing_function = anca, BookSim2's anca_fattree):
+ * going up, two up ports are drawn (independently, from the packet's word
+ * and the router) and the router keeps the one whose output has fewer
+ * flits sent and not credited back, the first on a tie (its route set's
+ * pick, BookSim2's GetUsedCredit); down as nca. */
 #include "topologies/fabrics.h"
 #include "model/rng.h"
 #include <stdio.h>
@@ -47,6 +53,27 @@ static void ft_route_rand(const void *ctx, int cur, int src, int dst, uint32_t s
         r->port = (uint8_t)(level == f->n - 1 ? dst % f->k : (dst - first) / f->pow[f->n - 1 - level]);
     else
         r->port = (uint8_t)(f->k + (int)(noc_rng_mix((uint64_t)salt << 32 | (uint32_t)cur) % (uint64_t)f->k));
+}
+
+/* anca: the candidates; the router picks the less used up port. */
+static void ft_route_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V, int in_vc,
+                         noc_route_set_t *rs)
+{
+    const noc_topo_t *t = ctx;
+    const ftree_t *f = t->priv;
+    noc_route_t r;
+    (void)in_vc;
+    ft_route_rand(ctx, cur, src, dst, salt, hops, &r);
+    rs->n = 1;
+    rs->pick = 0;
+    rs->pick_bit = 0;
+    rs->c[0] = (noc_route_cand_t){ r.port, 0, (uint8_t)V, 0, 0 };
+    if (r.port >= f->k) { /* up: the first draw is nca's, a second apart */
+        uint64_t key = ((uint64_t)salt << 32 | (uint32_t)cur) ^ 0x9e3779b97f4a7c15ull;
+        rs->c[1] = (noc_route_cand_t){ (uint8_t)(f->k + (int)(noc_rng_mix(key) % (uint64_t)f->k)), 0, (uint8_t)V, 0, 0 };
+        rs->n = 2;
+        rs->pick = 1;
+    }
 }
 
 static void ft_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
@@ -103,7 +130,6 @@ int noc_topo_build_fattree(noc_topo_t *t, const char *kind, const char *arg, uns
                            size_t whylen)
 {
     (void)kind;
-    (void)flags;
     ftree_t f;
     if (parse(arg, &f, why, whylen) != 0)
         return -1;
@@ -132,6 +158,8 @@ int noc_topo_build_fattree(noc_topo_t *t, const char *kind, const char *arg, uns
     t->n_vclasses = 1;
     t->route_needs_src = 1; /* the salt */
     t->route_rand = ft_route_rand;
+    if (flags & NOC_TOPO_F_ANCA)
+        t->route_set = ft_route_set;
     /* drawing: level l on row l, a router's K children below it */
     t->pos = noc_xcalloc((size_t)routers * 2, sizeof *t->pos, "topology");
     for (int v = 0; v < routers; v++) {

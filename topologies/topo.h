@@ -84,6 +84,11 @@ typedef struct noc_topo noc_topo_t;
                                      (its route set keeps one candidate per
                                      priority: the adaptive VCs on the
                                      dimension-order port only) */
+#define NOC_TOPO_F_ANCA 512u     /* fattree: BookSim2's anca, the less used
+                                     of two up ports drawn; tree4: anca as
+                                     BookSim2 runs it (the first up port: its
+                                     route set keeps the first of equal-priority
+                                     entries) */
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen);
 void noc_topo_destroy(noc_topo_t *t);
 

@@ -21,7 +21,13 @@
  * middle routers of the destination's group, drawn. BookSim2 draws at
  * every routing step; here the draw is a fixed function of the packet's
  * random word and the router (graph.h's route_rand), as fattree.c's. Up
- * then down: one VC class. */
+ * then down: one VC class.
+ *
+ * With NOC_TOPO_F_ANCA (routing_function = anca): BookSim2's tree4_anca as
+ * BookSim2 runs it. It adds every up port to its route set at one
+ * priority, and BookSim2's OutputSet, a std::set ordered by priority
+ * alone, keeps the first: a leaf always goes up port 4, a middle router
+ * up port 4 (root 0); a root still draws between the group's two. */
 #include "topologies/fabrics.h"
 #include "model/rng.h"
 #include <stdio.h>
@@ -58,9 +64,17 @@ static void t4_route_rand(const void *ctx, int cur, int src, int dst, uint32_t s
     r->port = (uint8_t)port;
 }
 
+static void t4_route_anca(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    t4_route_rand(ctx, cur, src, dst, salt, hops, r);
+    if (t4_level(cur) > 0 && r->port >= 4)
+        r->port = 4;
+}
+
 static void t4_route(const void *ctx, int cur, int src, int dst, noc_route_t *r)
 {
-    t4_route_rand(ctx, cur, src, dst, 0, 0, r);
+    const noc_topo_t *t = ctx;
+    t->route_rand(ctx, cur, src, dst, 0, 0, r);
 }
 
 static void t4_label(const noc_topo_t *t, int v, char *buf, size_t len)
@@ -84,7 +98,6 @@ int noc_topo_build_tree4(noc_topo_t *t, const char *kind, const char *arg, unsig
                          size_t whylen)
 {
     (void)kind;
-    (void)flags;
     if (arg) {
         snprintf(why, whylen, "expected tree4 (BookSim2's tree4: 64 terminals on 16 leaves, 8 middle routers, 4 "
                               "roots; it has no sizes)");
@@ -111,7 +124,7 @@ int noc_topo_build_tree4(noc_topo_t *t, const char *kind, const char *arg, unsig
     memcpy(t->class_name[0], "tree", 5);
     t->n_vclasses = 1;
     t->route_needs_src = 1; /* the salt */
-    t->route_rand = t4_route_rand;
+    t->route_rand = flags & NOC_TOPO_F_ANCA ? t4_route_anca : t4_route_rand;
     /* drawing: leaves on the bottom row, a group's middle routers above its
      * leaves, the roots above all */
     t->pos = noc_xcalloc((size_t)T4_ROUTERS * 2, sizeof *t->pos, "topology");

@@ -222,6 +222,48 @@ static void test_draws(void **state)
     noc_topo_destroy(t);
 }
 
+/* anca (BookSim2's anca_fattree): going down one candidate, nca's port
+ * with all VCs; going up two, the first nca's draw, the second drawn
+ * apart, both up ports with all VCs, and the router's pick of the less
+ * used (a tie: the first, BookSim2's random1). Over 8,000 salts at leaf 8
+ * of fattree:2:3 toward 7 each of the 4 (first, second) pairs comes about
+ * 2,000 times (within 4 standard deviations, 155). */
+static void test_anca_set(void **state)
+{
+    (void)state;
+    noc_topo_t *t = noc_topo_create("fattree:2:3", NOC_TOPO_F_ANCA, NULL, 0);
+    assert_non_null(t);
+    const noc_graph_t *g = noc_topo_graph(t);
+    assert_non_null(g->route_set);
+    int pair[2][2] = {{0, 0}, {0, 0}};
+    for (uint32_t salt = 0; salt < 8000; salt++) {
+        noc_route_set_t rs;
+        noc_route_t r;
+        g->route_set(t, 8, 0, 7, salt, 0, 4, -1, &rs);
+        g->route_rand(t, 8, 0, 7, salt, 0, &r);
+        assert_int_equal(rs.n, 2);
+        assert_int_equal(rs.pick, 1);
+        assert_int_equal(rs.pick_bit, 0);
+        assert_int_equal(rs.c[0].port, r.port);
+        for (int i = 0; i < 2; i++) {
+            assert_true(rs.c[i].port == 2 || rs.c[i].port == 3);
+            assert_int_equal(rs.c[i].lo, 0);
+            assert_int_equal(rs.c[i].hi, 4);
+            assert_int_equal(rs.c[i].pri, 0);
+            assert_int_equal(rs.c[i].empty, 0);
+        }
+        pair[rs.c[0].port - 2][rs.c[1].port - 2]++;
+        g->route_set(t, 0, 0, 7, salt, 0, 4, 0, &rs); /* the top: down, one way */
+        assert_int_equal(rs.n, 1);
+        assert_int_equal(rs.pick, 0);
+        assert_int_equal(rs.c[0].port, 1);
+    }
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            assert_in_range(pair[i][j], 2000 - 155, 2000 + 155);
+    noc_topo_destroy(t);
+}
+
 static void test_bad_specs(void **state)
 {
     (void)state;
@@ -242,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_routes),
         cmocka_unit_test(test_walks),
         cmocka_unit_test(test_draws),
+        cmocka_unit_test(test_anca_set),
         cmocka_unit_test(test_bad_specs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

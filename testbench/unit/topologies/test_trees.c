@@ -209,6 +209,34 @@ static void test_tree4_draws(void **state)
     noc_topo_destroy(t);
 }
 
+/* tree4 with anca as BookSim2 runs it: going up, always the first up
+ * port (a leaf's port 4, a middle router's port 4, root 0); a root still
+ * draws between the destination group's two middle routers; routes as
+ * long as nca's. */
+static void test_tree4_anca(void **state)
+{
+    (void)state;
+    noc_topo_t *t = noc_topo_create("tree4", NOC_TOPO_F_ANCA, NULL, 0);
+    assert_non_null(t);
+    const noc_graph_t *g = noc_topo_graph(t);
+    int root[2] = {0};
+    for (uint32_t salt = 0; salt < 400; salt++) {
+        noc_route_t r;
+        g->route_rand(t, 12, 0, 63, salt, 0, &r);
+        assert_int_equal(r.port, 4);
+        g->route_rand(t, 4, 0, 63, salt, 0, &r);
+        assert_int_equal(r.port, 4);
+        g->route_rand(t, 12, 0, 2, salt, 0, &r); /* its own terminal: out */
+        assert_int_equal(r.port, 2);
+        g->route_rand(t, 0, 0, 63, salt, 0, &r);
+        root[r.port - 6]++;
+        for (int b = 0; b < 64; b += 7)
+            walk(t, 5, b, salt, 5 / 4 == b / 4 ? 0 : 5 / 16 == b / 16 ? 2 : 4, t4_level);
+    }
+    assert_true(root[0] > 150 && root[1] > 150);
+    noc_topo_destroy(t);
+}
+
 static void test_bad_specs(void **state)
 {
     (void)state;
@@ -224,7 +252,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_qtree_wiring), cmocka_unit_test(test_qtree_routes), cmocka_unit_test(test_walks),
-        cmocka_unit_test(test_tree4_wiring), cmocka_unit_test(test_tree4_draws), cmocka_unit_test(test_bad_specs),
+        cmocka_unit_test(test_tree4_wiring), cmocka_unit_test(test_tree4_draws), cmocka_unit_test(test_tree4_anca),
+        cmocka_unit_test(test_bad_specs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
