@@ -14,7 +14,7 @@ enum {
 };
 
 typedef struct noc_flit {
-    int64_t data;     /* payload word */
+    int64_t data;     /* payload word; synthetic traffic: the cycle its NI sent it */
     uint32_t pkt;     /* packet pool slot */
     int32_t dst;      /* destination node (what a router routes on) */
     uint16_t seq;     /* index of the flit in its packet */

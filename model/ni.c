@@ -24,6 +24,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
         if (s->nst)
             s->nst[p->dst].flits_out++;
     }
+    if (p->measured && !s->pe)
+        noc_lat_add(&st->flit_latency, s->now - (uint64_t)f->data);
     if (p->received < p->size)
         return;
     if (p->measured) {
@@ -205,7 +207,9 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
     }
     const noc_packet_t *p = &s->pkts[ln->pkt];
     noc_flit_t f;
-    f.data = s->pe ? noc_pe_word(s->pe, p->msg, p->off + ln->seq) : (int64_t)p->id;
+    /* (synthetic traffic carries no payload: the word is the cycle the flit
+     * left, its flit latency's start) */
+    f.data = s->pe ? noc_pe_word(s->pe, p->msg, p->off + ln->seq) : (int64_t)s->now;
     f.pkt = (uint32_t)ln->pkt;
     f.seq = ln->seq;
     f.flags = (uint8_t)((ln->seq == 0 ? NOC_FLIT_HEAD : 0) | (ln->seq + 1 == p->size ? NOC_FLIT_TAIL : 0));

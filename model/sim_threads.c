@@ -251,6 +251,7 @@ static void reduce(struct noc_sim *s, part_t *p)
     st->measured_outstanding += v->st.measured_outstanding; /* (a count down: modulo 2^64) */
     lat_merge(&st->latency, &v->st.latency);
     lat_merge(&st->net_latency, &v->st.net_latency);
+    lat_merge(&st->flit_latency, &v->st.flit_latency);
     lat_merge(&st->queue_latency, &v->st.queue_latency);
     lat_merge(&st->hops, &v->st.hops);
     for (uint32_t i = 0; i < v->hist_log_n; i++)

@@ -39,6 +39,8 @@ typedef struct noc_stats {
                                    links' counters when the run ends) */
     noc_lat_sum_t latency;      /* creation to tail delivery */
     noc_lat_sum_t net_latency;  /* head injection to tail delivery */
+    noc_lat_sum_t flit_latency; /* synthetic traffic: each flit of a measured packet, from its injection to its
+                                   arrival (BookSim2's flit latency) */
     noc_lat_sum_t queue_latency;/* creation to head injection */
     noc_lat_sum_t hops;
     uint32_t *lat_hist;         /* NOC_LAT_HIST + 1 bins (the last: longer) */

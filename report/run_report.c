@@ -183,6 +183,9 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
             (unsigned long long)noc_stats_percentile(st, 0.99), (unsigned long long)st->latency.max);
     fprintf(f, "    network     avg %.2f  min %llu  max %llu\n", noc_lat_avg(&st->net_latency),
             (unsigned long long)st->net_latency.min, (unsigned long long)st->net_latency.max);
+    if (st->flit_latency.n)
+        fprintf(f, "    flit        avg %.2f  min %llu  max %llu\n", noc_lat_avg(&st->flit_latency),
+                (unsigned long long)st->flit_latency.min, (unsigned long long)st->flit_latency.max);
     fprintf(f, "    queueing    avg %.2f  min %llu  max %llu\n", noc_lat_avg(&st->queue_latency),
             (unsigned long long)st->queue_latency.min, (unsigned long long)st->queue_latency.max);
     fprintf(f, "  hops          avg %.2f  max %llu\n", noc_lat_avg(&st->hops), (unsigned long long)st->hops.max);
@@ -375,6 +378,8 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_object_set_new(lat, "p50", json_integer((json_int_t)noc_stats_percentile(st, 0.50)));
     json_object_set_new(lat, "p99", json_integer((json_int_t)noc_stats_percentile(st, 0.99)));
     json_object_set_new(lat, "network", lat_json(&st->net_latency));
+    if (st->flit_latency.n)
+        json_object_set_new(lat, "flit", lat_json(&st->flit_latency));
     json_object_set_new(lat, "queueing", lat_json(&st->queue_latency));
     json_object_set_new(lat, "histogram", histogram_json(st));
     json_object_set_new(j, "latency", lat);

@@ -78,6 +78,12 @@ static void test_latency_is_network_plus_queueing(void **state)
     assert_int_equal(st->latency.sum, lsum);
     /* latency = network + queueing, packet by packet, so in the sums too */
     assert_int_equal(st->latency.sum, st->net_latency.sum + st->queue_latency.sum);
+    /* flit latency: each flit left a cycle after the one before it and
+     * arrives a cycle after it, so every flit takes the head's t0(3, 1) */
+    assert_int_equal(st->flit_latency.n, K * P);
+    assert_int_equal(st->flit_latency.min, t0(3, 1));
+    assert_int_equal(st->flit_latency.max, t0(3, 1));
+    assert_int_equal(st->flit_latency.sum, K * P * t0(3, 1));
     assert_int_equal(st->hops.sum, K * 3);
     assert_int_equal(st->source_queue_peak, (K - 1) - (K - 2) / P);
     assert_int_equal(st->packets_created, K);
