@@ -123,6 +123,7 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     static const noc_app_run_opts_t none = { 0 };
     if (!opts)
         opts = &none;
+    res->sims = NULL;
     const char *waves_path = opts->waves_path;
     char spec[NOC_CONFIG_STR_MAX], msg[400];
     if (noc_app_spec(cfg, spec, sizeof spec, err, errlen))

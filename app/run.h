@@ -17,6 +17,7 @@ typedef struct noc_run_result {
     double offered;       /* flits per node per cycle asked for */
     double accepted;      /* flits per node per cycle delivered in the window */
     double seconds;       /* wall-clock time of the simulation */
+    const struct noc_sims *sims; /* sim_count > 1: every run's figures (report/report.h), or NULL */
 } noc_run_result_t;
 
 struct noc_pe_stats;

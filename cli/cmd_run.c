@@ -300,6 +300,35 @@ static int parse_args(run_args_t *r, int argc, char **argv)
     return check_outputs(r);
 }
 
+/* sim_count > 1: the runs with the seeds seed, seed + 1, ..., each kept in
+ * *sims (allocated here), until one does not end normally or stops as
+ * unstable (BookSim2 ends its series there); the last one is left in *s,
+ * *t and *res for the report. 0, or -1 with err. */
+static int run_series(const noc_config_t *cfg, const noc_app_run_opts_t *opts, noc_sim_t **s, noc_topo_t **t,
+                      noc_run_result_t *res, noc_sims_t **sims, char *err, size_t errlen)
+{
+    if (opts->waves_path) {
+        snprintf(err, errlen, "parameter 'sim_count': --waves records one run; give sim_count = 1");
+        return -1;
+    }
+    *sims = noc_xcalloc(1, sizeof **sims, "sim_count");
+    noc_config_t c = *cfg;
+    for (long long k = 0; k < cfg->sim_count; k++) {
+        c.seed = cfg->seed + k;
+        if (k > 0) {
+            noc_sim_destroy(*s);
+            noc_topo_destroy(*t);
+        }
+        if (noc_app_simulate(&c, opts, s, t, res, err, errlen))
+            return -1;
+        noc_sims_add(*sims, *s, res, c.seed);
+        if (res->status != NOC_RUN_OK || noc_sim_stats(*s)->stopped == NOC_STOP_UNSTABLE)
+            break;
+    }
+    res->sims = *sims;
+    return 0;
+}
+
 /* A synthetic run: simulate, report, say how it ended. */
 static int run_synthetic(const run_args_t *r)
 {
@@ -321,10 +350,13 @@ static int run_synthetic(const run_args_t *r)
     }
     noc_app_run_opts_t opts = { .waves_path = wv->path, .waves_opts = &wv->opts, .progress_ctx = &pg,
                                 .progress = pg.on ? noc_progress_show : NULL, .progress_every = NOC_PROGRESS_EVERY };
-    int bad = noc_app_simulate(cfg, &opts, &s, &t, &res, err, sizeof err);
+    noc_sims_t *sims = NULL;
+    int bad = cfg->sim_count > 1 ? run_series(cfg, &opts, &s, &t, &res, &sims, err, sizeof err)
+                                 : noc_app_simulate(cfg, &opts, &s, &t, &res, err, sizeof err);
     noc_progress_done(&pg);
     if (bad) {
         fprintf(stderr, "noctua run: %s\n", err);
+        free(sims);
         return NOC_EXIT_USAGE;
     }
     if (wv->path && !quiet)
@@ -364,6 +396,7 @@ static int run_synthetic(const run_args_t *r)
                 res.seconds > 0 ? (double)st->cycles / res.seconds : 0.0);
     noc_sim_destroy(s);
     noc_topo_destroy(t);
+    free(sims);
     return rc;
 }
 

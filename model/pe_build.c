@@ -57,6 +57,11 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, const u
                  "program's messages are its own (leave use_read_write = 0)");
         return -1;
     }
+    if (s->cfg.sim_count != 1) {
+        snprintf(err, errlen, "parameter 'sim_count': %lld simulations of a program would all be the same run (a "
+                 "program draws nothing); leave sim_count out", (long long)s->cfg.sim_count);
+        return -1;
+    }
     if (strcmp(s->cfg.sim_type, "batch") == 0) {
         snprintf(err, errlen, "parameter 'sim_type': batch is a run of synthetic traffic (batch_size packets a "
                  "node); a program's messages are its own (leave sim_type out)");

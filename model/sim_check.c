@@ -111,6 +111,7 @@ int noc_sim_check_config(const noc_config_t *c, char *err, size_t errlen)
         check_range("max_drain_cycles", c->max_drain_cycles, 0, INT64_C(1) << 40, err, errlen) ||
         check_range("max_samples", c->max_samples, 0, 1 << 30, err, errlen) ||
         check_range("batch_size", c->batch_size, 1, INT32_MAX, err, errlen) ||
+        check_range("sim_count", c->sim_count, 1, 1000, err, errlen) ||
         check_range("batch_count", c->batch_count, 1, 1 << 20, err, errlen) ||
         check_range("max_outstanding_requests", c->max_outstanding_requests, 0, INT32_MAX, err, errlen) ||
         check_range("source_queue", c->source_queue, 0, 1 << 20, err, errlen) ||

@@ -9,6 +9,8 @@
 
 /* The parameters, the per-link table and the per-class loads. */
 json_t *noc_report_config_json(const noc_sim_t *s);
+struct noc_sims;
+json_t *noc_report_sims_json(const struct noc_sims *m);
 json_t *noc_report_links_json(const noc_sim_t *s);
 json_t *noc_report_classes_json(const noc_sim_t *s);
 /* The injection and ejection channels, one entry each (per lane). */

@@ -22,6 +22,26 @@ void noc_report_init(void);
 /* A synthetic run: the human summary, and the JSON (the same figures and
  * the per-link table). */
 void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res);
+
+/* sim_count: the figures of several simulations of one configuration
+ * (sims_report.c), their means BookSim2's overall figures. */
+#define NOC_SIMS_MAX 1000
+typedef struct noc_sims_run {
+    long long seed;
+    noc_run_status_t status;
+    int unstable;
+    double lat[3][3];     /* packet, network, flit latency: avg, min, max */
+    double hops, offered, accepted;
+    uint64_t cycles;
+} noc_sims_run_t;
+typedef struct noc_sims {
+    int count;
+    noc_sims_run_t run[NOC_SIMS_MAX];
+} noc_sims_t;
+/* Keep run s (seed `seed`) among m's. */
+void noc_sims_add(noc_sims_t *m, const noc_sim_t *s, const noc_run_result_t *res, long long seed);
+/* The means, as text (`asked`: sim_count) and as the JSON "sims" object. */
+void noc_report_sims_text(FILE *f, const noc_sims_t *m, long long asked);
 int noc_report_json(const noc_sim_t *s, const noc_run_result_t *res, const char *path, char *err,
                     size_t errlen);
 /* The energy summary lines of a run with an energy table (energy=;

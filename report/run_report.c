@@ -213,6 +213,8 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
                 res->accepted, res->offered, (unsigned long long)st->sample, (long long)st->queue_growth);
     else
         fprintf(f, "  state         below saturation\n");
+    if (res->sims)
+        noc_report_sims_text(f, res->sims, c->sim_count);
     noc_report_energy_text(f, s);
     noc_report_nodes_text(f, s);
     noc_report_links_text(f, s);
@@ -394,6 +396,8 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_object_set_new(j, "source_queue_peak", json_integer(st->source_queue_peak));
     if (noc_sim_config(s)->max_samples > 0 || st->stopped != NOC_STOP_NONE) /* (absent otherwise: reports stay as they were) */
         sampling_json(j, st);
+    if (res->sims)
+        json_object_set_new(j, "sims", noc_report_sims_json(res->sims));
 
     json_object_set_new(j, "config", noc_report_config_json(s));
     json_object_set_new(j, "links", json_array()); /* (its place: written row by row, noc_report_json) */

@@ -377,6 +377,63 @@ static void test_batch_run(void **state)
     free(err);
 }
 
+/* The "latency.avg" (or another figure) of a run's JSON. */
+static double json_fig(const char *args, const char *obj, const char *key)
+{
+    char *out;
+    assert_int_equal(cmd_run(args, &out, NULL), 0);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    double v = json_number_value(json_object_get(json_object_get(j, obj), key));
+    json_decref(j);
+    free(out);
+    return v;
+}
+
+/* sim_count = 3: the means in "sims" are the means of the three runs with
+ * seeds 1, 2, 3 made one by one, and the report is the last one's; an
+ * unstable run ends the series; --waves, programs and sweeps refuse it. */
+static void test_sim_count(void **state)
+{
+    (void)state;
+    const char *base = "run mesh:4x4 injection_rate=0.3 sample_cycles=1500 warmup_cycles=200";
+    char args[300], *out, *err;
+    double lat = 0, acc = 0, last = 0;
+    for (int k = 1; k <= 3; k++) {
+        snprintf(args, sizeof args, "%s seed=%d --json -", base, k);
+        last = json_fig(args, "latency", "avg");
+        lat += last / 3;
+        acc += json_fig(args, "throughput", "accepted") / 3;
+    }
+    snprintf(args, sizeof args, "%s sim_count=3 --json -", base);
+    assert_int_equal(cmd_run(args, &out, NULL), 0);
+    json_error_t je;
+    json_t *j = json_loads(out, 0, &je);
+    assert_non_null(j);
+    json_t *sims = json_object_get(j, "sims");
+    assert_int_equal(json_integer_value(json_object_get(sims, "count")), 3);
+    assert_float_equal(json_number_value(json_object_get(json_object_get(sims, "latency"), "avg")), lat, 1e-6);
+    assert_float_equal(json_number_value(json_object_get(sims, "accepted")), acc, 1e-9);
+    assert_float_equal(json_number_value(json_object_get(json_object_get(j, "latency"), "avg")), last, 1e-9);
+    assert_int_equal(json_array_size(json_object_get(sims, "runs")), 3);
+    json_decref(j);
+    free(out);
+    /* past saturation with latency_thres: the first run stops as unstable, and the series with it */
+    assert_int_equal(cmd_run("run mesh:4x4 injection_rate=0.9 latency_thres=30 sim_count=3", &out, NULL), 0);
+    assert_non_null(strstr(out, "over 1 of 3 simulations"));
+    free(out);
+    assert_int_equal(cmd_run("run mesh:4x4 sim_count=2 --waves sc.fst", NULL, &err), 2);
+    assert_non_null(strstr(err, "sim_count"));
+    free(err);
+    assert_int_equal(cmd_run("run hypercube:3 --program broadcast sim_count=2", NULL, &err), 2);
+    assert_non_null(strstr(err, "sim_count"));
+    free(err);
+    assert_int_equal(cmd_run("sweep mesh:4x4 sim_count=2 --rates 0.1 -o sc_sweep", NULL, &err), 2);
+    assert_non_null(strstr(err, "--seeds"));
+    free(err);
+}
+
 static void test_json_report(void **state)
 {
     (void)state;
@@ -686,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_booksim_config),
         cmocka_unit_test(test_batch_run),
+        cmocka_unit_test(test_sim_count),
         cmocka_unit_test(test_json_report),
         cmocka_unit_test(test_report_doc_names_every_key),
         cmocka_unit_test(test_report_stopped_unstable),
