@@ -695,8 +695,17 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
         int anca = strcmp(rf, "anca") == 0;
         translate_kary(r, cfg, "fattree", 31, anca ? "nca" : rf, lrf, "nca", "BookSim2's fattree has nca and anca",
                        lat);
-        if (anca) /* the less used of two up ports drawn: adaptive */
+        long rd = 1;
+        unsigned long lrd;
+        if (anca && int_key(r, "routing_delay", 0, 16, &rd) == 0 && rd == 0) {
+            value_of(r, "routing_delay", &lrd);
+            refuse(r, lrd ? lrd : lrf, "'routing_function = anca' with routing_delay = 0: BookSim2 then makes the "
+                   "route at the router before (lookahead) and picks the up port from this router's credits as the "
+                   "flit leaves that one; noctua picks at this router when the head arrives, which past saturation "
+                   "accepts 13%% more (docs/fabrics/fattree.md); give routing_delay = 1");
+        } else if (anca) { /* the less used of two up ports drawn: adaptive */
             set(r, cfg, "routing_function", "anca", NULL);
+        }
         return;
     }
     if (dfly && strcmp(rf, "none") != 0) {
@@ -740,7 +749,10 @@ static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
     else if (strcmp(rf, "min_adapt") == 0) /* (BookSim2 28f4329, routefunc.cpp) */
         refuse(r, lrf, "'routing_function = min_adapt' on a torus: BookSim2's min_adapt_torus is not modelled "
                "yet (min_adapt on a mesh is)");
-    else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
+    else if (strcmp(rf, "dim_order_bal") == 0 && torus) { /* (BookSim2 28f4329: dim_order_bal_torus) */
+        rw_halves(r, "dim_order_bal on a torus");
+        set(r, cfg, "routing_function", "dor_bal_booksim", NULL);
+    } else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
         refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
                topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant, romm, min_adapt or adaptive_xy_yx");
     else { /* BookSim2's dim_order_torus assigns its VC classes its own way */

@@ -89,6 +89,14 @@ int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *f
         *flags |= NOC_TOPO_F_NO_DATELINE;
     else if (strcmp(cfg->routing_function, "dor_booksim") == 0)
         *flags |= NOC_TOPO_F_WRAP_CLASS;
+    else if (strcmp(cfg->routing_function, "dor_bal_booksim") == 0) {
+        if (strncmp(spec, "torus:", 6) != 0 && strncmp(spec, "ring:", 5) != 0) {
+            snprintf(err, errlen, "parameter 'routing_function': dor_bal_booksim is built for tori and rings only, "
+                     "not for %s", spec);
+            return -1;
+        }
+        *flags |= NOC_TOPO_F_BAL_CLASS;
+    }
     else if (strcmp(cfg->routing_function, "anca") == 0) {
         if (strncmp(spec, "fattree:", 8) != 0 && strcmp(spec, "tree4") != 0) {
             snprintf(err, errlen, "parameter 'routing_function': anca is built for fattree:K:N and tree4 only, not "
@@ -108,7 +116,7 @@ int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *f
         }
         *flags |= mesh_routing(cfg->routing_function);
     } else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
-        snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, "
+        snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, dor_bal_booksim, "
                  "dor_no_dateline, xy_yx, valiant, romm, min_adapt, min_adapt_booksim, planar_adapt_booksim, "
                  "adaptive_xy_yx, anca)",
                  cfg->routing_function);

@@ -62,7 +62,9 @@
 # with 4-flit packets, and on a 2-ary 4-flat (x = 4)), or trees (only
 # BookSim2's qtree and tree4, k = 4, n = 3, nca routing, 4 VCs of 8 flits,
 # 1-flit packets, uniform and bitcomp traffic from low load to past
-# saturation, and tree4 with anca).
+# saturation, and tree4 with anca), or bal (only dim_order_bal_torus: an
+# 8x8 torus, 4 VCs of 8 flits, uniform and transpose traffic, beside
+# dim_order, from low load to past saturation).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -92,7 +94,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|trees) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly or trees, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, trees or bal, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -241,10 +243,11 @@ if [ "$SET" = fattree ]; then
   ft=$(sed -e '/^injection_rate *=/d' -e '/^sample_period *=/d' -e '/^k *=/d' -e '/^n *=/d' -e 's://.*$::' \
     "$SRC/examples/fattree_config" | tr '\n' ' ')
   for r in 0.2 0.6 0.8 0.9 1.0; do own "examples/fattree_config (k = 4, n = 3)" "$r" "$ft k = 4; n = 3;"; done
-  # anca (adaptive: noctua's adaptive routing has no switch hold)
+  # anca (adaptive: noctua's adaptive routing has no switch hold; with
+  # routing_delay = 0 BookSim2 picks a router ahead, which noctua refuses)
   fa=$(printf '%s\n' "$ft" | sed -e 's/routing_function *= *nca;/routing_function = anca;/' \
-    -e 's/hold_switch_for_packet *= *1;/hold_switch_for_packet = 0;/')
-  for r in 0.3 0.6 0.8 1.0; do own "fattree_config, anca, hold_switch_for_packet = 0" "$r" "$fa k = 4; n = 3;"; done
+    -e 's/hold_switch_for_packet *= *1;/hold_switch_for_packet = 0;/' -e 's/routing_delay *= *0;/routing_delay = 1;/')
+  for r in 0.3 0.6 0.8 1.0; do own "fattree_config, anca, no switch hold, routing_delay = 1" "$r" "$fa k = 4; n = 3;"; done
   for kn in "2 4" "8 2"; do
     read -r k n <<<"$kn"
     for r in 0.2 0.6 0.9; do own "fattree_config with k = $k, n = $n" "$r" "$ft k = $k; n = $n;"; done
@@ -312,6 +315,15 @@ if [ "$SET" = trees ]; then
   done
   ta="topology = tree4; k = 4; n = 3; routing_function = anca; num_vcs = 4; vc_buf_size = 8;"
   for r in 0.05 0.2 0.3 0.5; do own "tree4, anca, 4 VCs, uniform" "$r" "$ta traffic = uniform;"; done
+  exit 0
+fi
+# dim_order_bal_torus beside dim_order_torus
+if [ "$SET" = bal ]; then
+  for rf in dim_order_bal dim_order; do
+    tb="topology = torus; k = 8; n = 2; routing_function = $rf; num_vcs = 4; vc_buf_size = 8;"
+    for r in 0.1 0.3 0.45 0.6; do own "torus 8x8, $rf, 4 VCs, uniform" "$r" "$tb traffic = uniform;"; done
+    for r in 0.1 0.25; do own "torus 8x8, $rf, 4 VCs, transpose" "$r" "$tb traffic = transpose;"; done
+  done
   exit 0
 fi
 # input_speedup: mesh88_lat as it is (speedup 2) and with 1; with uniform

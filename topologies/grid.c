@@ -62,6 +62,17 @@
  * breaks a tie (k even, distance k/2) at random per packet; here it is the
  * parity rule above, which splits ties between the two ways as evenly.
  *
+ * With NOC_TOPO_F_BAL_CLASS (routing_function = dor_bal_booksim, BookSim2's
+ * dim_order_bal_torus: Cray's "partition" allocation, a second dateline in
+ * the middle of each ring) a dimension's class is 1 when its path wraps, 0
+ * when it crosses the link from floor((k-1)/2) to the next without
+ * wrapping, and otherwise drawn for the packet and the dimension (from its
+ * random word; BookSim2 draws when it turns into the dimension and keeps
+ * the class there); a tie of the two ways is drawn the same way, as
+ * BookSim2 draws it. Class 1 paths never cross the middle link (a + path
+ * that wraps starts past the middle and ends short of it), class 0 never
+ * the wraparound one: each class's ring is cut, no cycle.
+ *
  * Drawing positions: rings on a circle, 3-D grids in oblique view, other
  * grids as grids, hypercubes in a recursive 2-D layout (grid_layout). */
 #include "topologies/fabrics.h"
@@ -177,6 +188,37 @@ static void torus_route(const void *ctx, int cur, int src, int dst, noc_route_t 
                 r->vclass = (uint8_t)(dc & 1); /* never wraps: either class, fixed by dst */
             return;
         }
+    }
+    r->port = 0;
+    r->vclass = 0;
+}
+
+/* dor_bal_booksim: dimension order, the shorter way, a tie (k even, k/2
+ * apart) drawn for the packet and the dimension as BookSim2 draws it, and
+ * BookSim2's dim_order_bal_torus class (the top of the file), drawn from
+ * the same word where the rule leaves it open. */
+static void torus_bal_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const noc_topo_t *t = ctx;
+    (void)hops;
+    for (int d = 0; cur != dst; d++) {
+        int k = t->k[d], cc = cur % k, dc = dst % k, sc = src % k, mid = (k - 1) / 2;
+        cur /= k;
+        dst /= k;
+        src /= k;
+        if (cc == dc)
+            continue;
+        uint64_t h = noc_rng_mix((uint64_t)salt << 8 | (uint64_t)d);
+        int delta = (dc - cc + k) % k; /* (k/2 only where the packet enters the dimension: at sc) */
+        int plus = 2 * delta < k || (2 * delta == k && (h >> 1 & 1u));
+        r->port = (uint8_t)(1 + 2 * d + !plus);
+        if (plus ? sc > dc : sc < dc)
+            r->vclass = 1; /* its path wraps */
+        else if (plus ? sc <= mid && dc > mid : sc > mid && dc <= mid)
+            r->vclass = 0; /* it crosses the middle */
+        else
+            r->vclass = (uint8_t)(h & 1u);
+        return;
     }
     r->port = 0;
     r->vclass = 0;
@@ -456,7 +498,7 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
     static const char cube_form[] = "hypercube:D with 1 <= D <= 20, e.g. hypercube:6";
     int k[NOC_TOPO_MAX_DIMS];
     int dims;
-    int dateline = (flags & NOC_TOPO_F_NO_DATELINE) ? 0 : (flags & NOC_TOPO_F_WRAP_CLASS) ? 2 : 1;
+    int dateline = (flags & NOC_TOPO_F_NO_DATELINE) ? 0 : (flags & (NOC_TOPO_F_WRAP_CLASS | NOC_TOPO_F_BAL_CLASS)) ? 2 : 1;
 
     if (strcmp(kind, "hypercube") == 0) {
         if (parse_sizes(arg, k, cube_form, why, whylen) < 0)
@@ -493,6 +535,8 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
             return -1;
         }
         build(t, &ring_ops, 1, k, 1, dateline);
+        if (flags & NOC_TOPO_F_BAL_CLASS)
+            t->route_rand = torus_bal_route;
         if (flags & NOC_TOPO_F_VALIANT) {
             t->route_rand = valiant_route;
             t->n_vclasses *= 2;
@@ -521,6 +565,8 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
     }
     if (is_torus) {
         build(t, &torus_ops, dims, k, 1, dateline);
+        if (flags & NOC_TOPO_F_BAL_CLASS)
+            t->route_rand = torus_bal_route;
         if (flags & NOC_TOPO_F_VALIANT) {
             t->route_rand = valiant_route;
             t->n_vclasses *= 2;

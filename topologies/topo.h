@@ -84,6 +84,10 @@ typedef struct noc_topo noc_topo_t;
                                      (its route set keeps one candidate per
                                      priority: the adaptive VCs on the
                                      dimension-order port only) */
+#define NOC_TOPO_F_BAL_CLASS 1024u /* tori: BookSim2's dim_order_bal_torus
+                                     classes (Cray's partition: class 1 for a
+                                     dimension whose path wraps, 0 for one
+                                     crossing the middle, else drawn) */
 #define NOC_TOPO_F_ANCA 512u     /* fattree: BookSim2's anca, the less used
                                      of two up ports drawn; tree4: anca as
                                      BookSim2 runs it (the first up port: its

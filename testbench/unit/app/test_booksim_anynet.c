@@ -207,6 +207,11 @@ static void test_fattree(void **state)
     j = run_json("run --config ft1.cfg");
     assert_string_equal(json_string_value(json_object_get(json_object_get(j, "config"), "routing_function")), "anca");
     json_decref(j);
+    /* with routing_delay = 0 BookSim2 picks a router ahead: refused by name */
+    put("ft1b.cfg", "topology = fattree; k = 2; n = 3; routing_function = anca;\nrouting_delay = 0;\n");
+    assert_int_equal(cmd_run("run --config ft1b.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "ft1b.cfg:2: 'routing_function = anca' with routing_delay = 0"));
+    free(err);
     put("ft2.cfg", "topology = fattree; k = 2; n = 3; routing_function = nca;\ntraffic = neighbor;\n");
     assert_int_equal(cmd_run("run --config ft2.cfg", NULL, &err), 2);
     assert_non_null(strstr(err, "ft2.cfg:2: 'traffic = neighbor' on fattree with n = 3"));
@@ -288,6 +293,27 @@ static void test_trees(void **state)
     free(err);
     assert_int_equal(cmd_run("run topology=tree4", NULL, &err), 2);
     assert_non_null(strstr(err, "give the SPEC tree4"));
+    free(err);
+}
+
+/* routing_function = dim_order_bal on a torus: noctua's dor_bal_booksim;
+ * on a mesh BookSim2 has no dim_order_bal_mesh (it stops): refused. */
+static void test_dim_order_bal(void **state)
+{
+    (void)state;
+    char *err;
+    put("db.cfg", "topology = torus; k = 4; n = 2; routing_function = dim_order_bal; num_vcs = 4;\n"
+                  "injection_rate = 0.05; sample_period = 2000;\n");
+    json_t *j = run_json("run --config db.cfg");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "config"), "routing_function")),
+                        "dor_bal_booksim");
+    json_decref(j);
+    put("db2.cfg", "topology = mesh; k = 4; n = 2;\nrouting_function = dim_order_bal;\n");
+    assert_int_equal(cmd_run("run --config db2.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "db2.cfg:2: 'routing_function = dim_order_bal' on a mesh: BookSim2 has no"));
+    free(err);
+    assert_int_equal(cmd_run("run mesh:4x4 routing_function=dor_bal_booksim", NULL, &err), 2);
+    assert_non_null(strstr(err, "dor_bal_booksim is built for tori and rings only"));
     free(err);
 }
 
@@ -462,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_fly),
         cmocka_unit_test(test_fattree),
         cmocka_unit_test(test_trees),
+        cmocka_unit_test(test_dim_order_bal),
         cmocka_unit_test(test_xy_yx),
         cmocka_unit_test(test_valiant_romm),
         cmocka_unit_test(test_eject_credits),
