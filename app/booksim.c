@@ -10,6 +10,7 @@
  * injection_rate_uses_flits, self-traffic, unbounded source queues, the
  * injection channel's extra cycle). How each is read: docs/booksim.md. */
 #include "app/booksim.h"
+#include "app/booksim_internal.h"
 #include "model/flit.h"
 #include "topologies/anynet.h"
 #include "topologies/topo.h"
@@ -26,6 +27,7 @@ static const noc_bs_key_t keys[] = {
 #undef X
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
+_Static_assert(N_KEYS == NOC_BS_N_KEYS, "booksim_internal.h counts the keys of booksim_keys.def");
 
 const noc_bs_key_t *noc_bs_keys(size_t *n)
 {
@@ -82,25 +84,10 @@ int noc_bs_is_booksim(const noc_bs_text_t *t, char *err, size_t errlen)
 
 /* ---- reading a BookSim2 file ---- */
 
-typedef struct nkey {
-    const char *key, *value;
-    unsigned long line;
-} nkey_t;
-
-typedef struct bs_read {
-    const noc_bs_text_t *t;
-    FILE *diag;
-    int errors;
-    const char *val[N_KEYS]; /* the file's value of each key, or NULL */
-    unsigned long at[N_KEYS]; /* its line */
-    nkey_t *nk;               /* noctua's parameters, in order */
-    size_t n_nk;
-    char class_lat[512];      /* class_latency when the fabric's links differ (flatfly); "" for DFLY_CLASS_LATENCY */
-} bs_read_t;
 
 /* One refusal, on diag: "noctua: FILE:LINE: ..." (line 0: the file's, for a
  * default). */
-static void refuse(bs_read_t *r, unsigned long line, const char *fmt, ...)
+void noc_bs_refuse(noc_bs_read_t *r, unsigned long line, const char *fmt, ...)
 {
     char msg[4096];
     va_list ap;
@@ -210,7 +197,7 @@ static char *trim(char *s)
 }
 
 /* "did you mean 'x'? " for an unknown key, among BookSim2's and noctua's. */
-static void unknown_key(bs_read_t *r, unsigned long line, const char *key)
+static void unknown_key(noc_bs_read_t *r, unsigned long line, const char *key)
 {
     size_t np;
     const noc_param_info_t *p = noc_params(&np);
@@ -221,27 +208,27 @@ static void unknown_key(bs_read_t *r, unsigned long line, const char *key)
     for (size_t i = 0; names && i < np; i++)
         names[n++] = p[i].name;
     const char *near = names ? noc_suggest(key, names, n) : NULL;
-    refuse(r, line, "'%s' is neither a BookSim2 key nor a noctua parameter%s%s%s", key,
+    noc_bs_refuse(r, line, "'%s' is neither a BookSim2 key nor a noctua parameter%s%s%s", key,
            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     free(names);
 }
 
 /* One statement `key = value` of line `line` (text modified in place). */
-static void statement(bs_read_t *r, char *s, unsigned long line)
+static void statement(noc_bs_read_t *r, char *s, unsigned long line)
 {
     char *eq = strchr(s, '=');
     if (!eq) {
-        refuse(r, line, "'%s': not a 'key = value;' statement", s);
+        noc_bs_refuse(r, line, "'%s': not a 'key = value;' statement", s);
         return;
     }
     *eq = '\0';
     char *key = trim(s), *value = trim(eq + 1);
     if (!is_name(key)) {
-        refuse(r, line, "'%s': not a key", key);
+        noc_bs_refuse(r, line, "'%s': not a key", key);
         return;
     }
     if (!value[0]) {
-        refuse(r, line, "'%s': no value", key);
+        noc_bs_refuse(r, line, "'%s': no value", key);
         return;
     }
     int i = key_index(key);
@@ -250,13 +237,13 @@ static void statement(bs_read_t *r, char *s, unsigned long line)
         const noc_param_info_t *p = noc_params(&np);
         for (size_t j = 0; j < np; j++)
             if (strcmp(p[j].name, key) == 0) {
-                nkey_t *grown = realloc(r->nk, (r->n_nk + 1) * sizeof *grown);
+                noc_bs_nkey_t *grown = realloc(r->nk, (r->n_nk + 1) * sizeof *grown);
                 if (!grown) {
-                    refuse(r, line, "out of memory");
+                    noc_bs_refuse(r, line, "out of memory");
                     return;
                 }
                 r->nk = grown;
-                r->nk[r->n_nk++] = (nkey_t){ key, value, line };
+                r->nk[r->n_nk++] = (noc_bs_nkey_t){ key, value, line };
                 return;
             }
         unknown_key(r, line, key);
@@ -265,7 +252,7 @@ static void statement(bs_read_t *r, char *s, unsigned long line)
     char msg[4096];
     int j = judge(&keys[i], value, msg, sizeof msg);
     if (j < 0) {
-        refuse(r, line, "%s", msg);
+        noc_bs_refuse(r, line, "%s", msg);
     } else if (j == 0) {
         char where[600];
         snprintf(where, sizeof where, "%s:%lu", r->t->path, line);
@@ -278,7 +265,7 @@ static void statement(bs_read_t *r, char *s, unsigned long line)
 
 /* Every line: statements split at ';' (BookSim2 takes several on a line);
  * after the last ';' only blanks (noc_bs_is_booksim made sure). */
-static void read_lines(bs_read_t *r)
+static void read_lines(noc_bs_read_t *r)
 {
     for (size_t i = 0; i < r->t->n; i++) {
         char *s = r->t->line[i];
@@ -290,7 +277,7 @@ static void read_lines(bs_read_t *r)
             char *semi = strchr(s, ';');
             if (!semi) {
                 if (trim(s)[0])
-                    refuse(r, line, "'%s': no ';' at its end (BookSim2's statements end with one)", trim(s));
+                    noc_bs_refuse(r, line, "'%s': no ';' at its end (BookSim2's statements end with one)", trim(s));
                 break;
             }
             *semi = '\0';
@@ -305,7 +292,7 @@ static void read_lines(bs_read_t *r)
 
 /* The value of BookSim2 key `key`: the file's, or BookSim2's default; its
  * line in *line (0: the default). */
-static const char *value_of(const bs_read_t *r, const char *key, unsigned long *line)
+const char *noc_bs_value_of(const noc_bs_read_t *r, const char *key, unsigned long *line)
 {
     int i = key_index(key);
     *line = r->val[i] ? r->at[i] : 0;
@@ -313,15 +300,15 @@ static const char *value_of(const bs_read_t *r, const char *key, unsigned long *
 }
 
 /* An integer BookSim2 key in [lo, hi] into *v; refused otherwise. */
-static int int_key(bs_read_t *r, const char *key, long lo, long hi, long *v)
+int noc_bs_int_key(noc_bs_read_t *r, const char *key, long lo, long hi, long *v)
 {
     unsigned long line;
-    const char *s = value_of(r, key, &line);
+    const char *s = noc_bs_value_of(r, key, &line);
     char *end;
     errno = 0;
     long x = strtol(s, &end, 10);
     if (end == s || *end != '\0' || errno != 0 || x < lo || x > hi) {
-        refuse(r, line, "'%s = %s': an integer from %ld to %ld, please", key, s, lo, hi);
+        noc_bs_refuse(r, line, "'%s = %s': an integer from %ld to %ld, please", key, s, lo, hi);
         return -1;
     }
     *v = x;
@@ -330,202 +317,27 @@ static int int_key(bs_read_t *r, const char *key, long lo, long hi, long *v)
 
 /* noctua parameter `param` = value, for BookSim2 key `key` (its line named
  * if noctua refuses the value). */
-static void set(bs_read_t *r, noc_config_t *cfg, const char *param, const char *value, const char *key)
+void noc_bs_set(noc_bs_read_t *r, noc_config_t *cfg, const char *param, const char *value, const char *key)
 {
     char msg[512];
     if (noc_config_set(cfg, param, value, msg, sizeof msg) == 0)
         return;
     unsigned long line = 0;
     if (key)
-        value_of(r, key, &line);
+        noc_bs_value_of(r, key, &line);
     if (key && strcmp(key, param) != 0)
-        refuse(r, line, "'%s' (BookSim2's %s): %s", key, line ? "value" : "default", msg);
+        noc_bs_refuse(r, line, "'%s' (BookSim2's %s): %s", key, line ? "value" : "default", msg);
     else if (key && !line)
-        refuse(r, 0, "BookSim2's default: %s", msg);
+        noc_bs_refuse(r, 0, "BookSim2's default: %s", msg);
     else
-        refuse(r, line, "%s", msg);
+        noc_bs_refuse(r, line, "%s", msg);
 }
 
-static void set_int(bs_read_t *r, noc_config_t *cfg, const char *param, long v, const char *key)
+void noc_bs_set_int(noc_bs_read_t *r, noc_config_t *cfg, const char *param, long v, const char *key)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%ld", v);
-    set(r, cfg, param, buf, key);
-}
-
-/* topology = anynet: the SPEC anynet:FILE of network_file, checked here
- * (the file's faults named with its lines), and the latency all its
- * channels take in *lat. */
-static void translate_anynet(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
-{
-    unsigned long lf;
-    const char *file = value_of(r, "network_file", &lf);
-    char spec[NOC_CONFIG_STR_MAX], why[768];
-    int l = 1, nodes = 0;
-    if (strcmp(rf, "min") != 0) {
-        refuse(r, lrf, "'routing_function = %s' on anynet: BookSim2's anynet has min only (min_anynet)", rf);
-        return;
-    }
-    if (!file[0]) {
-        refuse(r, 0, "topology = anynet without a network_file: BookSim2 stops (No network file name provided)");
-        return;
-    }
-    if ((size_t)snprintf(spec, sizeof spec, "anynet:%s", file) >= sizeof spec) {
-        refuse(r, lf, "network_file: a path of at most %d characters, please", NOC_CONFIG_STR_MAX - 8);
-        return;
-    }
-    if (noc_anynet_uniform_latency(file, &l, &nodes, why, sizeof why) != 0) {
-        refuse(r, lf, "network_file = %s: %s", file, why);
-        return;
-    }
-    unsigned long ltr, lk, ln;
-    const char *k = value_of(r, "k", &lk), *n = value_of(r, "n", &ln), *tr = value_of(r, "traffic", &ltr);
-    int tornado = strcmp(tr, "tornado") == 0;
-    if ((tornado || strcmp(tr, "neighbor") == 0) && (atol(k) != nodes || atol(n) != 1))
-        refuse(r, ltr, "'traffic = %s' on anynet: BookSim2's %s moves the digits of a k-ary n-cube, "
-               "k = %s and n = %s here (anynet does not set them), noctua's moves node numbers by "
-               "%s on the file's N = %d nodes: give k = %d; n = 1; to mean the same", tr, tr, k, n,
-               tornado ? "ceil(N/2) - 1" : "1", nodes, nodes);
-    set(r, cfg, "topology_spec", spec, "network_file");
-    *lat = l;
-}
-
-/* topology = cmesh: BookSim2's concentrated mesh (networks/cmesh.cpp) as
- * the SPEC cmesh:KxK (c = 4 terminals on each router, 2x2); its asserts
- * (n = 2, c = 4 = xr * yr, xr = yr, x = y) refused by name; the channels
- * take xr = 2 cycles with use_noc_latency (its x links take _cX, its y
- * links _cY), 1 without. */
-static void translate_cmesh(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long use_noc,
-                            long *lat)
-{
-    long k = 0, n = 0, c = 0, x = 0, y = 0, xr = 0, yr = 0;
-    unsigned long line;
-    if (int_key(r, "k", 1, 4096, &k) || int_key(r, "n", 1, 8, &n) || int_key(r, "c", 1, 64, &c) ||
-        int_key(r, "x", 1, 4096, &x) || int_key(r, "y", 1, 4096, &y) || int_key(r, "xr", 1, 64, &xr) ||
-        int_key(r, "yr", 1, 64, &yr))
-        return;
-    if (n != 2) {
-        value_of(r, "n", &line);
-        refuse(r, line, "'n = %ld' on cmesh: BookSim2's cmesh is two-dimensional (it asserts n <= 2, and n = 1 "
-               "breaks its routing)", n);
-    }
-    if (c != 4 || xr != 2 || yr != 2) {
-        value_of(r, c != 4 ? "c" : xr != 2 ? "xr" : "yr", &line);
-        refuse(r, line, "cmesh with c = %ld, xr = %ld, yr = %ld: BookSim2's cmesh asserts c = 4 and c = xr * yr "
-               "with xr = yr (2x2 nodes on every router)", c, xr, yr);
-    }
-    if (x != y) {
-        value_of(r, "y", &line);
-        refuse(r, line, "cmesh with x = %ld, y = %ld: BookSim2's cmesh asserts x = y", x, y);
-    }
-    if (strcmp(rf, "dor_no_express") != 0)
-        refuse(r, lrf, "'routing_function = %s' on cmesh: noctua builds dor_no_express only (BookSim2's dor and "
-               "xy_yx take the express channels of its edge routers, which noctua does not build; xy_yx_no_express "
-               "chooses adaptively)", rf);
-    char spec[64];
-    snprintf(spec, sizeof spec, "cmesh:%ldx%ld", k, k);
-    set(r, cfg, "topology_spec", spec, "topology");
-    *lat = use_noc ? xr : 1;
-}
-
-/* topology = fly or fattree, BookSim2's k-ary n-fly (networks/fly.cpp) and
- * k-ary n-tree (networks/fattree.cpp), as the SPECs fly:K:N and
- * fattree:K:N, K up to kmax, routed by their own function `own`
- * (dest_tag_fly; nca_fattree: up a port drawn at random, then down; anca,
- * adaptive, is not among the values read at all), any other refused with
- * `why`. Both give every channel 1 cycle, use_noc_latency or not. BookSim2's
- * tornado and neighbor move the k-ary digits of the terminal numbers,
- * noctua's on these fabrics the numbers: the same for n = 1 alone. */
-static void translate_kary(bs_read_t *r, noc_config_t *cfg, const char *topo, long kmax, const char *rf,
-                           unsigned long lrf, const char *own, const char *why, long *lat)
-{
-    long k = 0, n = 0;
-    if (int_key(r, "k", 2, kmax, &k) || int_key(r, "n", 1, 16, &n))
-        return;
-    if (strcmp(rf, own) != 0)
-        refuse(r, lrf, "'routing_function = %s' on %s: %s", rf, topo, why);
-    unsigned long ltr;
-    const char *tr = value_of(r, "traffic", &ltr);
-    if (n > 1 && (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0))
-        refuse(r, ltr, "'traffic = %s' on %s with n = %ld: BookSim2's %s moves each of the n base-k digits of a "
-               "terminal's number, noctua's moves the number itself (the same for n = 1 only)", tr, topo, n, tr);
-    char spec[64];
-    snprintf(spec, sizeof spec, "%s:%ld:%ld", topo, k, n);
-    set(r, cfg, "topology_spec", spec, "topology");
-    *lat = 1;
-}
-
-/* topology = qtree or tree4 (networks/qtree.cpp, networks/tree4.cpp), which
- * assert k = 4 and n = 3, as the SPECs qtree:4:3 and tree4, routed by
- * their nca (qtree_nca, tree4_nca) or tree4's anca (tree4_anca as BookSim2
- * runs it: topologies/tree4.c). Every channel 1 cycle. */
-static void translate_tree(bs_read_t *r, noc_config_t *cfg, const char *topo, const char *rf, unsigned long lrf,
-                           long *lat)
-{
-    long k = 0, n = 0;
-    if (int_key(r, "k", 2, 64, &k) || int_key(r, "n", 1, 16, &n))
-        return;
-    unsigned long lk;
-    if (k != 4 || n != 3) {
-        value_of(r, k != 4 ? "k" : "n", &lk);
-        refuse(r, lk, "'topology = %s' with k = %ld, n = %ld: BookSim2's %s asserts k = 4 and n = 3 (noctua's SPEC "
-               "qtree:K:N builds any K-ary tree)", topo, k, n, topo);
-    }
-    int t4 = strcmp(topo, "tree4") == 0;
-    if (strcmp(rf, "nca") != 0 && !(t4 && strcmp(rf, "anca") == 0))
-        refuse(r, lrf, "'routing_function = %s' on %s: %s", rf, topo,
-               t4 ? "BookSim2's tree4 has nca and anca" : "BookSim2's qtree has nca only");
-    else if (t4 && strcmp(rf, "anca") == 0) /* as BookSim2 runs it: the first up port */
-        set(r, cfg, "routing_function", "anca", NULL);
-    unsigned long ltr;
-    const char *tr = value_of(r, "traffic", &ltr);
-    if (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0)
-        refuse(r, ltr, "'traffic = %s' on %s: BookSim2's %s moves each of the 3 base-4 digits of a terminal's "
-               "number, noctua's moves the number itself", tr, topo, tr);
-    set(r, cfg, "topology_spec", t4 ? "tree4" : "qtree:4:3", "topology");
-    *lat = 1;
-}
-
-/* BookSim2's dragonflynew channels (networks/dragonfly.cpp, DRAGON_LATENCY:
- * whatever use_noc_latency says), flits and credits alike: the SPEC's link
- * classes. */
-#define DFLY_CLASS_LATENCY "local:10,global:100"
-
-/* topology = dragonflynew: BookSim2's dragonfly (networks/dragonfly.cpp) as
- * the SPEC dragonfly:k; its assert n = 1 refused by name, min_dragonflynew
- * as the SPEC's routing (its VCs 0 and 1, whatever num_vcs: 2 asked for),
- * ugal_dragonflynew refused. *lat = 0: the channels take the link classes'
- * latencies (DFLY_CLASS_LATENCY), and each its own credit loop. */
-static void translate_dragonfly(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
-{
-    long k = 0, n = 0, vcs = 0;
-    unsigned long line;
-    if (int_key(r, "k", 1, 16, &k) || int_key(r, "n", 1, 8, &n) || int_key(r, "num_vcs", 1, 64, &vcs))
-        return;
-    if (n != 1) {
-        value_of(r, "n", &line);
-        refuse(r, line, "'n = %ld' on dragonflynew: BookSim2's dragonflynew asserts n = 1 (one dimension in a "
-               "group)", n);
-    }
-    if (strcmp(rf, "ugal") == 0)
-        refuse(r, lrf, "'routing_function = ugal' on dragonflynew: not modelled yet (ugal_dragonflynew is adaptive: "
-               "it draws an intermediate node for every packet and weighs queue lengths); min is built");
-    else if (strcmp(rf, "min") != 0)
-        refuse(r, lrf, "'routing_function = %s' on dragonflynew: BookSim2's dragonflynew has min and ugal; noctua "
-               "builds min (min_dragonflynew)", rf);
-    if (vcs != 2) {
-        value_of(r, "num_vcs", &line);
-        refuse(r, line, "'num_vcs = %ld' on dragonflynew: BookSim2's min_dragonflynew uses VCs 0 and 1 whatever "
-               "num_vcs, noctua's two VC classes share all VCs: give num_vcs = 2 to mean the same", vcs);
-    }
-    const char *tr = value_of(r, "traffic", &line);
-    if (strcmp(tr, "uniform") != 0)
-        refuse(r, line, "'traffic = %s' on dragonflynew: noctua honours uniform there (BookSim2's other patterns "
-               "read gK and gN, which dragonflynew sets to its k and n = 1; not checked against noctua's yet)", tr);
-    char spec[64];
-    snprintf(spec, sizeof spec, "dragonfly:%ld", k);
-    set(r, cfg, "topology_spec", spec, "topology");
-    *lat = 0;
+    noc_bs_set(r, cfg, param, buf, key);
 }
 
 /* routing_function = xy_yx, valiant or romm on a mesh: BookSim2's
@@ -535,22 +347,21 @@ static void translate_dragonfly(bs_read_t *r, noc_config_t *cfg, const char *rf,
  * on the upper. noctua's functions of the same names give their two
  * classes the same halves when num_vcs is even. Odd: BookSim2's halves
  * share the middle VC, which noctua's classes do not: refused. */
-static void rw_halves(bs_read_t *r, const char *rf);
 
-static void translate_two_class(bs_read_t *r, noc_config_t *cfg, const char *rf)
+static void translate_two_class(noc_bs_read_t *r, noc_config_t *cfg, const char *rf)
 {
     long vcs = 0;
-    if (int_key(r, "num_vcs", 1, 64, &vcs))
+    if (noc_bs_int_key(r, "num_vcs", 1, 64, &vcs))
         return;
     if (vcs % 2) {
         unsigned long line;
-        value_of(r, "num_vcs", &line);
-        refuse(r, line, "'num_vcs = %ld' with %s: BookSim2's two halves of the VCs then share the middle VC, "
+        noc_bs_value_of(r, "num_vcs", &line);
+        noc_bs_refuse(r, line, "'num_vcs = %ld' with %s: BookSim2's two halves of the VCs then share the middle VC, "
                "noctua's two VC classes share none: give an even num_vcs", vcs, rf);
         return;
     }
-    rw_halves(r, rf);
-    set(r, cfg, "routing_function", rf, NULL);
+    noc_bs_rw_halves(r, rf);
+    noc_bs_set(r, cfg, "routing_function", rf, NULL);
 }
 
 /* use_read_write with two-class routing: BookSim2 halves each packet
@@ -558,10 +369,10 @@ static void translate_two_class(bs_read_t *r, noc_config_t *cfg, const char *rf)
  * available_vcs = (vcEnd - vcBegin + 1) / 2), so an odd range's halves
  * share its middle VC: refused as an odd num_vcs is. (Negative ends: the
  * halves BookSim2's InitializeRoutingMap gives.) */
-static void rw_halves(bs_read_t *r, const char *rf)
+void noc_bs_rw_halves(noc_bs_read_t *r, const char *rf)
 {
     long rw = 0, vcs = 0;
-    if (int_key(r, "use_read_write", 0, 1, &rw) || !rw || int_key(r, "num_vcs", 1, 64, &vcs))
+    if (noc_bs_int_key(r, "use_read_write", 0, 1, &rw) || !rw || noc_bs_int_key(r, "num_vcs", 1, 64, &vcs))
         return;
     static const char *const kind[4] = { "read_request", "write_request", "read_reply", "write_reply" };
     for (int k = 0; k < 4; k++) {
@@ -569,220 +380,138 @@ static void rw_halves(bs_read_t *r, const char *rf)
         snprintf(kb, sizeof kb, "%s_begin_vc", kind[k]);
         snprintf(ke, sizeof ke, "%s_end_vc", kind[k]);
         long kb_v, ke_v;
-        if (int_key(r, kb, -1000000, 1000000, &kb_v) || int_key(r, ke, -1000000, 1000000, &ke_v))
+        if (noc_bs_int_key(r, kb, -1000000, 1000000, &kb_v) || noc_bs_int_key(r, ke, -1000000, 1000000, &ke_v))
             return;
         long long b, e;
         noc_pkt_kind_vcs(NOC_PKT_READ_REQ + k, kb_v, ke_v, (int)vcs, &b, &e);
         if (e >= b && (e - b + 1) % 2) {
             unsigned long line;
-            value_of(r, ke, &line);
-            refuse(r, line, "'%s' and '%s': %s VCs %lld to %lld, an odd number, with %s: BookSim2's two halves of "
+            noc_bs_value_of(r, ke, &line);
+            noc_bs_refuse(r, line, "'%s' and '%s': %s VCs %lld to %lld, an odd number, with %s: BookSim2's two halves of "
                    "them share the middle VC, noctua's two VC classes share none: give an even number", kb, ke,
                    kind[k], b, e, rf);
         }
     }
 }
 
-/* The longest of BookSim2's flatfly injection and ejection channels with
- * use_noc_latency (flatfly_onchip.cpp's ileng loop, walked as it is written:
- * 1 for xr, yr <= 3). */
-static int flatfly_ileng(long xr, long yr)
-{
-    long yl = -yr / 2, xl = -xr / 2, most = 1;
-    for (long i = 0; i < xr * yr; i++) {
-        if (yl == 0 && yr % 2 == 0)
-            yl++;
-        if (xl == 0 && xr % 2 == 0)
-            xl++;
-        long l = 1 + (labs(yl) > 1 ? labs(yl) - 1 : 0) + (labs(xl) > 1 ? labs(xl) - 1 : 0);
-        most = l > most ? l : most;
-        if (++yl > yr / 2) {
-            yl = -yr / 2;
-            xl++;
-        }
-    }
-    return (int)most;
-}
-
-/* topology = flatfly: BookSim2's flattened butterfly
- * (networks/flatfly_onchip.cpp) as the SPEC flatfly:k:n:xrxyr:x, its
- * asserts (c = xr * yr, xr = yr, x = y, n <= 4) refused by name, ran_min
- * (min_flatfly) as the SPEC's routing. With use_noc_latency every link
- * takes its length, xr|dx| + yr|dy| cycles, flits and credits: *lat = 0
- * and r->class_lat gives each length class its latency. */
-static void translate_flatfly(bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long use_noc,
-                              long *lat)
-{
-    long k = 0, n = 0, c = 0, x = 0, y = 0, xr = 0, yr = 0;
-    unsigned long line;
-    if (int_key(r, "k", 2, 63, &k) || int_key(r, "n", 1, 16, &n) || int_key(r, "c", 1, 63, &c) ||
-        int_key(r, "x", 1, 1L << 22, &x) || int_key(r, "y", 1, 1L << 22, &y) || int_key(r, "xr", 1, 63, &xr) ||
-        int_key(r, "yr", 1, 63, &yr))
-        return;
-    if (n > 4) {
-        value_of(r, "n", &line);
-        refuse(r, line, "'n = %ld' on flatfly: BookSim2's flatfly builds at most 4 dimensions (it asserts dim < 4)", n);
-    }
-    if (c != xr * yr || xr != yr) {
-        value_of(r, c != xr * yr ? "c" : "yr", &line);
-        refuse(r, line, "flatfly with c = %ld, xr = %ld, yr = %ld: BookSim2's flatfly asserts c = xr * yr and xr = yr",
-               c, xr, yr);
-    }
-    if (x != y) {
-        value_of(r, "y", &line);
-        refuse(r, line, "flatfly with x = %ld, y = %ld: BookSim2's flatfly asserts x = y", x, y);
-    }
-    if (use_noc && flatfly_ileng(xr, yr) != 1) {
-        value_of(r, "xr", &line);
-        refuse(r, line, "flatfly with xr = yr = %ld and use_noc_latency = 1: BookSim2's injection and ejection "
-               "channels then take 1 to %d cycles by the terminal's place, noctua's all the same", xr,
-               flatfly_ileng(xr, yr));
-    }
-    if (strcmp(rf, "ran_min") != 0)
-        refuse(r, lrf, "'routing_function = %s' on flatfly: noctua builds ran_min (min_flatfly) only; BookSim2's "
-               "xyyx, adaptive_xyyx, valiant, ugal, ugal_pni and ugal_xyyx draw or adapt: not modelled yet", rf);
-    const char *tr = value_of(r, "traffic", &line);
-    if (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0 || strcmp(tr, "badperm_yarc") == 0)
-        refuse(r, line, "'traffic = %s' on flatfly: BookSim2's %s moves the n digits of radix k*xr of a terminal's "
-               "number, noctua's does not", tr, tr);
-    char spec[96], why[600];
-    snprintf(spec, sizeof spec, "flatfly:%ld:%ld:%ldx%ld:%ld", k, n, xr, yr, x);
-    noc_topo_t *t = r->errors ? NULL : noc_topo_create(spec, 0, why, sizeof why);
-    if (!t) {
-        if (!r->errors) {
-            value_of(r, "x", &line);
-            refuse(r, line, "flatfly: %s", why);
-        }
-        return;
-    }
-    set(r, cfg, "topology_spec", spec, "topology");
-    const noc_graph_t *g = noc_topo_graph(t);
-    size_t w = 0;
-    for (int i = 0; use_noc && i < g->n_classes && w < sizeof r->class_lat; i++) /* "lenL" takes L cycles */
-        w += (size_t)snprintf(r->class_lat + w, sizeof r->class_lat - w, "%s%s:%s", i ? "," : "", g->class_name[i],
-                              g->class_name[i] + 3);
-    noc_topo_destroy(t);
-    *lat = use_noc ? 0 : 1;
-}
-
 /* topology, k, n and the routing function; the latency of the network's
- * channels in *lat (0: the link classes' own, DFLY_CLASS_LATENCY). */
-static void translate_fabric(bs_read_t *r, noc_config_t *cfg, long *lat)
+ * channels in *lat (0: the link classes' own, NOC_BS_DFLY_CLASS_LATENCY). */
+static void translate_fabric(noc_bs_read_t *r, noc_config_t *cfg, long *lat)
 {
     unsigned long lt, lrf, lf;
-    const char *topo = value_of(r, "topology", &lt), *rf = value_of(r, "routing_function", &lrf);
+    const char *topo = noc_bs_value_of(r, "topology", &lt), *rf = noc_bs_value_of(r, "routing_function", &lrf);
     int torus = strcmp(topo, "torus") == 0, anynet = strcmp(topo, "anynet") == 0, cmesh = strcmp(topo, "cmesh") == 0;
     int dfly = strcmp(topo, "dragonflynew") == 0;
-    set(r, cfg, "topology", topo, "topology");
-    set(r, cfg, "k", value_of(r, "k", &lt), "k");
-    set(r, cfg, "n", value_of(r, "n", &lt), "n");
+    noc_bs_set(r, cfg, "topology", topo, "topology");
+    noc_bs_set(r, cfg, "k", noc_bs_value_of(r, "k", &lt), "k");
+    noc_bs_set(r, cfg, "n", noc_bs_value_of(r, "n", &lt), "n");
     long use_noc = 1;
-    int_key(r, "use_noc_latency", 0, 1, &use_noc);
+    noc_bs_int_key(r, "use_noc_latency", 0, 1, &use_noc);
     if (anynet && strcmp(rf, "none") != 0) {
-        translate_anynet(r, cfg, rf, lrf, lat);
+        noc_bs_translate_anynet(r, cfg, rf, lrf, lat);
         return;
     }
     if (cmesh && strcmp(rf, "none") != 0) {
-        translate_cmesh(r, cfg, rf, lrf, use_noc, lat);
+        noc_bs_translate_cmesh(r, cfg, rf, lrf, use_noc, lat);
         return;
     }
     if (strcmp(topo, "fly") == 0 && strcmp(rf, "none") != 0) {
-        translate_kary(r, cfg, "fly", 127, rf, lrf, "dest_tag", "BookSim2's fly has dest_tag only (dest_tag_fly)",
+        noc_bs_translate_kary(r, cfg, "fly", 127, rf, lrf, "dest_tag", "BookSim2's fly has dest_tag only (dest_tag_fly)",
                        lat);
         return;
     }
     if (strcmp(topo, "fattree") == 0 && strcmp(rf, "none") != 0) {
         int anca = strcmp(rf, "anca") == 0;
-        translate_kary(r, cfg, "fattree", 31, anca ? "nca" : rf, lrf, "nca", "BookSim2's fattree has nca and anca",
+        noc_bs_translate_kary(r, cfg, "fattree", 31, anca ? "nca" : rf, lrf, "nca", "BookSim2's fattree has nca and anca",
                        lat);
         long rd = 1;
         unsigned long lrd;
-        if (anca && int_key(r, "routing_delay", 0, 16, &rd) == 0 && rd == 0) {
-            value_of(r, "routing_delay", &lrd);
-            refuse(r, lrd ? lrd : lrf, "'routing_function = anca' with routing_delay = 0: BookSim2 then makes the "
+        if (anca && noc_bs_int_key(r, "routing_delay", 0, 16, &rd) == 0 && rd == 0) {
+            noc_bs_value_of(r, "routing_delay", &lrd);
+            noc_bs_refuse(r, lrd ? lrd : lrf, "'routing_function = anca' with routing_delay = 0: BookSim2 then makes the "
                    "route at the router before (lookahead) and picks the up port from this router's credits as the "
                    "flit leaves that one; noctua picks at this router when the head arrives, which past saturation "
                    "accepts 13%% more (docs/fabrics/fattree.md); give routing_delay = 1");
         } else if (anca) { /* the less used of two up ports drawn: adaptive */
-            set(r, cfg, "routing_function", "anca", NULL);
+            noc_bs_set(r, cfg, "routing_function", "anca", NULL);
         }
         return;
     }
     if (dfly && strcmp(rf, "none") != 0) {
-        translate_dragonfly(r, cfg, rf, lrf, lat);
+        noc_bs_translate_dragonfly(r, cfg, rf, lrf, lat);
         return;
     }
     if ((strcmp(topo, "qtree") == 0 || strcmp(topo, "tree4") == 0) && strcmp(rf, "none") != 0) {
-        translate_tree(r, cfg, topo, rf, lrf, lat);
+        noc_bs_translate_tree(r, cfg, topo, rf, lrf, lat);
         return;
     }
     if (strcmp(topo, "flatfly") == 0 && strcmp(rf, "none") != 0) {
-        translate_flatfly(r, cfg, rf, lrf, use_noc, lat);
+        noc_bs_translate_flatfly(r, cfg, rf, lrf, use_noc, lat);
         return;
     }
     long xr = 1;
-    if (int_key(r, "xr", 1, 64, &xr) == 0 && xr != 1) {
-        value_of(r, "xr", &lf);
-        refuse(r, lf, "'xr = %ld' on %s: BookSim2's tornado, neighbor and badperm_yarc patterns then work on digits "
+    if (noc_bs_int_key(r, "xr", 1, 64, &xr) == 0 && xr != 1) {
+        noc_bs_value_of(r, "xr", &lf);
+        noc_bs_refuse(r, lf, "'xr = %ld' on %s: BookSim2's tornado, neighbor and badperm_yarc patterns then work on digits "
                "of radix k*xr, noctua's on k (xr > 1 is for cmesh and flatfly)", xr, topo);
     }
-    if (!anynet && value_of(r, "network_file", &lf)[0]) {
+    if (!anynet && noc_bs_value_of(r, "network_file", &lf)[0]) {
         char where[600];
         snprintf(where, sizeof where, "%s:%lu", r->t->path, lf);
         warn(r->diag, where, noc_bs_key("network_file"));
     }
     if (strcmp(rf, "none") == 0)
-        refuse(r, 0, "no routing_function: BookSim2 has no default (its 'none' stops it); give %s",
+        noc_bs_refuse(r, 0, "no routing_function: BookSim2 has no default (its 'none' stops it); give %s",
                anynet || dfly ? "min" : strcmp(topo, "flatfly") == 0 ? "ran_min" : torus ? "dim_order" : "dor or dim_order");
     else if (torus && strcmp(rf, "dor") == 0)
-        refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
+        noc_bs_refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
     else if ((strcmp(rf, "xy_yx") == 0 || strcmp(rf, "valiant") == 0 || strcmp(rf, "romm") == 0 ||
               strcmp(rf, "adaptive_xy_yx") == 0) && !torus)
         translate_two_class(r, cfg, rf);
     else if ((strcmp(rf, "min_adapt") == 0 || strcmp(rf, "planar_adapt") == 0) && !torus) /* as BookSim2's set keeps them */
-        set(r, cfg, "routing_function", strcmp(rf, "min_adapt") == 0 ? "min_adapt_booksim" : "planar_adapt_booksim",
+        noc_bs_set(r, cfg, "routing_function", strcmp(rf, "min_adapt") == 0 ? "min_adapt_booksim" : "planar_adapt_booksim",
             NULL);
     else if (strcmp(rf, "valiant") == 0) /* (BookSim2 28f4329, routefunc.cpp) */
-        refuse(r, lrf, "'routing_function = valiant' on a torus: BookSim2's valiant_torus reads its ring part "
+        noc_bs_refuse(r, lrf, "'routing_function = valiant' on a torus: BookSim2's valiant_torus reads its ring part "
                "unset when a packet goes on in a dimension and stops on its assertion 'ring_part == 1': no meaning "
                "to honour; noctua's own valiant on a torus SPEC (routing_function=valiant) runs");
     else if (strcmp(rf, "min_adapt") == 0) /* (BookSim2 28f4329, routefunc.cpp) */
-        refuse(r, lrf, "'routing_function = min_adapt' on a torus: BookSim2's min_adapt_torus is not modelled "
+        noc_bs_refuse(r, lrf, "'routing_function = min_adapt' on a torus: BookSim2's min_adapt_torus is not modelled "
                "yet (min_adapt on a mesh is)");
     else if (strcmp(rf, "dim_order_bal") == 0 && torus) { /* (BookSim2 28f4329: dim_order_bal_torus) */
-        rw_halves(r, "dim_order_bal on a torus");
-        set(r, cfg, "routing_function", "dor_bal_booksim", NULL);
+        noc_bs_rw_halves(r, "dim_order_bal on a torus");
+        noc_bs_set(r, cfg, "routing_function", "dor_bal_booksim", NULL);
     } else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
-        refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
+        noc_bs_refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
                topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant, romm, min_adapt or adaptive_xy_yx");
     else { /* BookSim2's dim_order_torus assigns its VC classes its own way */
         if (torus)
-            rw_halves(r, "dim_order on a torus");
-        set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
+            noc_bs_rw_halves(r, "dim_order on a torus");
+        noc_bs_set(r, cfg, "routing_function", torus ? "dor_booksim" : "dor", NULL);
     }
     *lat = torus && use_noc ? 2 : 1; /* networks/kncube.cpp */
 }
 
 /* The router's timing: stages, the credit loop, the channels. */
-static void translate_timing(bs_read_t *r, noc_config_t *cfg, long lat)
+static void translate_timing(noc_bs_read_t *r, noc_config_t *cfg, long lat)
 {
     long prep = 0, fin = 1, cd = 0, buf = 8;
-    int ok = int_key(r, "st_prepare_delay", 0, 16, &prep) == 0;
-    ok &= int_key(r, "st_final_delay", 0, 16, &fin) == 0;
-    ok &= int_key(r, "credit_delay", 0, 60, &cd) == 0;
-    ok &= int_key(r, "vc_buf_size", 1, 4096, &buf) == 0;
+    int ok = noc_bs_int_key(r, "st_prepare_delay", 0, 16, &prep) == 0;
+    ok &= noc_bs_int_key(r, "st_final_delay", 0, 16, &fin) == 0;
+    ok &= noc_bs_int_key(r, "credit_delay", 0, 60, &cd) == 0;
+    ok &= noc_bs_int_key(r, "vc_buf_size", 1, 4096, &buf) == 0;
     if (!ok)
         return;
-    set_int(r, cfg, "st_final_delay", prep + fin, "st_final_delay");
+    noc_bs_set_int(r, cfg, "st_final_delay", prep + fin, "st_final_delay");
     /* (lat 0: the links' own latencies, their credits over each: link_credits) */
-    set_int(r, cfg, "link_latency", lat ? lat : 1, "use_noc_latency");
-    set_int(r, cfg, "credit_delay", cd + lat + 1, "credit_delay");
-    set(r, cfg, "link_credits", lat ? "0" : "1", NULL);
+    noc_bs_set_int(r, cfg, "link_latency", lat ? lat : 1, "use_noc_latency");
+    noc_bs_set_int(r, cfg, "credit_delay", cd + lat + 1, "credit_delay");
+    noc_bs_set(r, cfg, "link_credits", lat ? "0" : "1", NULL);
     /* the channels between a source and its router: BookSim2's injection
      * takes a cycle more, its credits come back in 2 (docs/booksim.md) */
-    set(r, cfg, "local_latency", "1", NULL);
-    set(r, cfg, "inject_latency", "2", NULL);
-    set(r, cfg, "inject_credit_delay", "2", NULL);
+    noc_bs_set(r, cfg, "local_latency", "1", NULL);
+    noc_bs_set(r, cfg, "inject_latency", "2", NULL);
+    noc_bs_set(r, cfg, "inject_credit_delay", "2", NULL);
     /* BookSim2's ejection channel returns a credit for every flit its NI
      * takes, over a loop of crossbar + 4 + credit_delay cycles from the
      * switch: noctua's ejection ports count credits too, the NI's coming
@@ -798,35 +527,35 @@ static void translate_timing(bs_read_t *r, noc_config_t *cfg, long lat)
      * speedup the ejection port's output queue can fill faster than it
      * drains, and the credits bound it as in BookSim2) */
     unsigned long sl;
-    int speedup = strtod(value_of(r, "internal_speedup", &sl), NULL) != 1.0 ||
-                  strtol(value_of(r, "output_speedup", &sl), NULL, 10) != 1;
-    if (int_key(r, "wait_for_tail_credit", 0, 1, &wt) == 0 && (buf < loop || wt || speedup) &&
-        int_key(r, "sw_alloc_delay", 0, 16, &sa) == 0) {
+    int speedup = strtod(noc_bs_value_of(r, "internal_speedup", &sl), NULL) != 1.0 ||
+                  strtol(noc_bs_value_of(r, "output_speedup", &sl), NULL, 10) != 1;
+    if (noc_bs_int_key(r, "wait_for_tail_credit", 0, 1, &wt) == 0 && (buf < loop || wt || speedup) &&
+        noc_bs_int_key(r, "sw_alloc_delay", 0, 16, &sa) == 0) {
         long back = loop - (sa + prep + fin + 1);
         if (back < 1) {
             unsigned long line;
-            value_of(r, "sw_alloc_delay", &line);
-            refuse(r, line, "sw_alloc_delay = %ld: BookSim2's ejection credit would then come back before its "
+            noc_bs_value_of(r, "sw_alloc_delay", &line);
+            noc_bs_refuse(r, line, "sw_alloc_delay = %ld: BookSim2's ejection credit would then come back before its "
                    "flit arrives (a loop of %ld cycles), which noctua does not model", sa, loop);
         } else {
-            set_int(r, cfg, "eject_credit_delay", back, "credit_delay");
+            noc_bs_set_int(r, cfg, "eject_credit_delay", back, "credit_delay");
         }
     }
 }
 
 /* The sampling periods (max_samples and the thresholds have the same
  * meaning: set by translate). */
-static void translate_sampling(bs_read_t *r, noc_config_t *cfg)
+static void translate_sampling(noc_bs_read_t *r, noc_config_t *cfg)
 {
     long periods = 3, period = 1000, samples = 10;
-    if (int_key(r, "warmup_periods", 0, 1L << 30, &periods) || int_key(r, "sample_period", 1, 1L << 30, &period) ||
-        int_key(r, "max_samples", 1, 1L << 30, &samples))
+    if (noc_bs_int_key(r, "warmup_periods", 0, 1L << 30, &periods) || noc_bs_int_key(r, "sample_period", 1, 1L << 30, &period) ||
+        noc_bs_int_key(r, "max_samples", 1, 1L << 30, &samples))
         return;
-    set_int(r, cfg, "warmup_cycles", periods * period, "warmup_periods");
-    set_int(r, cfg, "sample_cycles", period, "sample_period");
+    noc_bs_set_int(r, cfg, "warmup_cycles", periods * period, "warmup_periods");
+    noc_bs_set_int(r, cfg, "sample_cycles", period, "sample_period");
 }
 
-static void translate(bs_read_t *r, noc_config_t *cfg)
+static void translate(noc_bs_read_t *r, noc_config_t *cfg)
 {
     long lat = 1;
     translate_fabric(r, cfg, &lat);
@@ -836,36 +565,36 @@ static void translate(bs_read_t *r, noc_config_t *cfg)
             strcmp(k, "n") == 0)
             continue;
         unsigned long line;
-        const char *v = value_of(r, k, &line);
+        const char *v = noc_bs_value_of(r, k, &line);
         char tr[NOC_CONFIG_STR_MAX], msg[768];
         if (strcmp(k, "traffic") == 0 && noc_bs_traffic(v, tr, sizeof tr, msg, sizeof msg) != 0)
-            refuse(r, line, "%s", msg);
+            noc_bs_refuse(r, line, "%s", msg);
         else
-            set(r, cfg, keys[i].noctua, strcmp(k, "traffic") == 0 ? tr : v, k);
+            noc_bs_set(r, cfg, keys[i].noctua, strcmp(k, "traffic") == 0 ? tr : v, k);
     }
     translate_timing(r, cfg, lat);
     translate_sampling(r, cfg);
-    set(r, cfg, "router", "vc", NULL);
-    set(r, cfg, "va_in_pointer", "router", NULL); /* iq_router's one VC allocator over all output VCs */
-    set(r, cfg, "class_latency", lat ? "" : r->class_lat[0] ? r->class_lat : DFLY_CLASS_LATENCY, NULL);
-    set(r, cfg, "lookahead", "0", NULL);
-    set(r, cfg, "ni_ports", "1", NULL);
-    set(r, cfg, "self_traffic", "1", NULL);
-    set(r, cfg, "source_queue", "0", NULL);
-    set(r, cfg, "measure_queued", "1", NULL);
-    set(r, cfg, "booksim", "1", NULL);
+    noc_bs_set(r, cfg, "router", "vc", NULL);
+    noc_bs_set(r, cfg, "va_in_pointer", "router", NULL); /* iq_router's one VC allocator over all output VCs */
+    noc_bs_set(r, cfg, "class_latency", lat ? "" : r->class_lat[0] ? r->class_lat : NOC_BS_DFLY_CLASS_LATENCY, NULL);
+    noc_bs_set(r, cfg, "lookahead", "0", NULL);
+    noc_bs_set(r, cfg, "ni_ports", "1", NULL);
+    noc_bs_set(r, cfg, "self_traffic", "1", NULL);
+    noc_bs_set(r, cfg, "source_queue", "0", NULL);
+    noc_bs_set(r, cfg, "measure_queued", "1", NULL);
+    noc_bs_set(r, cfg, "booksim", "1", NULL);
 }
 
 int noc_bs_load(noc_config_t *cfg, const noc_bs_text_t *t, FILE *diag, char *err, size_t errlen)
 {
-    bs_read_t r = { .t = t, .diag = diag };
+    noc_bs_read_t r = { .t = t, .diag = diag };
     read_lines(&r);
     if (!r.errors)
         translate(&r, cfg);
     for (size_t i = 0; !r.errors && i < r.n_nk; i++) {
         char msg[512];
         if (noc_config_set(cfg, r.nk[i].key, r.nk[i].value, msg, sizeof msg) != 0)
-            refuse(&r, r.nk[i].line, "%s", msg);
+            noc_bs_refuse(&r, r.nk[i].line, "%s", msg);
     }
     free(r.nk);
     if (!r.errors)
