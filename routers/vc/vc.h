@@ -107,8 +107,13 @@ typedef struct vc_state {
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;
     int matrix;                /* arb_type=matrix: switch-stage VC arbiters in sa_vc */
-    int sa_wave;               /* sw_allocator is a wavefront kind: every switch allocation goes
-                                  through the allocator (its diagonal moves per allocation) */
+    int sa_wave;               /* sw_allocator is a whole kind (wavefront, rr_wavefront, max_size,
+                                  loa: alloc.h): every switch allocation goes through the
+                                  allocator (its state moves per allocation) */
+    int va_whole;              /* vc_allocator is a whole kind: one allocator over a node's input
+                                  VCs and all its output VCs (port * V + VC), BookSim2's, in
+                                  va_all (vc_vcalloc.h) instead of the per-port ones */
+    noc_alloc_t *va_all;       /* per node, with va_whole */
     int max_ports;             /* largest port count of a node, lane ports included */
     int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */

@@ -69,7 +69,8 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->max_ports = gr->max_degree + noc_graph_max_locals(gr) + r->lane_ports;
     r->matrix = ak == NOC_ARB_MATRIX;
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
-    r->sa_wave = sak == NOC_ALLOC_WAVEFRONT || sak == NOC_ALLOC_RR_WAVEFRONT;
+    r->sa_wave = noc_alloc_kind_is_whole(sak);
+    r->va_whole = noc_alloc_kind_is_whole(noc_alloc_kind_parse(c->vc_allocator));
     r->W = (r->max_ports * r->V + 63) / 64;
     r->ej_class = gr->eject_vclass;
     r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write;
@@ -106,6 +107,8 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     b += (uint64_t)gr->n_ports * sizeof(int32_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
     b += (uint64_t)gr->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
     b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t)) + nl + (uint64_t)r.max_ports * (uint64_t)r.S; /* l_in, e_port */
+    if (r.va_whole) /* the whole VC allocators (round-robin layout: they use no arbiter) */
+        b += (uint64_t)gr->n_nodes * (sizeof(noc_alloc_t) + noc_alloc_block_size(NOC_ARB_ROUND_ROBIN, (int)nl, (int)nl));
     return b + noc_vc_spec_bytes(s, r.W, r.S, r.lane_ports) + noc_vc_sp_bytes(s, &r) +
            noc_vc_adapt_bytes(s, nv, r.max_ports);
 }
@@ -120,7 +123,8 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
     noc_arb_kind_t ak = noc_arb_kind_parse(c->arb_type);
     if (vak == NOC_ALLOC_COUNT || sak == NOC_ALLOC_COUNT) {
-        snprintf(err, errlen, "parameter '%s': unknown allocator '%s' (separable_input_first, separable_output_first, islip, wavefront, rr_wavefront)",
+        snprintf(err, errlen, "parameter '%s': unknown allocator '%s' (separable_input_first, separable_output_first, "
+                 "islip, wavefront, rr_wavefront, max_size, loa)",
                  vak == NOC_ALLOC_COUNT ? "vc_allocator" : "sw_allocator",
                  vak == NOC_ALLOC_COUNT ? c->vc_allocator : c->sw_allocator);
         return -1;
@@ -138,10 +142,16 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
                  "with arb_type = %s the VC allocator's arbiters are per output port", c->arb_type);
         return -1;
     }
-    if (vak == NOC_ALLOC_WAVEFRONT || vak == NOC_ALLOC_RR_WAVEFRONT) {
-        snprintf(err, errlen, "parameter 'vc_allocator': %s is modelled for switch allocation only (BookSim2's "
-                 "wavefront VC allocator is one matrix over all of a router's output VCs, noctua allocates VCs "
-                 "per output port); use it as sw_allocator", c->vc_allocator);
+    int lanes = s->lane_chans ? s->lanes - 1 : 0, P = gr->max_degree + noc_graph_max_locals(gr) + lanes;
+    if (noc_alloc_kind_is_whole(vak) && (int64_t)P * c->num_vcs > 64) {
+        snprintf(err, errlen, "parameter 'vc_allocator': %s is one allocator over a router's %lld output VCs "
+                 "(%d ports x num_vcs = %lld), more than the 64 the vc router takes", c->vc_allocator,
+                 (long long)(P * c->num_vcs), P, (long long)c->num_vcs);
+        return -1;
+    }
+    if (noc_alloc_kind_is_whole(vak) && gr->route_set) {
+        snprintf(err, errlen, "parameter 'vc_allocator': %s with adaptive routing is not modelled (its VC "
+                 "allocation takes separable_input_first, separable_output_first or islip)", c->vc_allocator);
         return -1;
     }
     if (c->num_vcs < gr->n_vclasses) {
@@ -154,7 +164,6 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
                  NOC_NI_BIT - noc_graph_max_locals(gr));
         return -1;
     }
-    int lanes = s->lane_chans ? s->lanes - 1 : 0, P = gr->max_degree + noc_graph_max_locals(gr) + lanes;
     if ((int64_t)P * c->input_speedup > 64) {
         snprintf(err, errlen, "parameter 'input_speedup': %lld switch inputs for each of %d input ports%s are more "
                  "than the vc router's switch allocator takes (64)", (long long)c->input_speedup, P,
@@ -301,6 +310,13 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     memset(r->nodes, 0, (size_t)gr->n_nodes * L.bytes);
     for (int n = 0; n < gr->n_nodes; n++)
         init_node(s, r, &L, n, all_vcs, vak, sak, ak);
+    if (r->va_whole) {
+        r->va_all = noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_alloc_t), "vc router");
+        for (int n = 0; n < gr->n_nodes; n++) {
+            int P = gr->port_base[n + 1] - gr->port_base[n] + r->lane_ports;
+            noc_alloc_init(&r->va_all[n], vak, ak, P * r->V, P * r->V, (int)c->alloc_iters);
+        }
+    }
     size_t nl = (size_t)r->max_ports * (size_t)r->V;
     r->who = noc_xcalloc(nl, sizeof(int16_t), "vc router");
     r->mask = noc_xcalloc(2 * nl, sizeof(uint64_t), "vc router");
@@ -335,6 +351,10 @@ static void vc_destroy(struct noc_sim *s)
             for (int o = 0; o < P; o++)
                 noc_alloc_free(vc_va_alloc(r, nd, o));
         }
+    if (r->va_all)
+        for (int n = 0; n < gr->n_nodes; n++)
+            noc_alloc_free(&r->va_all[n]);
+    free(r->va_all);
     if (r->sa_vc)
         for (size_t g = 0; g < (size_t)r->n_in_ports * (size_t)r->S; g++)
             noc_arbiter_free(&r->sa_vc[g]);
