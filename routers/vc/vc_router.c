@@ -107,8 +107,13 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     b += (uint64_t)gr->n_ports * sizeof(int32_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
     b += (uint64_t)gr->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
     b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t)) + nl + (uint64_t)r.max_ports * (uint64_t)r.S; /* l_in, e_port */
-    if (r.va_whole) /* the whole VC allocators (round-robin layout: they use no arbiter) */
-        b += (uint64_t)gr->n_nodes * (sizeof(noc_alloc_t) + noc_alloc_block_size(NOC_ARB_ROUND_ROBIN, (int)nl, (int)nl));
+    if (r.va_whole) { /* the whole VC allocators (loa's in the round-robin layout, alloc.c) */
+        noc_alloc_kind_t vak = noc_alloc_kind_parse(s->cfg.vc_allocator);
+        noc_arb_kind_t vk = vak == NOC_ALLOC_LOA ? NOC_ARB_ROUND_ROBIN : ak;
+        int PV = (int)nl; /* (every node with the most ports: a shape lists no node's ports) */
+        b += (uint64_t)gr->n_nodes *
+             (sizeof(noc_alloc_t) + noc_alloc_block_size(vk, PV, PV) + noc_alloc_heap_bytes(vk, PV, PV));
+    }
     return b + noc_vc_spec_bytes(s, r.W, r.S, r.lane_ports) + noc_vc_sp_bytes(s, &r) +
            noc_vc_adapt_bytes(s, nv, r.max_ports);
 }

@@ -345,7 +345,14 @@ static void test_fair_ports(void **state)
     const char *mx[] = { "num_vcs=4", "arb_type=matrix", NULL };
     const char *of[] = { "num_vcs=4", "sw_allocator=separable_output_first", NULL };
     const char *is[] = { "num_vcs=4", "sw_allocator=islip", "alloc_iters=2", NULL };
-    const char *const *kinds[] = { rr, mx, of, is };
+    /* BookSim2's VC allocators over all of a router's output VCs: each
+     * packet's VC comes from one allocation at the router, the switch
+     * allocator (round-robin input-first) shares the port as before */
+    const char *vm[] = { "num_vcs=4", "vc_allocator=max_size", NULL };
+    const char *vw[] = { "num_vcs=4", "vc_allocator=wavefront", NULL };
+    const char *vr[] = { "num_vcs=4", "vc_allocator=rr_wavefront", NULL };
+    const char *vl[] = { "num_vcs=4", "vc_allocator=loa", NULL };
+    const char *const *kinds[] = { rr, mx, of, is, vm, vw, vr, vl };
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         tally_t ty = compete("mesh:3x3", srcs, 4, 4, -1, kinds[k]);
         assert_int_equal(ty.total, 1200); /* the ejection port never idles */
@@ -362,7 +369,10 @@ static void test_fair_ports(void **state)
  * port 1, then 2, 3, 4: port 1 gets 2/5 of the cycles, the others 1/5.
  * rr_wavefront moves the diagonal to the one after the grant's (requester
  * + 0 + 1): each port a quarter. A diagonal moved per grant only, or not at
- * all on a lone request, gives other shares. */
+ * all on a lone request, gives other shares. max_size (maxsize.cpp) starts
+ * its search from priority requester d, moved on by one each allocation:
+ * wavefront's shares; so does loa (loa.cpp), whose resource's pointer
+ * moves on by one each grant, not past the winner. */
 static void test_wavefront_shares(void **state)
 {
     (void)state;
@@ -372,13 +382,15 @@ static void test_wavefront_shares(void **state)
     assert_non_null(t);
     int on_port1 = noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, 4, 1)));
     noc_topo_destroy(t);
-    for (int rr = 0; rr <= 1; rr++) {
-        const char *kv[] = { "num_vcs=4", rr ? "sw_allocator=rr_wavefront" : "sw_allocator=wavefront", NULL };
+    static const char *const kinds[] = { "sw_allocator=wavefront", "sw_allocator=rr_wavefront",
+                                         "sw_allocator=max_size", "sw_allocator=loa" };
+    for (int k = 0; k < 4; k++) {
+        int rr = k == 1;
+        const char *kv[] = { "num_vcs=4", kinds[k], NULL };
         tally_t ty = compete("mesh:3x3", srcs, 4, 4, -1, kv);
         assert_int_equal(ty.total, 1200);
         for (int i = 0; i < 4; i++)
-            assert_share(&ty, srcs[i], rr ? 300 : srcs[i] == on_port1 ? 480 : 240, 2,
-                         rr ? "rr_wavefront" : "wavefront");
+            assert_share(&ty, srcs[i], rr ? 300 : srcs[i] == on_port1 ? 480 : 240, 2, kinds[k]);
     }
 }
 
