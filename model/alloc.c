@@ -17,6 +17,7 @@ static const char *const kind_names[NOC_ALLOC_COUNT] = {
     [NOC_ALLOC_RR_WAVEFRONT] = "rr_wavefront",
     [NOC_ALLOC_MAX_SIZE] = "max_size",
     [NOC_ALLOC_LOA] = "loa",
+    [NOC_ALLOC_PIM] = "pim",
 };
 
 const char *noc_alloc_kind_name(noc_alloc_kind_t k)
@@ -105,7 +106,9 @@ void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb
     assert(n_in >= 1 && n_in <= UINT16_MAX && n_out >= 1 && n_out <= 64);
     assert(kind != NOC_ALLOC_ISLIP || iters >= 1);
     assert(!noc_alloc_kind_is_whole(kind) || n_in <= 256);
-    if (kind == NOC_ALLOC_LOA) /* its pointers are round-robin ones (a matrix block is larger) */
+    if (kind == NOC_ALLOC_LOA || kind == NOC_ALLOC_PIM) /* loa's pointers are round-robin ones, pim's
+                                                          stream sits where they would (a matrix block
+                                                          is larger) */
         arb = NOC_ARB_ROUND_ROBIN;
     memset(a, 0, sizeof *a);
     a->kind = (uint8_t)kind;

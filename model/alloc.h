@@ -25,7 +25,14 @@
  *   shortest augmenting paths from a priority requester that moves on by one
  *   each allocation; the lonely output allocator (each requester asks for
  *   its resource wanted by the fewest, pointers moving on by one a grant).
- *   Neither ranks priorities (noc_alloc_run_sparse_prio ignores hi).
+ * - pim (BookSim2's pim.cpp, parallel iterative matching): `iters` rounds
+ *   of: every free resource grants the first free requester asking for it
+ *   from a random offset; every requester accepts the first resource
+ *   granting it from a random offset. The offsets are drawn from the
+ *   allocator's own stream (noc_alloc_seed), a fixed function of its salt,
+ *   its allocation count, the round and the index, so that a run does not
+ *   depend on the order in which allocators or threads draw.
+ *   None of the three ranks priorities (noc_alloc_run_sparse_prio ignores hi).
  *
  * In the separable kinds an arbiter's priority moves only when its choice
  * became a final grant. Resources per allocator: at most 64 (one word of
@@ -47,6 +54,7 @@ typedef enum noc_alloc_kind {
     NOC_ALLOC_RR_WAVEFRONT,
     NOC_ALLOC_MAX_SIZE,
     NOC_ALLOC_LOA,
+    NOC_ALLOC_PIM,
     NOC_ALLOC_COUNT
 } noc_alloc_kind_t;
 
@@ -73,7 +81,7 @@ typedef struct noc_alloc {
 } noc_alloc_t;
 
 /* "input_first", "output_first", "islip", "wavefront", "rr_wavefront",
- * "max_size", "loa"; parse also takes BookSim2's
+ * "max_size", "loa", "pim"; parse also takes BookSim2's
  * "separable_input_first" and "separable_output_first", and returns
  * NOC_ALLOC_COUNT for an unknown name. */
 const char *noc_alloc_kind_name(noc_alloc_kind_t k);
@@ -100,6 +108,11 @@ void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb
  * On return grant[i] is the resource granted to i, or -1. Updates the
  * arbiters' priorities for the grants made (see above). */
 void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant);
+
+/* pim: the salt of its random stream (its allocation count restarts at 0);
+ * give each allocator of a run its own, from the run's seed. Other kinds
+ * ignore it. */
+void noc_alloc_seed(noc_alloc_t *a, uint64_t salt);
 
 /* The round-robin pointers, for tests (0 for matrix arbiters). */
 static inline int noc_alloc_in_ptr(const noc_alloc_t *a, int i)
@@ -178,8 +191,8 @@ static inline int noc_alloc_is_whole(const noc_alloc_t *a)
     return noc_alloc_kind_is_whole((noc_alloc_kind_t)a->kind);
 }
 
-/* max_size and loa on a list of n <= 256 distinct requesters (alloc_dense.c;
- * noc_alloc_run_sparse_general calls it for them). */
+/* max_size, loa and pim on a list of n <= 256 distinct requesters
+ * (alloc_dense.c; noc_alloc_run_sparse_general calls it for them). */
 void noc_alloc_dense_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                           int16_t *grant);
 

@@ -17,9 +17,20 @@
  *   the winner). Its pointers are the round-robin ones of alloc.h (in_ptr,
  *   out_ptr), whatever arb_type says.
  *
- * Both take the requests of a list of at most 256 distinct requesters
+ * - pim (BookSim2's pim.cpp, parallel iterative matching): `iters` rounds
+ *   of grant (every free resource, from a random requester on, grants the
+ *   first free one asking for it) and accept (every requester, from a
+ *   random resource on, takes the first granting it). BookSim2 draws the
+ *   offsets from its one global stream (RandomInt); here offset number idx
+ *   of round it of the allocator's allocation number c is a fixed mix of
+ *   (salt, c, it, idx), the salt set by noc_alloc_seed and the count kept
+ *   beside it in the allocator's block (where loa's pointers are), so that
+ *   draws depend neither on the order allocators run in nor on threads.
+ *
+ * All take the requests of a list of at most 256 distinct requesters
  * (n_in <= 256); the outcome does not depend on the list's order. */
 #include "model/alloc.h"
+#include "model/rng.h"
 #include <assert.h>
 #include <string.h>
 
@@ -135,6 +146,73 @@ static void loa(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
     }
 }
 
+/* pim's stream: salt and allocation count, in the block's first 16 bytes */
+static uint64_t *pim_stream(noc_alloc_t *a) { return (uint64_t *)(void *)a->out_ptr; }
+
+void noc_alloc_seed(noc_alloc_t *a, uint64_t salt)
+{
+    if (a->kind != NOC_ALLOC_PIM)
+        return;
+    pim_stream(a)[0] = salt;
+    pim_stream(a)[1] = 0;
+}
+
+/* Offset in [0, n) for index idx (resources: idx, requesters: 64 + idx) of
+ * round it of allocation c. */
+static int pim_offset(uint64_t salt, uint64_t c, int it, int idx, int n)
+{
+    uint64_t x = noc_rng_mix(salt ^ noc_rng_mix((c << 20) + (uint64_t)it * 512u + (uint64_t)idx));
+    return (int)((x >> 32) % (uint64_t)n);
+}
+
+static void pim(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask, int16_t *grant)
+{
+    int n_in = a->n_in, n_out = a->n_out;
+    uint64_t rm = res_mask(a), taken = 0, *st = pim_stream(a), c = st[1]++;
+    int16_t k_of[256];
+    memset(k_of, 0xff, sizeof k_of);
+    uint64_t wanted = 0;
+    for (int k = 0; k < n; k++) {
+        grant[k] = -1;
+        k_of[who[k]] = (int16_t)k;
+        wanted |= mask[k] & rm;
+    }
+    for (int it = 0; it < a->iters; it++) {
+        int16_t granted[64]; /* per resource: the entry it grants, -1 none */
+        uint64_t gr = 0;
+        for (uint64_t w = wanted & ~taken; w; w &= w - 1) {
+            int r = __builtin_ctzll(w), off = pim_offset(st[0], c, it, r, n_in);
+            for (int i = 0; i < n_in; i++) {
+                int k = k_of[(i + off) % n_in];
+                if (k >= 0 && grant[k] < 0 && ((mask[k] >> r) & 1)) {
+                    granted[r] = (int16_t)k;
+                    gr |= UINT64_C(1) << r;
+                    break;
+                }
+            }
+        }
+        if (!gr)
+            break; /* (later rounds would draw and grant nothing either) */
+        for (int i = 0; i < n_in; i++) {
+            int k = k_of[i];
+            if (k < 0 || grant[k] >= 0)
+                continue;
+            uint64_t mine = 0;
+            for (uint64_t g = gr; g; g &= g - 1)
+                if (granted[__builtin_ctzll(g)] == k)
+                    mine |= g & -g;
+            if (!mine)
+                continue;
+            int off = pim_offset(st[0], c, it, 64 + i, n_out);
+            /* the first granting resource at or after off, cyclically */
+            uint64_t hi = mine & (~UINT64_C(0) << off);
+            int r = __builtin_ctzll(hi ? hi : mine);
+            grant[k] = (int16_t)r;
+            taken |= UINT64_C(1) << r;
+        }
+    }
+}
+
 void noc_alloc_dense_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                           int16_t *grant)
 {
@@ -143,6 +221,8 @@ void noc_alloc_dense_list(noc_alloc_t *a, int n, const int16_t *who, const uint6
         max_size(a, n, who, mask, grant);
     else if (a->kind == NOC_ALLOC_LOA)
         loa(a, n, who, mask, grant);
+    else if (a->kind == NOC_ALLOC_PIM)
+        pim(a, n, who, mask, grant);
     else
         assert(0 && "not a dense kind");
 }

@@ -231,6 +231,11 @@ static inline uint8_t *vc_hold_vc(const vc_state_t *r, const vc_node_t *nd, int 
 }
 
 /* The VC allocator of output port o of node nd. */
+/* The salt of node n's allocator `which` (0 switch, 1 whole VC, 2
+ * speculative switch) for its random draws (pim, noc_alloc_seed): a mix of
+ * the run's seed, the node and which. */
+uint64_t noc_vc_alloc_salt(const struct noc_sim *s, int n, int which);
+
 static inline noc_alloc_t *vc_va_alloc(const vc_state_t *r, const vc_node_t *nd, int o)
 {
     return (noc_alloc_t *)(nd->va + (size_t)o * r->va_bytes);

@@ -9,6 +9,7 @@
  * cycles (model/channel.h), so the commit phase has nothing to do for this
  * family. */
 #include "util/xalloc.h"
+#include "model/rng.h"
 #include "routers/vc/vc.h"
 #include "routers/vc/vc_input.h"
 #include "routers/vc/vc_output.h"
@@ -21,6 +22,12 @@
 #include <string.h>
 
 static size_t round16(size_t b) { return (b + 15) & ~(size_t)15; }
+
+uint64_t noc_vc_alloc_salt(const struct noc_sim *s, int n, int which)
+{
+    uint64_t x = (uint64_t)s->cfg.seed * UINT64_C(0x9e3779b97f4a7c15) + (uint64_t)n;
+    return noc_rng_mix(noc_rng_mix(x) + (uint64_t)which);
+}
 
 /* Offsets within a node block, the same for every node (sized for the
  * largest port count): header, sets, input VCs, credits, ports, the switch
@@ -129,7 +136,7 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
     noc_arb_kind_t ak = noc_arb_kind_parse(c->arb_type);
     if (vak == NOC_ALLOC_COUNT || sak == NOC_ALLOC_COUNT) {
         snprintf(err, errlen, "parameter '%s': unknown allocator '%s' (separable_input_first, separable_output_first, "
-                 "islip, wavefront, rr_wavefront, max_size, loa)",
+                 "islip, wavefront, rr_wavefront, max_size, loa, pim)",
                  vak == NOC_ALLOC_COUNT ? "vc_allocator" : "sw_allocator",
                  vak == NOC_ALLOC_COUNT ? c->vc_allocator : c->sw_allocator);
         return -1;
@@ -227,6 +234,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     }
     noc_alloc_init_at(nd->sa, sak, ak, P * r->S, P * r->So, (int)c->alloc_iters,
                       (char *)nd->sa + round16(sizeof(noc_alloc_t)));
+    noc_alloc_seed(nd->sa, noc_vc_alloc_salt(s, n, 0));
     for (int o = 0; o < P; o++) {
         noc_alloc_t *a = vc_va_alloc(r, nd, o);
         noc_alloc_init_at(a, vak, ak, P * r->V, r->V, (int)c->alloc_iters,
@@ -320,6 +328,7 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
         for (int n = 0; n < gr->n_nodes; n++) {
             int P = gr->port_base[n + 1] - gr->port_base[n] + r->lane_ports;
             noc_alloc_init(&r->va_all[n], vak, ak, P * r->V, P * r->V, (int)c->alloc_iters);
+            noc_alloc_seed(&r->va_all[n], noc_vc_alloc_salt(s, n, 1));
         }
     }
     size_t nl = (size_t)r->max_ports * (size_t)r->V;

@@ -65,7 +65,8 @@ static void test_kind_names(void **state)
     assert_int_equal(noc_alloc_kind_parse("rr_wavefront"), NOC_ALLOC_RR_WAVEFRONT);
     assert_int_equal(noc_alloc_kind_parse("max_size"), NOC_ALLOC_MAX_SIZE);
     assert_int_equal(noc_alloc_kind_parse("loa"), NOC_ALLOC_LOA);
-    assert_int_equal(noc_alloc_kind_parse("pim"), NOC_ALLOC_COUNT);
+    assert_int_equal(noc_alloc_kind_parse("pim"), NOC_ALLOC_PIM);
+    assert_int_equal(noc_alloc_kind_parse("select"), NOC_ALLOC_COUNT);
 }
 
 /* Requests used by the hand-worked cases (3 requesters, 3 resources):
@@ -165,13 +166,13 @@ static void test_islip_by_hand(void **state)
  * both resources grant it every time and its accept arbiter rotates the same
  * way. With matrix arbiters the order is the same (least recently granted).
  * (Not max_size: its search tries resources in increasing order, its
- * priority is over requesters; test_alloc_dense.c.) */
+ * priority is over requesters; nor pim, random; test_alloc_dense.c.) */
 static void test_single_requester_rotates(void **state)
 {
     (void)state;
     const uint64_t req[1] = {B(0) | B(1)};
     for (int k = 0; k < NOC_ALLOC_COUNT; k++) {
-        if (k == NOC_ALLOC_MAX_SIZE)
+        if (k == NOC_ALLOC_MAX_SIZE || k == NOC_ALLOC_PIM)
             continue;
         for (int arb = 0; arb < NOC_ARB_COUNT; arb++) {
             noc_alloc_t a;
@@ -257,6 +258,8 @@ static void test_full_load_rotation(void **state)
     for (int i = 0; i < N; i++)
         req[i] = B(N) - 1u;
     for (int k = 0; k < NOC_ALLOC_COUNT; k++) {
+        if (k == NOC_ALLOC_PIM)
+            continue; /* (random: test_alloc_dense.c) */
         for (int arb = 0; arb < NOC_ARB_COUNT; arb++) {
             noc_alloc_t a;
             noc_alloc_init(&a, (noc_alloc_kind_t)k, (noc_arb_kind_t)arb, N, N, 1);

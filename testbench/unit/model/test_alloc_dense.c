@@ -1,7 +1,8 @@
-/* test_alloc_dense.c: BookSim2's max_size and loa allocators
+/* test_alloc_dense.c: BookSim2's max_size, loa and pim allocators
  * (model/alloc_dense.c): grants and pointers worked by hand from
  * maxsize.cpp and loa.cpp, max_size's matchings against a brute-force
- * maximum, and the sparse entry's independence of the list order. */
+ * maximum, the sparse entry's independence of the list order, pim's
+ * offset semantics (pim.cpp) in shares, its rounds and its stream. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -223,6 +224,90 @@ static void test_loa_pointers(void **state)
     noc_alloc_free(&a);
 }
 
+/* pim's random offsets are BookSim2's: a resource scans the requesters
+ * from an offset uniform over all n_in of them, not a uniform pick among
+ * those asking. n_in 4, requesters 0 and 1 both asking for resource 0:
+ * offsets 0, 2, 3 find 0 first (2 and 3 wrap to it), offset 1 finds 1:
+ * requester 0 wins 3/4 of the allocations. Likewise a requester granted by
+ * resources 0 and 1 of n_out 4 accepts 0 3/4 of the time (requester 0
+ * alone asking for both). */
+static void test_pim_offsets(void **state)
+{
+    (void)state;
+    enum { T = 8000 };
+    noc_alloc_t a;
+    int16_t g[4];
+    noc_alloc_init(&a, NOC_ALLOC_PIM, NOC_ARB_ROUND_ROBIN, 4, 4, 1);
+    noc_alloc_seed(&a, 12345);
+    int won0 = 0, took0 = 0;
+    for (int t = 0; t < T; t++) {
+        noc_alloc_run(&a, (const uint64_t[]){ B(0), B(0), 0, 0 }, g);
+        assert_true((g[0] == 0) != (g[1] == 0));
+        won0 += g[0] == 0;
+        noc_alloc_run(&a, (const uint64_t[]){ B(0) | B(1), 0, 0, 0 }, g);
+        assert_true(g[0] == 0 || g[0] == 1);
+        took0 += g[0] == 0;
+    }
+    /* 3/4 of T = 6000, binomial sd ~ 39: within 4 sd */
+    assert_in_range(won0, 6000 - 160, 6000 + 160);
+    assert_in_range(took0, 6000 - 160, 6000 + 160);
+    noc_alloc_free(&a);
+}
+
+/* pim with as many rounds as the smaller side is maximal (each round adds
+ * a match while a free requester asks for a free resource); one round
+ * often is not. The same salt gives the same grants, another salt others;
+ * a run does not depend on what other allocators drew. */
+static void test_pim_rounds_and_stream(void **state)
+{
+    (void)state;
+    noc_rng_t rng;
+    noc_rng_seed(&rng, 5, 0);
+    noc_alloc_t a, b, c, one;
+    noc_alloc_init(&a, NOC_ALLOC_PIM, NOC_ARB_MATRIX, 8, 8, 8);
+    noc_alloc_init(&b, NOC_ALLOC_PIM, NOC_ARB_ROUND_ROBIN, 8, 8, 8);
+    noc_alloc_init(&c, NOC_ALLOC_PIM, NOC_ARB_ROUND_ROBIN, 8, 8, 8);
+    noc_alloc_init(&one, NOC_ALLOC_PIM, NOC_ARB_ROUND_ROBIN, 8, 8, 1);
+    noc_alloc_seed(&a, 1);
+    noc_alloc_seed(&b, 1);
+    noc_alloc_seed(&c, 2);
+    noc_alloc_seed(&one, 1);
+    int differ = 0, short_of = 0;
+    for (int t = 0; t < 2000; t++) {
+        uint64_t req[8];
+        int16_t ga[8], gb[8], gc[8], g1[8];
+        for (int i = 0; i < 8; i++)
+            req[i] = noc_rng_next(&rng) & 0xff & noc_rng_next(&rng);
+        noc_alloc_run(&a, req, ga);
+        noc_alloc_run(&b, req, gb);
+        noc_alloc_run(&c, req, gc);
+        noc_alloc_run(&one, req, g1);
+        uint64_t taken = 0;
+        int made = 0, made1 = 0;
+        for (int i = 0; i < 8; i++) {
+            assert_int_equal(ga[i], gb[i]);
+            differ += ga[i] != gc[i];
+            if (ga[i] >= 0) {
+                assert_true((req[i] >> ga[i]) & 1);
+                assert_false((taken >> ga[i]) & 1);
+                taken |= B(ga[i]);
+                made++;
+            }
+            made1 += g1[i] >= 0;
+        }
+        for (int i = 0; i < 8; i++)
+            if (ga[i] < 0)
+                assert_int_equal(req[i] & ~taken, 0);
+        short_of += made1 < made;
+    }
+    assert_true(differ > 1000);
+    assert_true(short_of > 100);
+    noc_alloc_free(&a);
+    noc_alloc_free(&b);
+    noc_alloc_free(&c);
+    noc_alloc_free(&one);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +316,8 @@ int main(void)
         cmocka_unit_test(test_max_size_is_maximum),
         cmocka_unit_test(test_loa_by_hand),
         cmocka_unit_test(test_loa_pointers),
+        cmocka_unit_test(test_pim_offsets),
+        cmocka_unit_test(test_pim_rounds_and_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

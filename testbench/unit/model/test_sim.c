@@ -376,9 +376,9 @@ static void test_bad_config(void **state)
     s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
     assert_non_null(s);
     noc_sim_destroy(s);
-    noc_config_set(&cfg, "vc_allocator", "pim", err, sizeof err);
+    noc_config_set(&cfg, "vc_allocator", "select", err, sizeof err);
     assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
-    assert_non_null(strstr(err, "unknown allocator 'pim'"));
+    assert_non_null(strstr(err, "unknown allocator 'select'"));
     noc_config_defaults(&cfg);
     noc_config_set(&cfg, "router", "warp", err, sizeof err);
     assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
