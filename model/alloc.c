@@ -13,6 +13,7 @@ static const char *const kind_names[NOC_ALLOC_COUNT] = {
     [NOC_ALLOC_INPUT_FIRST] = "input_first",
     [NOC_ALLOC_OUTPUT_FIRST] = "output_first",
     [NOC_ALLOC_ISLIP] = "islip",
+    [NOC_ALLOC_SELECT] = "select",
     [NOC_ALLOC_WAVEFRONT] = "wavefront",
     [NOC_ALLOC_RR_WAVEFRONT] = "rr_wavefront",
     [NOC_ALLOC_MAX_SIZE] = "max_size",
@@ -264,6 +265,7 @@ void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
         run_input_first(a, req, out_mask, grant);
         break;
     case NOC_ALLOC_OUTPUT_FIRST:
+    case NOC_ALLOC_SELECT:
         grant_accept(a, req, out_mask, &taken, grant, 1);
         break;
     case NOC_ALLOC_ISLIP:
@@ -579,6 +581,7 @@ void noc_alloc_run_sparse_prio(noc_alloc_t *a, int n, const int16_t *who, const 
         prio_input_first(a, n, who, mask, hi, grant);
         break;
     case NOC_ALLOC_OUTPUT_FIRST:
+    case NOC_ALLOC_SELECT:
         prio_output_first(a, n, who, mask, hi, grant);
         break;
     case NOC_ALLOC_WAVEFRONT:

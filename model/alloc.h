@@ -11,6 +11,10 @@
  * - islip: output-first grant/accept repeated for `iters` iterations over the
  *   still unmatched requesters and resources (McKeown's iSLIP); pointers move
  *   only for matches made in the first iteration.
+ * - select (BookSim2's selalloc.cpp, one round): output-first grant/accept
+ *   that ranks priorities at both stages, as noc_alloc_run_sparse_prio's
+ *   output-first does (BookSim2 builds it with one round; with more its
+ *   grants of a round outlive it, which is not modelled: iters is 1).
  *
  * - wavefront, rr_wavefront (BookSim2's, for switch allocation): the
  *   requests are taken diagonal by diagonal of the square request matrix
@@ -50,6 +54,7 @@ typedef enum noc_alloc_kind {
     NOC_ALLOC_INPUT_FIRST,
     NOC_ALLOC_OUTPUT_FIRST,
     NOC_ALLOC_ISLIP,
+    NOC_ALLOC_SELECT,
     NOC_ALLOC_WAVEFRONT,
     NOC_ALLOC_RR_WAVEFRONT,
     NOC_ALLOC_MAX_SIZE,
@@ -81,7 +86,7 @@ typedef struct noc_alloc {
 } noc_alloc_t;
 
 /* "input_first", "output_first", "islip", "wavefront", "rr_wavefront",
- * "max_size", "loa", "pim"; parse also takes BookSim2's
+ * "select", "max_size", "loa", "pim"; parse also takes BookSim2's
  * "separable_input_first" and "separable_output_first", and returns
  * NOC_ALLOC_COUNT for an unknown name. */
 const char *noc_alloc_kind_name(noc_alloc_kind_t k);

@@ -136,7 +136,7 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
     noc_arb_kind_t ak = noc_arb_kind_parse(c->arb_type);
     if (vak == NOC_ALLOC_COUNT || sak == NOC_ALLOC_COUNT) {
         snprintf(err, errlen, "parameter '%s': unknown allocator '%s' (separable_input_first, separable_output_first, "
-                 "islip, wavefront, rr_wavefront, max_size, loa, pim)",
+                 "islip, select, wavefront, rr_wavefront, max_size, loa, pim)",
                  vak == NOC_ALLOC_COUNT ? "vc_allocator" : "sw_allocator",
                  vak == NOC_ALLOC_COUNT ? c->vc_allocator : c->sw_allocator);
         return -1;
@@ -159,6 +159,13 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
         snprintf(err, errlen, "parameter 'vc_allocator': %s is one allocator over a router's %lld output VCs "
                  "(%d ports x num_vcs = %lld), more than the 64 the vc router takes", c->vc_allocator,
                  (long long)(P * c->num_vcs), P, (long long)c->num_vcs);
+        return -1;
+    }
+    noc_alloc_kind_t spk = noc_alloc_kind_parse(c->spec_sw_allocator);
+    if ((vak == NOC_ALLOC_SELECT || sak == NOC_ALLOC_SELECT || (c->speculative && spk == NOC_ALLOC_SELECT)) &&
+        c->alloc_iters != 1) {
+        snprintf(err, errlen, "parameter 'alloc_iters': select with %lld rounds is not modelled (BookSim2 builds "
+                 "it with one; with more, its grants of a round outlive the round)", (long long)c->alloc_iters);
         return -1;
     }
     if (noc_alloc_kind_is_whole(vak) && gr->route_set) {

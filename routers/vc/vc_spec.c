@@ -61,7 +61,7 @@ int noc_vc_spec_check(const struct noc_sim *s, char *err, size_t errlen)
     }
     if (!is_prio(c->spec_sw_allocator) && noc_alloc_kind_parse(c->spec_sw_allocator) == NOC_ALLOC_COUNT) {
         snprintf(err, errlen, "parameter 'spec_sw_allocator': unknown allocator '%s' (prio, separable_input_first, "
-                 "separable_output_first, islip, wavefront, rr_wavefront, max_size, loa, pim)", c->spec_sw_allocator);
+                 "separable_output_first, islip, select, wavefront, rr_wavefront, max_size, loa, pim)", c->spec_sw_allocator);
         return -1;
     }
     return 0;

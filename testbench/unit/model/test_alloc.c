@@ -66,7 +66,8 @@ static void test_kind_names(void **state)
     assert_int_equal(noc_alloc_kind_parse("max_size"), NOC_ALLOC_MAX_SIZE);
     assert_int_equal(noc_alloc_kind_parse("loa"), NOC_ALLOC_LOA);
     assert_int_equal(noc_alloc_kind_parse("pim"), NOC_ALLOC_PIM);
-    assert_int_equal(noc_alloc_kind_parse("select"), NOC_ALLOC_COUNT);
+    assert_int_equal(noc_alloc_kind_parse("select"), NOC_ALLOC_SELECT);
+    assert_int_equal(noc_alloc_kind_parse("select(2)"), NOC_ALLOC_COUNT);
 }
 
 /* Requests used by the hand-worked cases (3 requesters, 3 resources):

@@ -2,7 +2,8 @@
  * (model/alloc_dense.c): grants and pointers worked by hand from
  * maxsize.cpp and loa.cpp, max_size's matchings against a brute-force
  * maximum, the sparse entry's independence of the list order, pim's
- * offset semantics (pim.cpp) in shares, its rounds and its stream. */
+ * offset semantics (pim.cpp) in shares, its rounds and its stream, and
+ * select's priorities (selalloc.cpp) worked by hand. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -308,6 +309,36 @@ static void test_pim_rounds_and_stream(void **state)
     noc_alloc_free(&one);
 }
 
+/* select (selalloc.cpp, one round): output-first grant/accept ranking
+ * priorities, which BookSim2's iSLIP does not. 3 requesters, 2 resources,
+ * fresh pointers:
+ *   requesters 0 (low) and 1 (high) ask for resource 0: its grant goes to
+ *     the highest priority, 1, though its pointer favours 0; 1 accepts:
+ *     [-1 0], pointers: resource 0's to 2, requester 1's to 1. iSLIP: 0 wins.
+ *   requester 0 alone asks for 0 (low) and 1 (high): both grant it; it
+ *     accepts the high one, 1, though its pointer favours 0. iSLIP: 0. */
+static void test_select_by_hand(void **state)
+{
+    (void)state;
+    for (int slip = 0; slip <= 1; slip++) {
+        noc_alloc_t a;
+        noc_alloc_init(&a, slip ? NOC_ALLOC_ISLIP : NOC_ALLOC_SELECT, NOC_ARB_ROUND_ROBIN, 3, 2, 1);
+        int16_t who[2] = { 0, 1 }, g[2];
+        uint64_t mask[2] = { B(0), B(0) }, hi[2] = { 0, B(0) };
+        noc_alloc_run_sparse_prio(&a, 2, who, mask, hi, g);
+        expect(g, slip ? (const int[]){ 0, -1 } : (const int[]){ -1, 0 }, 2);
+        assert_int_equal(noc_alloc_out_ptr(&a, 0), slip ? 1 : 2);
+        assert_int_equal(noc_alloc_in_ptr(&a, slip ? 0 : 1), 1);
+        noc_alloc_free(&a);
+
+        noc_alloc_init(&a, slip ? NOC_ALLOC_ISLIP : NOC_ALLOC_SELECT, NOC_ARB_ROUND_ROBIN, 3, 2, 1);
+        uint64_t m1[1] = { B(0) | B(1) }, h1[1] = { B(1) };
+        noc_alloc_run_sparse_prio(&a, 1, who, m1, h1, g);
+        assert_int_equal(g[0], slip ? 0 : 1);
+        noc_alloc_free(&a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_loa_pointers),
         cmocka_unit_test(test_pim_offsets),
         cmocka_unit_test(test_pim_rounds_and_stream),
+        cmocka_unit_test(test_select_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -377,8 +377,12 @@ static void test_bad_config(void **state)
     assert_non_null(s);
     noc_sim_destroy(s);
     noc_config_set(&cfg, "vc_allocator", "select", err, sizeof err);
+    noc_config_set(&cfg, "alloc_iters", "2", err, sizeof err);
     assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
-    assert_non_null(strstr(err, "unknown allocator 'select'"));
+    assert_non_null(strstr(err, "select with 2 rounds is not modelled"));
+    noc_config_set(&cfg, "vc_allocator", "pim(2)", err, sizeof err);
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
+    assert_non_null(strstr(err, "unknown allocator 'pim(2)'"));
     noc_config_defaults(&cfg);
     noc_config_set(&cfg, "router", "warp", err, sizeof err);
     assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
