@@ -11,8 +11,9 @@
 # switch allocators wavefront and rr_wavefront beside separable
 # input-first, on an 8x8 mesh with 4 VCs and 4-flit packets), alloc (only
 # the allocator kinds: an 8x8 mesh, 4 VCs of 4 flits, 1-flit packets,
-# vc_allocator and sw_allocator both max_size, loa, wavefront and
-# rr_wavefront, beside separable_input_first, below and past saturation) or speedup
+# vc_allocator and sw_allocator both max_size, loa, wavefront,
+# rr_wavefront, pim and select, beside separable_input_first, below and
+# past saturation; ALLOC_KINDS="..." in the environment picks some) or speedup
 # (only input_speedup: BookSim2's examples/mesh88_lat, which has
 # input_speedup = 2, as it is and with 1, then the same file with uniform
 # traffic, and an 8x8 mesh with 4 VCs and 4-flit packets, each with
@@ -387,7 +388,7 @@ fi
 # the allocator kinds for both allocators: 4 VCs of 4 flits, 1-flit packets
 kinds='topology = mesh; k = 8; n = 2; routing_function = dim_order; num_vcs = 4; vc_buf_size = 4; traffic = uniform;'
 if [ "$SET" = alloc ]; then
-  for a in ${ALLOC_KINDS:-separable_input_first max_size loa wavefront rr_wavefront}; do
+  for a in ${ALLOC_KINDS:-separable_input_first max_size loa wavefront rr_wavefront pim select}; do
     for r in 0.10 0.20 0.30 0.60; do own "mesh 8x8, 4 VCs of 4 flits, vc_allocator = sw_allocator = $a" "$r" "$kinds vc_allocator = $a; sw_allocator = $a;"; done
   done
   exit 0

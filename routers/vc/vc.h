@@ -205,6 +205,7 @@ typedef struct vc_ctx {
     int adapt;                 /* adaptive routing: heads routed and VCs allocated by vc_adapt.c
                                   (a constant in every instance) */
     int kinds;                 /* use_read_write: r->kinds (0, a constant, in the common instance) */
+    int va_whole;              /* r->va_whole (0, a constant, in the common instance) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */

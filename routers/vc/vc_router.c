@@ -80,7 +80,8 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->va_whole = noc_alloc_kind_is_whole(noc_alloc_kind_parse(c->vc_allocator));
     r->W = (r->max_ports * r->V + 63) / 64;
     r->ej_class = gr->eject_vclass;
-    r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write;
+    r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write &&
+              !r->va_whole; /* (the fast instance's VA takes no test for va_whole) */
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
@@ -418,9 +419,9 @@ static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
     if (r->fast && !s->serialise)
-        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL, 1);
+        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL, 1, 0);
     else
-        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL, 0);
+        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL, 0, r->va_whole);
     if (s->occ)
         count_occupancy(s, r, n);
 }
@@ -435,10 +436,13 @@ static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
             vc_eval(s, nodes[i]);
     else if (r->fast && !s->serialise)
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1);
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1, 0);
+    else if (r->va_whole) /* (an instance of its own: the others' VA takes no test for it) */
+        for (int i = 0; i < count; i++)
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 1);
     else
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 0);
 }
 
 /* Node and local index of VC v of global port g. */

@@ -121,7 +121,7 @@ VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
  * 64), run whenever a VC bids, even when none finds a free VC to ask for
  * (as BookSim2 runs it whenever a VC is in its VA stage: max_size's
  * priority requester moves on then too). */
-static void vc_va_whole(vc_ctx_t *x)
+__attribute__((noinline, cold)) static void vc_va_whole(vc_ctx_t *x)
 {
     vc_state_t *r = x->r;
     vc_node_t *nd = x->nd;
@@ -154,7 +154,7 @@ VC_INLINE void vc_vc_alloc(vc_ctx_t *x)
     const uint64_t *va = vc_va(x);
     int W = x->W;
 
-    if (x->r->va_whole) {
+    if (__builtin_expect(x->va_whole, 0)) {
         vc_va_whole(x);
         return;
     }
