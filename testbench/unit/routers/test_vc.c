@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "model/sim_internal.h"
+#include "routers/vc/vc.h"
 #include "testbench/unit/script_traffic.h"
 #include "testbench/unit/routers/vc_links.h"
 /* (vc_arb_update; the header's other functions are the router's, unused here) */
@@ -391,6 +392,72 @@ static void test_wavefront_shares(void **state)
         assert_int_equal(ty.total, 1200);
         for (int i = 0; i < 4; i++)
             assert_share(&ty, srcs[i], rr ? 300 : srcs[i] == on_port1 ? 480 : 240, 2, kinds[k]);
+    }
+}
+
+/* The whole VC allocators (one allocator over all of a router's output
+ * VCs, port * V + VC): every node of mesh:3x3 sends three 2-flit packets to
+ * every other, all made at once, so that VCs of several ports are asked for
+ * in one allocation and taken and freed again and again. Every packet
+ * arrives, the invariant checker passes every cycle, every VC of every
+ * channel carries whole packets one after another (a grant of a VC another
+ * packet holds, or booked at another port than the one the packet leaves
+ * by, interleaves two packets on one VC), and once the network is empty
+ * every output VC is free again. */
+/* Observer: on every channel, each VC carries whole packets one after
+ * another (a flit that is not a head continues the packet last headed on
+ * its VC there). */
+typedef struct vc_owner {
+    uint32_t pkt[64][8]; /* channel, VC: packet + 1 of its last head, 0 none */
+    int bad;
+} vc_owner_t;
+
+static void owner_obs(const noc_sim_t *s, void *ctx)
+{
+    vc_owner_t *o = ctx;
+    for (int c = 0; c < noc_sim_n_channels(s) && c < 64; c++) {
+        uint32_t i = (uint32_t)c * s->cap + (uint32_t)(s->now & s->mask);
+        if (!s->ring_valid[i])
+            continue;
+        const noc_flit_t *f = &s->ring_flit[i];
+        uint32_t *own = &o->pkt[c][f->vc & 7];
+        if (f->flags & NOC_FLIT_HEAD)
+            *own = f->pkt + 1;
+        else if (*own != f->pkt + 1)
+            o->bad++;
+    }
+}
+
+static void test_whole_va_traffic(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = { "vc_allocator=max_size", "vc_allocator=wavefront",
+                                         "vc_allocator=rr_wavefront", "vc_allocator=loa", "vc_allocator=pim" };
+    for (int k = 0; k < 5; k++) {
+        const char *kv[] = { "warmup_cycles=0", "sample_cycles=50", "check=1", "num_vcs=2", kinds[k], NULL };
+        script_t sc = { 0 };
+        for (int rep = 0; rep < 3; rep++)
+            for (int a = 0; a < 9; a++)
+                for (int b = 0; b < 9; b++)
+                    if (a != b)
+                        script_add(&sc, (uint64_t)rep, a, b, 2);
+        noc_topo_t *t;
+        noc_sim_t *s = script_sim(&t, "mesh:3x3", 0, &sc, kv);
+        vc_owner_t own;
+        memset(&own, 0, sizeof own);
+        noc_sim_set_observer(s, owner_obs, &own);
+        run_ok(s);
+        assert_int_equal(s->st.packets, 3 * 72);
+        assert_int_equal(own.bad, 0);
+        const vc_state_t *r = s->rstate;
+        const noc_graph_t *g = noc_sim_graph(s);
+        for (int n = 0; n < 9; n++) {
+            const vc_node_t *nd = vc_node(r, n);
+            for (int p = 0; p < g->port_base[n + 1] - g->port_base[n]; p++)
+                assert_int_equal(nd->port[p].ovc_free, 3); /* both VCs */
+        }
+        noc_sim_destroy(s);
+        noc_topo_destroy(t);
     }
 }
 
@@ -829,6 +896,7 @@ int main(void)
         cmocka_unit_test(test_head_behind_tail),
         cmocka_unit_test(test_fair_ports),
         cmocka_unit_test(test_wavefront_shares),
+        cmocka_unit_test(test_whole_va_traffic),
         cmocka_unit_test(test_fair_vcs),
         cmocka_unit_test(test_vc_allocation_round_robin),
         cmocka_unit_test(test_va_in_pointer),
