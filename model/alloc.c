@@ -13,8 +13,12 @@ static const char *const kind_names[NOC_ALLOC_COUNT] = {
     [NOC_ALLOC_INPUT_FIRST] = "input_first",
     [NOC_ALLOC_OUTPUT_FIRST] = "output_first",
     [NOC_ALLOC_ISLIP] = "islip",
+    [NOC_ALLOC_SELECT] = "select",
     [NOC_ALLOC_WAVEFRONT] = "wavefront",
     [NOC_ALLOC_RR_WAVEFRONT] = "rr_wavefront",
+    [NOC_ALLOC_MAX_SIZE] = "max_size",
+    [NOC_ALLOC_LOA] = "loa",
+    [NOC_ALLOC_PIM] = "pim",
 };
 
 const char *noc_alloc_kind_name(noc_alloc_kind_t k)
@@ -102,7 +106,11 @@ void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb
     assert(kind < NOC_ALLOC_COUNT && arb < NOC_ARB_COUNT);
     assert(n_in >= 1 && n_in <= UINT16_MAX && n_out >= 1 && n_out <= 64);
     assert(kind != NOC_ALLOC_ISLIP || iters >= 1);
-    assert(!(kind == NOC_ALLOC_WAVEFRONT || kind == NOC_ALLOC_RR_WAVEFRONT) || n_in <= 256);
+    assert(!noc_alloc_kind_is_whole(kind) || n_in <= 256);
+    if (kind == NOC_ALLOC_LOA || kind == NOC_ALLOC_PIM) /* loa's pointers are round-robin ones, pim's
+                                                          stream sits where they would (a matrix block
+                                                          is larger) */
+        arb = NOC_ARB_ROUND_ROBIN;
     memset(a, 0, sizeof *a);
     a->kind = (uint8_t)kind;
     a->arb = (uint8_t)arb;
@@ -233,10 +241,10 @@ void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
     uint64_t taken = 0;
     for (int i = 0; i < a->n_in; i++)
         grant[i] = -1;
-    if (a->n_in <= 64 || noc_alloc_is_wavefront(a)) {
+    if (a->n_in <= 64 || noc_alloc_is_whole(a)) {
         /* the requesters in increasing order make a list; the list form
          * below makes the same picks with every set in one word (the
-         * wavefront kinds, of at most 256 requesters, have only that form) */
+         * whole kinds, of at most 256 requesters, have only that form) */
         int16_t who[256], lgrant[256];
         uint64_t mask[256];
         int n = 0;
@@ -257,6 +265,7 @@ void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant)
         run_input_first(a, req, out_mask, grant);
         break;
     case NOC_ALLOC_OUTPUT_FIRST:
+    case NOC_ALLOC_SELECT:
         grant_accept(a, req, out_mask, &taken, grant, 1);
         break;
     case NOC_ALLOC_ISLIP:
@@ -420,6 +429,10 @@ static void run_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *
         list_wavefront(a, n, who, mask, grant);
         return;
     }
+    if (noc_alloc_is_whole(a)) {
+        noc_alloc_dense_list(a, n, who, mask, grant);
+        return;
+    }
     if (a->kind == NOC_ALLOC_INPUT_FIRST) {
         list_input_first(a, n, who, mask, out_mask, grant);
         return;
@@ -568,13 +581,14 @@ void noc_alloc_run_sparse_prio(noc_alloc_t *a, int n, const int16_t *who, const 
         prio_input_first(a, n, who, mask, hi, grant);
         break;
     case NOC_ALLOC_OUTPUT_FIRST:
+    case NOC_ALLOC_SELECT:
         prio_output_first(a, n, who, mask, hi, grant);
         break;
     case NOC_ALLOC_WAVEFRONT:
     case NOC_ALLOC_RR_WAVEFRONT:
         prio_wavefront(a, n, who, mask, hi, grant);
         break;
-    default: /* islip: no priorities */
+    default: /* islip, max_size, loa: no priorities */
         run_list(a, n, who, mask, grant);
         break;
     }

@@ -11,6 +11,10 @@
  * - islip: output-first grant/accept repeated for `iters` iterations over the
  *   still unmatched requesters and resources (McKeown's iSLIP); pointers move
  *   only for matches made in the first iteration.
+ * - select (BookSim2's selalloc.cpp, one round): output-first grant/accept
+ *   that ranks priorities at both stages, as noc_alloc_run_sparse_prio's
+ *   output-first does (BookSim2 builds it with one round; with more its
+ *   grants of a round outlive it, which is not modelled: iters is 1).
  *
  * - wavefront, rr_wavefront (BookSim2's, for switch allocation): the
  *   requests are taken diagonal by diagonal of the square request matrix
@@ -21,9 +25,22 @@
  *   moves on by one (wavefront) or to the one after the first grant's
  *   requester + resource (rr_wavefront). No arbiters.
  *
+ * - max_size, loa (BookSim2's, model/alloc_dense.c): a maximum matching by
+ *   shortest augmenting paths from a priority requester that moves on by one
+ *   each allocation; the lonely output allocator (each requester asks for
+ *   its resource wanted by the fewest, pointers moving on by one a grant).
+ * - pim (BookSim2's pim.cpp, parallel iterative matching): `iters` rounds
+ *   of: every free resource grants the first free requester asking for it
+ *   from a random offset; every requester accepts the first resource
+ *   granting it from a random offset. The offsets are drawn from the
+ *   allocator's own stream (noc_alloc_seed), a fixed function of its salt,
+ *   its allocation count, the round and the index, so that a run does not
+ *   depend on the order in which allocators or threads draw.
+ *   None of the three ranks priorities (noc_alloc_run_sparse_prio ignores hi).
+ *
  * In the separable kinds an arbiter's priority moves only when its choice
  * became a final grant. Resources per allocator: at most 64 (one word of
- * request mask); the wavefront kinds take at most 256 requesters. */
+ * request mask); the kinds from wavefront on take at most 256 requesters. */
 #ifndef NOC_ALLOC_H
 #define NOC_ALLOC_H
 #include <stddef.h>
@@ -37,8 +54,12 @@ typedef enum noc_alloc_kind {
     NOC_ALLOC_INPUT_FIRST,
     NOC_ALLOC_OUTPUT_FIRST,
     NOC_ALLOC_ISLIP,
+    NOC_ALLOC_SELECT,
     NOC_ALLOC_WAVEFRONT,
     NOC_ALLOC_RR_WAVEFRONT,
+    NOC_ALLOC_MAX_SIZE,
+    NOC_ALLOC_LOA,
+    NOC_ALLOC_PIM,
     NOC_ALLOC_COUNT
 } noc_alloc_kind_t;
 
@@ -64,7 +85,8 @@ typedef struct noc_alloc {
     };
 } noc_alloc_t;
 
-/* "input_first", "output_first", "islip", "wavefront", "rr_wavefront"; parse also takes BookSim2's
+/* "input_first", "output_first", "islip", "wavefront", "rr_wavefront",
+ * "select", "max_size", "loa", "pim"; parse also takes BookSim2's
  * "separable_input_first" and "separable_output_first", and returns
  * NOC_ALLOC_COUNT for an unknown name. */
 const char *noc_alloc_kind_name(noc_alloc_kind_t k);
@@ -91,6 +113,11 @@ void noc_alloc_init_at(noc_alloc_t *a, noc_alloc_kind_t kind, noc_arb_kind_t arb
  * On return grant[i] is the resource granted to i, or -1. Updates the
  * arbiters' priorities for the grants made (see above). */
 void noc_alloc_run(noc_alloc_t *a, const uint64_t *req, int16_t *grant);
+
+/* pim: the salt of its random stream (its allocation count restarts at 0);
+ * give each allocator of a run its own, from the run's seed. Other kinds
+ * ignore it. */
+void noc_alloc_seed(noc_alloc_t *a, uint64_t salt);
 
 /* The round-robin pointers, for tests (0 for matrix arbiters). */
 static inline int noc_alloc_in_ptr(const noc_alloc_t *a, int i)
@@ -150,15 +177,31 @@ void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, con
 void noc_alloc_run_sparse_prio(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                                const uint64_t *hi, int16_t *grant);
 
-/* The wavefront kinds, which the shortcuts below (and a router's own for a
- * lone or conflict-free request) do not apply to: their pointer is the
- * allocation's, not an arbiter's per grant. */
+/* The wavefront kinds. */
 static inline int noc_alloc_is_wavefront(const noc_alloc_t *a)
 {
     return a->kind == NOC_ALLOC_WAVEFRONT || a->kind == NOC_ALLOC_RR_WAVEFRONT;
 }
 
-/* noc_alloc_run_sparse for an allocator known not to be a wavefront kind
+/* The kinds that the shortcuts below (and a router's own for a lone or
+ * conflict-free request) do not apply to: their state moves per allocation
+ * (wavefront, rr_wavefront, max_size) or per grant otherwise than an
+ * arbiter's (loa), so every allocation goes through the allocator. */
+static inline int noc_alloc_kind_is_whole(noc_alloc_kind_t k)
+{
+    return k >= NOC_ALLOC_WAVEFRONT && k < NOC_ALLOC_COUNT;
+}
+static inline int noc_alloc_is_whole(const noc_alloc_t *a)
+{
+    return noc_alloc_kind_is_whole((noc_alloc_kind_t)a->kind);
+}
+
+/* max_size, loa and pim on a list of n <= 256 distinct requesters
+ * (alloc_dense.c; noc_alloc_run_sparse_general calls it for them). */
+void noc_alloc_dense_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                          int16_t *grant);
+
+/* noc_alloc_run_sparse for an allocator known not to be a whole kind
  * (a router's VC allocators; its switch allocator when it is separable). */
 static inline void noc_alloc_run_sparse_separable(noc_alloc_t *a, int n, const int16_t *who,
                                                   const uint64_t *mask, int16_t *grant)
@@ -214,7 +257,7 @@ static inline void noc_alloc_run_sparse_separable(noc_alloc_t *a, int n, const i
 static inline void noc_alloc_run_sparse(noc_alloc_t *a, int n, const int16_t *who,
                                         const uint64_t *mask, int16_t *grant)
 {
-    if (noc_alloc_is_wavefront(a))
+    if (noc_alloc_is_whole(a))
         noc_alloc_run_sparse_general(a, n, who, mask, grant);
     else
         noc_alloc_run_sparse_separable(a, n, who, mask, grant);

@@ -9,7 +9,11 @@
 # hold_switch_for_packet: an 8x8 mesh with 4-flit packets, with and without
 # the switch hold, from low load to saturation), wavefront (only the
 # switch allocators wavefront and rr_wavefront beside separable
-# input-first, on an 8x8 mesh with 4 VCs and 4-flit packets) or speedup
+# input-first, on an 8x8 mesh with 4 VCs and 4-flit packets), alloc (only
+# the allocator kinds: an 8x8 mesh, 4 VCs of 4 flits, 1-flit packets,
+# vc_allocator and sw_allocator both max_size, loa, wavefront,
+# rr_wavefront, pim and select, beside separable_input_first, below and
+# past saturation; ALLOC_KINDS="..." in the environment picks some) or speedup
 # (only input_speedup: BookSim2's examples/mesh88_lat, which has
 # input_speedup = 2, as it is and with 1, then the same file with uniform
 # traffic, and an 8x8 mesh with 4 VCs and 4-flit packets, each with
@@ -94,7 +98,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, trees or bal, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, trees or bal, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -410,6 +414,14 @@ packet_size = 4; injection_rate_uses_flits = 1; vc_allocator = separable_input_f
 if [ "$SET" = wavefront ]; then
   for a in separable_input_first wavefront rr_wavefront; do
     for r in 0.10 0.30 0.45; do own "mesh 8x8, 4 VCs, 4-flit packets, sw_allocator = $a" "$r" "$alloc sw_allocator = $a;"; done
+  done
+  exit 0
+fi
+# the allocator kinds for both allocators: 4 VCs of 4 flits, 1-flit packets
+kinds='topology = mesh; k = 8; n = 2; routing_function = dim_order; num_vcs = 4; vc_buf_size = 4; traffic = uniform;'
+if [ "$SET" = alloc ]; then
+  for a in ${ALLOC_KINDS:-separable_input_first max_size loa wavefront rr_wavefront pim select}; do
+    for r in 0.10 0.20 0.30 0.60; do own "mesh 8x8, 4 VCs of 4 flits, vc_allocator = sw_allocator = $a" "$r" "$kinds vc_allocator = $a; sw_allocator = $a;"; done
   done
   exit 0
 fi

@@ -107,8 +107,13 @@ typedef struct vc_state {
     int R, VA, out_delay;      /* out_delay = sw_alloc_delay + st_final_delay */
     int lookahead;
     int matrix;                /* arb_type=matrix: switch-stage VC arbiters in sa_vc */
-    int sa_wave;               /* sw_allocator is a wavefront kind: every switch allocation goes
-                                  through the allocator (its diagonal moves per allocation) */
+    int sa_wave;               /* sw_allocator is a whole kind (wavefront, rr_wavefront, max_size,
+                                  loa: alloc.h): every switch allocation goes through the
+                                  allocator (its state moves per allocation) */
+    int va_whole;              /* vc_allocator is a whole kind: one allocator over a node's input
+                                  VCs and all its output VCs (port * V + VC), BookSim2's, in
+                                  va_all (vc_vcalloc.h) instead of the per-port ones */
+    noc_alloc_t *va_all;       /* per node, with va_whole */
     int max_ports;             /* largest port count of a node, lane ports included */
     int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
     int n_in_ports;            /* input ports of the fabric: its ports and the lane ports */
@@ -200,6 +205,7 @@ typedef struct vc_ctx {
     int adapt;                 /* adaptive routing: heads routed and VCs allocated by vc_adapt.c
                                   (a constant in every instance) */
     int kinds;                 /* use_read_write: r->kinds (0, a constant, in the common instance) */
+    int va_whole;              /* r->va_whole (0, a constant, in the common instance) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */
@@ -226,6 +232,11 @@ static inline uint8_t *vc_hold_vc(const vc_state_t *r, const vc_node_t *nd, int 
 }
 
 /* The VC allocator of output port o of node nd. */
+/* The salt of node n's allocator `which` (0 switch, 1 whole VC, 2
+ * speculative switch) for its random draws (pim, noc_alloc_seed): a mix of
+ * the run's seed, the node and which. */
+uint64_t noc_vc_alloc_salt(const struct noc_sim *s, int n, int which);
+
 static inline noc_alloc_t *vc_va_alloc(const vc_state_t *r, const vc_node_t *nd, int o)
 {
     return (noc_alloc_t *)(nd->va + (size_t)o * r->va_bytes);

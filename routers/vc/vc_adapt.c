@@ -154,10 +154,10 @@ void noc_vc_eval_adapt(struct noc_sim *s, const int32_t *nodes, int count)
     /* (no waits: programs are refused on adaptive routing) */
     if (r->fast && !s->serialise)
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], 1, 1, 0, VC_STAGE_ADAPT, 0, 1);
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, VC_STAGE_ADAPT, 0, 1, 0);
     else
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, VC_STAGE_ADAPT, 0, 0);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, VC_STAGE_ADAPT, 0, 0, 0);
 }
 
 int noc_vc_adapt_check(const struct noc_sim *s, char *err, size_t errlen)
@@ -202,6 +202,8 @@ void noc_vc_adapt_init(struct noc_sim *s, vc_state_t *r)
     const noc_config_t *c = &s->cfg;
     struct vc_adapt *a = noc_xcalloc(1, sizeof *a, "vc router");
     a->kind = noc_alloc_kind_parse(c->vc_allocator);
+    if (a->kind == NOC_ALLOC_SELECT) /* (one round of output-first that ranks priorities, alloc.h) */
+        a->kind = NOC_ALLOC_OUTPUT_FIRST;
     a->iters = (int)c->alloc_iters;
     a->cand = noc_xcalloc((size_t)r->n_ivc * NOC_ROUTE_SET_MAX, sizeof *a->cand, "vc router");
     a->n_cand = noc_xcalloc(r->n_ivc, 1, "vc router");

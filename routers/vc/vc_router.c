@@ -9,6 +9,7 @@
  * cycles (model/channel.h), so the commit phase has nothing to do for this
  * family. */
 #include "util/xalloc.h"
+#include "model/rng.h"
 #include "routers/vc/vc.h"
 #include "routers/vc/vc_input.h"
 #include "routers/vc/vc_output.h"
@@ -21,6 +22,12 @@
 #include <string.h>
 
 static size_t round16(size_t b) { return (b + 15) & ~(size_t)15; }
+
+uint64_t noc_vc_alloc_salt(const struct noc_sim *s, int n, int which)
+{
+    uint64_t x = (uint64_t)s->cfg.seed * UINT64_C(0x9e3779b97f4a7c15) + (uint64_t)n;
+    return noc_rng_mix(noc_rng_mix(x) + (uint64_t)which);
+}
 
 /* Offsets within a node block, the same for every node (sized for the
  * largest port count): header, sets, input VCs, credits, ports, the switch
@@ -69,10 +76,12 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->max_ports = gr->max_degree + noc_graph_max_locals(gr) + r->lane_ports;
     r->matrix = ak == NOC_ARB_MATRIX;
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
-    r->sa_wave = sak == NOC_ALLOC_WAVEFRONT || sak == NOC_ALLOC_RR_WAVEFRONT;
+    r->sa_wave = noc_alloc_kind_is_whole(sak);
+    r->va_whole = noc_alloc_kind_is_whole(noc_alloc_kind_parse(c->vc_allocator));
     r->W = (r->max_ports * r->V + 63) / 64;
     r->ej_class = gr->eject_vclass;
-    r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write;
+    r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write &&
+              !r->va_whole; /* (the fast instance's VA takes no test for va_whole) */
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
@@ -106,6 +115,13 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     b += (uint64_t)gr->n_ports * sizeof(int32_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
     b += (uint64_t)gr->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
     b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t)) + nl + (uint64_t)r.max_ports * (uint64_t)r.S; /* l_in, e_port */
+    if (r.va_whole) { /* the whole VC allocators (loa's in the round-robin layout, alloc.c) */
+        noc_alloc_kind_t vak = noc_alloc_kind_parse(s->cfg.vc_allocator);
+        noc_arb_kind_t vk = vak == NOC_ALLOC_LOA ? NOC_ARB_ROUND_ROBIN : ak;
+        int PV = (int)nl; /* (every node with the most ports: a shape lists no node's ports) */
+        b += (uint64_t)gr->n_nodes *
+             (sizeof(noc_alloc_t) + noc_alloc_block_size(vk, PV, PV) + noc_alloc_heap_bytes(vk, PV, PV));
+    }
     return b + noc_vc_spec_bytes(s, r.W, r.S, r.lane_ports) + noc_vc_sp_bytes(s, &r) +
            noc_vc_adapt_bytes(s, nv, r.max_ports);
 }
@@ -120,7 +136,8 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
     noc_arb_kind_t ak = noc_arb_kind_parse(c->arb_type);
     if (vak == NOC_ALLOC_COUNT || sak == NOC_ALLOC_COUNT) {
-        snprintf(err, errlen, "parameter '%s': unknown allocator '%s' (separable_input_first, separable_output_first, islip, wavefront, rr_wavefront)",
+        snprintf(err, errlen, "parameter '%s': unknown allocator '%s' (separable_input_first, separable_output_first, "
+                 "islip, select, wavefront, rr_wavefront, max_size, loa, pim)",
                  vak == NOC_ALLOC_COUNT ? "vc_allocator" : "sw_allocator",
                  vak == NOC_ALLOC_COUNT ? c->vc_allocator : c->sw_allocator);
         return -1;
@@ -138,10 +155,23 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
                  "with arb_type = %s the VC allocator's arbiters are per output port", c->arb_type);
         return -1;
     }
-    if (vak == NOC_ALLOC_WAVEFRONT || vak == NOC_ALLOC_RR_WAVEFRONT) {
-        snprintf(err, errlen, "parameter 'vc_allocator': %s is modelled for switch allocation only (BookSim2's "
-                 "wavefront VC allocator is one matrix over all of a router's output VCs, noctua allocates VCs "
-                 "per output port); use it as sw_allocator", c->vc_allocator);
+    int lanes = s->lane_chans ? s->lanes - 1 : 0, P = gr->max_degree + noc_graph_max_locals(gr) + lanes;
+    if (noc_alloc_kind_is_whole(vak) && (int64_t)P * c->num_vcs > 64) {
+        snprintf(err, errlen, "parameter 'vc_allocator': %s is one allocator over a router's %lld output VCs "
+                 "(%d ports x num_vcs = %lld), more than the 64 the vc router takes", c->vc_allocator,
+                 (long long)(P * c->num_vcs), P, (long long)c->num_vcs);
+        return -1;
+    }
+    noc_alloc_kind_t spk = noc_alloc_kind_parse(c->spec_sw_allocator);
+    if ((vak == NOC_ALLOC_SELECT || sak == NOC_ALLOC_SELECT || (c->speculative && spk == NOC_ALLOC_SELECT)) &&
+        c->alloc_iters != 1) {
+        snprintf(err, errlen, "parameter 'alloc_iters': select with %lld rounds is not modelled (BookSim2 builds "
+                 "it with one; with more, its grants of a round outlive the round)", (long long)c->alloc_iters);
+        return -1;
+    }
+    if (noc_alloc_kind_is_whole(vak) && gr->route_set) {
+        snprintf(err, errlen, "parameter 'vc_allocator': %s with adaptive routing is not modelled (its VC "
+                 "allocation takes separable_input_first, separable_output_first or islip)", c->vc_allocator);
         return -1;
     }
     if (c->num_vcs < gr->n_vclasses) {
@@ -154,7 +184,6 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
                  NOC_NI_BIT - noc_graph_max_locals(gr));
         return -1;
     }
-    int lanes = s->lane_chans ? s->lanes - 1 : 0, P = gr->max_degree + noc_graph_max_locals(gr) + lanes;
     if ((int64_t)P * c->input_speedup > 64) {
         snprintf(err, errlen, "parameter 'input_speedup': %lld switch inputs for each of %d input ports%s are more "
                  "than the vc router's switch allocator takes (64)", (long long)c->input_speedup, P,
@@ -213,6 +242,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     }
     noc_alloc_init_at(nd->sa, sak, ak, P * r->S, P * r->So, (int)c->alloc_iters,
                       (char *)nd->sa + round16(sizeof(noc_alloc_t)));
+    noc_alloc_seed(nd->sa, noc_vc_alloc_salt(s, n, 0));
     for (int o = 0; o < P; o++) {
         noc_alloc_t *a = vc_va_alloc(r, nd, o);
         noc_alloc_init_at(a, vak, ak, P * r->V, r->V, (int)c->alloc_iters,
@@ -301,6 +331,14 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     memset(r->nodes, 0, (size_t)gr->n_nodes * L.bytes);
     for (int n = 0; n < gr->n_nodes; n++)
         init_node(s, r, &L, n, all_vcs, vak, sak, ak);
+    if (r->va_whole) {
+        r->va_all = noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_alloc_t), "vc router");
+        for (int n = 0; n < gr->n_nodes; n++) {
+            int P = gr->port_base[n + 1] - gr->port_base[n] + r->lane_ports;
+            noc_alloc_init(&r->va_all[n], vak, ak, P * r->V, P * r->V, (int)c->alloc_iters);
+            noc_alloc_seed(&r->va_all[n], noc_vc_alloc_salt(s, n, 1));
+        }
+    }
     size_t nl = (size_t)r->max_ports * (size_t)r->V;
     r->who = noc_xcalloc(nl, sizeof(int16_t), "vc router");
     r->mask = noc_xcalloc(2 * nl, sizeof(uint64_t), "vc router");
@@ -335,6 +373,10 @@ static void vc_destroy(struct noc_sim *s)
             for (int o = 0; o < P; o++)
                 noc_alloc_free(vc_va_alloc(r, nd, o));
         }
+    if (r->va_all)
+        for (int n = 0; n < gr->n_nodes; n++)
+            noc_alloc_free(&r->va_all[n]);
+    free(r->va_all);
     if (r->sa_vc)
         for (size_t g = 0; g < (size_t)r->n_in_ports * (size_t)r->S; g++)
             noc_arbiter_free(&r->sa_vc[g]);
@@ -377,9 +419,9 @@ static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
     if (r->fast && !s->serialise)
-        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL, 1);
+        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL, 1, 0);
     else
-        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL, 0);
+        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL, 0, r->va_whole);
     if (s->occ)
         count_occupancy(s, r, n);
 }
@@ -394,10 +436,13 @@ static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
             vc_eval(s, nodes[i]);
     else if (r->fast && !s->serialise)
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1);
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1, 0);
+    else if (r->va_whole) /* (an instance of its own: the others' VA takes no test for it) */
+        for (int i = 0; i < count; i++)
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 1);
     else
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 0);
 }
 
 /* Node and local index of VC v of global port g. */

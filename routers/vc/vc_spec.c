@@ -61,7 +61,7 @@ int noc_vc_spec_check(const struct noc_sim *s, char *err, size_t errlen)
     }
     if (!is_prio(c->spec_sw_allocator) && noc_alloc_kind_parse(c->spec_sw_allocator) == NOC_ALLOC_COUNT) {
         snprintf(err, errlen, "parameter 'spec_sw_allocator': unknown allocator '%s' (prio, separable_input_first, "
-                 "separable_output_first, islip, wavefront, rr_wavefront)", c->spec_sw_allocator);
+                 "separable_output_first, islip, select, wavefront, rr_wavefront, max_size, loa, pim)", c->spec_sw_allocator);
         return -1;
     }
     return 0;
@@ -89,6 +89,7 @@ void noc_vc_spec_init(struct noc_sim *s, vc_state_t *r)
         int P = node_ports(s, r, n);
         noc_alloc_init(&r->sa_spec[n], (noc_alloc_kind_t)r->spec_kind, noc_arb_kind_parse(c->arb_type), P * r->S,
                        P, (int)c->alloc_iters);
+        noc_alloc_seed(&r->sa_spec[n], noc_vc_alloc_salt(s, n, 2));
     }
 }
 
@@ -340,5 +341,5 @@ void noc_vc_eval_spec(struct noc_sim *s, const int32_t *nodes, int count)
 {
     vc_state_t *r = s->rstate;
     for (int i = 0; i < count; i++)
-        vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, VC_STAGE_SPEC, r->arrive != NULL, 0);
+        vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, VC_STAGE_SPEC, r->arrive != NULL, 0, r->va_whole);
 }

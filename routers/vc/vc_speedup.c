@@ -482,7 +482,8 @@ static void sp_eval_node(struct noc_sim *s, vc_state_t *r, vc_sp_t *q, int n)
         return;
     vc_node_t *nd = vc_node(r, n);
     vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = r->W,
-                   .S = r->S, .ser = 0, .waits = 0, .locals = nd->locals, .ej = r->ej_credits };
+                   .S = r->S, .ser = 0, .waits = 0, .locals = nd->locals, .ej = r->ej_credits,
+                   .va_whole = r->va_whole };
     if (arrivals) {
         noc_chan_flits_seen(s, at, ~NOC_NI_MASK);
         noc_chan_credits_seen(s, at, ~NOC_NI_MASK);

@@ -116,6 +116,37 @@ VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
     vc_grant(x, q, pt, l, ov);
 }
 
+/* A whole kind of VC allocator (r->va_whole): BookSim2's one allocator
+ * over the node's input VCs and all its output VCs (port * V + VC, at most
+ * 64), run whenever a VC bids, even when none finds a free VC to ask for
+ * (as BookSim2 runs it whenever a VC is in its VA stage: max_size's
+ * priority requester moves on then too). */
+__attribute__((noinline, cold)) static void vc_va_whole(vc_ctx_t *x)
+{
+    vc_state_t *r = x->r;
+    vc_node_t *nd = x->nd;
+    const uint64_t *va = vc_va(x);
+    int m = 0, V = x->V;
+    for (int w = 0; w < x->W; w++) {
+        for (uint64_t bits = va[w]; bits; bits &= bits - 1) {
+            int l = 64 * w + __builtin_ctzll(bits);
+            const vc_ivc_t *q = &nd->ivc[l];
+            uint64_t want = nd->port[q->rport].ovc_free & r->class_mask[q->rclass];
+            if (!want)
+                continue;
+            r->who[m] = (int16_t)l;
+            r->mask[m] = want << (q->rport * V);
+            m++;
+        }
+    }
+    noc_alloc_run_sparse_general(&r->va_all[x->n], m, r->who, r->mask, r->grant);
+    for (int k = 0; k < m; k++) {
+        int g = r->grant[k], l = r->who[k];
+        if (g >= 0)
+            vc_grant(x, &nd->ivc[l], &nd->port[g / V], l, g % V);
+    }
+}
+
 /* The VA stage: every VC of the va set bids. */
 VC_INLINE void vc_vc_alloc(vc_ctx_t *x)
 {
@@ -123,6 +154,10 @@ VC_INLINE void vc_vc_alloc(vc_ctx_t *x)
     const uint64_t *va = vc_va(x);
     int W = x->W;
 
+    if (__builtin_expect(x->va_whole, 0)) {
+        vc_va_whole(x);
+        return;
+    }
     if (W == 1 && !(va[0] & (va[0] - 1))) {
         /* a lone bidder gets its own arbiter's choice (see alloc.h) */
         vc_va_alone(x, __builtin_ctzll(va[0]));

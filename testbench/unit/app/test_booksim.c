@@ -309,11 +309,11 @@ static void test_speculative(void **state)
     assert_int_equal(cfg.spec_check_cred, 0);
     assert_int_equal(cfg.spec_mask_by_reqs, 1);
     assert_string_equal(cfg.spec_sw_allocator, "separable_output_first");
-    snprintf(text, sizeof text, "%sspeculative = 1; spec_sw_allocator = pim;\n", mesh);
+    snprintf(text, sizeof text, "%sspeculative = 1; spec_sw_allocator = select(2);\n", mesh);
     put("sppim.cfg", text);
     char *e1;
     assert_int_equal(cmd_run("run --config sppim.cfg", NULL, &e1), 2);
-    assert_non_null(strstr(e1, "sppim.cfg:2: 'spec_sw_allocator = pim'"));
+    assert_non_null(strstr(e1, "sppim.cfg:2: 'spec_sw_allocator = select(2)'"));
     free(e1);
     put("sprun.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor; speculative = 1; packet_size = 4;\n"
                      "vc_allocator = separable_input_first; sw_allocator = separable_input_first;\n"

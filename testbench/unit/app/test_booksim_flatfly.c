@@ -95,7 +95,7 @@ static void test_refused(void **state)
         {"c = 16; xr = 4; yr = 4;\n", "ff8.cfg:3: flatfly with xr = yr = 4 and use_noc_latency = 1: BookSim2's "
                                       "injection and ejection channels then take 1 to 3 cycles"},
         {"x = 3; y = 3;\n", "ff9.cfg:3: flatfly: topology \"flatfly:4:2:2x2:3\": X = 3 routers in a row must divide"},
-        {"vc_allocator = max_size;\n", "ff10.cfg:3: 'vc_allocator = max_size' is not honoured"},
+        {"vc_allocator = pim(2);\n", "ff10.cfg:3: 'vc_allocator = pim(2)' is not honoured"},
     };
     for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
         char name[16], cmd[64], text[600];

@@ -665,7 +665,7 @@ static void test_speculative_refused(void **state)
                  { "run mesh:2 speculative=1 vc_alloc_delay=2", "speculative" },
                  { "run mesh:2 speculative=1 sw_alloc_delay=2", "speculative" },
                  { "run mesh:2 speculative=1 hold_switch_for_packet=1", "speculative" },
-                 { "run mesh:2 speculative=1 spec_sw_allocator=pim", "spec_sw_allocator" },
+                 { "run mesh:2 speculative=1 spec_sw_allocator=fifo", "spec_sw_allocator" },
                  { "run mesh:2 speculative=2", "speculative" } };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         char *err, want[64];

@@ -70,6 +70,8 @@ static void test_vc(void **state)
     check("mesh:32x32", (const char *const[]){ "ni_ports=0", NULL });
     check("mesh:32x32", (const char *const[]){ "source_queue=4096", NULL });
     check("pyramid:5", (const char *const[]){ "vc_allocator=islip", NULL });
+    check("mesh:16x16", (const char *const[]){ "vc_allocator=max_size", "num_vcs=4", NULL });
+    check("mesh:16x16", (const char *const[]){ "vc_allocator=wavefront", "arb_type=matrix", NULL });
     check("torus:16x16", (const char *const[]){ "link_latency=9", NULL });
     check("mesh:32x32", (const char *const[]){ "hold_switch_for_packet=1", "ni_ports=0", NULL });
 }

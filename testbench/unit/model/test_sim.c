@@ -367,6 +367,22 @@ static void test_bad_config(void **state)
     noc_config_set(&cfg, "flit_width", "65", err, sizeof err);
     assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     assert_non_null(strstr(err, "at most 64"));
+    noc_config_defaults(&cfg); /* a whole VC allocator: 5 ports x 13 VCs are more than 64 output VCs */
+    noc_config_set(&cfg, "vc_allocator", "max_size", err, sizeof err);
+    noc_config_set(&cfg, "num_vcs", "13", err, sizeof err);
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
+    assert_non_null(strstr(err, "more than the 64"));
+    noc_config_set(&cfg, "num_vcs", "12", err, sizeof err);
+    s = noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err);
+    assert_non_null(s);
+    noc_sim_destroy(s);
+    noc_config_set(&cfg, "vc_allocator", "select", err, sizeof err);
+    noc_config_set(&cfg, "alloc_iters", "2", err, sizeof err);
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
+    assert_non_null(strstr(err, "select with 2 rounds is not modelled"));
+    noc_config_set(&cfg, "vc_allocator", "pim(2)", err, sizeof err);
+    assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
+    assert_non_null(strstr(err, "unknown allocator 'pim(2)'"));
     noc_config_defaults(&cfg);
     noc_config_set(&cfg, "router", "warp", err, sizeof err);
     assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));

@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "model/sim_internal.h"
+#include "routers/vc/vc.h"
 #include "testbench/unit/script_traffic.h"
 #include "testbench/unit/routers/vc_links.h"
 /* (vc_arb_update; the header's other functions are the router's, unused here) */
@@ -345,7 +346,14 @@ static void test_fair_ports(void **state)
     const char *mx[] = { "num_vcs=4", "arb_type=matrix", NULL };
     const char *of[] = { "num_vcs=4", "sw_allocator=separable_output_first", NULL };
     const char *is[] = { "num_vcs=4", "sw_allocator=islip", "alloc_iters=2", NULL };
-    const char *const *kinds[] = { rr, mx, of, is };
+    /* BookSim2's VC allocators over all of a router's output VCs: each
+     * packet's VC comes from one allocation at the router, the switch
+     * allocator (round-robin input-first) shares the port as before */
+    const char *vm[] = { "num_vcs=4", "vc_allocator=max_size", NULL };
+    const char *vw[] = { "num_vcs=4", "vc_allocator=wavefront", NULL };
+    const char *vr[] = { "num_vcs=4", "vc_allocator=rr_wavefront", NULL };
+    const char *vl[] = { "num_vcs=4", "vc_allocator=loa", NULL };
+    const char *const *kinds[] = { rr, mx, of, is, vm, vw, vr, vl };
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         tally_t ty = compete("mesh:3x3", srcs, 4, 4, -1, kinds[k]);
         assert_int_equal(ty.total, 1200); /* the ejection port never idles */
@@ -362,7 +370,10 @@ static void test_fair_ports(void **state)
  * port 1, then 2, 3, 4: port 1 gets 2/5 of the cycles, the others 1/5.
  * rr_wavefront moves the diagonal to the one after the grant's (requester
  * + 0 + 1): each port a quarter. A diagonal moved per grant only, or not at
- * all on a lone request, gives other shares. */
+ * all on a lone request, gives other shares. max_size (maxsize.cpp) starts
+ * its search from priority requester d, moved on by one each allocation:
+ * wavefront's shares; so does loa (loa.cpp), whose resource's pointer
+ * moves on by one each grant, not past the winner. */
 static void test_wavefront_shares(void **state)
 {
     (void)state;
@@ -372,13 +383,81 @@ static void test_wavefront_shares(void **state)
     assert_non_null(t);
     int on_port1 = noc_topo_port_node(t, noc_topo_peer(t, noc_topo_gport(t, 4, 1)));
     noc_topo_destroy(t);
-    for (int rr = 0; rr <= 1; rr++) {
-        const char *kv[] = { "num_vcs=4", rr ? "sw_allocator=rr_wavefront" : "sw_allocator=wavefront", NULL };
+    static const char *const kinds[] = { "sw_allocator=wavefront", "sw_allocator=rr_wavefront",
+                                         "sw_allocator=max_size", "sw_allocator=loa" };
+    for (int k = 0; k < 4; k++) {
+        int rr = k == 1;
+        const char *kv[] = { "num_vcs=4", kinds[k], NULL };
         tally_t ty = compete("mesh:3x3", srcs, 4, 4, -1, kv);
         assert_int_equal(ty.total, 1200);
         for (int i = 0; i < 4; i++)
-            assert_share(&ty, srcs[i], rr ? 300 : srcs[i] == on_port1 ? 480 : 240, 2,
-                         rr ? "rr_wavefront" : "wavefront");
+            assert_share(&ty, srcs[i], rr ? 300 : srcs[i] == on_port1 ? 480 : 240, 2, kinds[k]);
+    }
+}
+
+/* The whole VC allocators (one allocator over all of a router's output
+ * VCs, port * V + VC): every node of mesh:3x3 sends three 2-flit packets to
+ * every other, all made at once, so that VCs of several ports are asked for
+ * in one allocation and taken and freed again and again. Every packet
+ * arrives, the invariant checker passes every cycle, every VC of every
+ * channel carries whole packets one after another (a grant of a VC another
+ * packet holds, or booked at another port than the one the packet leaves
+ * by, interleaves two packets on one VC), and once the network is empty
+ * every output VC is free again. */
+/* Observer: on every channel, each VC carries whole packets one after
+ * another (a flit that is not a head continues the packet last headed on
+ * its VC there). */
+typedef struct vc_owner {
+    uint32_t pkt[64][8]; /* channel, VC: packet + 1 of its last head, 0 none */
+    int bad;
+} vc_owner_t;
+
+static void owner_obs(const noc_sim_t *s, void *ctx)
+{
+    vc_owner_t *o = ctx;
+    for (int c = 0; c < noc_sim_n_channels(s) && c < 64; c++) {
+        uint32_t i = (uint32_t)c * s->cap + (uint32_t)(s->now & s->mask);
+        if (!s->ring_valid[i])
+            continue;
+        const noc_flit_t *f = &s->ring_flit[i];
+        uint32_t *own = &o->pkt[c][f->vc & 7];
+        if (f->flags & NOC_FLIT_HEAD)
+            *own = f->pkt + 1;
+        else if (*own != f->pkt + 1)
+            o->bad++;
+    }
+}
+
+static void test_whole_va_traffic(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = { "vc_allocator=max_size", "vc_allocator=wavefront",
+                                         "vc_allocator=rr_wavefront", "vc_allocator=loa", "vc_allocator=pim" };
+    for (int k = 0; k < 5; k++) {
+        const char *kv[] = { "warmup_cycles=0", "sample_cycles=50", "check=1", "num_vcs=2", kinds[k], NULL };
+        script_t sc = { 0 };
+        for (int rep = 0; rep < 3; rep++)
+            for (int a = 0; a < 9; a++)
+                for (int b = 0; b < 9; b++)
+                    if (a != b)
+                        script_add(&sc, (uint64_t)rep, a, b, 2);
+        noc_topo_t *t;
+        noc_sim_t *s = script_sim(&t, "mesh:3x3", 0, &sc, kv);
+        vc_owner_t own;
+        memset(&own, 0, sizeof own);
+        noc_sim_set_observer(s, owner_obs, &own);
+        run_ok(s);
+        assert_int_equal(s->st.packets, 3 * 72);
+        assert_int_equal(own.bad, 0);
+        const vc_state_t *r = s->rstate;
+        const noc_graph_t *g = noc_sim_graph(s);
+        for (int n = 0; n < 9; n++) {
+            const vc_node_t *nd = vc_node(r, n);
+            for (int p = 0; p < g->port_base[n + 1] - g->port_base[n]; p++)
+                assert_int_equal(nd->port[p].ovc_free, 3); /* both VCs */
+        }
+        noc_sim_destroy(s);
+        noc_topo_destroy(t);
     }
 }
 
@@ -817,6 +896,7 @@ int main(void)
         cmocka_unit_test(test_head_behind_tail),
         cmocka_unit_test(test_fair_ports),
         cmocka_unit_test(test_wavefront_shares),
+        cmocka_unit_test(test_whole_va_traffic),
         cmocka_unit_test(test_fair_vcs),
         cmocka_unit_test(test_vc_allocation_round_robin),
         cmocka_unit_test(test_va_in_pointer),
