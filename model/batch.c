@@ -6,17 +6,14 @@
 #include "model/batch.h"
 #include "model/read_write.h"
 #include "util/xalloc.h"
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int noc_batch_build(struct noc_sim *s, char *err, size_t errlen)
+void noc_batch_build(struct noc_sim *s)
 {
-    (void)err;
-    (void)errlen;
     const noc_config_t *c = &s->cfg;
     if (strcmp(c->sim_type, "batch") != 0)
-        return 0;
+        return;
     noc_batch_t *b = noc_xcalloc(1, sizeof *b, "batches");
     size_t T = (size_t)s->n_terms;
     b->qtime = noc_xcalloc(T, sizeof *b->qtime, "batches");
@@ -28,7 +25,6 @@ int noc_batch_build(struct noc_sim *s, char *err, size_t errlen)
     for (size_t t = 0; t < T; t++)
         b->qtime[t] = s->now;
     s->batch = b;
-    return 0;
 }
 
 void noc_batch_destroy(struct noc_sim *s)

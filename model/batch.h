@@ -31,9 +31,9 @@ typedef struct noc_batch {
     uint64_t start;       /* the batch's first cycle */
 } noc_batch_t;
 
-/* The batch state for sim_type = batch (after the NIs are built; the
- * refusals by name first): 0, or -1 with a message. */
-int noc_batch_build(struct noc_sim *s, char *err, size_t errlen);
+/* The batch state for sim_type = batch (after the NIs are built; its
+ * refusals are the threads', programs' and sweeps' own). */
+void noc_batch_build(struct noc_sim *s);
 void noc_batch_destroy(struct noc_sim *s);
 /* A batch begins now: every terminal's count from 0. */
 void noc_batch_begin(struct noc_sim *s);

@@ -450,7 +450,8 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
     }
     build_nodes(s, cfg, gr, traffic, rops->depth(s));
     noc_rw_build(s);
-    if (noc_sim_threads_setup(s, err, errlen) != 0 || noc_batch_build(s, err, errlen) != 0) {
+    noc_batch_build(s);
+    if (noc_sim_threads_setup(s, err, errlen) != 0) {
         noc_sim_destroy(s);
         return NULL;
     }

@@ -113,6 +113,22 @@ static inline void expect(const char *spec, facts_t f, int nodes, int links, int
 /* BSN: 2n^2 nodes, 2n|E| + n^2 links, degree deg(Ω) + 1, diameter 2D + 2.
  * OTIS: n^2 nodes, n|E| + n(n-1)/2 links, degree deg(Ω) .. deg(Ω) + 1,
  * diameter 2D + 1. */
+/* The router through port p of router cur. */
+static inline int next_of(const noc_topo_t *t, int cur, int p)
+{
+    return noc_topo_port_node(t, t->peer[t->port_base[cur] + p]);
+}
+
+/* Every SPEC of bad[0 .. n) is refused, its message naming it. */
+static inline void expect_refused(const char *const *bad, size_t n)
+{
+    char err[600];
+    for (size_t i = 0; i < n; i++) {
+        assert_null(noc_topo_create(bad[i], 0, err, sizeof err));
+        assert_non_null(strstr(err, bad[i]));
+    }
+}
+
 /* ---- routing ------------------------------------------------------------- */
 
 /* Channels (directed link g, VC class c) are g * n_vclasses + c; an edge a

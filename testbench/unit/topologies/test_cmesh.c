@@ -91,11 +91,7 @@ static void test_bad_specs(void **state)
     (void)state;
     static const char *const bad[] = {"cmesh:4", "cmesh:4x", "cmesh:4x4:3x3", "cmesh:1x1", "cmesh:4x4:2",
                                       "cmesh:4x4:0x2", "cmesh:4x4:2x2x", "cmesh:x4"};
-    char err[600];
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_null(noc_topo_create(bad[i], 0, err, sizeof err));
-        assert_non_null(strstr(err, bad[i]));
-    }
+    expect_refused(bad, sizeof bad / sizeof bad[0]);
 }
 
 int main(void)

@@ -117,12 +117,6 @@ static void test_wiring(void **state)
     check_wiring(2, 5);
 }
 
-/* The next router through port p of cur. */
-static int next_of(const noc_topo_t *t, int cur, int p)
-{
-    return noc_topo_port_node(t, t->peer[t->port_base[cur] + p]);
-}
-
 /* nca on fattree:2:3 by hand. Leaf (2,0) = 8's up ports 2 and 3 lead to
  * (1,0) = 4 and (1,1) = 5; (1,0)'s up ports to (0,0) = 0 and (0,2) = 2.
  * 0 -> 3: up from 8 to 4 or 5, which covers 0..3: down port 1 to (2,1) = 9,
@@ -269,11 +263,7 @@ static void test_bad_specs(void **state)
     (void)state;
     static const char *const bad[] = {"fattree:4", "fattree:1:3", "fattree:4:0", "fattree:4:2:1", "fattree:32:2",
                                       "fattree:x:2", "fattree:2:17", "fattree:16:6"};
-    char err[600];
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_null(noc_topo_create(bad[i], 0, err, sizeof err));
-        assert_non_null(strstr(err, bad[i]));
-    }
+    expect_refused(bad, sizeof bad / sizeof bad[0]);
 }
 
 int main(void)

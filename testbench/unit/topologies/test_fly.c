@@ -153,11 +153,7 @@ static void test_bad_specs(void **state)
     (void)state;
     static const char *const bad[] = {"fly:4", "fly:1:3", "fly:4:0", "fly:4:2:1", "fly:128:2", "fly:x:2",
                                       "fly:2:17", "fly:64:4"};
-    char err[600];
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_null(noc_topo_create(bad[i], 0, err, sizeof err));
-        assert_non_null(strstr(err, bad[i]));
-    }
+    expect_refused(bad, sizeof bad / sizeof bad[0]);
 }
 
 int main(void)

@@ -18,12 +18,6 @@
 
 #include "fabric_check.h"
 
-/* The next router through port p of cur. */
-static int next_of(const noc_topo_t *t, int cur, int p)
-{
-    return noc_topo_port_node(t, t->peer[t->port_base[cur] + p]);
-}
-
 /* qtree.cpp's _RouterIndex for K = 4: 4^0 + .. + 4^(h-1) + pos. */
 static int qt_index(int h, int pos)
 {
@@ -241,11 +235,7 @@ static void test_bad_specs(void **state)
 {
     (void)state;
     static const char *const bad[] = {"qtree:4", "qtree:1:3", "qtree:4:0", "qtree:63:2", "qtree:x:2", "tree4:4:3"};
-    char err[600];
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_null(noc_topo_create(bad[i], 0, err, sizeof err));
-        assert_non_null(strstr(err, bad[i]));
-    }
+    expect_refused(bad, sizeof bad / sizeof bad[0]);
 }
 
 int main(void)
