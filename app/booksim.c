@@ -209,7 +209,7 @@ static void unknown_key(noc_bs_read_t *r, unsigned long line, const char *key)
         names[n++] = p[i].name;
     const char *near = names ? noc_suggest(key, names, n) : NULL;
     noc_bs_refuse(r, line, "'%s' is neither a BookSim2 key nor a noctua parameter%s%s%s", key,
-           near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+                  near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     free(names);
 }
 
@@ -357,7 +357,7 @@ static void translate_two_class(noc_bs_read_t *r, noc_config_t *cfg, const char 
         unsigned long line;
         noc_bs_value_of(r, "num_vcs", &line);
         noc_bs_refuse(r, line, "'num_vcs = %ld' with %s: BookSim2's two halves of the VCs then share the middle VC, "
-               "noctua's two VC classes share none: give an even num_vcs", vcs, rf);
+                      "noctua's two VC classes share none: give an even num_vcs", vcs, rf);
         return;
     }
     noc_bs_rw_halves(r, rf);
@@ -388,8 +388,8 @@ void noc_bs_rw_halves(noc_bs_read_t *r, const char *rf)
             unsigned long line;
             noc_bs_value_of(r, ke, &line);
             noc_bs_refuse(r, line, "'%s' and '%s': %s VCs %lld to %lld, an odd number, with %s: BookSim2's two halves of "
-                   "them share the middle VC, noctua's two VC classes share none: give an even number", kb, ke,
-                   kind[k], b, e, rf);
+                          "them share the middle VC, noctua's two VC classes share none: give an even number", kb, ke,
+                          kind[k], b, e, rf);
         }
     }
 }
@@ -417,21 +417,21 @@ static void translate_fabric(noc_bs_read_t *r, noc_config_t *cfg, long *lat)
     }
     if (strcmp(topo, "fly") == 0 && strcmp(rf, "none") != 0) {
         noc_bs_translate_kary(r, cfg, "fly", 127, rf, lrf, "dest_tag", "BookSim2's fly has dest_tag only (dest_tag_fly)",
-                       lat);
+                              lat);
         return;
     }
     if (strcmp(topo, "fattree") == 0 && strcmp(rf, "none") != 0) {
         int anca = strcmp(rf, "anca") == 0;
         noc_bs_translate_kary(r, cfg, "fattree", 31, anca ? "nca" : rf, lrf, "nca", "BookSim2's fattree has nca and anca",
-                       lat);
+                              lat);
         long rd = 1;
         unsigned long lrd;
         if (anca && noc_bs_int_key(r, "routing_delay", 0, 16, &rd) == 0 && rd == 0) {
             noc_bs_value_of(r, "routing_delay", &lrd);
             noc_bs_refuse(r, lrd ? lrd : lrf, "'routing_function = anca' with routing_delay = 0: BookSim2 then makes the "
-                   "route at the router before (lookahead) and picks the up port from this router's credits as the "
-                   "flit leaves that one; noctua picks at this router when the head arrives, which past saturation "
-                   "accepts 13%% more (docs/fabrics/fattree.md); give routing_delay = 1");
+                          "route at the router before (lookahead) and picks the up port from this router's credits as the "
+                          "flit leaves that one; noctua picks at this router when the head arrives, which past saturation "
+                          "accepts 13%% more (docs/fabrics/fattree.md); give routing_delay = 1");
         } else if (anca) { /* the less used of two up ports drawn: adaptive */
             noc_bs_set(r, cfg, "routing_function", "anca", NULL);
         }
@@ -453,7 +453,7 @@ static void translate_fabric(noc_bs_read_t *r, noc_config_t *cfg, long *lat)
     if (noc_bs_int_key(r, "xr", 1, 64, &xr) == 0 && xr != 1) {
         noc_bs_value_of(r, "xr", &lf);
         noc_bs_refuse(r, lf, "'xr = %ld' on %s: BookSim2's tornado, neighbor and badperm_yarc patterns then work on digits "
-               "of radix k*xr, noctua's on k (xr > 1 is for cmesh and flatfly)", xr, topo);
+                      "of radix k*xr, noctua's on k (xr > 1 is for cmesh and flatfly)", xr, topo);
     }
     if (!anynet && noc_bs_value_of(r, "network_file", &lf)[0]) {
         char where[600];
@@ -462,7 +462,7 @@ static void translate_fabric(noc_bs_read_t *r, noc_config_t *cfg, long *lat)
     }
     if (strcmp(rf, "none") == 0)
         noc_bs_refuse(r, 0, "no routing_function: BookSim2 has no default (its 'none' stops it); give %s",
-               anynet || dfly ? "min" : strcmp(topo, "flatfly") == 0 ? "ran_min" : torus ? "dim_order" : "dor or dim_order");
+                      anynet || dfly ? "min" : strcmp(topo, "flatfly") == 0 ? "ran_min" : torus ? "dim_order" : "dor or dim_order");
     else if (torus && strcmp(rf, "dor") == 0)
         noc_bs_refuse(r, lrf, "'routing_function = dor' on a torus: BookSim2 has no dor_torus; its torus function is dim_order");
     else if ((strcmp(rf, "xy_yx") == 0 || strcmp(rf, "valiant") == 0 || strcmp(rf, "romm") == 0 ||
@@ -470,20 +470,20 @@ static void translate_fabric(noc_bs_read_t *r, noc_config_t *cfg, long *lat)
         translate_two_class(r, cfg, rf);
     else if ((strcmp(rf, "min_adapt") == 0 || strcmp(rf, "planar_adapt") == 0) && !torus) /* as BookSim2's set keeps them */
         noc_bs_set(r, cfg, "routing_function", strcmp(rf, "min_adapt") == 0 ? "min_adapt_booksim" : "planar_adapt_booksim",
-            NULL);
+                   NULL);
     else if (strcmp(rf, "valiant") == 0) /* (BookSim2 28f4329, routefunc.cpp) */
         noc_bs_refuse(r, lrf, "'routing_function = valiant' on a torus: BookSim2's valiant_torus reads its ring part "
-               "unset when a packet goes on in a dimension and stops on its assertion 'ring_part == 1': no meaning "
-               "to honour; noctua's own valiant on a torus SPEC (routing_function=valiant) runs");
+                      "unset when a packet goes on in a dimension and stops on its assertion 'ring_part == 1': no meaning "
+                      "to honour; noctua's own valiant on a torus SPEC (routing_function=valiant) runs");
     else if (strcmp(rf, "min_adapt") == 0) /* (BookSim2 28f4329, routefunc.cpp) */
         noc_bs_refuse(r, lrf, "'routing_function = min_adapt' on a torus: BookSim2's min_adapt_torus is not modelled "
-               "yet (min_adapt on a mesh is)");
+                      "yet (min_adapt on a mesh is)");
     else if (strcmp(rf, "dim_order_bal") == 0 && torus) { /* (BookSim2 28f4329: dim_order_bal_torus) */
         noc_bs_rw_halves(r, "dim_order_bal on a torus");
         noc_bs_set(r, cfg, "routing_function", "dor_bal_booksim", NULL);
     } else if (strcmp(rf, "dor") != 0 && strcmp(rf, "dim_order") != 0) /* min, dest_tag, nca, xy_yx on a torus */
         noc_bs_refuse(r, lrf, "'routing_function = %s' on a %s: BookSim2 has no %s_%s; its function there is %s", rf,
-               topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant, romm, min_adapt or adaptive_xy_yx");
+                      topo, rf, topo, torus ? "dim_order" : "dor, dim_order, xy_yx, valiant, romm, min_adapt or adaptive_xy_yx");
     else { /* BookSim2's dim_order_torus assigns its VC classes its own way */
         if (torus)
             noc_bs_rw_halves(r, "dim_order on a torus");
@@ -536,7 +536,7 @@ static void translate_timing(noc_bs_read_t *r, noc_config_t *cfg, long lat)
             unsigned long line;
             noc_bs_value_of(r, "sw_alloc_delay", &line);
             noc_bs_refuse(r, line, "sw_alloc_delay = %ld: BookSim2's ejection credit would then come back before its "
-                   "flit arrives (a loop of %ld cycles), which noctua does not model", sa, loop);
+                          "flit arrives (a loop of %ld cycles), which noctua does not model", sa, loop);
         } else {
             noc_bs_set_int(r, cfg, "eject_credit_delay", back, "credit_delay");
         }

@@ -40,9 +40,9 @@ void noc_bs_translate_anynet(noc_bs_read_t *r, noc_config_t *cfg, const char *rf
     int tornado = strcmp(tr, "tornado") == 0;
     if ((tornado || strcmp(tr, "neighbor") == 0) && (atol(k) != nodes || atol(n) != 1))
         noc_bs_refuse(r, ltr, "'traffic = %s' on anynet: BookSim2's %s moves the digits of a k-ary n-cube, "
-               "k = %s and n = %s here (anynet does not set them), noctua's moves node numbers by "
-               "%s on the file's N = %d nodes: give k = %d; n = 1; to mean the same", tr, tr, k, n,
-               tornado ? "ceil(N/2) - 1" : "1", nodes, nodes);
+                      "k = %s and n = %s here (anynet does not set them), noctua's moves node numbers by "
+                      "%s on the file's N = %d nodes: give k = %d; n = 1; to mean the same", tr, tr, k, n,
+                      tornado ? "ceil(N/2) - 1" : "1", nodes, nodes);
     noc_bs_set(r, cfg, "topology_spec", spec, "network_file");
     *lat = l;
 }
@@ -64,12 +64,12 @@ void noc_bs_translate_cmesh(noc_bs_read_t *r, noc_config_t *cfg, const char *rf,
     if (n != 2) {
         noc_bs_value_of(r, "n", &line);
         noc_bs_refuse(r, line, "'n = %ld' on cmesh: BookSim2's cmesh is two-dimensional (it asserts n <= 2, and n = 1 "
-               "breaks its routing)", n);
+                      "breaks its routing)", n);
     }
     if (c != 4 || xr != 2 || yr != 2) {
         noc_bs_value_of(r, c != 4 ? "c" : xr != 2 ? "xr" : "yr", &line);
         noc_bs_refuse(r, line, "cmesh with c = %ld, xr = %ld, yr = %ld: BookSim2's cmesh asserts c = 4 and c = xr * yr "
-               "with xr = yr (2x2 nodes on every router)", c, xr, yr);
+                      "with xr = yr (2x2 nodes on every router)", c, xr, yr);
     }
     if (x != y) {
         noc_bs_value_of(r, "y", &line);
@@ -77,8 +77,8 @@ void noc_bs_translate_cmesh(noc_bs_read_t *r, noc_config_t *cfg, const char *rf,
     }
     if (strcmp(rf, "dor_no_express") != 0)
         noc_bs_refuse(r, lrf, "'routing_function = %s' on cmesh: noctua builds dor_no_express only (BookSim2's dor and "
-               "xy_yx take the express channels of its edge routers, which noctua does not build; xy_yx_no_express "
-               "chooses adaptively)", rf);
+                      "xy_yx take the express channels of its edge routers, which noctua does not build; xy_yx_no_express "
+                      "chooses adaptively)", rf);
     char spec[64];
     snprintf(spec, sizeof spec, "cmesh:%ldx%ld", k, k);
     noc_bs_set(r, cfg, "topology_spec", spec, "topology");
@@ -105,7 +105,7 @@ void noc_bs_translate_kary(noc_bs_read_t *r, noc_config_t *cfg, const char *topo
     const char *tr = noc_bs_value_of(r, "traffic", &ltr);
     if (n > 1 && (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0))
         noc_bs_refuse(r, ltr, "'traffic = %s' on %s with n = %ld: BookSim2's %s moves each of the n base-k digits of a "
-               "terminal's number, noctua's moves the number itself (the same for n = 1 only)", tr, topo, n, tr);
+                      "terminal's number, noctua's moves the number itself (the same for n = 1 only)", tr, topo, n, tr);
     char spec[64];
     snprintf(spec, sizeof spec, "%s:%ld:%ld", topo, k, n);
     noc_bs_set(r, cfg, "topology_spec", spec, "topology");
@@ -126,19 +126,19 @@ void noc_bs_translate_tree(noc_bs_read_t *r, noc_config_t *cfg, const char *topo
     if (k != 4 || n != 3) {
         noc_bs_value_of(r, k != 4 ? "k" : "n", &lk);
         noc_bs_refuse(r, lk, "'topology = %s' with k = %ld, n = %ld: BookSim2's %s asserts k = 4 and n = 3 (noctua's SPEC "
-               "qtree:K:N builds any K-ary tree)", topo, k, n, topo);
+                      "qtree:K:N builds any K-ary tree)", topo, k, n, topo);
     }
     int t4 = strcmp(topo, "tree4") == 0;
     if (strcmp(rf, "nca") != 0 && !(t4 && strcmp(rf, "anca") == 0))
         noc_bs_refuse(r, lrf, "'routing_function = %s' on %s: %s", rf, topo,
-               t4 ? "BookSim2's tree4 has nca and anca" : "BookSim2's qtree has nca only");
+                      t4 ? "BookSim2's tree4 has nca and anca" : "BookSim2's qtree has nca only");
     else if (t4 && strcmp(rf, "anca") == 0) /* as BookSim2 runs it: the first up port */
         noc_bs_set(r, cfg, "routing_function", "anca", NULL);
     unsigned long ltr;
     const char *tr = noc_bs_value_of(r, "traffic", &ltr);
     if (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0)
         noc_bs_refuse(r, ltr, "'traffic = %s' on %s: BookSim2's %s moves each of the 3 base-4 digits of a terminal's "
-               "number, noctua's moves the number itself", tr, topo, tr);
+                      "number, noctua's moves the number itself", tr, topo, tr);
     noc_bs_set(r, cfg, "topology_spec", t4 ? "tree4" : "qtree:4:3", "topology");
     *lat = 1;
 }
@@ -157,23 +157,23 @@ void noc_bs_translate_dragonfly(noc_bs_read_t *r, noc_config_t *cfg, const char 
     if (n != 1) {
         noc_bs_value_of(r, "n", &line);
         noc_bs_refuse(r, line, "'n = %ld' on dragonflynew: BookSim2's dragonflynew asserts n = 1 (one dimension in a "
-               "group)", n);
+                      "group)", n);
     }
     if (strcmp(rf, "ugal") == 0)
         noc_bs_refuse(r, lrf, "'routing_function = ugal' on dragonflynew: not modelled yet (ugal_dragonflynew is adaptive: "
-               "it draws an intermediate node for every packet and weighs queue lengths); min is built");
+                      "it draws an intermediate node for every packet and weighs queue lengths); min is built");
     else if (strcmp(rf, "min") != 0)
         noc_bs_refuse(r, lrf, "'routing_function = %s' on dragonflynew: BookSim2's dragonflynew has min and ugal; noctua "
-               "builds min (min_dragonflynew)", rf);
+                      "builds min (min_dragonflynew)", rf);
     if (vcs != 2) {
         noc_bs_value_of(r, "num_vcs", &line);
         noc_bs_refuse(r, line, "'num_vcs = %ld' on dragonflynew: BookSim2's min_dragonflynew uses VCs 0 and 1 whatever "
-               "num_vcs, noctua's two VC classes share all VCs: give num_vcs = 2 to mean the same", vcs);
+                      "num_vcs, noctua's two VC classes share all VCs: give num_vcs = 2 to mean the same", vcs);
     }
     const char *tr = noc_bs_value_of(r, "traffic", &line);
     if (strcmp(tr, "uniform") != 0)
         noc_bs_refuse(r, line, "'traffic = %s' on dragonflynew: noctua honours uniform there (BookSim2's other patterns "
-               "read gK and gN, which dragonflynew sets to its k and n = 1; not checked against noctua's yet)", tr);
+                      "read gK and gN, which dragonflynew sets to its k and n = 1; not checked against noctua's yet)", tr);
     char spec[64];
     snprintf(spec, sizeof spec, "dragonfly:%ld", k);
     noc_bs_set(r, cfg, "topology_spec", spec, "topology");
@@ -223,7 +223,7 @@ void noc_bs_translate_flatfly(noc_bs_read_t *r, noc_config_t *cfg, const char *r
     if (c != xr * yr || xr != yr) {
         noc_bs_value_of(r, c != xr * yr ? "c" : "yr", &line);
         noc_bs_refuse(r, line, "flatfly with c = %ld, xr = %ld, yr = %ld: BookSim2's flatfly asserts c = xr * yr and xr = yr",
-               c, xr, yr);
+                      c, xr, yr);
     }
     if (x != y) {
         noc_bs_value_of(r, "y", &line);
@@ -232,16 +232,16 @@ void noc_bs_translate_flatfly(noc_bs_read_t *r, noc_config_t *cfg, const char *r
     if (use_noc && flatfly_ileng(xr, yr) != 1) {
         noc_bs_value_of(r, "xr", &line);
         noc_bs_refuse(r, line, "flatfly with xr = yr = %ld and use_noc_latency = 1: BookSim2's injection and ejection "
-               "channels then take 1 to %d cycles by the terminal's place, noctua's all the same", xr,
-               flatfly_ileng(xr, yr));
+                      "channels then take 1 to %d cycles by the terminal's place, noctua's all the same", xr,
+                      flatfly_ileng(xr, yr));
     }
     if (strcmp(rf, "ran_min") != 0)
         noc_bs_refuse(r, lrf, "'routing_function = %s' on flatfly: noctua builds ran_min (min_flatfly) only; BookSim2's "
-               "xyyx, adaptive_xyyx, valiant, ugal, ugal_pni and ugal_xyyx draw or adapt: not modelled yet", rf);
+                      "xyyx, adaptive_xyyx, valiant, ugal, ugal_pni and ugal_xyyx draw or adapt: not modelled yet", rf);
     const char *tr = noc_bs_value_of(r, "traffic", &line);
     if (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0 || strcmp(tr, "badperm_yarc") == 0)
         noc_bs_refuse(r, line, "'traffic = %s' on flatfly: BookSim2's %s moves the n digits of radix k*xr of a terminal's "
-               "number, noctua's does not", tr, tr);
+                      "number, noctua's does not", tr, tr);
     char spec[96], why[600];
     snprintf(spec, sizeof spec, "flatfly:%ld:%ld:%ldx%ld:%ld", k, n, xr, yr, x);
     noc_topo_t *t = r->errors ? NULL : noc_topo_create(spec, 0, why, sizeof why);
