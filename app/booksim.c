@@ -152,6 +152,14 @@ static void warn(FILE *diag, const char *where, const noc_bs_key_t *k)
             k->key, k->note);
 }
 
+/* The keys whose value may be a vector of one value a traffic class
+ * (classes), as noctua's class_ lists. */
+static int per_class(const char *key)
+{
+    return strcmp(key, "injection_rate") == 0 || strcmp(key, "packet_size") == 0 || strcmp(key, "traffic") == 0 ||
+           strcmp(key, "injection_process") == 0;
+}
+
 /* Check a BookSim2 key's value as the table says: 1 take it, 0 ignore it
  * (warned), -1 refused (msg). */
 static int judge(const noc_bs_key_t *k, const char *value, char *msg, size_t len)
@@ -163,9 +171,11 @@ static int judge(const noc_bs_key_t *k, const char *value, char *msg, size_t len
         snprintf(msg, len, "BookSim2's '%s' is not honoured: %s", k->key, k->note);
         return -1;
     }
+    if (value[0] == '{' && per_class(k->key))
+        return 1; /* (each value checked as translate sets it) */
     if (strchr(value, '{') && (strcmp(k->key, "traffic") != 0 || value[0] == '{')) {
-        snprintf(msg, len, "'%s = %s': per-class vectors are not honoured (one traffic class: several are not modelled yet)",
-                 k->key, value);
+        snprintf(msg, len, "'%s = %s': per-class vectors are not honoured for this key (only injection_rate, "
+                 "packet_size, traffic and injection_process take one value a class)", k->key, value);
         return -1;
     }
     if (!honoured(k, value)) {
@@ -555,6 +565,32 @@ static void translate_sampling(noc_bs_read_t *r, noc_config_t *cfg)
     noc_bs_set_int(r, cfg, "sample_cycles", period, "sample_period");
 }
 
+/* A vector of per-class values of key k (line `line`): noctua's class_
+ * list, and its first value to the key's own parameter; no more values
+ * than classes (BookSim2 would drop the others). */
+static void translate_class_values(noc_bs_read_t *r, noc_config_t *cfg, const char *k, const char *v,
+                                   unsigned long line)
+{
+    char *list = malloc(2 * NOC_CONFIG_STR_MAX), *first = list + NOC_CONFIG_STR_MAX, msg[768], param[64];
+    long classes = 1;
+    if (!list) {
+        noc_bs_refuse(r, line, "'%s': out of memory", k);
+        return;
+    }
+    int n = noc_bs_class_values(k, v, list, NOC_CONFIG_STR_MAX, first, NOC_CONFIG_STR_MAX, msg, sizeof msg);
+    if (n < 0) {
+        noc_bs_refuse(r, line, "%s", msg);
+    } else if (noc_bs_int_key(r, "classes", 1, 8, &classes) == 0 && n > classes) {
+        noc_bs_refuse(r, line, "'%s = %s': %d values for %ld traffic class%s (classes): BookSim2 would drop the "
+                      "last %ld; give one a class", k, v, n, classes, classes == 1 ? "" : "es", n - classes);
+    } else {
+        snprintf(param, sizeof param, "class_%s", k);
+        noc_bs_set(r, cfg, param, list, k);
+        noc_bs_set(r, cfg, k, first, k);
+    }
+    free(list);
+}
+
 static void translate(noc_bs_read_t *r, noc_config_t *cfg)
 {
     long lat = 1;
@@ -567,6 +603,10 @@ static void translate(noc_bs_read_t *r, noc_config_t *cfg)
         unsigned long line;
         const char *v = noc_bs_value_of(r, k, &line);
         char tr[NOC_CONFIG_STR_MAX], msg[768];
+        if (v[0] == '{' && per_class(k)) {
+            translate_class_values(r, cfg, k, v, line);
+            continue;
+        }
         if (strcmp(k, "traffic") == 0 && noc_bs_traffic(v, tr, sizeof tr, msg, sizeof msg) != 0)
             noc_bs_refuse(r, line, "%s", msg);
         else

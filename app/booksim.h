@@ -76,6 +76,11 @@ int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char
  * or a value BookSim2 reads otherwise than it looks, named with BookSim2's
  * reading). */
 int noc_bs_traffic(const char *value, char *out, size_t outlen, char *msg, size_t msglen);
+/* A per-class key's value (injection_rate, packet_size, traffic,
+ * injection_process: a vector {A, B, ...} of one a class) as noctua's
+ * class_ list in out, its first value in first. The count, or -1 with msg. */
+int noc_bs_class_values(const char *key, const char *value, char *out, size_t outlen, char *first, size_t firstlen,
+                        char *msg, size_t msglen);
 
 /* The table as Markdown (docs/booksim.md, `noctua params --booksim`). */
 void noc_bs_print_keys_md(FILE *f);

@@ -251,3 +251,55 @@ int noc_bs_traffic(const char *value, char *out, size_t outlen, char *msg, size_
     snprintf(out, outlen, "%s", strcmp(name, "neighbor") == 0 ? "neighbor_all" : name);
     return 0;
 }
+
+/* A per-class key's value (BookSim2's GetStrArray and its tokenizer):
+ * tokens as noctua's class_ list (comma-separated; traffic patterns
+ * translated, packet sizes a single integer each), the first in first.
+ * Returns the number of values, or -1 with msg. */
+int noc_bs_class_values(const char *key, const char *value, char *out, size_t outlen, char *first, size_t firstlen,
+                        char *msg, size_t msglen)
+{
+    tokens_t *t = malloc(sizeof *t);
+    if (!t || tokenize(value, strlen(value), t) != 0 || t->n == 0) {
+        snprintf(msg, msglen, "'%s = %s': %s", key, value,
+                 !t ? "out of memory" : t->n == 0 ? "no value in the braces" : "unbalanced braces");
+        free(t);
+        return -1;
+    }
+    size_t w = 0;
+    int n = t->n, rc = n;
+    out[0] = first[0] = '\0';
+    for (int i = 0; i < n && rc > 0; i++) {
+        char tok[512], tr[NOC_CONFIG_STR_MAX];
+        size_t a = t->at[i], len = t->len[i];
+        while (len > 0 && value[a] == ' ')
+            a++, len--;
+        while (len > 0 && value[a + len - 1] == ' ')
+            len--;
+        snprintf(tok, sizeof tok, "%.*s", (int)len, value + a);
+        const char *v = tok;
+        if (strcmp(key, "traffic") == 0) {
+            if (noc_bs_traffic(tok, tr, sizeof tr, msg, msglen) != 0) {
+                rc = -1;
+                break;
+            }
+            v = tr;
+        } else if (strcmp(key, "packet_size") == 0 && tok[0] == '{') {
+            snprintf(msg, msglen, "'packet_size = %s': several sizes in a class (%s, with packet_size_rate) are not "
+                     "modelled yet; one size a class", value, tok);
+            rc = -1;
+            break;
+        }
+        if (i == 0)
+            snprintf(first, firstlen, "%s", v);
+        int m = snprintf(out + w, outlen - w, "%s%s", i ? "," : "", v);
+        if (m < 0 || (size_t)m >= outlen - w) {
+            snprintf(msg, msglen, "'%s = %s': too long", key, value);
+            rc = -1;
+            break;
+        }
+        w += (size_t)m;
+    }
+    free(t);
+    return rc;
+}

@@ -8,6 +8,7 @@
 #include "app/energy_file.h"
 #include "routers/registry.h"
 #include "traffic/synthetic.h"
+#include "traffic/classes.h"
 #include "util/interrupt.h"
 #include "util/xalloc.h"
 #include <stdio.h>
@@ -146,20 +147,25 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
         snprintf(err, errlen, "%s", msg);
         return -1;
     }
-    noc_synthetic_t *syn = noc_xcalloc(1, sizeof *syn, "synthetic traffic");
-    if (noc_synthetic_init(syn, cfg, t, err, errlen)) {
-        noc_synthetic_free(syn);
+    /* the synthetic source: one, or with classes (or a class_ list) one a
+     * class (traffic/classes.h) */
+    noc_class_traffic_t *syn = noc_xcalloc(1, sizeof *syn, "synthetic traffic");
+    int classed = cfg->classes != 1 || cfg->class_injection_rate[0] || cfg->class_packet_size[0] ||
+                  cfg->class_traffic[0] || cfg->class_injection_process[0];
+    syn->classes = 1;
+    if (classed ? noc_class_traffic_init(syn, cfg, t, err, errlen) : noc_synthetic_init(&syn->syn[0], cfg, t, err, errlen)) {
+        noc_class_traffic_free(syn);
         free(syn);
         noc_topo_destroy(t);
         return -1;
     }
-    noc_sim_t *s = noc_sim_create(cfg, noc_topo_graph(t), noc_synthetic_traffic(syn), err, errlen);
+    noc_sim_t *s = noc_sim_create(cfg, noc_topo_graph(t), classed ? noc_class_traffic(syn) : noc_synthetic_traffic(&syn->syn[0]), err, errlen);
     if (s && noc_app_energy_attach(s, err, errlen) != 0) {
         noc_sim_destroy(s);
         s = NULL;
     }
     if (!s) {
-        noc_synthetic_free(syn);
+        noc_class_traffic_free(syn);
         free(syn);
         noc_topo_destroy(t);
         return -1;
@@ -167,7 +173,7 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     noc_waves_t *waves = NULL;
     if (waves_path && !(waves = noc_waves_open(waves_path, s, opts->waves_opts, err, errlen))) {
         noc_sim_destroy(s);
-        noc_synthetic_free(syn);
+        noc_class_traffic_free(syn);
         free(syn);
         noc_topo_destroy(t);
         return -1;
@@ -181,20 +187,22 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
     res->seconds = noc_wall_seconds() - t0;
     if (waves && noc_waves_close(waves, err, errlen) != 0) {
         noc_sim_destroy(s);
-        noc_synthetic_free(syn);
+        noc_class_traffic_free(syn);
         free(syn);
         noc_topo_destroy(t);
         return -1;
     }
     const noc_stats_t *st = noc_sim_stats(s);
-    res->offered = syn->p * syn->flits;
+    res->offered = 0.0;
+    for (int c = 0; c < syn->classes; c++) /* (every class's) */
+        res->offered += syn->syn[c].p * syn->syn[c].flits;
     if (strcmp(cfg->sim_type, "batch") == 0) /* (the rate is not read: what the batches offered) */
         res->offered = st->sample ? (double)st->window_flits_offered /
                                         ((double)noc_graph_terms(noc_topo_graph(t)) * (double)st->sample) : 0.0;
     res->accepted = st->sample ? (double)st->window_flits_out / ((double)noc_graph_terms(noc_topo_graph(t)) * (double)st->sample) : 0.0;
     /* the synthetic source is only read while the simulation runs */
     noc_sim_stop_injection(s);
-    noc_synthetic_free(syn);
+    noc_class_traffic_free(syn);
     free(syn);
     *sim_out = s;
     *topo_out = t;

@@ -325,6 +325,11 @@ int noc_sweep_run(series_t *sr, int n, const rates_t *r, int seeds, const char *
             fprintf(stderr, "noctua sweep: sim_count = %lld (%s): a sweep runs several seeds a point with --seeds N "
                     "(mean and 95%% interval); leave sim_count out\n", (long long)sr[i].cfg.sim_count, sr[i].spec);
             return NOC_EXIT_USAGE;
+        } else if (sr[i].cfg.class_injection_rate[0]) {
+            fprintf(stderr, "noctua sweep: class_injection_rate = %s (%s) sets every class's rate: the swept "
+                    "injection_rate would change nothing; leave class_injection_rate out (every class then runs at "
+                    "the swept rate)\n", sr[i].cfg.class_injection_rate, sr[i].spec);
+            return NOC_EXIT_USAGE;
         } else if (strcmp(sr[i].cfg.sim_type, "batch") == 0) {
             fprintf(stderr, "noctua sweep: sim_type = batch (%s) does not read injection_rate: every rate would "
                     "run the same batches; run them with noctua run\n", sr[i].spec);

@@ -165,6 +165,10 @@ static int check_work(const noc_sim_t *s, int32_t *expect_work, char *err, size_
             (int32_t)(ni->q_tail - ni->q_head) + (int32_t)noc_rw_queued(s, t) + (ni->lane0.pkt >= 0) + ni->xbusy +
             ni->pe_busy;
     }
+    for (int n = s->n_terms; n < s->n_srcs; n++) { /* the other classes' sources */
+        const noc_ni_t *ni = &s->ni[n];
+        expect_work[noc_term_node(s, noc_src_term(s, n))] += (int32_t)(ni->q_tail - ni->q_head) + (ni->lane0.pkt >= 0);
+    }
     for (int n = 0; n < s->n_nodes; n++) {
         if (s->rops->held_work)
             expect_work[n] += s->rops->held_work(s, n);

@@ -62,7 +62,8 @@ typedef struct noc_packet {
     uint16_t step;      /* programs: the step of its message (per-step link tables) */
     uint8_t measured;   /* created inside the measurement window */
     uint8_t type;       /* enum noc_pkt_type */
-    uint8_t pad[2];
+    uint8_t cls;        /* traffic class (classes > 1; else 0) */
+    uint8_t pad;
     uint32_t msg;       /* programs: the message (its send op) the packet carries part of */
     uint32_t off;       /* programs: word offset of its first flit in the message */
     uint32_t salt;      /* random word of its header: what routing that draws

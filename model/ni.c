@@ -19,13 +19,19 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
     p->received++;
     if (f->flags & NOC_FLIT_HEAD)
         p->hops = f->hops;
+    noc_class_stats_t *cs = s->cst ? &s->cst[p->cls] : NULL;
     if (noc_measuring(s)) {
         st->window_flits_out++;
         if (s->nst)
             s->nst[p->dst].flits_out++;
+        if (cs)
+            cs->window_flits_out++;
     }
-    if (p->measured && !s->pe)
+    if (p->measured && !s->pe) {
         noc_lat_add(&st->flit_latency, s->now - (uint64_t)f->data);
+        if (cs)
+            noc_lat_add(&cs->flit_latency, s->now - (uint64_t)f->data);
+    }
     if (p->received < p->size)
         return;
     if (p->measured) {
@@ -43,6 +49,13 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
         st->packets++;
         st->flits += p->size;
         st->measured_outstanding--;
+        if (cs) {
+            noc_lat_add(&cs->latency, lat);
+            noc_lat_add(&cs->net_latency, s->now - p->injected);
+            noc_lat_add(&cs->hops, p->hops);
+            cs->packets++;
+            cs->flits += p->size;
+        }
     }
     if (p->type == NOC_PKT_READ_REQ || p->type == NOC_PKT_WRITE_REQ) /* use_read_write: its reply is owed */
         noc_rw_reply(s, p);
@@ -86,24 +99,26 @@ static int wait_chan(const struct noc_sim *s, int n, int lane)
     return noc_lane_chan(s, n, s->lane_chans ? lane : 0);
 }
 
-/* Start the next packet on lane ln of terminal n's NI: a reply it owes
+/* Start the next packet on lane ln of terminal n's NI ni (with classes >
+ * 1, the source of one class of terminal n): a reply it owes
  * (use_read_write), else the head of the source queue, or the PE's next
  * packet in a program run, if a VC of the packet's kind has a credit
  * (round-robin from the VC after the last one used; when that one is not of
  * the kind's range, only the range's first VC is tried, as BookSim2's
- * sources do). (Programs run without concentration: there terminal n is
- * node n.) */
+ * sources do) and, with classes, no other class's packet holds it
+ * (BookSim2's BufferState::IsAvailableFor). (Programs run without
+ * concentration: there terminal n is node n.) */
 static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s, int n, noc_ni_t *ni,
                                                                 noc_ni_lane_t *ln, int lane, int port)
 {
     const noc_srcq_entry_t *e = NULL;
-    int kind = NOC_PKT_ANY, reply = 0;
+    int kind = NOC_PKT_ANY, reply = 0, src = (int)(ni - s->ni);
     if (!s->pe) {
         /* (sim_type = batch: a reply once the batch's offers issued it) */
         if (s->repq && (e = noc_rw_ready(s, n)) != NULL && (!s->batch || s->batch->reply_taken[n]))
             reply = 1;
         else if (ni->q_head != ni->q_tail)
-            e = noc_srcq_at(s, n, ni->q_head);
+            e = noc_srcq_at(s, src, ni->q_head);
         else
             return;
         kind = e->type;
@@ -114,14 +129,20 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
         lo = s->rw_lo[kind];
         hi = s->rw_hi[kind];
     }
+    uint64_t held = 0; /* the VCs the other classes' packets hold */
+    for (int c = 0; s->classes > 1 && c < s->classes; c++) {
+        const noc_ni_t *o = &s->ni[c * s->n_terms + n];
+        if (o != ni && o->lane0.pkt >= 0)
+            held |= UINT64_C(1) << o->lane0.vc;
+    }
     if (v < lo || v >= hi) {
-        if (cr[lo] > 0)
+        if (cr[lo] > 0 && !(held >> lo & 1))
             vc = lo;
     } else {
         for (int i = hi - lo; i > 0; i--) {
             if (++v == hi)
                 v = lo;
-            if (cr[v] > 0) {
+            if (cr[v] > 0 && !(held >> v & 1)) {
                 vc = v;
                 break;
             }
@@ -167,6 +188,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     p->hops = 0;
     p->measured = (s->cfg.measure_queued ? s->now >= s->win_start : created >= s->win_start) && created < s->win_end;
     p->type = (uint8_t)kind;
+    p->cls = (uint8_t)(src / s->n_terms);
     if (reply) {
         p->measured = e->measured; /* (counted when it was queued, or when the window opened) */
         noc_rw_pop(s, n);
@@ -241,6 +263,8 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
         s->st.window_flits_in++;
         if (s->nst)
             s->nst[n].flits_in++;
+        if (s->cst)
+            s->cst[p->cls].window_flits_in++;
     }
     if (++ln->seq == p->size) {
         ln->pkt = -1;
@@ -249,6 +273,47 @@ static inline __attribute__((always_inline)) void inject(struct noc_sim *s, int 
         noc_work_sub(s, conc ? s->graph->term_node[n] : n, 1); /* the packet has left the NI */
         if (s->pe)
             noc_pe_packet_sent(s, n, p->msg, p->off, p->size);
+    }
+}
+
+/* classes > 1: terminal t's NI holds no packet of any class. */
+static int classes_idle(const struct noc_sim *s, int t)
+{
+    for (int n = t; n < s->n_srcs; n += s->n_terms)
+        if (!noc_ni_idle(&s->ni[n]))
+            return 0;
+    return 1;
+}
+
+/* classes > 1: one flit of terminal t's classes (BookSim2's
+ * TrafficManager::_Step): the classes in turn from the one after the class
+ * of the last flit sent, the first whose packet under way has a credit for
+ * its VC, or whose next packet gets a VC; with hold_switch_for_packet, the
+ * last class's packet under way first while its VC has a credit. */
+static void inject_classes(struct noc_sim *s, int t, int conc)
+{
+    int C = s->classes, T = s->n_terms, last = s->last_class[t];
+    const int16_t *cr = noc_lane_credits(s, t, 0);
+    noc_ni_t *ni = &s->ni[last * T + t];
+    if (s->cfg.hold_switch_for_packet && ni->lane0.pkt >= 0 && ni->lane0.seq > 0 && cr[ni->lane0.vc] > 0) {
+        inject(s, t, ni, &ni->lane0, 0, 0, 0, conc);
+        return;
+    }
+    for (int i = 1; i <= C; i++) {
+        int c = (last + i) % C;
+        ni = &s->ni[c * T + t];
+        if (ni->lane0.pkt < 0) {
+            if (ni->q_head == ni->q_tail)
+                continue;
+            start_packet(s, t, ni, &ni->lane0, 0, 0);
+            if (ni->lane0.pkt < 0)
+                continue;
+        } else if (cr[ni->lane0.vc] <= 0) {
+            continue;
+        }
+        inject(s, t, ni, &ni->lane0, 0, 0, 0, conc);
+        s->last_class[t] = (uint8_t)c;
+        return;
     }
 }
 
@@ -290,12 +355,23 @@ static inline __attribute__((always_inline)) void ni_send_flits(struct noc_sim *
     if (conc) {
         for (int i = 0, e = noc_node_terms(s, n), b = s->graph->port_base[n]; i < e; i++) {
             int t = noc_node_term(s, n, i); /* each terminal's NI injects (at its injection port) */
-            if (!noc_ni_idle(&s->ni[t]) && noc_graph_term_gport(s->graph, t) == b + i)
+            if (noc_graph_term_gport(s->graph, t) != b + i)
+                continue;
+            if (s->classes > 1) {
+                if (!classes_idle(s, t))
+                    inject_classes(s, t, 1);
+            } else if (!noc_ni_idle(&s->ni[t])) {
                 inject(s, t, &s->ni[t], &s->ni[t].lane0, 0, 0, 0, 1);
+            }
         }
         return;
     }
     noc_ni_t *ni = &s->ni[n];
+    if (s->classes > 1) { /* (one lane: sim_check refuses ni_ports with classes) */
+        if (!classes_idle(s, n))
+            inject_classes(s, n, 0);
+        return;
+    }
     if (noc_ni_idle(ni))
         return;
     if (s->lanes == 1) {

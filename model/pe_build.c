@@ -62,6 +62,11 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, const u
                  "program draws nothing); leave sim_count out", (long long)s->cfg.sim_count);
         return -1;
     }
+    if (s->cfg.classes != 1) {
+        snprintf(err, errlen, "parameter 'classes': traffic classes are synthetic traffic's sources; a program's "
+                 "messages are its own (leave classes out)");
+        return -1;
+    }
     if (strcmp(s->cfg.sim_type, "batch") == 0) {
         snprintf(err, errlen, "parameter 'sim_type': batch is a run of synthetic traffic (batch_size packets a "
                  "node); a program's messages are its own (leave sim_type out)");

@@ -28,7 +28,8 @@ void noc_sampler_start(noc_sampler_t *sm)
 {
     sm->state = NOC_SAMPLING_WARMUP;
     sm->periods = sm->warmed_at = sm->converged = sm->clear_next = 0;
-    sm->prev_latency = sm->prev_accepted = 0.0;
+    for (int c = 0; c < NOC_SAMPLER_CLASSES; c++)
+        sm->prev_latency[c] = sm->prev_accepted[c] = 0.0;
     sm->latency_change = sm->accepted_change = 0.0;
     sm->stop = NOC_STOP_NONE;
 }
@@ -57,19 +58,32 @@ static int exceeds(double change, double t)
 
 void noc_sampler_period(noc_sampler_t *sm, double latency, double accepted, double thres_latency)
 {
-    sm->latency_change = noc_sampler_change(latency, sm->prev_latency);
-    sm->prev_latency = latency;
-    sm->accepted_change = noc_sampler_change(accepted, sm->prev_accepted);
-    sm->prev_accepted = accepted;
-    if (!sm->throughput && sm->latency_thres >= 0.0 && thres_latency > sm->latency_thres) {
+    noc_sampler_period_classes(sm, 1, &latency, &accepted, &thres_latency);
+}
+
+void noc_sampler_period_classes(noc_sampler_t *sm, int classes, const double *latency, const double *accepted,
+                                const double *thres_latency)
+{
+    int warm = sm->state == NOC_SAMPLING_WARMUP, lat_bad = 0, acc_bad = 0, over = 0;
+    for (int c = 0; c < classes; c++) {
+        double lc = noc_sampler_change(latency[c], sm->prev_latency[c]);
+        double ac = noc_sampler_change(accepted[c], sm->prev_accepted[c]);
+        sm->prev_latency[c] = latency[c];
+        sm->prev_accepted[c] = accepted[c];
+        if (c == 0) {
+            sm->latency_change = lc;
+            sm->accepted_change = ac;
+        }
+        over |= !sm->throughput && sm->latency_thres >= 0.0 && thres_latency[c] > sm->latency_thres;
+        lat_bad |= !sm->throughput && exceeds(lc, warm ? sm->warmup_thres : sm->stopping_thres);
+        acc_bad |= exceeds(ac, warm ? sm->acc_warmup_thres : sm->acc_stopping_thres);
+    }
+    if (over) {
         sm->periods++;
         sm->state = NOC_SAMPLING_DONE;
         sm->stop = NOC_STOP_UNSTABLE;
         return;
     }
-    int warm = sm->state == NOC_SAMPLING_WARMUP;
-    int lat_bad = !sm->throughput && exceeds(sm->latency_change, warm ? sm->warmup_thres : sm->stopping_thres);
-    int acc_bad = exceeds(sm->accepted_change, warm ? sm->acc_warmup_thres : sm->acc_stopping_thres);
     if (warm) {
         if (sm->warmup_periods > 0 ? sm->periods + 1 >= sm->warmup_periods : !lat_bad && !acc_bad) {
             sm->clear_next = 1;
@@ -97,23 +111,24 @@ void noc_sampler_period(noc_sampler_t *sm, double latency, double accepted, doub
  * A source with no packet in injection counts the head of its queue, which
  * BookSim2 would have generated. Scans the packet pool: once a period or
  * NOC_THRES_EVERY cycles, never in a cycle. */
-static double thres_average(const struct noc_sim *s, uint64_t n, uint64_t sum)
+static double thres_average(const struct noc_sim *s, int cls, uint64_t n, uint64_t sum)
 {
     double cnt = (double)n, tot = (double)sum;
     for (uint32_t i = 0; i < s->pkt_cap; i++) {
         const noc_packet_t *p = &s->pkts[i];
-        if (p->size == 0)
+        if (p->size == 0 || (cls >= 0 && p->cls != cls))
             continue;
         double left = (double)(p->size - p->received);
         cnt += left;
         tot += left * (double)(s->now - p->created);
     }
-    for (int v = 0; v < s->n_terms; v++) {
+    int v0 = cls < 0 ? 0 : cls * s->n_terms, v1 = cls < 0 ? s->n_srcs : v0 + s->n_terms;
+    for (int v = v0; v < v1; v++) { /* (class cls's sources; cls < 0: all) */
         const noc_ni_t *ni = &s->ni[v];
         if (ni->lane0.pkt >= 0)
             continue;
         const noc_srcq_entry_t *e;
-        if (noc_rw_queued(s, v)) /* (a reply goes first) */
+        if (v < s->n_terms && noc_rw_queued(s, v)) /* (a reply goes first) */
             e = noc_repq_at(&s->repq[v], s->repq[v].head);
         else if (ni->q_head != ni->q_tail)
             e = noc_srcq_at(s, v, ni->q_head);
@@ -125,11 +140,19 @@ static double thres_average(const struct noc_sim *s, uint64_t n, uint64_t sum)
     return tot / cnt;
 }
 
-/* Past latency_thres (>= 0), with the measured packets' figures? */
+/* Past latency_thres (>= 0), with the measured packets' figures? With
+ * classes, any class with its own (BookSim2 tests each). */
 static int unstable(const struct noc_sim *s)
 {
     double t = s->cfg.latency_thres;
-    return t >= 0.0 && thres_average(s, s->st.latency.n, s->st.latency.sum) > t;
+    if (t < 0.0)
+        return 0;
+    if (!s->cst)
+        return thres_average(s, -1, s->st.latency.n, s->st.latency.sum) > t;
+    for (int c = 0; c < s->classes; c++)
+        if (thres_average(s, c, s->cst[c].latency.n, s->cst[c].latency.sum) > t)
+            return 1;
+    return 0;
 }
 
 static void mark_unstable(struct noc_sim *s)
@@ -155,7 +178,7 @@ static void open_window(struct noc_sim *s)
     s->measuring = 1;
     noc_occ_window_open(s);
     if (s->cfg.measure_queued) {
-        for (int v = 0; v < s->n_terms; v++)
+        for (int v = 0; v < s->n_srcs; v++)
             s->st.measured_outstanding += s->ni[v].q_tail - s->ni[v].q_head;
         noc_rw_window_open(s);
     }
@@ -178,18 +201,24 @@ static int run_until(struct noc_sim *s, uint64_t until, int test, uint64_t from,
 }
 
 /* The period's figures for the sampler: since the warm-up's last clear
- * (at cycle reset) or since the measurement began. */
+ * (at cycle reset) or since the measurement began; per class with
+ * classes > 1 (lat, acc, thres: an entry per class). */
 static void period_figures(const struct noc_sim *s, const noc_sampler_t *sm, uint64_t reset, double *lat,
                            double *acc, double *thres)
 {
     const noc_stats_t *st = &s->st;
     int warm = sm->state == NOC_SAMPLING_WARMUP;
-    uint64_t n = warm ? s->warm_lat_n : st->latency.n, sum = warm ? s->warm_lat_sum : st->latency.sum;
-    uint64_t flits = warm ? s->warm_flits_out : st->window_flits_out;
     uint64_t since = warm ? reset : s->win_start;
-    *lat = (double)sum / (double)n;
-    *acc = (double)flits / (double)(s->now - since) / (double)s->n_terms;
-    *thres = sm->latency_thres >= 0.0 ? thres_average(s, n, sum) : 0.0;
+    for (int c = 0; c < s->classes; c++) {
+        const noc_class_stats_t *cs = s->cst ? &s->cst[c] : NULL;
+        uint64_t n = cs ? (warm ? cs->warm_lat_n : cs->latency.n) : (warm ? s->warm_lat_n : st->latency.n);
+        uint64_t sum = cs ? (warm ? cs->warm_lat_sum : cs->latency.sum) : (warm ? s->warm_lat_sum : st->latency.sum);
+        uint64_t flits = cs ? (warm ? cs->warm_flits_out : cs->window_flits_out)
+                            : (warm ? s->warm_flits_out : st->window_flits_out);
+        lat[c] = (double)sum / (double)n;
+        acc[c] = (double)flits / (double)(s->now - since) / (double)s->n_terms;
+        thres[c] = sm->latency_thres >= 0.0 ? thres_average(s, cs ? c : -1, n, sum) : 0.0;
+    }
 }
 
 /* BookSim2's periods: warm-up, then measurement until the sampler stops;
@@ -217,14 +246,16 @@ static int run_periods(struct noc_sim *s, noc_run_status_t *status)
                 open_window(s);
             } else {
                 s->warm_lat_n = s->warm_lat_sum = s->warm_flits_out = 0;
+                for (int k = 0; s->cst && k < s->classes; k++)
+                    s->cst[k].warm_lat_n = s->cst[k].warm_lat_sum = s->cst[k].warm_flits_out = 0;
                 reset = s->now;
             }
         }
         if ((rc = run_until(s, s->now + P, 0, 0, status)) != 0)
             break;
-        double lat, acc, thres;
-        period_figures(s, &sm, reset, &lat, &acc, &thres);
-        noc_sampler_period(&sm, lat, acc, thres);
+        double lat[NOC_SAMPLER_CLASSES], acc[NOC_SAMPLER_CLASSES], thres[NOC_SAMPLER_CLASSES];
+        period_figures(s, &sm, reset, lat, acc, thres);
+        noc_sampler_period_classes(&sm, s->classes, lat, acc, thres);
     }
     s->warm_track = 0;
     if (s->win_start == NOC_NEVER) /* never measured: an empty window */
@@ -244,7 +275,7 @@ static int run_periods(struct noc_sim *s, noc_run_status_t *status)
 static uint64_t queued_flits(const struct noc_sim *s)
 {
     uint64_t f = 0;
-    for (int n = 0; n < s->n_terms; n++)
+    for (int n = 0; n < s->n_srcs; n++)
         for (uint32_t q = s->ni[n].q_head; q != s->ni[n].q_tail; q++)
             f += noc_srcq_at(s, n, q)->size;
     return f + noc_rw_queued_flits(s);

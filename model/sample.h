@@ -10,6 +10,7 @@ extern "C" {
 #endif
 
 enum { NOC_SAMPLING_WARMUP, NOC_SAMPLING_RUNNING, NOC_SAMPLING_DONE };
+#define NOC_SAMPLER_CLASSES 8 /* traffic classes tested apart (classes <= 8) */
 
 /* The settings (set by the caller) and the state of the loop. */
 typedef struct noc_sampler {
@@ -23,8 +24,8 @@ typedef struct noc_sampler {
     int warmed_at;        /* periods run when warm-up ended */
     int converged;        /* measured periods running whose changes were within the thresholds */
     int clear_next;       /* the next period starts the measurement */
-    double prev_latency, prev_accepted;
-    double latency_change, accepted_change; /* of the last period */
+    double prev_latency[NOC_SAMPLER_CLASSES], prev_accepted[NOC_SAMPLER_CLASSES]; /* per class */
+    double latency_change, accepted_change; /* of the last period, class 0's */
     int stop;             /* NOC_STOP_* once state is NOC_SAMPLING_DONE */
 } noc_sampler_t;
 
@@ -44,6 +45,12 @@ int noc_sampler_clear(noc_sampler_t *sm);
  * packets and flits in flight). Runs BookSim2's tests, moves the state on,
  * and once no period follows sets sm->stop and NOC_SAMPLING_DONE. */
 void noc_sampler_period(noc_sampler_t *sm, double latency, double accepted, double thres_latency);
+/* The same with traffic classes (1 .. NOC_SAMPLER_CLASSES), each class's
+ * three figures (its own packets and flits) tested apart as BookSim2's
+ * _SingleSim does: unstable when a class passes latency_thres, a change
+ * test fails when any class's does. */
+void noc_sampler_period_classes(noc_sampler_t *sm, int classes, const double *latency, const double *accepted,
+                                const double *thres_latency);
 /* BookSim2's change: |cur - prev| / cur. */
 double noc_sampler_change(double cur, double prev);
 

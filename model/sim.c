@@ -97,6 +97,8 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
     s->n_nodes = gr->n_nodes;
     s->n_ports = gr->n_ports;
     s->n_terms = noc_graph_terms(gr);
+    s->classes = cfg->classes > 1 ? (int)cfg->classes : 1;
+    s->n_srcs = s->n_terms * s->classes;
     s->conc = gr->term_base != NULL;
     s->V = (int)s->cfg.num_vcs;
     if (s->conc && !rops->terminals) {
@@ -171,7 +173,7 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
     /* the pool holds every packet that can be in the network at once (a
      * flit in every buffer slot and channel slot) and one per NI lane */
     uint64_t pool = (uint64_t)gr->n_ports * (uint64_t)s->V * (uint64_t)cfg->vc_buf_size +
-                    (uint64_t)s->n_chan * s->cap + (uint64_t)s->n_terms * (uint64_t)s->lanes + 16;
+                    (uint64_t)s->n_chan * s->cap + (uint64_t)s->n_terms * (uint64_t)(s->lanes + s->classes - 1) + 16;
     if (cfg->threads != 1) /* each thread's slots for the packets its NIs may start in a cycle (sim_threads.c) */
         pool += (uint64_t)s->n_terms * (uint64_t)s->lanes;
     if (pool >= UINT32_MAX) { /* packets are named by 32-bit pool slots */
@@ -195,11 +197,13 @@ static uint64_t planned_bytes(const struct noc_sim *s)
     uint64_t b = sizeof(struct noc_sim);
     b += nc * (5 * 1 + sizeof(uint16_t) + 3 * sizeof(int32_t) + sizeof(uint64_t)) + (uint64_t)gr->n_ports * sizeof(int32_t);
     b += slots * (sizeof(noc_flit_t) + 1 + V) + 8 + 2 * N * s->cap * sizeof(uint64_t);
-    b += T * (sizeof(noc_ni_t) + (uint64_t)(s->lanes - 1) * sizeof(noc_ni_lane_t));
-    b += T * s->srcq_cap * sizeof(noc_srcq_entry_t) + T * credit_lanes * V * sizeof(int16_t);
+    uint64_t S = (uint64_t)s->n_srcs;
+    b += S * sizeof(noc_ni_t) + T * (uint64_t)(s->lanes - 1) * sizeof(noc_ni_lane_t);
+    b += S * s->srcq_cap * sizeof(noc_srcq_entry_t) + T * credit_lanes * V * sizeof(int16_t);
+    b += s->classes > 1 ? T + (uint64_t)s->classes * sizeof(noc_class_stats_t) : 0;
     b += (uint64_t)s->pkt_cap * (sizeof(noc_packet_t) + sizeof(uint32_t));
-    b += N * (3 * sizeof(int32_t) + 1) + T * (sizeof(uint64_t) + sizeof(int32_t));
-    b += (uint64_t)NOC_WHEEL * ((T + 63) / 64) * sizeof(uint64_t);
+    b += N * (3 * sizeof(int32_t) + 1) + S * (sizeof(uint64_t) + sizeof(int32_t));
+    b += (uint64_t)NOC_WHEEL * ((S + 63) / 64) * sizeof(uint64_t);
     b += (NOC_LAT_HIST + 1) * sizeof(uint32_t) + nc * sizeof(noc_link_stats_t);
     b += s->cfg.node_stats ? T * sizeof(noc_node_stats_t) + N * sizeof(noc_occ_t) : 0;
     return b + (s->rops->bytes ? s->rops->bytes(s) : 0);
@@ -373,12 +377,18 @@ static void wire_channels(struct noc_sim *s, const noc_config_t *cfg, const noc_
 static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *gr, noc_traffic_t traffic,
                         int depth)
 {
-    int T = s->n_terms;
-    s->ni = noc_xcalloc((size_t)T, sizeof(noc_ni_t), "simulator");
+    int T = s->n_terms, S = s->n_srcs;
+    s->ni = noc_xcalloc((size_t)S, sizeof(noc_ni_t), "simulator");
+    if (s->classes > 1) {
+        s->last_class = noc_xcalloc((size_t)T, 1, "simulator");
+        s->cst = noc_xcalloc((size_t)s->classes, sizeof(noc_class_stats_t), "simulator");
+        for (int t = 0; t < T; t++) /* (the first flit's turn starts from class 0, as BookSim2's) */
+            s->last_class[t] = (uint8_t)(s->classes - 1);
+    }
     s->xlane = noc_xcalloc((size_t)T * (size_t)(s->lanes - 1) + 1, sizeof(noc_ni_lane_t), "simulator");
     for (size_t i = 0; i < (size_t)T * (size_t)(s->lanes - 1); i++)
         s->xlane[i].pkt = -1;
-    s->srcq = noc_xcalloc((size_t)T * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
+    s->srcq = noc_xcalloc((size_t)S * s->srcq_cap, sizeof(noc_srcq_entry_t), "simulator");
     /* per node, lane and VC (lanes with channels of their own; else one set) */
     int credit_lanes = s->lane_chans ? s->lanes : 1;
     s->ni_credits = noc_xcalloc((size_t)T * (size_t)credit_lanes * (size_t)s->V, sizeof(int16_t), "simulator");
@@ -394,12 +404,12 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_gr
     s->active = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
     s->woken = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
 
-    s->wheel_words = (T + 63) / 64;
+    s->wheel_words = (S + 63) / 64;
     s->wheel = noc_xcalloc((size_t)NOC_WHEEL * (size_t)s->wheel_words, sizeof(uint64_t), "simulator");
-    s->heap_t = noc_xcalloc((size_t)T, sizeof(uint64_t), "simulator");
-    s->heap_n = noc_xcalloc((size_t)T, sizeof(int32_t), "simulator");
+    s->heap_t = noc_xcalloc((size_t)S, sizeof(uint64_t), "simulator");
+    s->heap_n = noc_xcalloc((size_t)S, sizeof(int32_t), "simulator");
     s->injecting = traffic.ops != NULL;
-    for (int n = 0; n < T; n++) { /* (terminal n: its stream is the n-th) */
+    for (int n = 0; n < S; n++) { /* (source n: its stream is the n-th) */
         noc_ni_t *ni = &s->ni[n];
         noc_rng_seed(&ni->rng, (uint64_t)cfg->seed, (uint64_t)n);
         ni->lane0.pkt = -1;
@@ -489,6 +499,8 @@ void noc_sim_destroy(noc_sim_t *s)
     free(s->ring_valid);
     free(s->ring_credit);
     free(s->ni);
+    free(s->last_class);
+    free(s->cst);
     free(s->xlane);
     free(s->srcq);
     free(s->ni_credits);
@@ -518,11 +530,11 @@ void noc_sim_destroy(noc_sim_t *s)
 static void srcq_grow(struct noc_sim *s)
 {
     uint32_t cap = s->srcq_cap, ncap = cap * 2;
-    noc_srcq_entry_t *q = noc_xcalloc((size_t)s->n_terms * ncap, sizeof *q, "source queues");
-    for (int n = 0; n < s->n_terms; n++) {
+    noc_srcq_entry_t *q = noc_xcalloc((size_t)s->n_srcs * ncap, sizeof *q, "source queues");
+    for (int n = 0; n < s->n_srcs; n++) {
         const noc_ni_t *ni = &s->ni[n];
         for (uint32_t i = ni->q_head; i != ni->q_tail; i++)
-            q[(size_t)(i & (ncap - 1)) * (size_t)s->n_terms + (size_t)n] = *noc_srcq_at(s, n, i);
+            q[(size_t)(i & (ncap - 1)) * (size_t)s->n_srcs + (size_t)n] = *noc_srcq_at(s, n, i);
     }
     free(s->srcq);
     s->srcq = q;
@@ -535,11 +547,14 @@ int noc_sim_offer(struct noc_sim *s, int n, uint64_t created)
     noc_ni_t *ni = &s->ni[n];
     int dst = -1, size = 0, type = NOC_PKT_ANY;
     tr->ops->make(tr->ctx, n, &ni->rng, &dst, &size, &type);
-    if (dst < 0 || (dst == n && !s->cfg.self_traffic) || size <= 0)
+    if (dst < 0 || (dst == noc_src_term(s, n) && !s->cfg.self_traffic) || size <= 0)
         return 0;
     s->st.packets_created++;
-    if (s->now >= s->win_start && s->now < s->win_end)
+    if (s->now >= s->win_start && s->now < s->win_end) {
         s->st.window_flits_offered += (uint64_t)size;
+        if (s->cst)
+            s->cst[n / s->n_terms].window_flits_offered += (uint64_t)size;
+    }
     uint32_t depth = ni->q_tail - ni->q_head;
     if (depth == s->srcq_cap && depth < s->srcq_max)
         srcq_grow(s);
@@ -558,7 +573,7 @@ int noc_sim_offer(struct noc_sim *s, int n, uint64_t created)
         s->st.source_queue_peak = depth;
     if (s->now >= s->win_start && s->now < s->win_end)
         s->st.measured_outstanding++;
-    noc_work_add(s, noc_term_node(s, n), 1);
+    noc_work_add(s, noc_term_node(s, noc_src_term(s, n)), 1);
     return 1;
 }
 
@@ -688,7 +703,7 @@ void noc_sim_stop_injection(noc_sim_t *s)
     memset(s->wheel, 0, (size_t)NOC_WHEEL * (size_t)s->wheel_words * sizeof *s->wheel);
     /* Packets still waiting in source queues are dropped; their NIs lose the
      * work they stood for. */
-    for (int n = 0; n < s->n_terms; n++) {
+    for (int n = 0; n < s->n_srcs; n++) {
         noc_ni_t *ni = &s->ni[n];
         while (ni->q_head != ni->q_tail) {
             const noc_srcq_entry_t *e = noc_srcq_at(s, n, ni->q_head);
@@ -698,7 +713,7 @@ void noc_sim_stop_injection(noc_sim_t *s)
                 e->created < s->win_end)
                 s->st.measured_outstanding--;
             noc_srcq_pop(ni);
-            noc_work_sub(s, noc_term_node(s, n), 1);
+            noc_work_sub(s, noc_term_node(s, noc_src_term(s, n)), 1);
         }
     }
     noc_rw_drop(s);

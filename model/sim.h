@@ -122,6 +122,9 @@ uint64_t noc_sim_flits_in_network(const noc_sim_t *s);
 
 uint64_t noc_sim_now(const noc_sim_t *s);
 const noc_stats_t *noc_sim_stats(const noc_sim_t *s);
+/* classes > 1: each traffic class's figures (*classes of them); NULL with
+ * one class. */
+const noc_class_stats_t *noc_sim_class_stats(const noc_sim_t *s, int *classes);
 const noc_graph_t *noc_sim_graph(const noc_sim_t *s);
 const noc_config_t *noc_sim_config(const noc_sim_t *s);
 

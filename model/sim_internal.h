@@ -154,11 +154,18 @@ struct noc_sim {
     void *rstate;
 
     /* network interfaces */
-    noc_ni_t *ni;           /* per terminal */
+    /* per source: terminal t's (class 0's) at t; with classes > 1 class c's
+     * source of terminal t at c * n_terms + t (traffic/classes.h), each its
+     * own stream, generation calendar entry, source queue, packet in
+     * injection and VC pointer; the PE, lanes and replies stay class 0's */
+    noc_ni_t *ni;
+    int classes, n_srcs;    /* cfg.classes; n_terms * classes */
+    uint8_t *last_class;    /* classes > 1: per terminal, the class that sent its last flit */
+    noc_class_stats_t *cst; /* classes > 1: per class, its share of st's figures; else NULL */
     int lanes;              /* injection lanes per NI (ni_ports; 1: one-port) */
     int lane_chans;         /* channels of the extra lanes (0: none, the router takes them directly) */
     noc_ni_lane_t *xlane;   /* lanes 1 .. lanes-1 of each NI: n_nodes * (lanes - 1) */
-    /* n_terms * srcq_cap, slot-major: entry i of terminal n's queue at
+    /* n_srcs * srcq_cap, slot-major: entry i of source n's queue at
      * noc_srcq_at(s, n, i). A queue rewinds its counters to 0 when it
      * empties (noc_srcq_pop), so a lightly loaded run uses the first slots
      * of every queue, which sit together. */
@@ -235,8 +242,8 @@ struct noc_sim {
     uint32_t hist_log_n;
 };
 
-/* Terminal n's source makes a packet (traffic ops' make) and queues it,
- * created at `created`: 1, or 0 when it made none (no destination, a
+/* Source n (terminal n; with classes > 1, a class's source of a terminal,
+ * noc_sim.ni) makes a packet (traffic ops' make) and queues it, created at `created`: 1, or 0 when it made none (no destination, a
  * packet to itself without self_traffic, a full source queue: lost). */
 int noc_sim_offer(struct noc_sim *s, int n, uint64_t created);
 
@@ -247,10 +254,17 @@ static inline int noc_ni_idle(const noc_ni_t *ni)
     return ni->lane0.pkt < 0 && !ni->xbusy && ni->q_head == ni->q_tail && !ni->pe_busy && !ni->rq_busy;
 }
 
-/* Entry i (a free-running counter) of terminal n's source queue. */
+/* Entry i (a free-running counter) of source n's queue (terminal n's
+ * with one class). */
 static inline noc_srcq_entry_t *noc_srcq_at(const struct noc_sim *s, int n, uint32_t i)
 {
-    return &s->srcq[(size_t)(i & (s->srcq_cap - 1u)) * (size_t)s->n_terms + (size_t)n];
+    return &s->srcq[(size_t)(i & (s->srcq_cap - 1u)) * (size_t)s->n_srcs + (size_t)n];
+}
+
+/* The terminal of source n. */
+static inline int noc_src_term(const struct noc_sim *s, int n)
+{
+    return n < s->n_terms ? n : n % s->n_terms;
 }
 /* Drop the head of NI ni's source queue (not empty); an emptied queue
  * starts again from slot 0. */
@@ -365,9 +379,15 @@ void noc_wait_flush_all(struct noc_sim *s);
 static inline void noc_warm_count(struct noc_sim *s, const noc_packet_t *p)
 {
     s->warm_flits_out++;
+    if (s->cst)
+        s->cst[p->cls].warm_flits_out++;
     if (p->received + 1 == p->size) {
         s->warm_lat_n++;
         s->warm_lat_sum += s->now - p->created;
+        if (s->cst) {
+            s->cst[p->cls].warm_lat_n++;
+            s->cst[p->cls].warm_lat_sum += s->now - p->created;
+        }
     }
 }
 

@@ -47,7 +47,10 @@ int noc_sim_node_busy(const noc_sim_t *s, int n)
 
 int noc_sim_gen_due(const noc_sim_t *s, int n)
 {
-    return !s->pe && s->ni[n].next_gen <= s->now;
+    for (int k = n; !s->pe && k < s->n_srcs; k += s->n_terms) /* (every class's source) */
+        if (s->ni[k].next_gen <= s->now)
+            return 1;
+    return 0;
 }
 
 int noc_sim_router_occupancy(const noc_sim_t *s, int gport, int vc)
@@ -138,6 +141,11 @@ const char *noc_wait_kind_name(int kind)
 }
 
 const noc_stats_t *noc_sim_stats(const noc_sim_t *s) { return &s->st; }
+const noc_class_stats_t *noc_sim_class_stats(const noc_sim_t *s, int *classes)
+{
+    *classes = s->classes;
+    return s->cst;
+}
 const noc_graph_t *noc_sim_graph(const noc_sim_t *s) { return s->graph; }
 const noc_config_t *noc_sim_config(const noc_sim_t *s) { return &s->cfg; }
 uint64_t noc_sim_flits_in_network(const noc_sim_t *s) { return s->in_network; }

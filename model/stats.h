@@ -65,6 +65,15 @@ typedef struct noc_stats {
     uint64_t stopped_at;        /* NOC_STOP_UNSTABLE: the cycle */
 } noc_stats_t;
 
+/* classes > 1: one traffic class's share of the figures above (BookSim2
+ * reports and tests every class apart). */
+typedef struct noc_class_stats {
+    uint64_t packets, flits;    /* measured packets delivered, their flits */
+    uint64_t window_flits_offered, window_flits_in, window_flits_out;
+    noc_lat_sum_t latency, net_latency, flit_latency, hops;
+    uint64_t warm_flits_out, warm_lat_n, warm_lat_sum; /* the sampled warm-up's (model/sample.c) */
+} noc_class_stats_t;
+
 /* How a run ended its measurement. */
 enum {
     NOC_STOP_NONE,       /* noctua's one window, run to its end */

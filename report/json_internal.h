@@ -11,6 +11,8 @@
 json_t *noc_report_config_json(const noc_sim_t *s);
 struct noc_sims;
 json_t *noc_report_sims_json(const struct noc_sims *m);
+/* classes > 1: the JSON "traffic_classes" array, a class a row (traffic_classes.c); NULL with one class. */
+json_t *noc_report_tclass_json(const noc_sim_t *s);
 json_t *noc_report_links_json(const noc_sim_t *s);
 json_t *noc_report_classes_json(const noc_sim_t *s);
 /* The injection and ejection channels, one entry each (per lane). */

@@ -44,6 +44,9 @@ void noc_sims_add(noc_sims_t *m, const noc_sim_t *s, const noc_run_result_t *res
 void noc_report_sims_text(FILE *f, const noc_sims_t *m, long long asked);
 int noc_report_json(const noc_sim_t *s, const noc_run_result_t *res, const char *path, char *err,
                     size_t errlen);
+/* classes > 1: each traffic class's figures as text lines
+ * (traffic_classes.c; nothing with one class). */
+void noc_report_tclass_text(FILE *f, const noc_sim_t *s);
 /* The energy summary lines of a run with an energy table (energy=;
  * nothing without one), in both run reports. */
 void noc_report_energy_text(FILE *f, const noc_sim_t *s);

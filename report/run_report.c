@@ -150,6 +150,8 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
         snprintf(sizes, sizeof sizes, "requests and replies: reads %lld + %lld flits, writes %lld + %lld (%g of them)",
                  (long long)c->read_request_size, (long long)c->read_reply_size, (long long)c->write_request_size,
                  (long long)c->write_reply_size, c->write_fraction);
+    else if (c->classes > 1)
+        snprintf(sizes, sizeof sizes, "%lld traffic classes (each below)", (long long)c->classes);
     else
         snprintf(sizes, sizeof sizes, "%lld-flit packets", (long long)c->packet_size);
     if (st->batches > 0 || strcmp(c->sim_type, "batch") == 0) {
@@ -213,6 +215,7 @@ void noc_report_text(FILE *f, const noc_sim_t *s, const noc_run_result_t *res)
                 res->accepted, res->offered, (unsigned long long)st->sample, (long long)st->queue_growth);
     else
         fprintf(f, "  state         below saturation\n");
+    noc_report_tclass_text(f, s);
     if (res->sims)
         noc_report_sims_text(f, res->sims, c->sim_count);
     noc_report_energy_text(f, s);
@@ -396,6 +399,9 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
     json_object_set_new(j, "source_queue_peak", json_integer(st->source_queue_peak));
     if (noc_sim_config(s)->max_samples > 0 || st->stopped != NOC_STOP_NONE) /* (absent otherwise: reports stay as they were) */
         sampling_json(j, st);
+    json_t *tc = noc_report_tclass_json(s);
+    if (tc)
+        json_object_set_new(j, "traffic_classes", tc);
     if (res->sims)
         json_object_set_new(j, "sims", noc_report_sims_json(res->sims));
 
