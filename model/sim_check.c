@@ -85,8 +85,7 @@ int noc_sim_class_timing(const noc_config_t *cfg, const noc_graph_t *gr, int *la
 /* classes > 1: what the classes are not built with yet, refused by name. */
 static int check_classes(const noc_config_t *c, char *err, size_t errlen)
 {
-    const char *with = c->threads != 1 ? "threads other than 1 (the classes' sources are not split over threads yet)"
-                       : c->use_read_write ? "use_read_write (requests and replies of several classes are not modelled yet)"
+    const char *with = c->use_read_write ? "use_read_write (requests and replies of several classes are not modelled yet)"
                        : strcmp(c->sim_type, "batch") == 0 ? "sim_type = batch (batches of several classes are not "
                                                              "modelled yet)"
                        : c->ni_ports != 1 ? "ni_ports other than 1 (the classes share one injection channel)"

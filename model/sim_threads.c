@@ -58,6 +58,7 @@ typedef struct part {
     uint32_t *slots;     /* the view's packet free list: its batch, then the packets it delivers */
     uint32_t batch;      /* packet slots given a cycle: its NIs' injection lanes */
     uint32_t *log;       /* latency bins of the measured packets it delivered */
+    noc_class_stats_t *cst; /* classes > 1: the view's per-class figures (from 0 each cycle) */
     int32_t *work;       /* the view's work counts (its part's, then others' additions) */
     uint8_t *listed;     /* the view's listed flags (its part's, then others' from 0) */
     uint64_t *arr_flit, *arr_credit; /* the masks its sends set (from 0, ORed into the run's) */
@@ -156,6 +157,7 @@ int noc_sim_threads_setup(struct noc_sim *s, char *err, size_t errlen)
         /* its batch, and at most a packet a cycle delivered at each ejection channel */
         p->slots = noc_xcalloc((size_t)p->batch + (size_t)s->n_terms + 16, sizeof(uint32_t), "threads");
         p->log = noc_xcalloc((size_t)s->n_terms + 16, sizeof(uint32_t), "threads");
+        p->cst = s->cst ? noc_xcalloc((size_t)s->classes, sizeof(noc_class_stats_t), "threads") : NULL;
         p->work = noc_xcalloc((size_t)s->n_nodes, sizeof(int32_t), "threads");
         p->listed = noc_xcalloc((size_t)s->n_nodes, 1, "threads");
         p->arr_flit = noc_xcalloc((size_t)s->n_nodes * s->cap, sizeof(uint64_t), "threads");
@@ -218,6 +220,9 @@ static void sync_view(struct noc_sim *s, part_t *p, uint64_t id_base)
         noc_pkt_give(v, noc_pkt_free_at(s, s->pkt_free_n + i));
     v->next_pkt_id = id_base; /* (numbers of its own: at most batch of them) */
     memset(&v->st, 0, sizeof v->st);
+    v->cst = p->cst;
+    if (p->cst)
+        memset(p->cst, 0, (size_t)s->classes * sizeof *p->cst);
     v->hist_log = p->log;
     v->hist_log_n = 0;
     v->in_network = 0;
@@ -237,6 +242,27 @@ static void lat_merge(noc_lat_sum_t *d, const noc_lat_sum_t *a)
         d->max = a->max;
     d->n += a->n;
     d->sum += a->sum;
+}
+
+/* classes > 1: a view's per-class figures added into the run's. */
+static void class_merge(struct noc_sim *s, const noc_class_stats_t *v)
+{
+    for (int c = 0; c < s->classes; c++) {
+        noc_class_stats_t *d = &s->cst[c];
+        const noc_class_stats_t *a = &v[c];
+        d->packets += a->packets;
+        d->flits += a->flits;
+        d->window_flits_offered += a->window_flits_offered;
+        d->window_flits_in += a->window_flits_in;
+        d->window_flits_out += a->window_flits_out;
+        lat_merge(&d->latency, &a->latency);
+        lat_merge(&d->net_latency, &a->net_latency);
+        lat_merge(&d->flit_latency, &a->flit_latency);
+        lat_merge(&d->hops, &a->hops);
+        d->warm_flits_out += a->warm_flits_out;
+        d->warm_lat_n += a->warm_lat_n;
+        d->warm_lat_sum += a->warm_lat_sum;
+    }
 }
 
 /* After the evaluation: part p's view added back into the run. */
@@ -262,6 +288,8 @@ static void reduce(struct noc_sim *s, part_t *p)
     s->warm_flits_out += v->warm_flits_out;
     s->warm_lat_n += v->warm_lat_n;
     s->warm_lat_sum += v->warm_lat_sum;
+    if (p->cst)
+        class_merge(s, p->cst);
     for (uint32_t i = 0; i < v->pkt_free_n; i++)
         noc_pkt_give(s, noc_pkt_free_at(v, i));
 }
@@ -408,6 +436,7 @@ void noc_sim_threads_destroy(struct noc_sim *s)
         free(p->woken);
         free(p->slots);
         free(p->log);
+        free(p->cst);
         free(p->work);
         free(p->listed);
         free(p->arr_flit);

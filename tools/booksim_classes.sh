@@ -69,6 +69,6 @@ row "the same, hold_switch_for_packet = 1" 'classes = 2;' 'injection_rate = {0.0
 row "3 classes: 1, 2, 8 flits, uniform, bitcomp, uniform" 'classes = 3;' 'injection_rate = {0.05,0.03,0.01};' \
   'packet_size = {1,2,8};' 'traffic = {uniform,bitcomp,uniform};'
 row "on_off class 1 (alpha 0.1, beta 0.4)" 'classes = 2;' 'injection_rate = {0.05,0.04};' 'packet_size = {1,2};' \
-  'injection_process = {bernoulli,on_off};' 'burst_alpha = 0.1;' 'burst_beta = 0.4;' 'burst_r1 = -1;'
+  'injection_process = {bernoulli,on_off};' 'burst_alpha = 0.1;' 'burst_beta = 0.4;' 'burst_r1 = -1.0;'
 row "past saturation: uniform 1-flit 0.3, 4-flit 0.1" 'classes = 2;' 'injection_rate = {0.3,0.1};' \
   'packet_size = {1,4};'

@@ -55,6 +55,7 @@ otis:ring:6 injection_rate=0.3 num_vcs=6
 mesh:8x8 injection_rate=0.2 energy=default
 cmesh:4x4 injection_rate=0.2
 mesh:8x8 injection_rate=0.3 traffic=hotspot hotspot_rate=0.2 credit_delay=2 link_latency=3
+mesh:8x8 classes=3 class_injection_rate=0.2,0.1,0.05 class_packet_size=1,4,2 class_traffic=uniform,transpose,bitcomp max_samples=3
 LIST
 
 # refused by name, exit 2

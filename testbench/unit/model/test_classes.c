@@ -280,7 +280,7 @@ static void test_refusals(void **state)
 {
     (void)state;
     static const char *const bad[][2] = {
-        { "threads=2", "threads" }, { "use_read_write=1", "use_read_write" }, { "sim_type=batch", "batch" },
+        { "use_read_write=1", "use_read_write" }, { "sim_type=batch", "batch" },
         { "ni_ports=0", "ni_ports" }, { "classes=9", "classes" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
