@@ -622,6 +622,9 @@ static void translate(noc_bs_read_t *r, noc_config_t *cfg)
     noc_bs_set(r, cfg, "self_traffic", "1", NULL);
     noc_bs_set(r, cfg, "source_queue", "0", NULL);
     noc_bs_set(r, cfg, "measure_queued", "1", NULL);
+    /* BookSim2 drains every measured packet, however long it takes (past
+     * saturation, the backlog made before the window closed) */
+    noc_bs_set(r, cfg, "max_drain_cycles", "1099511627776", NULL);
     noc_bs_set(r, cfg, "booksim", "1", NULL);
 }
 

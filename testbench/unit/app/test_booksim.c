@@ -142,6 +142,7 @@ static void test_defaults(void **state)
     assert_int_equal(cfg.st_final_delay, 1);
     assert_int_equal(cfg.self_traffic, 1);
     assert_int_equal(cfg.source_queue, 0);
+    assert_int_equal(cfg.max_drain_cycles, INT64_C(1) << 40); /* BookSim2 drains every measured packet */
     assert_int_equal(cfg.booksim, 1);
     /* a mesh, 1-cycle channels; the crossbar's two stages add up */
     assert_int_equal(load("mesh.cfg",
