@@ -201,12 +201,44 @@ static int flatfly_ileng(long xr, long yr)
     return (int)most;
 }
 
+/* routing_function on flatfly: ran_min (min_flatfly) is the SPEC's own;
+ * xyyx, adaptive_xyyx and valiant (xyyx_flatfly, adaptive_xyyx_flatfly,
+ * valiant_flatfly) are noctua's xy_yx, adaptive_xy_yx and valiant on the
+ * SPEC (topologies/flatfly.c), each halving the VCs as BookSim2 does
+ * (available_vcs = (vcEnd - vcBegin + 1) / 2): an odd num_vcs (or packet
+ * kind's range) gives halves sharing the middle VC there, refused. */
+static void flatfly_routing(noc_bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf)
+{
+    const char *own = strcmp(rf, "xyyx") == 0 ? "xy_yx" : strcmp(rf, "adaptive_xyyx") == 0 ? "adaptive_xy_yx"
+                      : strcmp(rf, "valiant") == 0 ? "valiant" : NULL;
+    long vcs = 0;
+    unsigned long line;
+    if (strcmp(rf, "ran_min") == 0)
+        return;
+    if (!own) {
+        noc_bs_refuse(r, lrf, "'routing_function = %s' on flatfly: noctua builds ran_min, xyyx, adaptive_xyyx and valiant; "
+                      "BookSim2's ugal, ugal_pni and ugal_xyyx are not modelled yet", rf);
+        return;
+    }
+    if (noc_bs_int_key(r, "num_vcs", 1, 64, &vcs))
+        return;
+    if (vcs % 2) {
+        noc_bs_value_of(r, "num_vcs", &line);
+        noc_bs_refuse(r, line, "'num_vcs = %ld' with %s on flatfly: BookSim2's two halves of the VCs then share the "
+                      "middle VC, noctua's two VC classes share none: give an even num_vcs", vcs, rf);
+        return;
+    }
+    noc_bs_rw_halves(r, rf);
+    noc_bs_set(r, cfg, "routing_function", own, NULL);
+}
+
 /* topology = flatfly: BookSim2's flattened butterfly
  * (networks/flatfly_onchip.cpp) as the SPEC flatfly:k:n:xrxyr:x, its
  * asserts (c = xr * yr, xr = yr, x = y, n <= 4) refused by name, ran_min
- * (min_flatfly) as the SPEC's routing. With use_noc_latency every link
- * takes its length, xr|dx| + yr|dy| cycles, flits and credits: *lat = 0
- * and r->class_lat gives each length class its latency. */
+ * (min_flatfly) as the SPEC's routing, the others as flatfly_routing
+ * says. With use_noc_latency every link takes its length, xr|dx| + yr|dy|
+ * cycles, flits and credits: *lat = 0 and r->class_lat gives each length
+ * class its latency. */
 void noc_bs_translate_flatfly(noc_bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long use_noc,
                               long *lat)
 {
@@ -235,9 +267,7 @@ void noc_bs_translate_flatfly(noc_bs_read_t *r, noc_config_t *cfg, const char *r
                       "channels then take 1 to %d cycles by the terminal's place, noctua's all the same", xr,
                       flatfly_ileng(xr, yr));
     }
-    if (strcmp(rf, "ran_min") != 0)
-        noc_bs_refuse(r, lrf, "'routing_function = %s' on flatfly: noctua builds ran_min (min_flatfly) only; BookSim2's "
-                      "xyyx, adaptive_xyyx, valiant, ugal, ugal_pni and ugal_xyyx draw or adapt: not modelled yet", rf);
+    flatfly_routing(r, cfg, rf, lrf);
     const char *tr = noc_bs_value_of(r, "traffic", &line);
     if (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0 || strcmp(tr, "badperm_yarc") == 0)
         noc_bs_refuse(r, line, "'traffic = %s' on flatfly: BookSim2's %s moves the n digits of radix k*xr of a terminal's "

@@ -108,10 +108,14 @@ int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *f
              (strncmp(spec, "torus:", 6) == 0 || strncmp(spec, "ring:", 5) == 0))
         *flags |= NOC_TOPO_F_VALIANT;
     else if (mesh_routing(cfg->routing_function)) {
-        if (strncmp(spec, "mesh:", 5) != 0) {
+        unsigned ff = NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ADAPT_XY_YX; /* also on flatfly:, flatfly.c */
+        int on_ff = strncmp(spec, "flatfly:", 8) == 0 && (mesh_routing(cfg->routing_function) & ff);
+        if (strncmp(spec, "mesh:", 5) != 0 && !on_ff) {
             snprintf(err, errlen, "parameter 'routing_function': %s is built for %s only, not for %s",
                      cfg->routing_function, strncmp(cfg->routing_function, "valiant", 7) == 0
-                     ? "meshes, tori and rings (mesh:, torus:, ring:)" : "meshes (mesh:AxB...)", spec);
+                     ? "meshes, tori, rings and flattened butterflies (mesh:, torus:, ring:, flatfly:)"
+                     : mesh_routing(cfg->routing_function) & ff ? "meshes and flattened butterflies (mesh:, flatfly:)"
+                     : "meshes (mesh:AxB...)", spec);
             return -1;
         }
         *flags |= mesh_routing(cfg->routing_function);

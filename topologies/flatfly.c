@@ -24,8 +24,26 @@
  * Routing: BookSim2's ran_min (min_flatfly), deterministic despite its
  * name: at the destination's router its local port, else toward the
  * destination's digit in the lowest dimension that differs. One VC class:
- * dimension order on a flattened butterfly is deadlock-free. */
+ * dimension order on a flattened butterfly is deadlock-free. With flags,
+ * BookSim2's others (flatfly_onchip.cpp), two VC classes each, every
+ * packet ejecting on any VC:
+ * - NOC_TOPO_F_XY_YX (xyyx_flatfly): the order drawn from the packet's
+ *   random word: lowest differing dimension first on class 0, or highest
+ *   first (flatfly_outport_yx) on class 1;
+ * - NOC_TOPO_F_ADAPT_XY_YX (adaptive_xyyx_flatfly): the same two, chosen at
+ *   the source's router by the two outputs' flits not credited back (a tie
+ *   drawn from the word), a route set with the router's pick; later
+ *   routers read the order from the half of the VCs the head is in;
+ * - NOC_TOPO_F_VALIANT (valiant_flatfly): lowest dimension first to a
+ *   router drawn from the word on class 0, then on to the destination on
+ *   class 1; a packet that meets its destination's router on the first leg
+ *   leaves there (BookSim2 sets its phase there). The phase is known from
+ *   the head's hop count: the first leg is the digits that differ between
+ *   the source's router and the drawn one.
+ * Each order (each leg) alone is dimension order, acyclic, and a packet
+ * moves from class 0 to 1 only, so all are deadlock-free. */
 #include "topologies/fabrics.h"
+#include "model/rng.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +85,102 @@ static void ffly_route(const void *ctx, int cur, int src, int dst, noc_route_t *
             r->port = (uint8_t)dim_port(f, a % f->k, d, b % f->k);
             return;
         }
+}
+
+/* The router of terminal t and t's local port there (BookSim2's
+ * flatfly_transformation). */
+static int term_router(const ffly_t *f, int t, int *local)
+{
+    int w = f->x * f->cx, tx = t % w, ty = t / w;
+    if (local)
+        *local = (ty % f->cy) * f->cx + tx % f->cx;
+    return (ty / f->cy) * f->x + tx / f->cx;
+}
+
+/* The first dimension (lowest, or highest with high = 1) in which routers a
+ * and b differ, -1 for none. */
+static int first_diff(const ffly_t *f, int a, int b, int high)
+{
+    int found = -1;
+    for (int d = 0; d < f->n; d++, a /= f->k, b /= f->k)
+        if (a % f->k != b % f->k) {
+            found = d;
+            if (!high)
+                break;
+        }
+    return found;
+}
+
+/* Router cur's port toward router aim in dimension d. */
+static int port_toward(const ffly_t *f, int cur, int aim, int d)
+{
+    int s = 1;
+    for (int i = 0; i < d; i++)
+        s *= f->k;
+    return dim_port(f, (cur / s) % f->k, d, (aim / s) % f->k);
+}
+
+/* Dimensions in which routers a and b differ (the hops between them). */
+static int distance(const ffly_t *f, int a, int b)
+{
+    int h = 0;
+    for (int d = 0; d < f->n; d++, a /= f->k, b /= f->k)
+        h += a % f->k != b % f->k;
+    return h;
+}
+
+static void ffly_xy_yx_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const ffly_t *f = ((const noc_topo_t *)ctx)->priv;
+    int local, target = term_router(f, dst, &local), yx = (int)(salt & 1u);
+    (void)src, (void)hops;
+    r->vclass = (uint8_t)yx;
+    r->port = (uint8_t)(target == cur ? local : port_toward(f, cur, target, first_diff(f, cur, target, yx)));
+}
+
+static void ffly_valiant_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const ffly_t *f = ((const noc_topo_t *)ctx)->priv;
+    int local, target = term_router(f, dst, &local);
+    int mid = (int)(noc_rng_mix(salt) % (uint64_t)f->routers);
+    int second = hops >= distance(f, term_router(f, src, NULL), mid), aim = second ? target : mid;
+    r->vclass = (uint8_t)second;
+    r->port = (uint8_t)(target == cur ? local : port_toward(f, cur, aim, first_diff(f, cur, aim, 0)));
+}
+
+static void add_cand(noc_route_set_t *rs, int port, int lo, int hi)
+{
+    noc_route_cand_t *c = &rs->c[rs->n++];
+    c->port = (uint8_t)port;
+    c->lo = (uint8_t)lo;
+    c->hi = (uint8_t)hi;
+    c->pri = 0;
+    c->empty = 0;
+}
+
+static void ffly_adapt_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V, int in_vc,
+                           noc_route_set_t *rs)
+{
+    const ffly_t *f = ((const noc_topo_t *)ctx)->priv;
+    int local, target = term_router(f, dst, &local), half = V / 2;
+    (void)src, (void)hops;
+    rs->n = rs->pick = rs->pick_bit = 0;
+    if (target == cur) {
+        add_cand(rs, local, 0, V);
+        return;
+    }
+    int px = port_toward(f, cur, target, first_diff(f, cur, target, 0));
+    int py = port_toward(f, cur, target, first_diff(f, cur, target, 1));
+    if (in_vc < 0) { /* at the source's router: the less used of the two */
+        add_cand(rs, px, 0, half);
+        add_cand(rs, py, half, V);
+        rs->pick = 1;
+        rs->pick_bit = (int)(salt & 1u);
+    } else if (in_vc < half) {
+        add_cand(rs, px, 0, half);
+    } else {
+        add_cand(rs, py, half, V);
+    }
 }
 
 static void ffly_label(const noc_topo_t *t, int n, char *buf, size_t len)
@@ -195,7 +309,6 @@ int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, uns
                            size_t whylen)
 {
     (void)kind;
-    (void)flags;
     ffly_t shape;
     if (parse(arg, &shape, why, whylen) != 0)
         return -1;
@@ -226,6 +339,14 @@ int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, uns
     }
     t->n_vclasses = 1;
     t->route_needs_src = 0;
+    if (flags & (NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ADAPT_XY_YX)) {
+        t->n_vclasses = 2;
+        t->route_needs_src = 1; /* the header's salt */
+        if (flags & NOC_TOPO_F_ADAPT_XY_YX)
+            t->route_set = ffly_adapt_set; /* ops->route, dimension order, its escape */
+        else
+            t->route_rand = flags & NOC_TOPO_F_XY_YX ? ffly_xy_yx_route : ffly_valiant_route;
+    }
     t->pos = noc_xcalloc((size_t)f->routers * 2, sizeof *t->pos, "topology");
     for (int v = 0; v < f->routers; v++) {
         t->pos[2 * v] = (float)(v % f->x);
