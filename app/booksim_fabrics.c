@@ -202,30 +202,39 @@ static int flatfly_ileng(long xr, long yr)
 }
 
 /* routing_function on flatfly: ran_min (min_flatfly) is the SPEC's own;
- * xyyx, adaptive_xyyx and valiant (xyyx_flatfly, adaptive_xyyx_flatfly,
- * valiant_flatfly) are noctua's xy_yx, adaptive_xy_yx and valiant on the
- * SPEC (topologies/flatfly.c), each halving the VCs as BookSim2 does
- * (available_vcs = (vcEnd - vcBegin + 1) / 2): an odd num_vcs (or packet
- * kind's range) gives halves sharing the middle VC there, refused. */
+ * xyyx, adaptive_xyyx, valiant, ugal and ugal_xyyx (xyyx_flatfly, ...,
+ * ugal_xyyx_flatfly_onchip) are noctua's xy_yx, adaptive_xy_yx, valiant,
+ * ugal and ugal_xy_yx on the SPEC (topologies/flatfly.c), each halving the
+ * VCs as BookSim2 does (available_vcs = (vcEnd - vcBegin + 1) / 2;
+ * ugal_xyyx halves each half again): a num_vcs (or packet kind's range)
+ * that does not divide gives parts sharing a VC there, refused. */
 static void flatfly_routing(noc_bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf)
 {
     const char *own = strcmp(rf, "xyyx") == 0 ? "xy_yx" : strcmp(rf, "adaptive_xyyx") == 0 ? "adaptive_xy_yx"
-                      : strcmp(rf, "valiant") == 0 ? "valiant" : NULL;
-    long vcs = 0;
+                      : strcmp(rf, "valiant") == 0 ? "valiant" : strcmp(rf, "ugal") == 0 ? "ugal"
+                      : strcmp(rf, "ugal_xyyx") == 0 ? "ugal_xy_yx" : NULL;
+    long vcs = 0, parts = strcmp(rf, "ugal_xyyx") == 0 ? 4 : 2;
     unsigned long line;
     if (strcmp(rf, "ran_min") == 0)
         return;
+    if (strcmp(rf, "ugal_pni") == 0) {
+        noc_bs_refuse(r, lrf, "'routing_function = ugal_pni' on flatfly: not modelled (ugal_pni_flatfly_onchip asserts "
+                      "k = c and splits each phase's VCs by the digit the packet's next hop moves to, its injection VC "
+                      "too, which noctua's VC classes do not express); ugal and ugal_xyyx are built");
+        return;
+    }
     if (!own) {
-        noc_bs_refuse(r, lrf, "'routing_function = %s' on flatfly: noctua builds ran_min, xyyx, adaptive_xyyx and valiant; "
-                      "BookSim2's ugal, ugal_pni and ugal_xyyx are not modelled yet", rf);
+        noc_bs_refuse(r, lrf, "'routing_function = %s' on flatfly: noctua builds ran_min, xyyx, adaptive_xyyx, valiant, "
+                      "ugal and ugal_xyyx", rf);
         return;
     }
     if (noc_bs_int_key(r, "num_vcs", 1, 64, &vcs))
         return;
-    if (vcs % 2) {
+    if (vcs % parts) {
         noc_bs_value_of(r, "num_vcs", &line);
-        noc_bs_refuse(r, line, "'num_vcs = %ld' with %s on flatfly: BookSim2's two halves of the VCs then share the "
-                      "middle VC, noctua's two VC classes share none: give an even num_vcs", vcs, rf);
+        noc_bs_refuse(r, line, "'num_vcs = %ld' with %s on flatfly: BookSim2's %s, noctua's VC classes share none: "
+                      "give a num_vcs that %ld divides", vcs, rf, parts == 2 ? "two halves of the VCs then share the "
+                      "middle VC" : "four quarters (two per order) of the VCs then share a VC", parts);
         return;
     }
     noc_bs_rw_halves(r, rf);

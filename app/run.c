@@ -104,6 +104,13 @@ int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *f
             return -1;
         }
         *flags |= NOC_TOPO_F_ANCA;
+    } else if (strcmp(cfg->routing_function, "ugal") == 0 || strcmp(cfg->routing_function, "ugal_xy_yx") == 0) {
+        if (strncmp(spec, "flatfly:", 8) != 0) {
+            snprintf(err, errlen, "parameter 'routing_function': %s is built for flatfly:K:N only, not for %s",
+                     cfg->routing_function, spec);
+            return -1;
+        }
+        *flags |= strcmp(cfg->routing_function, "ugal") == 0 ? NOC_TOPO_F_UGAL : NOC_TOPO_F_UGAL_XY_YX;
     } else if (strcmp(cfg->routing_function, "valiant") == 0 &&
              (strncmp(spec, "torus:", 6) == 0 || strncmp(spec, "ring:", 5) == 0))
         *flags |= NOC_TOPO_F_VALIANT;
@@ -122,7 +129,7 @@ int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *f
     } else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
         snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, dor_bal_booksim, "
                  "dor_no_dateline, xy_yx, valiant, romm, min_adapt, min_adapt_booksim, planar_adapt_booksim, "
-                 "adaptive_xy_yx, anca)",
+                 "adaptive_xy_yx, anca, ugal, ugal_xy_yx)",
                  cfg->routing_function);
         return -1;
     }

@@ -65,7 +65,8 @@
 # (its default: links of 2, 4 and 6 cycles) and 0, with transpose traffic,
 # with 4-flit packets, and on a 2-ary 4-flat (x = 4)), or ffroute (only
 # flatflyconfig with xyyx, adaptive_xyyx (routing_delay 0 as shipped, and
-# 1) and valiant, uniform and transpose traffic), or trees (only
+# 1), valiant, ugal and ugal_xyyx (routing_delay 0 and 1), uniform and
+# transpose traffic), or trees (only
 # BookSim2's qtree and tree4, k = 4, n = 3, nca routing, 4 VCs of 8 flits,
 # 1-flit packets, uniform and bitcomp traffic from low load to past
 # saturation, and tree4 with anca), or bal (only dim_order_bal_torus: an
@@ -401,7 +402,8 @@ if [ "$SET" = flatfly ]; then
   exit 0
 fi
 # the flattened butterfly's other routing functions (xyyx_flatfly,
-# adaptive_xyyx_flatfly, valiant_flatfly) on examples/flatflyconfig
+# adaptive_xyyx_flatfly, valiant_flatfly, ugal_flatfly, ugal_xyyx_flatfly)
+# on examples/flatflyconfig
 if [ "$SET" = ffroute ]; then
   ff=$(sed -e '/^injection_rate *=/d' -e '/^sample_period *=/d' -e 's://.*$::' "$SRC/examples/flatflyconfig" | tr '\n' ' ')
   for rf in xyyx adaptive_xyyx; do
@@ -414,6 +416,14 @@ if [ "$SET" = ffroute ]; then
   for r in 0.10 0.20 0.35 0.45 0.60; do own "flatflyconfig, valiant" "$r" "${ff/ran_min/valiant}"; done
   tr=${ff/uniform/transpose}
   for r in 0.10 0.30; do own "flatflyconfig, valiant, transpose" "$r" "${tr/ran_min/valiant}"; done
+  for rf in ugal ugal_xyyx; do
+    for rd in 0 1; do
+      u=${ff/ran_min/$rf}
+      u=${u/routing_delay  = 0/routing_delay = $rd}
+      for r in 0.30 0.50 0.60 0.90; do own "flatflyconfig, $rf, routing_delay = $rd" "$r" "$u"; done
+      for r in 0.10 0.30 0.50; do own "flatflyconfig, $rf, routing_delay = $rd, transpose" "$r" "${u/uniform/transpose}"; done
+    done
+  done
   exit 0
 fi
 # hold_switch_for_packet: 2 VCs of 8 flits, 4-flit packets, rates in flits

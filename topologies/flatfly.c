@@ -40,8 +40,24 @@
  *   leaves there (BookSim2 sets its phase there). The phase is known from
  *   the head's hop count: the first leg is the digits that differ between
  *   the source's router and the drawn one.
+ * - NOC_TOPO_F_UGAL (ugal_flatfly): at the source's router, a router m
+ *   drawn from the word in the box of the source's and destination's
+ *   routers (find_ran_intm: in every dimension where they differ any
+ *   digit, else theirs); the route set holds the minimal way on the upper
+ *   half and the way toward m on the lower, and the router keeps the
+ *   minimal one when H_min * used(min port) <= H_non * used(port to m) + 2
+ *   (H: hops of each way; pick 2, model/graph.h); where m is the source's
+ *   router, the minimal way alone. Later routers read the phase from the
+ *   half the head is in: the lower goes on toward m, and from m (upper
+ *   half) to the destination, lowest dimension first throughout;
+ * - NOC_TOPO_F_UGAL_XY_YX (ugal_xyyx_flatfly): the same with the order of
+ *   both ways drawn from the word at the source (lowest or highest
+ *   dimension first), the order on a half of the VCs and the phase on a
+ *   quarter: x-first toward m, x-first minimal, y-first toward m, y-first
+ *   minimal on VCs [0, V/4), [V/4, V/2), [V/2, 3V/4), [3V/4, V).
  * Each order (each leg) alone is dimension order, acyclic, and a packet
- * moves from class 0 to 1 only, so all are deadlock-free. */
+ * moves from class 0 to 1 only (UGAL: toward m, then on), so all are
+ * deadlock-free. */
 #include "topologies/fabrics.h"
 #include "model/rng.h"
 #include <stdio.h>
@@ -181,6 +197,68 @@ static void ffly_adapt_set(const void *ctx, int cur, int src, int dst, uint32_t 
     } else {
         add_cand(rs, py, half, V);
     }
+}
+
+/* UGAL's router m for a packet from router s to router t with word salt:
+ * in every dimension where s and t differ a digit drawn, else theirs. */
+static int ugal_mid(const ffly_t *f, int s, int t, uint32_t salt)
+{
+    int m = 0;
+    for (int d = 0, p = 1; d < f->n; d++, p *= f->k) {
+        int sd = (s / p) % f->k, td = (t / p) % f->k;
+        m += p * (sd == td ? sd : (int)(noc_rng_mix((uint64_t)salt << 8 | (uint64_t)(d + 1)) % (uint64_t)f->k));
+    }
+    return m;
+}
+
+/* The port from cur toward router aim, lowest (or, yx, highest) dimension
+ * first. */
+static int order_port(const ffly_t *f, int cur, int aim, int yx)
+{
+    return port_toward(f, cur, aim, first_diff(f, cur, aim, yx));
+}
+
+/* ugal (xy_yx 0) and ugal_xyyx (1): the VCs of a quarter (xy_yx) or a half
+ * of them: the order's half (yx: upper), the phase's part of it (toward m:
+ * lower). */
+static void ugal(const ffly_t *f, int cur, int src, int dst, uint32_t salt, int V, int in_vc, int xy_yx,
+                 noc_route_set_t *rs)
+{
+    int local, target = term_router(f, dst, &local), s = term_router(f, src, NULL);
+    int m = ugal_mid(f, s, target, salt), part = xy_yx ? V / 4 : V / 2;
+    rs->n = rs->pick = rs->pick_bit = 0;
+    int yx = xy_yx && (in_vc < 0 ? (int)(salt & 1u) : in_vc >= V / 2), base = yx ? V / 2 : 0;
+    int toward_m = in_vc >= 0 && in_vc - base < part && cur != m;
+    if (target == cur && !toward_m) {
+        add_cand(rs, local, 0, V);
+        return;
+    }
+    if (toward_m) { /* on toward m */
+        add_cand(rs, order_port(f, cur, m, yx), base, base + part);
+        return;
+    }
+    add_cand(rs, order_port(f, cur, target, yx), base + part, yx || !xy_yx ? V : V / 2); /* minimal */
+    if (in_vc >= 0 || m == cur)
+        return;
+    add_cand(rs, order_port(f, cur, m, yx), base, base + part);
+    rs->pick = 2;
+    rs->pick_w[0] = distance(f, cur, target);
+    rs->pick_w[1] = distance(f, cur, m) + distance(f, m, target);
+    rs->pick_thr = 2;
+}
+
+static void ffly_ugal_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V, int in_vc,
+                          noc_route_set_t *rs)
+{
+    (void)hops;
+    ugal(((const noc_topo_t *)ctx)->priv, cur, src, dst, salt, V, in_vc, 0, rs);
+}
+
+static void ffly_ugal_xy_yx_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V,
+                                int in_vc, noc_route_set_t *rs)
+{
+    (void)hops;
+    ugal(((const noc_topo_t *)ctx)->priv, cur, src, dst, salt, V, in_vc, 1, rs);
 }
 
 static void ffly_label(const noc_topo_t *t, int n, char *buf, size_t len)
@@ -339,11 +417,14 @@ int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, uns
     }
     t->n_vclasses = 1;
     t->route_needs_src = 0;
-    if (flags & (NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ADAPT_XY_YX)) {
-        t->n_vclasses = 2;
-        t->route_needs_src = 1; /* the header's salt */
-        if (flags & NOC_TOPO_F_ADAPT_XY_YX)
-            t->route_set = ffly_adapt_set; /* ops->route, dimension order, its escape */
+    if (flags & (NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ADAPT_XY_YX | NOC_TOPO_F_UGAL |
+                 NOC_TOPO_F_UGAL_XY_YX)) {
+        t->n_vclasses = flags & NOC_TOPO_F_UGAL_XY_YX ? 4 : 2;
+        t->route_needs_src = 1; /* the header's salt (and UGAL's source) */
+        if (flags & (NOC_TOPO_F_ADAPT_XY_YX | NOC_TOPO_F_UGAL | NOC_TOPO_F_UGAL_XY_YX)) /* ops->route: dimension order */
+            t->route_set = flags & NOC_TOPO_F_UGAL        ? ffly_ugal_set
+                           : flags & NOC_TOPO_F_UGAL_XY_YX ? ffly_ugal_xy_yx_set
+                                                          : ffly_adapt_set;
         else
             t->route_rand = flags & NOC_TOPO_F_XY_YX ? ffly_xy_yx_route : ffly_valiant_route;
     }

@@ -73,8 +73,7 @@ static void test_refused(void **state)
         const char *more, *says;
     } bad[] = {
         {"n = 2;\n", "df1.cfg:3: 'n = 2' on dragonflynew: BookSim2's dragonflynew asserts n = 1"},
-        {"routing_function = ugal;\n", "min on dragonflynew: min_dragonflynew, the dragonfly SPEC's own routing (ugal: "
-                                       "not modelled yet)"},
+        {"routing_function = ugal;\n", "df2.cfg:3: 'routing_function = ugal' on dragonflynew: not modelled yet"},
         {"routing_function = dor;\n", "df3.cfg:3: 'routing_function = dor' on dragonflynew: BookSim2's dragonflynew "
                                       "has min and ugal"},
         {"num_vcs = 3;\n", "df4.cfg:3: 'num_vcs = 3' on dragonflynew"},

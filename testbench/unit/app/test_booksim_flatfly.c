@@ -81,7 +81,9 @@ static void test_no_noc_latency(void **state)
 /* xyyx, adaptive_xyyx and valiant: noctua's xy_yx, adaptive_xy_yx and
  * valiant on the SPEC. At zero load without use_noc_latency a route takes
  * 7 + 5 per hop (test_no_noc_latency). xyyx and adaptive_xyyx cross the
- * same digits as ran_min: 1.5 hops, 14.5 cycles. valiant_flatfly goes
+ * same digits as ran_min: 1.5 hops, 14.5 cycles; so do ugal and ugal_xyyx,
+ * whose rule keeps the minimal way while no output holds more than 1 flit
+ * (2 * 1 <= H * 0 + 2): all but rarely at this load. valiant_flatfly goes
  * lowest dimension first to a router m drawn uniformly (RandomInt over the
  * k^n * c terminals, c on each router), then on to the destination's
  * router t, leaving where its first leg meets t (ph = 1 there): the hops
@@ -111,10 +113,11 @@ static void test_other_routing(void **state)
     (void)state;
     static const struct {
         const char *bs, *own;
-    } rf[3] = {{"xyyx", "xy_yx"}, {"adaptive_xyyx", "adaptive_xy_yx"}, {"valiant", "valiant"}};
+    } rf[5] = {{"valiant", "valiant"}, {"xyyx", "xy_yx"}, {"adaptive_xyyx", "adaptive_xy_yx"}, {"ugal", "ugal"},
+               {"ugal_xyyx", "ugal_xy_yx"}};
     double vh = valiant_hops();
     assert_float_equal(vh, 2.742, 0.001);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         char text[600], name[32], cmd[64];
         snprintf(name, sizeof name, "ffr%d.cfg", i);
         snprintf(text, sizeof text, FF("use_noc_latency = 0; routing_function = %s;\n"), rf[i].bs);
@@ -123,7 +126,7 @@ static void test_other_routing(void **state)
         json_t *j = run_json(cmd);
         json_t *c = json_object_get(j, "config");
         assert_string_equal(json_string_value(json_object_get(c, "routing_function")), rf[i].own);
-        double hops = i < 2 ? 1.5 : vh;
+        double hops = i ? 1.5 : vh;
         assert_float_equal(jnum(j, "hops", "avg"), hops, 0.02 * hops);
         assert_float_equal(jnum(j, "latency", "avg"), 7 + 5 * hops, 0.02 * (7 + 5 * hops));
         json_decref(j);
@@ -161,11 +164,17 @@ static void test_refused(void **state)
             fail_msg("case %d: %s", i, err);
         free(err);
     }
-    /* ugal is not among the values read; the note says flatfly's is not built */
-    put("ffx.cfg", FF("routing_function = ugal;\n"));
+    /* ugal_pni: refused, with why */
+    put("ffx.cfg", FF("routing_function = ugal_pni;\n"));
     assert_int_equal(cmd_run("run --config ffx.cfg", NULL, &err), 2);
-    assert_non_null(strstr(err, "ffx.cfg:3: 'routing_function = ugal' is not honoured"));
-    assert_non_null(strstr(err, "docs/fabrics/flatfly.md; ugal, ugal_pni and ugal_xyyx: not modelled yet"));
+    assert_non_null(strstr(err, "ffx.cfg:3: 'routing_function = ugal_pni' on flatfly: not modelled (ugal_pni_flatfly_onchip "
+                                "asserts k = c"));
+    free(err);
+    /* ugal_xyyx: quarters of the VCs */
+    put("ffq.cfg", FF("routing_function = ugal_xyyx; num_vcs = 6;\n"));
+    assert_int_equal(cmd_run("run --config ffq.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "ffq.cfg:3: 'num_vcs = 6' with ugal_xyyx on flatfly: BookSim2's four quarters (two per "
+                                "order) of the VCs then share a VC"));
     free(err);
     /* ran_min is flatfly's: BookSim2 has no ran_min_mesh */
     put("ffm.cfg", "topology = mesh; k = 4; n = 2; routing_function = ran_min;\n");

@@ -20,7 +20,11 @@
  * Then every route for many packet words: the draws about even (the order;
  * the router drawn, uniform over the 16), and the channel dependencies of
  * all routes acyclic, as BookSim2's comments claim ("each class must have
- * at least 2 vcs assigned or else xy_yx will deadlock"). */
+ * at least 2 vcs assigned or else xy_yx will deadlock"). UGAL
+ * (ugal_flatfly, ugal_xyyx_flatfly_onchip: NOC_TOPO_F_UGAL, _UGAL_XY_YX):
+ * the two candidates at the source's router, the drawn router's box, the
+ * route through it, the router's rule (noc_route_set_pick) on worked
+ * numbers, and the dependencies of either choice acyclic. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -264,6 +268,217 @@ static void test_adaptive_acyclic(void **state)
     }
 }
 
+/* UGAL's candidates at the source's router (in_vc -1) of a packet from
+ * terminal s to d with word w, V VCs; then, following the way toward m (the
+ * non-minimal candidate, or none), the router m where the set turns to
+ * the minimal part; -1 when the set has the minimal way only. Checks each
+ * later router's set: one candidate, toward m on the same part as the
+ * first hop. */
+static int ugal_mid_seen(const noc_topo_t *t, int s, int d, uint32_t w, int V, noc_route_set_t *first)
+{
+    const noc_graph_t *g = noc_topo_graph(t);
+    g->route_set(t, s, s, d, w, 0, V, -1, first);
+    if (first->n == 1)
+        return -1;
+    const noc_route_cand_t *c = &first->c[1];
+    int cur = next_of(t, s, c->port), lo = c->lo, hops = 1;
+    for (;;) {
+        noc_route_set_t rs;
+        g->route_set(t, cur, s, d, w, hops, V, lo, &rs);
+        assert_int_equal(rs.n, 1);
+        if (rs.c[0].lo != c->lo || rs.c[0].port == 0) /* at m: on minimally, or m is d */
+            return cur;
+        assert_int_equal(rs.c[0].hi, c->hi);
+        cur = next_of(t, cur, rs.c[0].port);
+        assert_true(++hops <= 4);
+    }
+}
+
+/* Dimensions in which routers a and b of flatfly:4:2 differ. */
+static int dist42(int a, int b)
+{
+    return (a % 4 != b % 4) + (a / 4 != b / 4);
+}
+
+/* ugal_flatfly with 4 VCs, from 0 = (0,0) to 15 = (3,3): at the source the
+ * minimal way (port 3, upper half [2, 4)) and the way toward the drawn
+ * router m (lower half [0, 2)), UGAL's rule with weights 2 and
+ * H(0, m) + H(m, 15), threshold 2; m drawn over the whole box (both digits
+ * differ: all 16 routers, each about 1/16); m = 0 leaves the minimal way
+ * alone (BookSim2: INT_MAX's overflow either way ends in phase 2 on the
+ * minimal port). Through m = 6 = (2,1): port 2 to router 2, port 4 to 6 on
+ * [0, 2), then minimal on [2, 4): port 3 to 7 = (3,1), port 6 to 15, where
+ * it leaves on its terminal's port, any VC. From 0 to 3 = (3,0), digit 1
+ * shared, m is one of routers 0 .. 3. */
+static void test_ugal_by_hand(void **state)
+{
+    (void)state;
+    noc_topo_t *t = make_flags("flatfly:4:2", NOC_TOPO_F_UGAL);
+    const noc_graph_t *g = noc_topo_graph(t);
+    assert_non_null(g->route_set);
+    int seen[16] = {0}, seen_row[16] = {0}, by6 = 0;
+    for (uint32_t i = 0; i < 16 * WORDS; i++) {
+        noc_route_set_t rs;
+        int m = ugal_mid_seen(t, 0, 15, word(i), 4, &rs);
+        assert_int_equal(rs.c[0].port, 3);
+        assert_int_equal(rs.c[0].lo, 2);
+        assert_int_equal(rs.c[0].hi, 4);
+        if (m < 0) {
+            assert_int_equal(rs.pick, 0);
+            seen[0]++;
+        } else {
+            assert_true(m != 0);
+            seen[m]++;
+            assert_int_equal(rs.pick, 2);
+            assert_int_equal(rs.c[1].lo, 0);
+            assert_int_equal(rs.c[1].hi, 2);
+            assert_int_equal(rs.pick_w[0], 2);
+            assert_int_equal(rs.pick_w[1], dist42(0, m) + dist42(m, 15));
+            assert_int_equal(rs.pick_thr, 2);
+        }
+        if (m == 6) {
+            by6++;
+            assert_int_equal(rs.c[1].port, 2);
+            noc_route_set_t r2;
+            g->route_set(t, 2, 0, 15, word(i), 1, 4, 1, &r2);
+            assert_int_equal(r2.c[0].port, 4);
+            assert_int_equal(r2.c[0].lo, 0);
+            g->route_set(t, 6, 0, 15, word(i), 2, 4, 0, &r2);
+            assert_int_equal(r2.n, 1);
+            assert_int_equal(r2.c[0].port, 3);
+            assert_int_equal(r2.c[0].lo, 2);
+            assert_int_equal(r2.c[0].hi, 4);
+            g->route_set(t, 7, 0, 15, word(i), 3, 4, 3, &r2);
+            assert_int_equal(r2.c[0].port, 6);
+            assert_int_equal(r2.c[0].lo, 2);
+            g->route_set(t, 15, 0, 15, word(i), 4, 4, 2, &r2);
+            assert_int_equal(r2.c[0].port, 0);
+            assert_int_equal(r2.c[0].lo, 0);
+            assert_int_equal(r2.c[0].hi, 4);
+        }
+        int mr = ugal_mid_seen(t, 0, 3, word(i), 4, &rs);
+        seen_row[mr < 0 ? 0 : mr]++;
+    }
+    assert_true(by6 > 0);
+    for (int m = 0; m < 16; m++)
+        if (seen[m] < 400 || seen[m] > 624)
+            fail_msg("0 -> 15: router %d drawn %d times of %u", m, seen[m], 16 * WORDS);
+    for (int m = 0; m < 16; m++)
+        if (m < 4 ? seen_row[m] < 1800 || seen_row[m] > 2296 : seen_row[m] != 0)
+            fail_msg("0 -> 3: router %d drawn %d times of %u", m, seen_row[m], 16 * WORDS);
+    noc_topo_destroy(t);
+}
+
+/* ugal_xyyx_flatfly with 8 VCs, 0 to 15: x-first toward m on [0, 2),
+ * x-first minimal on [2, 4) (port 3), y-first toward m on [4, 6), y-first
+ * minimal on [6, 8) (port 6); the order drawn, about evenly; the way
+ * toward m in the same order (at 0 toward m = (a, b): x-first port 1 + a - 1
+ * where a != 0, y-first port 4 + b - 1 where b != 0). */
+static void test_ugal_xy_yx_by_hand(void **state)
+{
+    (void)state;
+    noc_topo_t *t = make_flags("flatfly:4:2", NOC_TOPO_F_UGAL_XY_YX);
+    assert_int_equal(t->n_vclasses, 4);
+    int order[2] = {0, 0};
+    for (uint32_t i = 0; i < WORDS; i++) {
+        noc_route_set_t rs;
+        int m = ugal_mid_seen(t, 0, 15, word(i), 8, &rs);
+        int yx = rs.c[0].lo >= 4;
+        order[yx]++;
+        assert_int_equal(rs.c[0].port, yx ? 6 : 3);
+        assert_int_equal(rs.c[0].lo, yx ? 6 : 2);
+        assert_int_equal(rs.c[0].hi, yx ? 8 : 4);
+        if (m < 0)
+            continue;
+        assert_int_equal(rs.c[1].lo, yx ? 4 : 0);
+        assert_int_equal(rs.c[1].hi, yx ? 6 : 2);
+        int a = m % 4, b = m / 4;
+        assert_int_equal(rs.c[1].port, yx ? (b ? 4 + b - 1 : a) : (a ? a : 4 + b - 1));
+        /* the way walked reaches the m UGAL weighed */
+        assert_int_equal(rs.pick_w[1], dist42(0, m) + dist42(m, 15));
+        if (m != 15) { /* at m, on minimally in the same order: (a, b) to (3, 3) */
+            noc_route_set_t r2;
+            noc_topo_graph(t)->route_set(t, m, 0, 15, word(i), dist42(0, m), 8, yx ? 4 : 0, &r2);
+            assert_int_equal(r2.c[0].lo, yx ? 6 : 2);
+            assert_int_equal(r2.c[0].port, yx ? (b != 3 ? 6 : 3) : (a != 3 ? 3 : 6));
+        }
+    }
+    assert_true(order[0] > 0.45 * WORDS && order[1] > 0.45 * WORDS);
+    noc_topo_destroy(t);
+}
+
+/* UGAL's rule in the router (model/graph.h's noc_route_set_pick): keep the
+ * minimal candidate 0 when w0 * u0 <= w1 * u1 + thr. Worked: w = (2, 4),
+ * thr 2: u = (3, 1): 6 <= 6, minimal; u = (4, 1): 8 > 6, the other;
+ * u = (1, 0) with w = (1, 2): 1 <= 2 (the threshold), minimal; u = (0, 0):
+ * minimal. pick 1: the less used, a tie by pick_bit. */
+static void test_pick_rule(void **state)
+{
+    (void)state;
+    noc_route_set_t rs = {0};
+    rs.pick = 2;
+    rs.pick_w[0] = 2;
+    rs.pick_w[1] = 4;
+    rs.pick_thr = 2;
+    assert_int_equal(noc_route_set_pick(&rs, 3, 1), 0);
+    assert_int_equal(noc_route_set_pick(&rs, 4, 1), 1);
+    assert_int_equal(noc_route_set_pick(&rs, 0, 0), 0);
+    rs.pick_w[0] = 1;
+    rs.pick_w[1] = 2;
+    assert_int_equal(noc_route_set_pick(&rs, 1, 0), 0);
+    assert_int_equal(noc_route_set_pick(&rs, 3, 0), 1);
+    rs.pick = 1;
+    assert_int_equal(noc_route_set_pick(&rs, 3, 1), 1);
+    assert_int_equal(noc_route_set_pick(&rs, 1, 3), 0);
+    assert_int_equal(noc_route_set_pick(&rs, 2, 2), 0);
+    rs.pick_bit = 1;
+    assert_int_equal(noc_route_set_pick(&rs, 2, 2), 1);
+}
+
+/* UGAL: every route either choice at the source's router gives, for 64
+ * words, the later routers by the part of the VCs: acyclic. */
+static void ugal_acyclic(const char *spec, unsigned flags, int V)
+{
+    noc_topo_t *t = make_flags(spec, flags);
+    const noc_graph_t *g = noc_topo_graph(t);
+    int n = t->n_nodes;
+    cdg_t cg = {t->n_ports * V, 0, 0, NULL};
+    for (uint32_t i = 0; i < 64; i++)
+        for (int s = 0; s < n; s++)
+            for (int d = 0; d < n; d++)
+                for (int first = 0; first < 2; first++) {
+                    int cur = s, in_vc = -1, prev = -1, hops = 0;
+                    for (;;) {
+                        noc_route_set_t rs;
+                        g->route_set(t, cur, s, d, word(i), hops, V, in_vc, &rs);
+                        const noc_route_cand_t *c = &rs.c[rs.n == 2 ? first : 0];
+                        if (c->port == 0) {
+                            assert_int_equal(cur, d);
+                            break;
+                        }
+                        int gp = t->port_base[cur] + c->port, ch = gp * V + c->lo;
+                        if (prev >= 0)
+                            cdg_add(&cg, prev, ch);
+                        prev = ch;
+                        in_vc = c->lo;
+                        cur = next_of(t, cur, c->port);
+                        assert_true(++hops <= 2 * 3);
+                    }
+                }
+    assert_true(cdg_acyclic(&cg));
+    free(cg.edge);
+    noc_topo_destroy(t);
+}
+
+static void test_ugal_acyclic(void **state)
+{
+    (void)state;
+    ugal_acyclic("flatfly:4:2", NOC_TOPO_F_UGAL, 4);
+    ugal_acyclic("flatfly:3:3", NOC_TOPO_F_UGAL, 4);
+    ugal_acyclic("flatfly:4:2", NOC_TOPO_F_UGAL_XY_YX, 8);
+    ugal_acyclic("flatfly:3:3", NOC_TOPO_F_UGAL_XY_YX, 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +487,10 @@ int main(void)
         cmocka_unit_test(test_acyclic),
         cmocka_unit_test(test_adaptive_by_hand),
         cmocka_unit_test(test_adaptive_acyclic),
+        cmocka_unit_test(test_ugal_by_hand),
+        cmocka_unit_test(test_ugal_xy_yx_by_hand),
+        cmocka_unit_test(test_pick_rule),
+        cmocka_unit_test(test_ugal_acyclic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
