@@ -146,7 +146,8 @@ void noc_bs_translate_tree(noc_bs_read_t *r, noc_config_t *cfg, const char *topo
 /* topology = dragonflynew: BookSim2's dragonfly (networks/dragonfly.cpp) as
  * the SPEC dragonfly:k; its assert n = 1 refused by name, min_dragonflynew
  * as the SPEC's routing (its VCs 0 and 1, whatever num_vcs: 2 asked for),
- * ugal_dragonflynew refused. *lat = 0: the channels take the link classes'
+ * ugal_dragonflynew as noctua's ugal on it (its assert num_vcs = 3 asked
+ * for). *lat = 0: the channels take the link classes'
  * latencies (NOC_BS_DFLY_CLASS_LATENCY), and each its own credit loop. */
 void noc_bs_translate_dragonfly(noc_bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
 {
@@ -159,13 +160,16 @@ void noc_bs_translate_dragonfly(noc_bs_read_t *r, noc_config_t *cfg, const char 
         noc_bs_refuse(r, line, "'n = %ld' on dragonflynew: BookSim2's dragonflynew asserts n = 1 (one dimension in a "
                       "group)", n);
     }
-    if (strcmp(rf, "ugal") == 0)
-        noc_bs_refuse(r, lrf, "'routing_function = ugal' on dragonflynew: not modelled yet (ugal_dragonflynew is adaptive: "
-                      "it draws an intermediate node for every packet and weighs queue lengths); min is built");
-    else if (strcmp(rf, "min") != 0)
-        noc_bs_refuse(r, lrf, "'routing_function = %s' on dragonflynew: BookSim2's dragonflynew has min and ugal; noctua "
-                      "builds min (min_dragonflynew)", rf);
-    if (vcs != 2) {
+    int ugal = strcmp(rf, "ugal") == 0;
+    if (!ugal && strcmp(rf, "min") != 0)
+        noc_bs_refuse(r, lrf, "'routing_function = %s' on dragonflynew: BookSim2's dragonflynew has min and ugal", rf);
+    if (ugal && vcs != 3) {
+        noc_bs_value_of(r, "num_vcs", &line);
+        noc_bs_refuse(r, line, "'num_vcs = %ld' with ugal on dragonflynew: BookSim2's ugal_dragonflynew asserts "
+                      "num_vcs = 3 (one VC a phase)", vcs);
+    } else if (ugal) { /* ugal_dragonflynew: adaptive, the dragonfly SPEC's route set */
+        noc_bs_set(r, cfg, "routing_function", "ugal", NULL);
+    } else if (vcs != 2) {
         noc_bs_value_of(r, "num_vcs", &line);
         noc_bs_refuse(r, line, "'num_vcs = %ld' on dragonflynew: BookSim2's min_dragonflynew uses VCs 0 and 1 whatever "
                       "num_vcs, noctua's two VC classes share all VCs: give num_vcs = 2 to mean the same", vcs);

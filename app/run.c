@@ -105,9 +105,10 @@ int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *f
         }
         *flags |= NOC_TOPO_F_ANCA;
     } else if (strcmp(cfg->routing_function, "ugal") == 0 || strcmp(cfg->routing_function, "ugal_xy_yx") == 0) {
-        if (strncmp(spec, "flatfly:", 8) != 0) {
-            snprintf(err, errlen, "parameter 'routing_function': %s is built for flatfly:K:N only, not for %s",
-                     cfg->routing_function, spec);
+        int dfly = strncmp(spec, "dragonfly:", 10) == 0 && strcmp(cfg->routing_function, "ugal") == 0;
+        if (strncmp(spec, "flatfly:", 8) != 0 && !dfly) {
+            snprintf(err, errlen, "parameter 'routing_function': %s is built for flatfly:K:N%s only, not for %s",
+                     cfg->routing_function, strcmp(cfg->routing_function, "ugal") == 0 ? " and dragonfly:P" : "", spec);
             return -1;
         }
         *flags |= strcmp(cfg->routing_function, "ugal") == 0 ? NOC_TOPO_F_UGAL : NOC_TOPO_F_UGAL_XY_YX;

@@ -66,7 +66,8 @@
 # with 4-flit packets, and on a 2-ary 4-flat (x = 4)), or ffroute (only
 # flatflyconfig with xyyx, adaptive_xyyx (routing_delay 0 as shipped, and
 # 1), valiant, ugal and ugal_xyyx (routing_delay 0 and 1), uniform and
-# transpose traffic), or trees (only
+# transpose traffic; then dragonflynew k = 2 with ugal, 3 VCs of 256 flits,
+# routing_delay 0 and 1, uniform traffic), or trees (only
 # BookSim2's qtree and tree4, k = 4, n = 3, nca routing, 4 VCs of 8 flits,
 # 1-flit packets, uniform and bitcomp traffic from low load to past
 # saturation, and tree4 with anca), or bal (only dim_order_bal_torus: an
@@ -422,6 +423,13 @@ if [ "$SET" = ffroute ]; then
       u=${u/routing_delay  = 0/routing_delay = $rd}
       for r in 0.30 0.50 0.60 0.90; do own "flatflyconfig, $rf, routing_delay = $rd" "$r" "$u"; done
       for r in 0.10 0.30 0.50; do own "flatflyconfig, $rf, routing_delay = $rd, transpose" "$r" "${u/uniform/transpose}"; done
+    done
+  done
+  # ugal_dragonflynew (its 3 VCs) on the dfly set's dragonflynew
+  du=${dfly/routing_function = min; num_vcs = 2;/routing_function = ugal; num_vcs = 3;}
+  for rd in 0 1; do
+    for r in 0.10 0.30 0.50 0.60 0.90; do
+      own "dragonflynew k = 2, ugal, 3 VCs of 256 flits, 10-flit packets, routing_delay = $rd" "$r" "${du/routing_delay = 0/routing_delay = $rd}"
     done
   done
   exit 0
