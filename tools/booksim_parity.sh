@@ -414,6 +414,8 @@ if [ "$SET" = ffroute ]; then
   done
   tr=${ff/ran_min/adaptive_xyyx}
   for r in 0.30 0.60 0.90; do own "flatflyconfig, adaptive_xyyx, routing_delay = 1" "$r" "${tr/routing_delay  = 0/routing_delay = 1}"; done
+  tr=${tr/uniform/transpose}
+  for r in 0.30 0.50; do own "flatflyconfig, adaptive_xyyx, routing_delay = 1, transpose" "$r" "${tr/routing_delay  = 0/routing_delay = 1}"; done
   for r in 0.10 0.20 0.35 0.45 0.60; do own "flatflyconfig, valiant" "$r" "${ff/ran_min/valiant}"; done
   tr=${ff/uniform/transpose}
   for r in 0.10 0.30; do own "flatflyconfig, valiant, transpose" "$r" "${tr/ran_min/valiant}"; done

@@ -421,7 +421,8 @@ int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, uns
                  NOC_TOPO_F_UGAL_XY_YX)) {
         t->n_vclasses = flags & NOC_TOPO_F_UGAL_XY_YX ? 4 : 2;
         t->route_needs_src = 1; /* the header's salt (and UGAL's source) */
-        if (flags & (NOC_TOPO_F_ADAPT_XY_YX | NOC_TOPO_F_UGAL | NOC_TOPO_F_UGAL_XY_YX)) /* ops->route: dimension order */
+        /* adaptive: a route set; ops->route, dimension order, stays the escape */
+        if (flags & (NOC_TOPO_F_ADAPT_XY_YX | NOC_TOPO_F_UGAL | NOC_TOPO_F_UGAL_XY_YX))
             t->route_set = flags & NOC_TOPO_F_UGAL        ? ffly_ugal_set
                            : flags & NOC_TOPO_F_UGAL_XY_YX ? ffly_ugal_xy_yx_set
                                                           : ffly_adapt_set;

@@ -167,8 +167,8 @@ static void test_refused(void **state)
     /* ugal_pni: refused, with why */
     put("ffx.cfg", FF("routing_function = ugal_pni;\n"));
     assert_int_equal(cmd_run("run --config ffx.cfg", NULL, &err), 2);
-    assert_non_null(strstr(err, "ffx.cfg:3: 'routing_function = ugal_pni' on flatfly: not modelled (ugal_pni_flatfly_onchip "
-                                "asserts k = c"));
+    assert_non_null(strstr(err, "ffx.cfg:3: 'routing_function = ugal_pni' on flatfly: not modelled "
+                                "(ugal_pni_flatfly_onchip asserts k = c"));
     free(err);
     /* ugal_xyyx: quarters of the VCs */
     put("ffq.cfg", FF("routing_function = ugal_xyyx; num_vcs = 6;\n"));

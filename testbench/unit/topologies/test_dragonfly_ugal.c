@@ -193,7 +193,8 @@ static void test_phase0_cycle(void **state)
     /* the cycle's six edges, each channel on VC 0 */
     static const int hop[7][2] = {{0, 1}, {1, 2}, {4, 1}, {5, 2}, {3, 1}, {2, 2}, {0, 1}};
     for (int e = 0; e < 6; e++) {
-        int a = (t->port_base[hop[e][0]] + hop[e][1]) * V, b = (t->port_base[hop[e + 1][0]] + hop[e + 1][1]) * V, found = 0;
+        int a = (t->port_base[hop[e][0]] + hop[e][1]) * V, found = 0;
+        int b = (t->port_base[hop[e + 1][0]] + hop[e + 1][1]) * V;
         for (int k = 0; k < cg.n_edges && !found; k++)
             found = cg.edge[k][0] == a && cg.edge[k][1] == b;
         if (!found)
