@@ -146,7 +146,8 @@ void noc_bs_translate_tree(noc_bs_read_t *r, noc_config_t *cfg, const char *topo
 /* topology = dragonflynew: BookSim2's dragonfly (networks/dragonfly.cpp) as
  * the SPEC dragonfly:k; its assert n = 1 refused by name, min_dragonflynew
  * as the SPEC's routing (its VCs 0 and 1, whatever num_vcs: 2 asked for),
- * ugal_dragonflynew refused. *lat = 0: the channels take the link classes'
+ * ugal_dragonflynew as noctua's ugal on it (its assert num_vcs = 3 asked
+ * for). *lat = 0: the channels take the link classes'
  * latencies (NOC_BS_DFLY_CLASS_LATENCY), and each its own credit loop. */
 void noc_bs_translate_dragonfly(noc_bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long *lat)
 {
@@ -159,13 +160,16 @@ void noc_bs_translate_dragonfly(noc_bs_read_t *r, noc_config_t *cfg, const char 
         noc_bs_refuse(r, line, "'n = %ld' on dragonflynew: BookSim2's dragonflynew asserts n = 1 (one dimension in a "
                       "group)", n);
     }
-    if (strcmp(rf, "ugal") == 0)
-        noc_bs_refuse(r, lrf, "'routing_function = ugal' on dragonflynew: not modelled yet (ugal_dragonflynew is adaptive: "
-                      "it draws an intermediate node for every packet and weighs queue lengths); min is built");
-    else if (strcmp(rf, "min") != 0)
-        noc_bs_refuse(r, lrf, "'routing_function = %s' on dragonflynew: BookSim2's dragonflynew has min and ugal; noctua "
-                      "builds min (min_dragonflynew)", rf);
-    if (vcs != 2) {
+    int ugal = strcmp(rf, "ugal") == 0;
+    if (!ugal && strcmp(rf, "min") != 0)
+        noc_bs_refuse(r, lrf, "'routing_function = %s' on dragonflynew: BookSim2's dragonflynew has min and ugal", rf);
+    if (ugal && vcs != 3) {
+        noc_bs_value_of(r, "num_vcs", &line);
+        noc_bs_refuse(r, line, "'num_vcs = %ld' with ugal on dragonflynew: BookSim2's ugal_dragonflynew asserts "
+                      "num_vcs = 3 (one VC a phase)", vcs);
+    } else if (ugal) { /* ugal_dragonflynew: adaptive, the dragonfly SPEC's route set */
+        noc_bs_set(r, cfg, "routing_function", "ugal", NULL);
+    } else if (vcs != 2) {
         noc_bs_value_of(r, "num_vcs", &line);
         noc_bs_refuse(r, line, "'num_vcs = %ld' on dragonflynew: BookSim2's min_dragonflynew uses VCs 0 and 1 whatever "
                       "num_vcs, noctua's two VC classes share all VCs: give num_vcs = 2 to mean the same", vcs);
@@ -201,12 +205,53 @@ static int flatfly_ileng(long xr, long yr)
     return (int)most;
 }
 
+/* routing_function on flatfly: ran_min (min_flatfly) is the SPEC's own;
+ * xyyx, adaptive_xyyx, valiant, ugal and ugal_xyyx (xyyx_flatfly, ...,
+ * ugal_xyyx_flatfly_onchip) are noctua's xy_yx, adaptive_xy_yx, valiant,
+ * ugal and ugal_xy_yx on the SPEC (topologies/flatfly.c), each halving the
+ * VCs as BookSim2 does (available_vcs = (vcEnd - vcBegin + 1) / 2;
+ * ugal_xyyx halves each half again): a num_vcs (or packet kind's range)
+ * that does not divide gives parts sharing a VC there, refused. */
+static void flatfly_routing(noc_bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf)
+{
+    const char *own = strcmp(rf, "xyyx") == 0 ? "xy_yx" : strcmp(rf, "adaptive_xyyx") == 0 ? "adaptive_xy_yx"
+                      : strcmp(rf, "valiant") == 0 ? "valiant" : strcmp(rf, "ugal") == 0 ? "ugal"
+                      : strcmp(rf, "ugal_xyyx") == 0 ? "ugal_xy_yx" : NULL;
+    long vcs = 0, parts = strcmp(rf, "ugal_xyyx") == 0 ? 4 : 2;
+    unsigned long line;
+    if (strcmp(rf, "ran_min") == 0)
+        return;
+    if (strcmp(rf, "ugal_pni") == 0) {
+        noc_bs_refuse(r, lrf, "'routing_function = ugal_pni' on flatfly: not modelled (ugal_pni_flatfly_onchip asserts "
+                      "k = c and splits each phase's VCs by the digit the packet's next hop moves to, its injection VC "
+                      "too, which noctua's VC classes do not express); ugal and ugal_xyyx are built");
+        return;
+    }
+    if (!own) {
+        noc_bs_refuse(r, lrf, "'routing_function = %s' on flatfly: noctua builds ran_min, xyyx, adaptive_xyyx, valiant, "
+                      "ugal and ugal_xyyx", rf);
+        return;
+    }
+    if (noc_bs_int_key(r, "num_vcs", 1, 64, &vcs))
+        return;
+    if (vcs % parts) {
+        noc_bs_value_of(r, "num_vcs", &line);
+        noc_bs_refuse(r, line, "'num_vcs = %ld' with %s on flatfly: BookSim2's %s, noctua's VC classes share none: "
+                      "give a num_vcs that %ld divides", vcs, rf, parts == 2 ? "two halves of the VCs then share the "
+                      "middle VC" : "four quarters (two per order) of the VCs then share a VC", parts);
+        return;
+    }
+    noc_bs_rw_halves(r, rf);
+    noc_bs_set(r, cfg, "routing_function", own, NULL);
+}
+
 /* topology = flatfly: BookSim2's flattened butterfly
  * (networks/flatfly_onchip.cpp) as the SPEC flatfly:k:n:xrxyr:x, its
  * asserts (c = xr * yr, xr = yr, x = y, n <= 4) refused by name, ran_min
- * (min_flatfly) as the SPEC's routing. With use_noc_latency every link
- * takes its length, xr|dx| + yr|dy| cycles, flits and credits: *lat = 0
- * and r->class_lat gives each length class its latency. */
+ * (min_flatfly) as the SPEC's routing, the others as flatfly_routing
+ * says. With use_noc_latency every link takes its length, xr|dx| + yr|dy|
+ * cycles, flits and credits: *lat = 0 and r->class_lat gives each length
+ * class its latency. */
 void noc_bs_translate_flatfly(noc_bs_read_t *r, noc_config_t *cfg, const char *rf, unsigned long lrf, long use_noc,
                               long *lat)
 {
@@ -235,9 +280,7 @@ void noc_bs_translate_flatfly(noc_bs_read_t *r, noc_config_t *cfg, const char *r
                       "channels then take 1 to %d cycles by the terminal's place, noctua's all the same", xr,
                       flatfly_ileng(xr, yr));
     }
-    if (strcmp(rf, "ran_min") != 0)
-        noc_bs_refuse(r, lrf, "'routing_function = %s' on flatfly: noctua builds ran_min (min_flatfly) only; BookSim2's "
-                      "xyyx, adaptive_xyyx, valiant, ugal, ugal_pni and ugal_xyyx draw or adapt: not modelled yet", rf);
+    flatfly_routing(r, cfg, rf, lrf);
     const char *tr = noc_bs_value_of(r, "traffic", &line);
     if (strcmp(tr, "tornado") == 0 || strcmp(tr, "neighbor") == 0 || strcmp(tr, "badperm_yarc") == 0)
         noc_bs_refuse(r, line, "'traffic = %s' on flatfly: BookSim2's %s moves the n digits of radix k*xr of a terminal's "

@@ -105,21 +105,33 @@ int noc_app_routing_flags(const noc_config_t *cfg, const char *spec, unsigned *f
             return -1;
         }
         *flags |= NOC_TOPO_F_ANCA;
+    } else if (strcmp(cfg->routing_function, "ugal") == 0 || strcmp(cfg->routing_function, "ugal_xy_yx") == 0) {
+        int dfly = strncmp(spec, "dragonfly:", 10) == 0 && strcmp(cfg->routing_function, "ugal") == 0;
+        if (strncmp(spec, "flatfly:", 8) != 0 && !dfly) {
+            snprintf(err, errlen, "parameter 'routing_function': %s is built for flatfly:K:N%s only, not for %s",
+                     cfg->routing_function, strcmp(cfg->routing_function, "ugal") == 0 ? " and dragonfly:P" : "", spec);
+            return -1;
+        }
+        *flags |= strcmp(cfg->routing_function, "ugal") == 0 ? NOC_TOPO_F_UGAL : NOC_TOPO_F_UGAL_XY_YX;
     } else if (strcmp(cfg->routing_function, "valiant") == 0 &&
              (strncmp(spec, "torus:", 6) == 0 || strncmp(spec, "ring:", 5) == 0))
         *flags |= NOC_TOPO_F_VALIANT;
     else if (mesh_routing(cfg->routing_function)) {
-        if (strncmp(spec, "mesh:", 5) != 0) {
+        unsigned ff = NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ADAPT_XY_YX; /* also on flatfly:, flatfly.c */
+        int on_ff = strncmp(spec, "flatfly:", 8) == 0 && (mesh_routing(cfg->routing_function) & ff);
+        if (strncmp(spec, "mesh:", 5) != 0 && !on_ff) {
             snprintf(err, errlen, "parameter 'routing_function': %s is built for %s only, not for %s",
                      cfg->routing_function, strncmp(cfg->routing_function, "valiant", 7) == 0
-                     ? "meshes, tori and rings (mesh:, torus:, ring:)" : "meshes (mesh:AxB...)", spec);
+                     ? "meshes, tori, rings and flattened butterflies (mesh:, torus:, ring:, flatfly:)"
+                     : mesh_routing(cfg->routing_function) & ff ? "meshes and flattened butterflies (mesh:, flatfly:)"
+                     : "meshes (mesh:AxB...)", spec);
             return -1;
         }
         *flags |= mesh_routing(cfg->routing_function);
     } else if (strcmp(cfg->routing_function, "dor") != 0 && strcmp(cfg->routing_function, "dim_order") != 0) {
         snprintf(err, errlen, "parameter 'routing_function': unknown routing '%s' (dor, dor_booksim, dor_bal_booksim, "
                  "dor_no_dateline, xy_yx, valiant, romm, min_adapt, min_adapt_booksim, planar_adapt_booksim, "
-                 "adaptive_xy_yx, anca)",
+                 "adaptive_xy_yx, anca, ugal, ugal_xy_yx)",
                  cfg->routing_function);
         return -1;
     }

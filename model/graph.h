@@ -69,17 +69,30 @@ typedef void (*noc_graph_route_rand_fn)(const void *ctx, int cur, int src, int d
  * needs with wormhole switching). With pick set, the
  * router keeps only the candidate whose output port has the fewest flits
  * sent downstream and not yet credited back (BookSim2's GetUsedCredit), a
- * tie going by the candidates' order from the bit `pick_bit` names. */
+ * tie going by the candidates' order from the bit `pick_bit` names. With
+ * pick 2 (UGAL), it keeps candidate 0 when pick_w[0] times its port's
+ * used credits is at most pick_w[1] times candidate 1's plus pick_thr,
+ * else candidate 1 (BookSim2's ugal_flatfly: the hops of the minimal and
+ * the non-minimal way as weights, a threshold of 2). */
 #define NOC_ROUTE_SET_MAX 4
 typedef struct noc_route_cand {
     uint8_t port, lo, hi, pri, empty;
 } noc_route_cand_t;
 typedef struct noc_route_set {
     int n;
-    int pick;     /* 1: the router keeps the least used candidate (of 2) */
-    int pick_bit; /* with pick: on a tie, candidate 1 when this is 1, else 0 */
+    int pick;     /* 1: the router keeps the least used candidate (of 2); 2: by UGAL's rule */
+    int pick_bit; /* with pick 1: on a tie, candidate 1 when this is 1, else 0 */
+    int pick_w[2], pick_thr; /* with pick 2: the weights and the threshold */
     noc_route_cand_t c[NOC_ROUTE_SET_MAX];
 } noc_route_set_t;
+/* Which candidate (0 or 1) a set with pick keeps, its ports having u0 and
+ * u1 flits sent downstream and not credited back. */
+static inline int noc_route_set_pick(const noc_route_set_t *rs, int u0, int u1)
+{
+    if (rs->pick == 2) /* UGAL */
+        return rs->pick_w[0] * u0 > rs->pick_w[1] * u1 + rs->pick_thr;
+    return u0 != u1 ? u1 < u0 : rs->pick_bit != 0;
+}
 /* The candidates at router cur for a head from src to dst with random word
  * salt after hops network links, on a port with V VCs, which arrived on VC
  * in_vc of a network port (-1: injected at cur, from one of its terminals).

@@ -63,7 +63,11 @@
 # 2x2 nodes on each of 16 routers, ran_min, 8 VCs of 4 flits, iSLIP) as
 # shipped, then from low load to past saturation with use_noc_latency 1
 # (its default: links of 2, 4 and 6 cycles) and 0, with transpose traffic,
-# with 4-flit packets, and on a 2-ary 4-flat (x = 4)), or trees (only
+# with 4-flit packets, and on a 2-ary 4-flat (x = 4)), or ffroute (only
+# flatflyconfig with xyyx, adaptive_xyyx (routing_delay 0 as shipped, and
+# 1), valiant, ugal and ugal_xyyx (routing_delay 0 and 1), uniform and
+# transpose traffic; then dragonflynew k = 2 with ugal, 3 VCs of 256 flits,
+# routing_delay 0 and 1, uniform traffic), or trees (only
 # BookSim2's qtree and tree4, k = 4, n = 3, nca routing, 4 VCs of 8 flits,
 # 1-flit packets, uniform and bitcomp traffic from low load to past
 # saturation, and tree4 with anca), or bal (only dim_order_bal_torus: an
@@ -98,7 +102,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, trees or bal, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -396,6 +400,40 @@ if [ "$SET" = flatfly ]; then
   for r in 0.10 0.20 0.30 0.50; do own "flatflyconfig, transpose" "$r" "${ff/uniform/transpose}"; done
   for r in 0.05 0.12 0.15 0.20; do own "flatflyconfig, 4-flit packets" "$r" "$ff packet_size = 4;"; done
   for r in 0.30 0.50; do own "flatflyconfig with k = 2, n = 4" "$r" "$ff k = 2; n = 4;"; done
+  exit 0
+fi
+# the flattened butterfly's other routing functions (xyyx_flatfly,
+# adaptive_xyyx_flatfly, valiant_flatfly, ugal_flatfly, ugal_xyyx_flatfly)
+# on examples/flatflyconfig
+if [ "$SET" = ffroute ]; then
+  ff=$(sed -e '/^injection_rate *=/d' -e '/^sample_period *=/d' -e 's://.*$::' "$SRC/examples/flatflyconfig" | tr '\n' ' ')
+  for rf in xyyx adaptive_xyyx; do
+    for r in 0.30 0.60 0.70 0.90; do own "flatflyconfig, $rf" "$r" "${ff/ran_min/$rf}"; done
+    tr=${ff/uniform/transpose}
+    for r in 0.10 0.30 0.50; do own "flatflyconfig, $rf, transpose" "$r" "${tr/ran_min/$rf}"; done
+  done
+  tr=${ff/ran_min/adaptive_xyyx}
+  for r in 0.30 0.60 0.90; do own "flatflyconfig, adaptive_xyyx, routing_delay = 1" "$r" "${tr/routing_delay  = 0/routing_delay = 1}"; done
+  tr=${tr/uniform/transpose}
+  for r in 0.30 0.50; do own "flatflyconfig, adaptive_xyyx, routing_delay = 1, transpose" "$r" "${tr/routing_delay  = 0/routing_delay = 1}"; done
+  for r in 0.10 0.20 0.35 0.45 0.60; do own "flatflyconfig, valiant" "$r" "${ff/ran_min/valiant}"; done
+  tr=${ff/uniform/transpose}
+  for r in 0.10 0.30; do own "flatflyconfig, valiant, transpose" "$r" "${tr/ran_min/valiant}"; done
+  for rf in ugal ugal_xyyx; do
+    for rd in 0 1; do
+      u=${ff/ran_min/$rf}
+      u=${u/routing_delay  = 0/routing_delay = $rd}
+      for r in 0.30 0.50 0.60 0.90; do own "flatflyconfig, $rf, routing_delay = $rd" "$r" "$u"; done
+      for r in 0.10 0.30 0.50; do own "flatflyconfig, $rf, routing_delay = $rd, transpose" "$r" "${u/uniform/transpose}"; done
+    done
+  done
+  # ugal_dragonflynew (its 3 VCs) on the dfly set's dragonflynew
+  du=${dfly/routing_function = min; num_vcs = 2;/routing_function = ugal; num_vcs = 3;}
+  for rd in 0 1; do
+    for r in 0.10 0.30 0.50 0.60 0.90; do
+      own "dragonflynew k = 2, ugal, 3 VCs of 256 flits, 10-flit packets, routing_delay = $rd" "$r" "${du/routing_delay = 0/routing_delay = $rd}"
+    done
+  done
   exit 0
 fi
 # hold_switch_for_packet: 2 VCs of 8 flits, 4-flit packets, rates in flits

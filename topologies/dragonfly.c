@@ -23,8 +23,25 @@
  * channels lead only to class 0 local links of the same group once, or to
  * class 1; class 1 local links lead only to ejection: no cycle. A packet
  * also ejects on a VC of its phase's class (eject_vclass), as BookSim2's
- * min_dragonflynew asks for VC ph at the ejection port too. */
+ * min_dragonflynew asks for VC ph at the ejection port too.
+ *
+ * With NOC_TOPO_F_UGAL, BookSim2's ugal_dragonflynew (3 VCs, VC c = class
+ * c): a route set read by the vc router. At the source's router a packet
+ * for its own group takes the minimal way on VC 2 (phase 2); for another
+ * group, a router m is drawn from its word (BookSim2: a terminal of the
+ * whole network); if m is in this group, the minimal way (phase 1), else
+ * the router keeps the minimal way (phase 1) when its port's used credits
+ * are at most 2 times those of the port toward m plus 30, else the way
+ * toward m (phase 0, on VC 0, local, global, local, until m, then phase
+ * 1). In phase 1 a global hop and all after it go on phase 2. Each hop and
+ * the ejection on VC phase. Later routers read the phase from the VC the
+ * head came in on. BookSim2 claims no freedom from deadlock for it and the
+ * channel dependencies of phase 0 do close cycles (a local hop before a
+ * global one in one group is the last local hop of another packet's way to
+ * its m there; ctest topologies.dragonfly_ugal shows one): noctua's
+ * detector reports one if it happens. */
 #include "topologies/fabrics.h"
+#include "model/rng.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +89,71 @@ static void dfly_route(const void *ctx, int cur, int src, int dst, noc_route_t *
         r->port = (uint8_t)local_port(d, cur % d->a, target % d->a);
         r->vclass = (uint8_t)phase;
     }
+}
+
+/* BookSim2's dragonfly_port: router cur's port toward terminal t (or, with
+ * t = -1 - m, toward router m: never its local port); *global set when it
+ * is a global link. */
+static int port_to(const dfly_t *d, int cur, int t, int *global)
+{
+    int grp = cur / d->a, router = t >= 0 ? t / d->p : -1 - t, tgrp = router / d->a;
+    *global = 0;
+    if (router == cur)
+        return t % d->p;
+    int target = router, x = 0;
+    if (tgrp != grp) {
+        x = global_index(grp, tgrp);
+        target = grp * d->a + x / d->p;
+    }
+    if (target == cur) {
+        *global = 1;
+        return 3 * d->p - 1 + x % d->p;
+    }
+    return local_port(d, cur % d->a, target % d->a);
+}
+
+static void cand(noc_route_set_t *rs, int port, int vc)
+{
+    noc_route_cand_t *c = &rs->c[rs->n++];
+    c->port = (uint8_t)port;
+    c->lo = (uint8_t)vc;
+    c->hi = (uint8_t)(vc + 1);
+    c->pri = 0;
+    c->empty = 0;
+}
+
+/* The phase-1 candidate toward dst: phase 2 from a global hop on. */
+static void toward_dst(const dfly_t *d, int cur, int dst, int ph, noc_route_set_t *rs)
+{
+    int global, port = port_to(d, cur, dst, &global);
+    cand(rs, port, ph == 1 && global ? 2 : ph);
+}
+
+static void dfly_ugal_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V, int in_vc,
+                          noc_route_set_t *rs)
+{
+    const dfly_t *d = ((const noc_topo_t *)ctx)->priv;
+    int grp = cur / d->a, dgrp = dst / (d->a * d->p), global;
+    int m = (int)(noc_rng_mix(salt) % (uint64_t)(d->a * d->g));
+    (void)src, (void)hops, (void)V;
+    rs->n = rs->pick = rs->pick_bit = 0;
+    if (in_vc < 0) {
+        if (dgrp == grp || m / d->a == grp) {
+            toward_dst(d, cur, dst, dgrp == grp ? 2 : 1, rs);
+            return;
+        }
+        toward_dst(d, cur, dst, 1, rs);
+        cand(rs, port_to(d, cur, -1 - m, &global), 0);
+        rs->pick = 2;
+        rs->pick_w[0] = 1;
+        rs->pick_w[1] = 2;
+        rs->pick_thr = 30;
+        return;
+    }
+    if (in_vc == 0 && cur != m)
+        cand(rs, port_to(d, cur, -1 - m, &global), 0);
+    else
+        toward_dst(d, cur, dst, in_vc == 0 ? 1 : in_vc, rs);
 }
 
 static void dfly_label(const noc_topo_t *t, int n, char *buf, size_t len)
@@ -122,7 +204,6 @@ int noc_topo_build_dragonfly(noc_topo_t *t, const char *kind, const char *arg, u
                              size_t whylen)
 {
     (void)kind;
-    (void)flags;
     dfly_t d;
     if (parse(arg, &d, why, whylen) != 0)
         return -1;
@@ -166,6 +247,10 @@ int noc_topo_build_dragonfly(noc_topo_t *t, const char *kind, const char *arg, u
     t->n_vclasses = 2;
     t->route_needs_src = 1;
     t->eject_vclass = 1; /* BookSim2 ejects on VC ph, as it routes */
+    if (flags & NOC_TOPO_F_UGAL) {
+        t->n_vclasses = 3;
+        t->route_set = dfly_ugal_set; /* ops->route: minimal, its escape */
+    }
     layout(t, &d);
     return 0;
 }

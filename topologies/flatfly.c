@@ -24,8 +24,42 @@
  * Routing: BookSim2's ran_min (min_flatfly), deterministic despite its
  * name: at the destination's router its local port, else toward the
  * destination's digit in the lowest dimension that differs. One VC class:
- * dimension order on a flattened butterfly is deadlock-free. */
+ * dimension order on a flattened butterfly is deadlock-free. With flags,
+ * BookSim2's others (flatfly_onchip.cpp), two VC classes each, every
+ * packet ejecting on any VC:
+ * - NOC_TOPO_F_XY_YX (xyyx_flatfly): the order drawn from the packet's
+ *   random word: lowest differing dimension first on class 0, or highest
+ *   first (flatfly_outport_yx) on class 1;
+ * - NOC_TOPO_F_ADAPT_XY_YX (adaptive_xyyx_flatfly): the same two, chosen at
+ *   the source's router by the two outputs' flits not credited back (a tie
+ *   drawn from the word), a route set with the router's pick; later
+ *   routers read the order from the half of the VCs the head is in;
+ * - NOC_TOPO_F_VALIANT (valiant_flatfly): lowest dimension first to a
+ *   router drawn from the word on class 0, then on to the destination on
+ *   class 1; a packet that meets its destination's router on the first leg
+ *   leaves there (BookSim2 sets its phase there). The phase is known from
+ *   the head's hop count: the first leg is the digits that differ between
+ *   the source's router and the drawn one.
+ * - NOC_TOPO_F_UGAL (ugal_flatfly): at the source's router, a router m
+ *   drawn from the word in the box of the source's and destination's
+ *   routers (find_ran_intm: in every dimension where they differ any
+ *   digit, else theirs); the route set holds the minimal way on the upper
+ *   half and the way toward m on the lower, and the router keeps the
+ *   minimal one when H_min * used(min port) <= H_non * used(port to m) + 2
+ *   (H: hops of each way; pick 2, model/graph.h); where m is the source's
+ *   router, the minimal way alone. Later routers read the phase from the
+ *   half the head is in: the lower goes on toward m, and from m (upper
+ *   half) to the destination, lowest dimension first throughout;
+ * - NOC_TOPO_F_UGAL_XY_YX (ugal_xyyx_flatfly): the same with the order of
+ *   both ways drawn from the word at the source (lowest or highest
+ *   dimension first), the order on a half of the VCs and the phase on a
+ *   quarter: x-first toward m, x-first minimal, y-first toward m, y-first
+ *   minimal on VCs [0, V/4), [V/4, V/2), [V/2, 3V/4), [3V/4, V).
+ * Each order (each leg) alone is dimension order, acyclic, and a packet
+ * moves from class 0 to 1 only (UGAL: toward m, then on), so all are
+ * deadlock-free. */
 #include "topologies/fabrics.h"
+#include "model/rng.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +101,164 @@ static void ffly_route(const void *ctx, int cur, int src, int dst, noc_route_t *
             r->port = (uint8_t)dim_port(f, a % f->k, d, b % f->k);
             return;
         }
+}
+
+/* The router of terminal t and t's local port there (BookSim2's
+ * flatfly_transformation). */
+static int term_router(const ffly_t *f, int t, int *local)
+{
+    int w = f->x * f->cx, tx = t % w, ty = t / w;
+    if (local)
+        *local = (ty % f->cy) * f->cx + tx % f->cx;
+    return (ty / f->cy) * f->x + tx / f->cx;
+}
+
+/* The first dimension (lowest, or highest with high = 1) in which routers a
+ * and b differ, -1 for none. */
+static int first_diff(const ffly_t *f, int a, int b, int high)
+{
+    int found = -1;
+    for (int d = 0; d < f->n; d++, a /= f->k, b /= f->k)
+        if (a % f->k != b % f->k) {
+            found = d;
+            if (!high)
+                break;
+        }
+    return found;
+}
+
+/* Router cur's port toward router aim in dimension d. */
+static int port_toward(const ffly_t *f, int cur, int aim, int d)
+{
+    int s = 1;
+    for (int i = 0; i < d; i++)
+        s *= f->k;
+    return dim_port(f, (cur / s) % f->k, d, (aim / s) % f->k);
+}
+
+/* Dimensions in which routers a and b differ (the hops between them). */
+static int distance(const ffly_t *f, int a, int b)
+{
+    int h = 0;
+    for (int d = 0; d < f->n; d++, a /= f->k, b /= f->k)
+        h += a % f->k != b % f->k;
+    return h;
+}
+
+static void ffly_xy_yx_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const ffly_t *f = ((const noc_topo_t *)ctx)->priv;
+    int local, target = term_router(f, dst, &local), yx = (int)(salt & 1u);
+    (void)src, (void)hops;
+    r->vclass = (uint8_t)yx;
+    r->port = (uint8_t)(target == cur ? local : port_toward(f, cur, target, first_diff(f, cur, target, yx)));
+}
+
+static void ffly_valiant_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const ffly_t *f = ((const noc_topo_t *)ctx)->priv;
+    int local, target = term_router(f, dst, &local);
+    int mid = (int)(noc_rng_mix(salt) % (uint64_t)f->routers);
+    int second = hops >= distance(f, term_router(f, src, NULL), mid), aim = second ? target : mid;
+    r->vclass = (uint8_t)second;
+    r->port = (uint8_t)(target == cur ? local : port_toward(f, cur, aim, first_diff(f, cur, aim, 0)));
+}
+
+static void add_cand(noc_route_set_t *rs, int port, int lo, int hi)
+{
+    noc_route_cand_t *c = &rs->c[rs->n++];
+    c->port = (uint8_t)port;
+    c->lo = (uint8_t)lo;
+    c->hi = (uint8_t)hi;
+    c->pri = 0;
+    c->empty = 0;
+}
+
+static void ffly_adapt_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V, int in_vc,
+                           noc_route_set_t *rs)
+{
+    const ffly_t *f = ((const noc_topo_t *)ctx)->priv;
+    int local, target = term_router(f, dst, &local), half = V / 2;
+    (void)src, (void)hops;
+    rs->n = rs->pick = rs->pick_bit = 0;
+    if (target == cur) {
+        add_cand(rs, local, 0, V);
+        return;
+    }
+    int px = port_toward(f, cur, target, first_diff(f, cur, target, 0));
+    int py = port_toward(f, cur, target, first_diff(f, cur, target, 1));
+    if (in_vc < 0) { /* at the source's router: the less used of the two */
+        add_cand(rs, px, 0, half);
+        add_cand(rs, py, half, V);
+        rs->pick = 1;
+        rs->pick_bit = (int)(salt & 1u);
+    } else if (in_vc < half) {
+        add_cand(rs, px, 0, half);
+    } else {
+        add_cand(rs, py, half, V);
+    }
+}
+
+/* UGAL's router m for a packet from router s to router t with word salt:
+ * in every dimension where s and t differ a digit drawn, else theirs. */
+static int ugal_mid(const ffly_t *f, int s, int t, uint32_t salt)
+{
+    int m = 0;
+    for (int d = 0, p = 1; d < f->n; d++, p *= f->k) {
+        int sd = (s / p) % f->k, td = (t / p) % f->k;
+        m += p * (sd == td ? sd : (int)(noc_rng_mix((uint64_t)salt << 8 | (uint64_t)(d + 1)) % (uint64_t)f->k));
+    }
+    return m;
+}
+
+/* The port from cur toward router aim, lowest (or, yx, highest) dimension
+ * first. */
+static int order_port(const ffly_t *f, int cur, int aim, int yx)
+{
+    return port_toward(f, cur, aim, first_diff(f, cur, aim, yx));
+}
+
+/* ugal (xy_yx 0) and ugal_xyyx (1): the VCs of a quarter (xy_yx) or a half
+ * of them: the order's half (yx: upper), the phase's part of it (toward m:
+ * lower). */
+static void ugal(const ffly_t *f, int cur, int src, int dst, uint32_t salt, int V, int in_vc, int xy_yx,
+                 noc_route_set_t *rs)
+{
+    int local, target = term_router(f, dst, &local), s = term_router(f, src, NULL);
+    int m = ugal_mid(f, s, target, salt), part = xy_yx ? V / 4 : V / 2;
+    rs->n = rs->pick = rs->pick_bit = 0;
+    int yx = xy_yx && (in_vc < 0 ? (int)(salt & 1u) : in_vc >= V / 2), base = yx ? V / 2 : 0;
+    int toward_m = in_vc >= 0 && in_vc - base < part && cur != m;
+    if (target == cur && !toward_m) {
+        add_cand(rs, local, 0, V);
+        return;
+    }
+    if (toward_m) { /* on toward m */
+        add_cand(rs, order_port(f, cur, m, yx), base, base + part);
+        return;
+    }
+    add_cand(rs, order_port(f, cur, target, yx), base + part, yx || !xy_yx ? V : V / 2); /* minimal */
+    if (in_vc >= 0 || m == cur)
+        return;
+    add_cand(rs, order_port(f, cur, m, yx), base, base + part);
+    rs->pick = 2;
+    rs->pick_w[0] = distance(f, cur, target);
+    rs->pick_w[1] = distance(f, cur, m) + distance(f, m, target);
+    rs->pick_thr = 2;
+}
+
+static void ffly_ugal_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V, int in_vc,
+                          noc_route_set_t *rs)
+{
+    (void)hops;
+    ugal(((const noc_topo_t *)ctx)->priv, cur, src, dst, salt, V, in_vc, 0, rs);
+}
+
+static void ffly_ugal_xy_yx_set(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, int V,
+                                int in_vc, noc_route_set_t *rs)
+{
+    (void)hops;
+    ugal(((const noc_topo_t *)ctx)->priv, cur, src, dst, salt, V, in_vc, 1, rs);
 }
 
 static void ffly_label(const noc_topo_t *t, int n, char *buf, size_t len)
@@ -195,7 +387,6 @@ int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, uns
                            size_t whylen)
 {
     (void)kind;
-    (void)flags;
     ffly_t shape;
     if (parse(arg, &shape, why, whylen) != 0)
         return -1;
@@ -226,6 +417,18 @@ int noc_topo_build_flatfly(noc_topo_t *t, const char *kind, const char *arg, uns
     }
     t->n_vclasses = 1;
     t->route_needs_src = 0;
+    if (flags & (NOC_TOPO_F_XY_YX | NOC_TOPO_F_VALIANT | NOC_TOPO_F_ADAPT_XY_YX | NOC_TOPO_F_UGAL |
+                 NOC_TOPO_F_UGAL_XY_YX)) {
+        t->n_vclasses = flags & NOC_TOPO_F_UGAL_XY_YX ? 4 : 2;
+        t->route_needs_src = 1; /* the header's salt (and UGAL's source) */
+        /* adaptive: a route set; ops->route, dimension order, stays the escape */
+        if (flags & (NOC_TOPO_F_ADAPT_XY_YX | NOC_TOPO_F_UGAL | NOC_TOPO_F_UGAL_XY_YX))
+            t->route_set = flags & NOC_TOPO_F_UGAL        ? ffly_ugal_set
+                           : flags & NOC_TOPO_F_UGAL_XY_YX ? ffly_ugal_xy_yx_set
+                                                          : ffly_adapt_set;
+        else
+            t->route_rand = flags & NOC_TOPO_F_XY_YX ? ffly_xy_yx_route : ffly_valiant_route;
+    }
     t->pos = noc_xcalloc((size_t)f->routers * 2, sizeof *t->pos, "topology");
     for (int v = 0; v < f->routers; v++) {
         t->pos[2 * v] = (float)(v % f->x);

@@ -93,6 +93,11 @@ typedef struct noc_topo noc_topo_t;
                                      BookSim2 runs it (the first up port: its
                                      route set keeps the first of equal-priority
                                      entries) */
+#define NOC_TOPO_F_UGAL 2048u     /* flatfly: BookSim2's ugal_flatfly, minimal
+                                     or through a router drawn, chosen at the
+                                     source's router by UGAL's rule */
+#define NOC_TOPO_F_UGAL_XY_YX 4096u /* flatfly: the same, each way in an order
+                                     drawn per packet (ugal_xyyx_flatfly) */
 noc_topo_t *noc_topo_create(const char *spec, unsigned flags, char *err, size_t errlen);
 void noc_topo_destroy(noc_topo_t *t);
 

@@ -7,8 +7,9 @@
  *   arrived on (or its injection here); a set that asks for a pick keeps
  *   the candidate whose output port has fewer flits sent downstream and not
  *   credited back (the router's own credit counters: BookSim2's
- *   GetUsedCredit). The candidates wait in the route's registers of the
- *   input VC until its VC allocation.
+ *   GetUsedCredit), or with pick 2 the one UGAL's weighted rule names.
+ *   The candidates wait in the route's registers of the input VC until its
+ *   VC allocation.
  * - VC allocation: one allocator over the node's input VCs and all its
  *   output VCs (port * V + VC), every bidder asking for every free output
  *   VC of every candidate with the candidate's priority
@@ -72,7 +73,7 @@ void noc_vc_route_adapt(struct noc_sim *s, const vc_state_t *r, const vc_node_t 
     if (rs.pick) {
         assert(rs.n == 2);
         int u0 = used_credits(r, nd, rs.c[0].port), u1 = used_credits(r, nd, rs.c[1].port);
-        rs.c[0] = rs.c[u0 != u1 ? u1 < u0 : rs.pick_bit != 0];
+        rs.c[0] = rs.c[noc_route_set_pick(&rs, u0, u1)];
         rs.n = 1;
     }
     size_t g = vc_global(nd->buf, r, l);

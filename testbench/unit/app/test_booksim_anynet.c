@@ -350,7 +350,7 @@ static void test_xy_yx(void **state)
     assert_non_null(strstr(err, "xyt.cfg:2: 'routing_function = xy_yx' on a torus: BookSim2 has no xy_yx_torus"));
     free(err);
     assert_int_equal(cmd_run("run torus:4x4 routing_function=xy_yx", NULL, &err), 2);
-    assert_non_null(strstr(err, "xy_yx is built for meshes (mesh:AxB...) only"));
+    assert_non_null(strstr(err, "xy_yx is built for meshes and flattened butterflies (mesh:, flatfly:) only"));
     free(err);
 }
 

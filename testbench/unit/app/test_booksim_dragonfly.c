@@ -65,6 +65,21 @@ static void test_zero_load(void **state)
     json_decref(j);
 }
 
+/* ugal (num_vcs = 3): noctua's ugal on the SPEC. At this load the rule
+ * (used(minimal) <= 2 used(other) + 30) keeps every packet minimal, the
+ * way and the latency those of min above. */
+static void test_ugal_zero_load(void **state)
+{
+    (void)state;
+    put("dfu.cfg", DFLY("routing_function = ugal; num_vcs = 3;\n"));
+    json_t *j = run_json("run --config dfu.cfg");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "config"), "routing_function")), "ugal");
+    assert_float_equal(jnum(j, "hops", "avg"), 2.306, 0.05);
+    assert_float_equal(jnum(j, "hops", "max"), 3, 0);
+    assert_float_equal(jnum(j, "latency", "avg"), 119.28, 0.02 * 119.28);
+    json_decref(j);
+}
+
 static void test_refused(void **state)
 {
     (void)state;
@@ -73,8 +88,8 @@ static void test_refused(void **state)
         const char *more, *says;
     } bad[] = {
         {"n = 2;\n", "df1.cfg:3: 'n = 2' on dragonflynew: BookSim2's dragonflynew asserts n = 1"},
-        {"routing_function = ugal;\n", "min on dragonflynew: min_dragonflynew, the dragonfly SPEC's own routing (ugal: "
-                                       "not modelled yet)"},
+        {"routing_function = ugal;\n", "df2.cfg:1: 'num_vcs = 2' with ugal on dragonflynew: BookSim2's ugal_dragonflynew "
+                                       "asserts num_vcs = 3"},
         {"routing_function = dor;\n", "df3.cfg:3: 'routing_function = dor' on dragonflynew: BookSim2's dragonflynew "
                                       "has min and ugal"},
         {"num_vcs = 3;\n", "df4.cfg:3: 'num_vcs = 3' on dragonflynew"},
@@ -128,6 +143,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_load),
+        cmocka_unit_test(test_ugal_zero_load),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_link_credits),
     };

@@ -78,6 +78,61 @@ static void test_no_noc_latency(void **state)
     json_decref(j);
 }
 
+/* xyyx, adaptive_xyyx and valiant: noctua's xy_yx, adaptive_xy_yx and
+ * valiant on the SPEC. At zero load without use_noc_latency a route takes
+ * 7 + 5 per hop (test_no_noc_latency). xyyx and adaptive_xyyx cross the
+ * same digits as ran_min: 1.5 hops, 14.5 cycles; so do ugal and ugal_xyyx,
+ * whose rule keeps the minimal way while no output holds more than 1 flit
+ * (2 * 1 <= H * 0 + 2): all but rarely at this load. valiant_flatfly goes
+ * lowest dimension first to a router m drawn uniformly (RandomInt over the
+ * k^n * c terminals, c on each router), then on to the destination's
+ * router t, leaving where its first leg meets t (ph = 1 there): the hops
+ * worked out below over every source router s, t and m. */
+static double valiant_hops(void)
+{
+    int k = 4, sum = 0;
+    for (int s = 0; s < 16; s++)
+        for (int t = 0; t < 16; t++)
+            for (int m = 0; m < 16; m++) {
+                int c[2] = {s % k, s / k}, tt[2] = {t % k, t / k}, mm[2] = {m % k, m / k}, h = 0, met = s == t;
+                for (int d = 0; d < 2 && !met; d++)
+                    if (c[d] != mm[d]) {
+                        c[d] = mm[d];
+                        h++;
+                        met = c[0] == tt[0] && c[1] == tt[1];
+                    }
+                for (int d = 0; d < 2 && !met; d++)
+                    h += c[d] != tt[d];
+                sum += h;
+            }
+    return sum / 4096.0;
+}
+
+static void test_other_routing(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *bs, *own;
+    } rf[5] = {{"valiant", "valiant"}, {"xyyx", "xy_yx"}, {"adaptive_xyyx", "adaptive_xy_yx"}, {"ugal", "ugal"},
+               {"ugal_xyyx", "ugal_xy_yx"}};
+    double vh = valiant_hops();
+    assert_float_equal(vh, 2.742, 0.001);
+    for (int i = 0; i < 5; i++) {
+        char text[600], name[32], cmd[64];
+        snprintf(name, sizeof name, "ffr%d.cfg", i);
+        snprintf(text, sizeof text, FF("use_noc_latency = 0; routing_function = %s;\n"), rf[i].bs);
+        put(name, text);
+        snprintf(cmd, sizeof cmd, "run --config %s", name);
+        json_t *j = run_json(cmd);
+        json_t *c = json_object_get(j, "config");
+        assert_string_equal(json_string_value(json_object_get(c, "routing_function")), rf[i].own);
+        double hops = i ? 1.5 : vh;
+        assert_float_equal(jnum(j, "hops", "avg"), hops, 0.02 * hops);
+        assert_float_equal(jnum(j, "latency", "avg"), 7 + 5 * hops, 0.02 * (7 + 5 * hops));
+        json_decref(j);
+    }
+}
+
 static void test_refused(void **state)
 {
     (void)state;
@@ -89,7 +144,8 @@ static void test_refused(void **state)
         {"c = 2; yr = 1;\n", "ff2.cfg:3: flatfly with c = 2, xr = 2, yr = 1: BookSim2's flatfly asserts"},
         {"y = 8;\n", "ff3.cfg:3: flatfly with x = 4, y = 8: BookSim2's flatfly asserts x = y"},
         {"n = 5;\n", "ff4.cfg:3: 'n = 5' on flatfly: BookSim2's flatfly builds at most 4 dimensions"},
-        {"routing_function = xyyx;\n", "ff5.cfg:3: 'routing_function = xyyx' is not honoured"},
+        {"routing_function = xyyx; num_vcs = 3;\n", "ff5.cfg:3: 'num_vcs = 3' with xyyx on flatfly: BookSim2's two "
+                                                   "halves of the VCs then share the middle VC"},
         {"routing_function = dor;\n", "ff6.cfg:3: 'routing_function = dor' on flatfly: noctua builds ran_min"},
         {"traffic = tornado;\n", "ff7.cfg:3: 'traffic = tornado' on flatfly"},
         {"c = 16; xr = 4; yr = 4;\n", "ff8.cfg:3: flatfly with xr = yr = 4 and use_noc_latency = 1: BookSim2's "
@@ -108,10 +164,17 @@ static void test_refused(void **state)
             fail_msg("case %d: %s", i, err);
         free(err);
     }
-    /* xyyx's note names flatfly's other functions */
-    put("ffx.cfg", FF("routing_function = ugal;\n"));
+    /* ugal_pni: refused, with why */
+    put("ffx.cfg", FF("routing_function = ugal_pni;\n"));
     assert_int_equal(cmd_run("run --config ffx.cfg", NULL, &err), 2);
-    assert_non_null(strstr(err, "xyyx, adaptive_xyyx, valiant, ugal, ugal_pni and ugal_xyyx: not modelled yet"));
+    assert_non_null(strstr(err, "ffx.cfg:3: 'routing_function = ugal_pni' on flatfly: not modelled "
+                                "(ugal_pni_flatfly_onchip asserts k = c"));
+    free(err);
+    /* ugal_xyyx: quarters of the VCs */
+    put("ffq.cfg", FF("routing_function = ugal_xyyx; num_vcs = 6;\n"));
+    assert_int_equal(cmd_run("run --config ffq.cfg", NULL, &err), 2);
+    assert_non_null(strstr(err, "ffq.cfg:3: 'num_vcs = 6' with ugal_xyyx on flatfly: BookSim2's four quarters (two per "
+                                "order) of the VCs then share a VC"));
     free(err);
     /* ran_min is flatfly's: BookSim2 has no ran_min_mesh */
     put("ffm.cfg", "topology = mesh; k = 4; n = 2; routing_function = ran_min;\n");
@@ -129,6 +192,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_load),
         cmocka_unit_test(test_no_noc_latency),
+        cmocka_unit_test(test_other_routing),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
