@@ -230,6 +230,32 @@ static void test_adaptive_by_hand(void **state)
     noc_topo_destroy(t);
 }
 
+/* Walk the route set from s to d (salt w, V VCs), taking candidate
+ * `first` where there are two (the source router's choice) and the only
+ * one elsewhere, each channel (port, VC) into cg: at most max_hops
+ * network hops, ending on port 0 at d. */
+static void walk_set(const noc_topo_t *t, int s, int d, uint32_t w, int V, int first, int max_hops, cdg_t *cg)
+{
+    const noc_graph_t *g = noc_topo_graph(t);
+    int cur = s, in_vc = -1, prev = -1, hops = 0;
+    for (;;) {
+        noc_route_set_t rs;
+        g->route_set(t, cur, s, d, w, hops, V, in_vc, &rs);
+        const noc_route_cand_t *c = &rs.c[rs.n == 2 ? first : 0];
+        if (c->port == 0) {
+            assert_int_equal(cur, d);
+            break;
+        }
+        int gp = t->port_base[cur] + c->port, ch = gp * V + c->lo;
+        if (prev >= 0)
+            cdg_add(cg, prev, ch);
+        prev = ch;
+        in_vc = c->lo;
+        cur = next_of(t, cur, c->port);
+        assert_true(++hops <= max_hops);
+    }
+}
+
 /* adaptive_xyyx: every route either choice at the source's router can
  * give, the later routers by the half of the VCs (V = 4): acyclic. */
 static void test_adaptive_acyclic(void **state)
@@ -238,30 +264,12 @@ static void test_adaptive_acyclic(void **state)
     static const char *const specs[2] = {"flatfly:4:2", "flatfly:3:3"};
     for (int sp = 0; sp < 2; sp++) {
         noc_topo_t *t = make_flags(specs[sp], NOC_TOPO_F_ADAPT_XY_YX);
-        const noc_graph_t *g = noc_topo_graph(t);
         int n = t->n_nodes, V = 4;
         cdg_t cg = {t->n_ports * V, 0, 0, NULL};
         for (int s = 0; s < n; s++)
             for (int d = 0; d < n; d++)
-                for (int first = 0; first < 2; first++) {
-                    int cur = s, in_vc = -1, prev = -1, hops = 0;
-                    for (;;) {
-                        noc_route_set_t rs;
-                        g->route_set(t, cur, s, d, 0u, hops, V, in_vc, &rs);
-                        const noc_route_cand_t *c = &rs.c[rs.n == 2 ? first : 0];
-                        if (cur == d) {
-                            assert_int_equal(c->port, 0);
-                            break;
-                        }
-                        int gp = t->port_base[cur] + c->port, ch = gp * V + c->lo;
-                        if (prev >= 0)
-                            cdg_add(&cg, prev, ch);
-                        prev = ch;
-                        in_vc = c->lo;
-                        cur = next_of(t, cur, c->port);
-                        assert_true(++hops <= 4);
-                    }
-                }
+                for (int first = 0; first < 2; first++)
+                    walk_set(t, s, d, 0u, V, first, 4, &cg);
         assert_true(cdg_acyclic(&cg));
         free(cg.edge);
         noc_topo_destroy(t);
@@ -440,31 +448,13 @@ static void test_pick_rule(void **state)
 static void ugal_acyclic(const char *spec, unsigned flags, int V)
 {
     noc_topo_t *t = make_flags(spec, flags);
-    const noc_graph_t *g = noc_topo_graph(t);
     int n = t->n_nodes;
     cdg_t cg = {t->n_ports * V, 0, 0, NULL};
     for (uint32_t i = 0; i < 64; i++)
         for (int s = 0; s < n; s++)
             for (int d = 0; d < n; d++)
-                for (int first = 0; first < 2; first++) {
-                    int cur = s, in_vc = -1, prev = -1, hops = 0;
-                    for (;;) {
-                        noc_route_set_t rs;
-                        g->route_set(t, cur, s, d, word(i), hops, V, in_vc, &rs);
-                        const noc_route_cand_t *c = &rs.c[rs.n == 2 ? first : 0];
-                        if (c->port == 0) {
-                            assert_int_equal(cur, d);
-                            break;
-                        }
-                        int gp = t->port_base[cur] + c->port, ch = gp * V + c->lo;
-                        if (prev >= 0)
-                            cdg_add(&cg, prev, ch);
-                        prev = ch;
-                        in_vc = c->lo;
-                        cur = next_of(t, cur, c->port);
-                        assert_true(++hops <= 2 * 3);
-                    }
-                }
+                for (int first = 0; first < 2; first++)
+                    walk_set(t, s, d, word(i), V, first, 2 * 3, &cg);
     assert_true(cdg_acyclic(&cg));
     free(cg.edge);
     noc_topo_destroy(t);
