@@ -159,19 +159,15 @@ int noc_app_simulate(const noc_config_t *cfg, const noc_app_run_opts_t *opts, no
         snprintf(err, errlen, "%s", msg);
         return -1;
     }
-    /* the synthetic source: one, or with classes (or a class_ list) one a
-     * class (traffic/classes.h) */
+    /* the synthetic source: one, or with classes one a class (traffic/classes.h) */
     noc_class_traffic_t *syn = noc_xcalloc(1, sizeof *syn, "synthetic traffic");
-    int classed = cfg->classes != 1 || cfg->class_injection_rate[0] || cfg->class_packet_size[0] ||
-                  cfg->class_traffic[0] || cfg->class_injection_process[0];
-    syn->classes = 1;
-    if (classed ? noc_class_traffic_init(syn, cfg, t, err, errlen) : noc_synthetic_init(&syn->syn[0], cfg, t, err, errlen)) {
+    if (noc_class_traffic_init(syn, cfg, t, err, errlen)) {
         noc_class_traffic_free(syn);
         free(syn);
         noc_topo_destroy(t);
         return -1;
     }
-    noc_sim_t *s = noc_sim_create(cfg, noc_topo_graph(t), classed ? noc_class_traffic(syn) : noc_synthetic_traffic(&syn->syn[0]), err, errlen);
+    noc_sim_t *s = noc_sim_create(cfg, noc_topo_graph(t), noc_class_traffic(syn), err, errlen);
     if (s && noc_app_energy_attach(s, err, errlen) != 0) {
         noc_sim_destroy(s);
         s = NULL;

@@ -73,6 +73,14 @@ int noc_class_traffic_init(noc_class_traffic_t *ct, const noc_config_t *cfg, con
     }
     ct->classes = C;
     ct->terms = noc_topo_terminals(t);
+    if (C == 1 && !cfg->class_injection_rate[0] && !cfg->class_packet_size[0] && !cfg->class_traffic[0] &&
+        !cfg->class_injection_process[0]) { /* one source a terminal, as it always was */
+        ct->plain = 1;
+        if (noc_synthetic_init(&ct->syn[0], cfg, t, err, errlen) == 0)
+            return 0;
+        ct->classes = 0; /* (noc_synthetic_init freed what it made) */
+        return -1;
+    }
     char(*rate)[256] = noc_xcalloc(4 * NOC_MAX_CLASSES, 256, "traffic classes"); /* (sweeps run in threads) */
     char(*size)[256] = rate + NOC_MAX_CLASSES, (*pat)[256] = size + NOC_MAX_CLASSES, (*proc)[256] = pat + NOC_MAX_CLASSES;
     char r0[64], s0[32];
@@ -112,6 +120,8 @@ int noc_class_traffic_init(noc_class_traffic_t *ct, const noc_config_t *cfg, con
 
 noc_traffic_t noc_class_traffic(noc_class_traffic_t *ct)
 {
+    if (ct->plain) /* (the terminal is the source: no class to decode) */
+        return noc_synthetic_traffic(&ct->syn[0]);
     noc_traffic_t tr = { &cls_ops, ct };
     return tr;
 }

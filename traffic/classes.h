@@ -19,6 +19,7 @@ extern "C" {
 
 typedef struct noc_class_traffic {
     int classes, terms;
+    int plain; /* one class and no class_ list: syn[0] is the source itself */
     noc_synthetic_t syn[NOC_MAX_CLASSES];
 } noc_class_traffic_t;
 
@@ -30,8 +31,10 @@ typedef struct noc_class_traffic {
 int noc_class_list(const char *key, const char *list, const char *dflt, int classes, char (*items)[256],
                    char *err, size_t errlen);
 
-/* Set up cfg->classes sources per terminal of t. 0, or -1 with a message
- * naming the parameter (and class) in err. */
+/* Set up cfg->classes sources per terminal of t (one class without class_
+ * lists: the plain synthetic source, noc_synthetic_init's). 0, or -1 with
+ * a message naming the parameter (and class) in err; after either,
+ * noc_class_traffic_free is safe. */
 int noc_class_traffic_init(noc_class_traffic_t *ct, const noc_config_t *cfg, const noc_topo_t *t, char *err,
                            size_t errlen);
 noc_traffic_t noc_class_traffic(noc_class_traffic_t *ct);
