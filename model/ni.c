@@ -103,7 +103,8 @@ static int wait_chan(const struct noc_sim *s, int n, int lane)
  * 1, the source of one class of terminal n): a reply it owes
  * (use_read_write), else the head of the source queue, or the PE's next
  * packet in a program run, if a VC of the packet's kind has a credit
- * (round-robin from the VC after the last one used; when that one is not of
+ * (with wait_for_tail_credit: all its credits, its last packet's tail
+ * credit back, as BookSim2's sources' BufferState) (round-robin from the VC after the last one used; when that one is not of
  * the kind's range, only the range's first VC is tried, as BookSim2's
  * sources do) and, with classes, no other class's packet holds it
  * (BookSim2's BufferState::IsAvailableFor). (Programs run without
@@ -136,13 +137,13 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
             held |= UINT64_C(1) << o->lane0.vc;
     }
     if (v < lo || v >= hi) {
-        if (cr[lo] > 0 && !(held >> lo & 1))
+        if (cr[lo] >= s->ni_free_at && !(held >> lo & 1))
             vc = lo;
     } else {
         for (int i = hi - lo; i > 0; i--) {
             if (++v == hi)
                 v = lo;
-            if (cr[v] > 0 && !(held >> v & 1)) {
+            if (cr[v] >= s->ni_free_at && !(held >> v & 1)) {
                 vc = v;
                 break;
             }

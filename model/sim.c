@@ -394,6 +394,7 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_gr
     s->ni_credits = noc_xcalloc((size_t)T * (size_t)credit_lanes * (size_t)s->V, sizeof(int16_t), "simulator");
     for (int i = 0; i < T * credit_lanes * s->V; i++)
         s->ni_credits[i] = (int16_t)depth;
+    s->ni_free_at = (int16_t)(cfg->wait_for_tail_credit ? depth : 1);
 
     s->pkts = noc_xcalloc(s->pkt_cap, sizeof(noc_packet_t), "simulator");
     s->pkt_free = noc_xcalloc(s->pkt_cap, sizeof(uint32_t), "simulator"); /* (zero: the full stack) */

@@ -174,6 +174,9 @@ struct noc_sim {
     uint32_t srcq_max;      /* the power of two srcq_cap stops at: >= cfg.source_queue (unbounded: 2^31) */
     uint32_t srcq_limit;    /* cfg.source_queue (0, unbounded: UINT32_MAX) */
     int16_t *ni_credits;    /* n_terms * V: credits for the local input VCs */
+    int16_t ni_free_at;     /* credits an injection VC needs to take a new packet: 1, or with
+                               wait_for_tail_credit the router's whole input depth (its last
+                               packet's tail credit back, as BookSim2's sources' BufferState) */
     /* use_read_write (model/read_write.c): per terminal, its replies
      * waiting (NULL without); per packet kind, the VCs [rw_lo, rw_hi) it
      * may take (NOC_PKT_ANY: all) */

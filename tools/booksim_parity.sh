@@ -5,7 +5,11 @@
 #
 #   tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]
 #
-# SET: all (the default: everything below), hold (only the rows of
+# SET: all (the default: everything below), wtail (only
+# wait_for_tail_credit = 1, where the sources' injection VCs wait for
+# their tail's credit too: an 8x8 mesh, 2 VCs of 8 flits, 1-flit and
+# 4-flit packets, and 4 VCs with 1-flit packets, from low load to past
+# saturation), hold (only the rows of
 # hold_switch_for_packet: an 8x8 mesh with 4-flit packets, with and without
 # the switch hold, from low load to saturation), wavefront (only the
 # switch allocators wavefront and rr_wavefront beside separable
@@ -102,7 +106,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|wtail|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, wtail, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -311,6 +315,15 @@ vc_buf_size = 8; num_vcs = 4; traffic = uniform;'
   d16='topology = mesh; k = 8; n = 2; routing_function = dim_order; use_read_write = 1; num_vcs = 16; vc_buf_size = 8;'
   own "mesh 8x8, 16 VCs, use_read_write, BookSim2's default ranges" 0.02 "$d16 $sz"
   own "mesh 8x8, 4 VCs, use_read_write, 1-flit packets" 0.25 "$me" # (past saturation: slow in BookSim2)
+  exit 0
+fi
+# wait_for_tail_credit = 1: a VC, the sources' injection VCs included, takes
+# a new packet once its last tail's credit is back
+if [ "$SET" = wtail ]; then
+  wt='topology = mesh; k = 8; n = 2; routing_function = dim_order; vc_buf_size = 8; wait_for_tail_credit = 1; traffic = uniform;'
+  for r in 0.02 0.05 0.07 0.12; do own "mesh 8x8, 2 VCs, wait_for_tail_credit, 1-flit" "$r" "$wt num_vcs = 2;"; done
+  for r in 0.01 0.03 0.045 0.08; do own "mesh 8x8, 2 VCs, wait_for_tail_credit, 4-flit" "$r" "$wt num_vcs = 2; packet_size = 4;"; done
+  for r in 0.05 0.10 0.15 0.25; do own "mesh 8x8, 4 VCs, wait_for_tail_credit, 1-flit" "$r" "$wt num_vcs = 4;"; done
   exit 0
 fi
 # qtree and tree4 (BookSim2 asserts k = 4, n = 3 for both), nca routing

@@ -595,6 +595,17 @@ static void test_wait_for_tail_credit(void **state)
     assert_true(fabs(a4 - 4.0 / (t1 + 3.0)) < 0.01 * a4);
     assert_true(a4 < accepted("packet_size=4 wait_for_tail_credit=0") - 0.05);
     assert_true(1.0 / t1 < accepted("packet_size=1 wait_for_tail_credit=0") - 0.05);
+    /* The network interface's injection VC waits the same way (BookSim2's
+     * sources keep a BufferState that reads wait_for_tail_credit): a head
+     * sent at t reaches the router at t + Li, leaves its input buffer at
+     * t + Li + R + VA, and its credit is back at the NI inject_credit_delay
+     * (Ci) cycles later, when the next packet may take the VC: one packet
+     * each Li + R + VA + Ci cycles, 23 and 24 here (longer than T: the
+     * injection loop limits), in windows of 4600 = 200 x 23 cycles. */
+    double ai = accepted("packet_size=1 wait_for_tail_credit=1 inject_credit_delay=20 sample_cycles=4600");
+    assert_true(fabs(ai - 1.0 / 23) < 0.02 / 23);
+    ai = accepted("packet_size=1 wait_for_tail_credit=1 inject_credit_delay=20 routing_delay=2 sample_cycles=4800");
+    assert_true(fabs(ai - 1.0 / 24) < 0.02 / 24);
     char *err;
     assert_int_equal(cmd_run("run mesh:2 router=ideal wait_for_tail_credit=1", NULL, &err), 2);
     assert_non_null(strstr(err, "wait_for_tail_credit"));
