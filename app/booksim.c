@@ -171,7 +171,7 @@ static int judge(const noc_bs_key_t *k, const char *value, char *msg, size_t len
         snprintf(msg, len, "BookSim2's '%s' is not honoured: %s", k->key, k->note);
         return -1;
     }
-    if (value[0] == '{' && per_class(k->key))
+    if (value[0] == '{' && (per_class(k->key) || strcmp(k->key, "class_priority") == 0))
         return 1; /* (each value checked as translate sets it) */
     if (strchr(value, '{') && (strcmp(k->key, "traffic") != 0 || value[0] == '{')) {
         snprintf(msg, len, "'%s = %s': per-class vectors are not honoured for this key (only injection_rate, "
@@ -591,6 +591,29 @@ static void translate_class_values(noc_bs_read_t *r, noc_config_t *cfg, const ch
     free(list);
 }
 
+/* class_priority (BookSim2's GetIntArray, or one integer): noctua's
+ * class_priority list with priority = class; with any other priority
+ * BookSim2 reads it for nothing (warned). */
+static void translate_class_priority(noc_bs_read_t *r, noc_config_t *cfg)
+{
+    unsigned long line, pl;
+    const char *v = noc_bs_value_of(r, "class_priority", &line), *pri = noc_bs_value_of(r, "priority", &pl);
+    if (!line)
+        return;
+    if (strcmp(pri, "class") != 0) {
+        fprintf(r->diag, "noctua: %s:%lu: warning: BookSim2's 'class_priority' has no effect with priority = %s; "
+                "ignored\n", r->t->path, line, pri);
+        return;
+    }
+    char list[NOC_CONFIG_STR_MAX];
+    size_t w = 0;
+    for (const char *c = v; *c && w + 1 < sizeof list; c++)
+        if (*c != '{' && *c != '}' && *c != ' ')
+            list[w++] = *c;
+    list[w] = '\0';
+    noc_bs_set(r, cfg, "class_priority", list, "class_priority");
+}
+
 static void translate(noc_bs_read_t *r, noc_config_t *cfg)
 {
     long lat = 1;
@@ -614,6 +637,7 @@ static void translate(noc_bs_read_t *r, noc_config_t *cfg)
     }
     translate_timing(r, cfg, lat);
     translate_sampling(r, cfg);
+    translate_class_priority(r, cfg);
     noc_bs_set(r, cfg, "router", "vc", NULL);
     noc_bs_set(r, cfg, "va_in_pointer", "router", NULL); /* iq_router's one VC allocator over all output VCs */
     noc_bs_set(r, cfg, "class_latency", lat ? "" : r->class_lat[0] ? r->class_lat : NOC_BS_DFLY_CLASS_LATENCY, NULL);

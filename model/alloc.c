@@ -467,61 +467,86 @@ void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, con
     }
 }
 
-/* ---- two priorities (noc_alloc_run_sparse_prio) ---- */
+/* ---- ranked requests (noc_alloc_run_sparse_ranked, _prio) ---- */
 
-/* Input-first: each input arbiter among its hi requests if any; each output
- * arbiter among the entries whose pick was a hi request, if any. */
-static void prio_input_first(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
-                             const uint64_t *hi, int16_t *grant)
+/* The rank of entry k's request for resource r. */
+#define RANK(k, r) key[(size_t)(k) * ks + (size_t)(r) * rs]
+
+/* Of the resources in want (not empty), those whose request ranks
+ * highest. */
+static uint64_t top_of(const int64_t *key, size_t ks, size_t rs, int k, uint64_t want)
 {
-    uint64_t col[64], colhi[64], used = 0, out_mask = out_mask_of(a);
+    uint64_t top = 0;
+    int64_t best = INT64_MIN;
+    for (; want; want &= want - 1) {
+        int r = __builtin_ctzll(want);
+        int64_t v = RANK(k, r);
+        if (!top || v > best) {
+            best = v;
+            top = 0;
+        }
+        if (v == best)
+            top |= UINT64_C(1) << r;
+    }
+    return top;
+}
+
+/* Entry k joins resource r's column col[r] (rank colv[r]): a higher rank
+ * starts the column over, a lower one stays out. */
+static void col_join(uint64_t *col, int64_t *colv, uint64_t *used, int r, int k, int64_t v)
+{
+    uint64_t rb = UINT64_C(1) << r;
+    if (!(*used & rb) || v > colv[r]) {
+        *used |= rb;
+        col[r] = 0;
+        colv[r] = v;
+    }
+    if (v == colv[r])
+        col[r] |= UINT64_C(1) << k;
+}
+
+/* Input-first: each input arbiter among its highest-ranked requests; each
+ * output arbiter among the entries whose pick reached it with the highest
+ * rank. */
+static void ranked_input_first(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                               const int64_t *key, size_t ks, size_t rs, int16_t *grant)
+{
+    uint64_t col[64], used = 0, out_mask = out_mask_of(a);
+    int64_t colv[64];
     for (int k = 0; k < n; k++) {
         grant[k] = -1;
-        uint64_t want = mask[k] & out_mask, h = hi[k] & want;
+        uint64_t want = mask[k] & out_mask;
         if (!want)
             continue;
-        int r = noc_alloc_in_pick(a, who[k], h ? h : want);
-        uint64_t rb = UINT64_C(1) << r;
-        if (!(used & rb)) {
-            used |= rb;
-            col[r] = colhi[r] = 0;
-        }
-        col[r] |= UINT64_C(1) << k;
-        if (h)
-            colhi[r] |= UINT64_C(1) << k;
+        int r = noc_alloc_in_pick(a, who[k], top_of(key, ks, rs, k, want));
+        col_join(col, colv, &used, r, k, RANK(k, r));
     }
     for (; used; used &= used - 1) {
         int r = __builtin_ctzll(used);
-        int k = out_pick_list(a, r, who, colhi[r] ? colhi[r] : col[r]);
+        int k = out_pick_list(a, r, who, col[r]);
         grant[k] = (int16_t)r;
         noc_alloc_grant_update(a, who[k], r);
     }
 }
 
-/* Output-first: each output arbiter among the entries with a hi request
- * for it, if any; each input arbiter among the grants of its hi requests,
- * if any. */
-static void prio_output_first(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
-                              const uint64_t *hi, int16_t *grant)
+/* Output-first (and select): each output arbiter among the entries with
+ * the highest-ranked request for it; each input arbiter among its
+ * highest-ranked grants. */
+static void ranked_output_first(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                                const int64_t *key, size_t ks, size_t rs, int16_t *grant)
 {
-    uint64_t col[64], colhi[64], granted[64], used = 0, gk = 0, out_mask = out_mask_of(a);
+    uint64_t col[64], granted[64], used = 0, gk = 0, out_mask = out_mask_of(a);
+    int64_t colv[64];
     for (int k = 0; k < n; k++) {
         grant[k] = -1;
         for (uint64_t want = mask[k] & out_mask; want; want &= want - 1) {
             int r = __builtin_ctzll(want);
-            uint64_t rb = UINT64_C(1) << r;
-            if (!(used & rb)) {
-                used |= rb;
-                col[r] = colhi[r] = 0;
-            }
-            col[r] |= UINT64_C(1) << k;
-            if (hi[k] & rb)
-                colhi[r] |= UINT64_C(1) << k;
+            col_join(col, colv, &used, r, k, RANK(k, r));
         }
     }
     for (; used; used &= used - 1) {
         int r = __builtin_ctzll(used);
-        int k = out_pick_list(a, r, who, colhi[r] ? colhi[r] : col[r]);
+        int k = out_pick_list(a, r, who, col[r]);
         uint64_t kb = UINT64_C(1) << k;
         if (!(gk & kb)) {
             gk |= kb;
@@ -531,65 +556,93 @@ static void prio_output_first(noc_alloc_t *a, int n, const int16_t *who, const u
     }
     for (; gk; gk &= gk - 1) {
         int k = __builtin_ctzll(gk);
-        uint64_t h = granted[k] & hi[k];
-        int r = noc_alloc_in_pick(a, who[k], h ? h : granted[k]);
+        int r = noc_alloc_in_pick(a, who[k], top_of(key, ks, rs, k, granted[k]));
         grant[k] = (int16_t)r;
         noc_alloc_grant_update(a, who[k], r);
     }
 }
 
-/* The wavefront kinds: the diagonals of the hi requests, then of the
- * others, the priority diagonal moving once (after the first grant's, with
- * rr_wavefront). */
-static void prio_wavefront(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask, const uint64_t *hi,
-                           int16_t *grant)
+/* The wavefront kinds: BookSim2's wavefront.cpp goes over the requests'
+ * ranks from the highest down, on each a pass of every diagonal granting
+ * the requests of that rank; the priority diagonal moves once (after the
+ * first grant's, with rr_wavefront). */
+static void ranked_wavefront(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                             const int64_t *key, size_t ks, size_t rs, int16_t *grant)
 {
     int sq = a->n_in > a->n_out ? a->n_in : a->n_out, first = -1;
     int16_t k_of[256]; /* requester -> its list entry, -1 none */
     memset(k_of, 0xff, sizeof k_of);
-    uint64_t any = 0, taken = 0;
+    uint64_t any = 0, taken = 0, out_mask = out_mask_of(a);
     for (int k = 0; k < n; k++) {
         grant[k] = -1;
         k_of[who[k]] = (int16_t)k;
         any |= mask[k];
     }
-    if (!(any & out_mask_of(a)))
+    if (!(any & out_mask))
         return;
-    for (int pass = 0; pass < 2; pass++)
+    int64_t level = INT64_MAX;
+    for (int more = 1; more;) {
+        /* the next rank down: the highest below the last one taken */
+        int64_t next = INT64_MIN;
+        more = 0;
+        for (int k = 0; k < n; k++)
+            for (uint64_t want = mask[k] & out_mask; want; want &= want - 1) {
+                int64_t v = RANK(k, __builtin_ctzll(want));
+                if (v < level && (!more || v > next)) {
+                    next = v;
+                    more = 1;
+                }
+            }
+        if (!more)
+            break;
+        level = next;
         for (int p = 0; p < sq; p++)
             for (int out = 0; out < a->n_out; out++) {
                 int in = (a->pri + p + sq - out) % sq, k = in < a->n_in ? k_of[in] : -1;
-                if (k < 0 || grant[k] >= 0 || ((taken >> out) & 1))
-                    continue;
-                uint64_t req = pass == 0 ? hi[k] & mask[k] : mask[k] & ~hi[k];
-                if (!((req >> out) & 1))
+                if (k < 0 || grant[k] >= 0 || ((taken >> out) & 1) || !((mask[k] >> out) & 1) ||
+                    RANK(k, out) != level)
                     continue;
                 grant[k] = (int16_t)out;
                 taken |= UINT64_C(1) << out;
                 if (first < 0)
                     first = in + out;
             }
+    }
     a->pri = (uint16_t)(((a->kind == NOC_ALLOC_RR_WAVEFRONT ? first : a->pri) + 1) % sq);
 }
+
+void noc_alloc_run_sparse_ranked(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                                 const int64_t *key, size_t ks, size_t rs, int16_t *grant)
+{
+    assert(n <= 64);
+    switch (a->kind) {
+    case NOC_ALLOC_INPUT_FIRST:
+        ranked_input_first(a, n, who, mask, key, ks, rs, grant);
+        break;
+    case NOC_ALLOC_OUTPUT_FIRST:
+    case NOC_ALLOC_SELECT:
+        ranked_output_first(a, n, who, mask, key, ks, rs, grant);
+        break;
+    case NOC_ALLOC_WAVEFRONT:
+    case NOC_ALLOC_RR_WAVEFRONT:
+        ranked_wavefront(a, n, who, mask, key, ks, rs, grant);
+        break;
+    default: /* islip, max_size, loa, pim: no ranks (BookSim2's rank none) */
+        run_list(a, n, who, mask, grant);
+        break;
+    }
+}
+#undef RANK
 
 void noc_alloc_run_sparse_prio(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                                const uint64_t *hi, int16_t *grant)
 {
     assert(n <= 64);
-    switch (a->kind) {
-    case NOC_ALLOC_INPUT_FIRST:
-        prio_input_first(a, n, who, mask, hi, grant);
-        break;
-    case NOC_ALLOC_OUTPUT_FIRST:
-    case NOC_ALLOC_SELECT:
-        prio_output_first(a, n, who, mask, hi, grant);
-        break;
-    case NOC_ALLOC_WAVEFRONT:
-    case NOC_ALLOC_RR_WAVEFRONT:
-        prio_wavefront(a, n, who, mask, hi, grant);
-        break;
-    default: /* islip, max_size, loa: no priorities */
-        run_list(a, n, who, mask, grant);
-        break;
-    }
+    int64_t key[64 * 64]; /* (only the requests' entries are written and read) */
+    for (int k = 0; k < n; k++)
+        for (uint64_t want = mask[k]; want; want &= want - 1) {
+            int r = __builtin_ctzll(want);
+            key[k * 64 + r] = (hi[k] >> r) & 1;
+        }
+    noc_alloc_run_sparse_ranked(a, n, who, mask, key, 64, 1, grant);
 }

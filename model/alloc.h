@@ -166,16 +166,28 @@ void noc_alloc_run_sparse_general(noc_alloc_t *a, int n, const int16_t *who, con
 
 /* The sparse form with two priorities (BookSim2's speculative requests,
  * which rank below all others): hi[k], within mask[k], are requester
- * who[k]'s requests of the higher priority. Every arbiter chooses among the
- * requests of the highest priority it sees (its usual choice among those):
- * in the separable kinds an input arbiter among its requester's hi
- * requests if it has any, an output arbiter among the hi requests reaching
- * it if any; the wavefront kinds take every diagonal of the hi requests
- * before any of the others (one pass each); islip ranks none, as
- * BookSim2's iSLIP does not (hi is ignored). Pointers move as in
- * noc_alloc_run, for every grant. At most 64 entries. */
+ * who[k]'s requests of the higher priority; noc_alloc_run_sparse_ranked
+ * below with those two ranks (in the separable kinds an input arbiter
+ * among its requester's hi requests if it has any, an output arbiter among
+ * the hi requests reaching it if any; the wavefront kinds take every
+ * diagonal of the hi requests before any of the others; islip ranks none,
+ * as BookSim2's iSLIP does not). At most 64 entries. */
 void noc_alloc_run_sparse_prio(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                                const uint64_t *hi, int16_t *grant);
+
+/* The sparse form with ranked requests (BookSim2's priorities: the higher
+ * rank first): entry k's request for resource r ranks key[k * ks + r * rs]
+ * (ks = 1, rs = 0: one rank per entry; ks = 64, rs = 1: one per request).
+ * Every arbiter chooses among the requests of the highest rank it sees (its
+ * usual choice among those): in the separable kinds and select an input
+ * arbiter among its entry's highest-ranked requests (input-first) or grants
+ * (output-first), an output arbiter among the highest-ranked requests
+ * reaching it; the wavefront kinds take the ranks from the highest down, a
+ * pass of every diagonal each; islip, max_size, loa and pim rank none, as
+ * BookSim2's do not. Pointers move as in noc_alloc_run, for every grant.
+ * At most 64 entries. */
+void noc_alloc_run_sparse_ranked(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                                 const int64_t *key, size_t ks, size_t rs, int16_t *grant);
 
 /* The wavefront kinds. */
 static inline int noc_alloc_is_wavefront(const noc_alloc_t *a)

@@ -99,6 +99,33 @@ static int wait_chan(const struct noc_sim *s, int n, int lane)
     return noc_lane_chan(s, n, s->lane_chans ? lane : 0);
 }
 
+/* The VC a packet of kind `kind` would take on lane `lane` of terminal n's
+ * NI ni, or -1 (see start_packet). Pure. */
+static int find_vc(const struct noc_sim *s, int n, const noc_ni_t *ni, int lane, int kind)
+{
+    const int16_t *cr = noc_lane_credits(s, n, lane);
+    int lo = 0, hi = s->V, v = ni->last_vc;
+    if (s->repq) { /* use_read_write: the kind's range */
+        lo = s->rw_lo[kind];
+        hi = s->rw_hi[kind];
+    }
+    uint64_t held = 0; /* the VCs the other classes' packets hold */
+    for (int c = 0; s->classes > 1 && c < s->classes; c++) {
+        const noc_ni_t *o = &s->ni[c * s->n_terms + n];
+        if (o != ni && o->lane0.pkt >= 0)
+            held |= UINT64_C(1) << o->lane0.vc;
+    }
+    if (v < lo || v >= hi)
+        return cr[lo] >= s->ni_free_at && !(held >> lo & 1) ? lo : -1;
+    for (int i = hi - lo; i > 0; i--) {
+        if (++v == hi)
+            v = lo;
+        if (cr[v] >= s->ni_free_at && !(held >> v & 1))
+            return v;
+    }
+    return -1;
+}
+
 /* Start the next packet on lane ln of terminal n's NI ni (with classes >
  * 1, the source of one class of terminal n): a reply it owes
  * (use_read_write), else the head of the source queue, or the PE's next
@@ -124,31 +151,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
             return;
         kind = e->type;
     }
-    const int16_t *cr = noc_lane_credits(s, n, lane);
-    int vc = -1, lo = 0, hi = s->V, v = ni->last_vc;
-    if (s->repq) { /* use_read_write: the kind's range */
-        lo = s->rw_lo[kind];
-        hi = s->rw_hi[kind];
-    }
-    uint64_t held = 0; /* the VCs the other classes' packets hold */
-    for (int c = 0; s->classes > 1 && c < s->classes; c++) {
-        const noc_ni_t *o = &s->ni[c * s->n_terms + n];
-        if (o != ni && o->lane0.pkt >= 0)
-            held |= UINT64_C(1) << o->lane0.vc;
-    }
-    if (v < lo || v >= hi) {
-        if (cr[lo] >= s->ni_free_at && !(held >> lo & 1))
-            vc = lo;
-    } else {
-        for (int i = hi - lo; i > 0; i--) {
-            if (++v == hi)
-                v = lo;
-            if (cr[v] >= s->ni_free_at && !(held >> v & 1)) {
-                vc = v;
-                break;
-            }
-        }
-    }
+    int vc = find_vc(s, n, ni, lane, kind);
     if (vc < 0) {
         uint32_t msg, off;
         if (s->step_flits && s->pe && noc_pe_peek_send(s, n, port, &msg, &off) && off > 0)
@@ -291,8 +294,62 @@ static int classes_idle(const struct noc_sim *s, int t)
  * of the last flit sent, the first whose packet under way has a credit for
  * its VC, or whose next packet gets a VC; with hold_switch_for_packet, the
  * last class's packet under way first while its VC has a credit. */
+/* The rank of the next flit of class source ni (number src) at the NI
+ * (BookSim2 stamps class and age priorities when it makes a packet; the
+ * others rank 0 until the flit is sent). */
+static int64_t ni_rank(const struct noc_sim *s, const noc_ni_t *ni, int src)
+{
+    if (s->prio == NOC_PRI_CLASS)
+        return s->cls_pri[src / s->n_terms];
+    if (s->prio != NOC_PRI_AGE)
+        return 0;
+    uint64_t created = ni->lane0.pkt >= 0 ? s->pkts[ni->lane0.pkt].created : noc_srcq_at(s, src, ni->q_head)->created;
+    return -(int64_t)created;
+}
+
+/* classes > 1 with a priority: the classes in turn as below, a class
+ * taking over from the one found so far only with a higher rank (BookSim2's
+ * `f->pri >= cf->pri` test); with hold_switch_for_packet the last class's
+ * packet under way is the one found first, and the others are looked at
+ * after it. */
+static void inject_ranked(struct noc_sim *s, int t, int conc)
+{
+    int C = s->classes, T = s->n_terms, last = s->last_class[t], best = -1, from = 1, to = C;
+    const int16_t *cr = noc_lane_credits(s, t, 0);
+    int64_t rank = 0;
+    noc_ni_t *ni = &s->ni[last * T + t];
+    if (s->cfg.hold_switch_for_packet && ni->lane0.pkt >= 0 && ni->lane0.seq > 0 && cr[ni->lane0.vc] > 0) {
+        best = last;
+        rank = ni_rank(s, ni, last * T + t);
+        to = C - 1;
+    }
+    for (int i = from; i <= to; i++) {
+        int c = (last + i) % C;
+        ni = &s->ni[c * T + t];
+        if (ni->lane0.pkt < 0 && ni->q_head == ni->q_tail)
+            continue;
+        int64_t k = ni_rank(s, ni, c * T + t);
+        if (best >= 0 && rank >= k)
+            continue;
+        if (ni->lane0.pkt < 0 ? find_vc(s, t, ni, 0, noc_srcq_at(s, c * T + t, ni->q_head)->type) < 0
+                              : cr[ni->lane0.vc] <= 0)
+            continue;
+        best = c;
+        rank = k;
+    }
+    if (best < 0)
+        return;
+    ni = &s->ni[best * T + t];
+    inject(s, t, ni, &ni->lane0, 0, 0, 0, conc);
+    s->last_class[t] = (uint8_t)best;
+}
+
 static void inject_classes(struct noc_sim *s, int t, int conc)
 {
+    if (s->prio == NOC_PRI_CLASS || s->prio == NOC_PRI_AGE) {
+        inject_ranked(s, t, conc);
+        return;
+    }
     int C = s->classes, T = s->n_terms, last = s->last_class[t];
     const int16_t *cr = noc_lane_credits(s, t, 0);
     noc_ni_t *ni = &s->ni[last * T + t];

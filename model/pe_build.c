@@ -67,6 +67,11 @@ static int check_attach(const struct noc_sim *s, const noc_program_t *p, const u
                  "messages are its own (leave classes out)");
         return -1;
     }
+    if (strcmp(s->cfg.priority, "none") != 0) {
+        snprintf(err, errlen, "parameter 'priority': %s ranks synthetic traffic's packets; a program's messages "
+                 "are not ranked yet (leave priority out)", s->cfg.priority);
+        return -1;
+    }
     if (strcmp(s->cfg.sim_type, "batch") == 0) {
         snprintf(err, errlen, "parameter 'sim_type': batch is a run of synthetic traffic (batch_size packets a "
                  "node); a program's messages are its own (leave sim_type out)");

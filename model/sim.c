@@ -99,6 +99,8 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
     s->n_terms = noc_graph_terms(gr);
     s->classes = cfg->classes > 1 ? (int)cfg->classes : 1;
     s->n_srcs = s->n_terms * s->classes;
+    if (noc_priority_parse(cfg, &s->prio, s->cls_pri, err, errlen) != 0)
+        return -1;
     s->conc = gr->term_base != NULL;
     s->V = (int)s->cfg.num_vcs;
     if (s->conc && !rops->terminals) {

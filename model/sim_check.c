@@ -153,6 +153,10 @@ int noc_sim_check_config(const noc_config_t *c, char *err, size_t errlen)
     }
     if (c->classes > 1 && check_classes(c, err, errlen))
         return -1;
+    int kind;
+    int64_t cls_pri[NOC_PRI_CLASSES];
+    if (noc_priority_parse(c, &kind, cls_pri, err, errlen) != 0)
+        return -1;
     if (c->injection_rate < 0.0 || c->injection_rate > 64.0) {
         snprintf(err, errlen, "parameter 'injection_rate': %g is out of range [0, 64]", c->injection_rate);
         return -1;

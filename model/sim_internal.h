@@ -32,6 +32,7 @@
 #include "model/sim.h"
 #include "model/router_if.h"
 #include "model/occupancy.h"
+#include "model/priority.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -161,6 +162,8 @@ struct noc_sim {
     noc_ni_t *ni;
     int classes, n_srcs;    /* cfg.classes; n_terms * classes */
     uint8_t *last_class;    /* classes > 1: per terminal, the class that sent its last flit */
+    int prio;               /* enum noc_priority (model/priority.h) */
+    int64_t cls_pri[NOC_PRI_CLASSES]; /* priority = class: each class's rank */
     noc_class_stats_t *cst; /* classes > 1: per class, its share of st's figures; else NULL */
     int lanes;              /* injection lanes per NI (ni_ports; 1: one-port) */
     int lane_chans;         /* channels of the extra lanes (0: none, the router takes them directly) */

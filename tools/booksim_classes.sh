@@ -6,13 +6,15 @@
 # noctua's seed: two different random streams, so the means compare the
 # models, not the draws). Prints a Markdown table (docs/booksim.md, Traffic
 # classes).
-#   tools/booksim_classes.sh BOOKSIM NOCTUA [SEEDS]
+#   tools/booksim_classes.sh BOOKSIM NOCTUA [SEEDS [ONLY]]
+# ONLY: run only the rows whose name contains it (e.g. "priority").
 # BOOKSIM is BookSim2's binary, built from its public repository
 # (github.com/booksim/booksim2: src/, `make`; never vendored here).
 set -euo pipefail
 BS=${1:?usage: tools/booksim_classes.sh BOOKSIM NOCTUA [SEEDS]}
 NOC=${2:?usage: tools/booksim_classes.sh BOOKSIM NOCTUA [SEEDS]}
 SEEDS=${3:-3}
+ONLY=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -42,6 +44,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|"
 row() { # NAME KEYS...
   local name=$1
   shift
+  if [ -n "$ONLY" ] && [[ $name != *"$ONLY"* ]]; then return; fi
   { echo "$base"; printf '%s\n' "$@"; } >"$work/c.cfg"
   for s in $(seq 1 "$SEEDS"); do
     (cd "$work" && "$BS" c.cfg seed="$s" 2>&1 | bs_classes | sed 's/^/b /') || true
@@ -72,3 +75,10 @@ row "on_off class 1 (alpha 0.1, beta 0.4)" 'classes = 2;' 'injection_rate = {0.0
   'injection_process = {bernoulli,on_off};' 'burst_alpha = 0.1;' 'burst_beta = 0.4;' 'burst_r1 = -1.0;'
 row "past saturation: uniform 1-flit 0.3, 4-flit 0.1" 'classes = 2;' 'injection_rate = {0.3,0.1};' \
   'packet_size = {1,4};'
+# message priorities among classes
+row "priority = class, class 1 above, uniform 1-flit 0.2 each" 'classes = 2;' 'injection_rate = {0.2,0.2};' \
+  'priority = class;' 'class_priority = {0,1};'
+row "priority = class, class 0 above, 1-flit 0.05, 4-flit 0.08" 'classes = 2;' 'injection_rate = {0.05,0.08};' \
+  'packet_size = {1,4};' 'priority = class;' 'class_priority = {1,0};'
+row "priority = age, uniform 1-flit 0.2, 4-flit 0.05" 'classes = 2;' 'injection_rate = {0.2,0.05};' \
+  'packet_size = {1,4};' 'priority = age;'

@@ -9,7 +9,11 @@
 # wait_for_tail_credit = 1, where the sources' injection VCs wait for
 # their tail's credit too: an 8x8 mesh, 2 VCs of 8 flits, 1-flit and
 # 4-flit packets, and 4 VCs with 1-flit packets, from low load to past
-# saturation), hold (only the rows of
+# saturation), prio (only message priorities: an 8x8 mesh, 2 VCs of 8
+# flits, uniform traffic, with priority none, age, network_age,
+# queue_length and hop_count, 1-flit packets near and past saturation,
+# 4-flit packets near saturation; per-class priorities are in
+# tools/booksim_classes.sh), hold (only the rows of
 # hold_switch_for_packet: an 8x8 mesh with 4-flit packets, with and without
 # the switch hold, from low load to saturation), wavefront (only the
 # switch allocators wavefront and rr_wavefront beside separable
@@ -106,7 +110,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|wtail|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, wtail, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|wtail|prio|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, wtail, prio, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -324,6 +328,15 @@ if [ "$SET" = wtail ]; then
   for r in 0.02 0.05 0.07 0.12; do own "mesh 8x8, 2 VCs, wait_for_tail_credit, 1-flit" "$r" "$wt num_vcs = 2;"; done
   for r in 0.01 0.03 0.045 0.08; do own "mesh 8x8, 2 VCs, wait_for_tail_credit, 4-flit" "$r" "$wt num_vcs = 2; packet_size = 4;"; done
   for r in 0.05 0.10 0.15 0.25; do own "mesh 8x8, 4 VCs, wait_for_tail_credit, 1-flit" "$r" "$wt num_vcs = 4;"; done
+  exit 0
+fi
+# message priorities (one class: the allocators rank)
+if [ "$SET" = prio ]; then
+  pm='topology = mesh; k = 8; n = 2; routing_function = dim_order; vc_buf_size = 8; num_vcs = 2; traffic = uniform;'
+  for p in none age network_age queue_length hop_count; do
+    for r in 0.25 0.28 0.35; do own "mesh 8x8, 2 VCs, 1-flit, priority = $p" "$r" "$pm priority = $p;"; done
+    own "mesh 8x8, 2 VCs, 4-flit, priority = $p" 0.065 "$pm priority = $p; packet_size = 4;"
+  done
   exit 0
 fi
 # qtree and tree4 (BookSim2 asserts k = 4, n = 3 for both), nca routing

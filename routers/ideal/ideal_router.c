@@ -70,6 +70,11 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
                  "honours 1");
         return -1;
     }
+    if (strcmp(s->cfg.priority, "none") != 0) {
+        snprintf(err, errlen, "parameter 'priority': the ideal router has no allocators to rank requests in; only "
+                 "the vc router honours %s", s->cfg.priority);
+        return -1;
+    }
     if (s->cfg.hold_switch_for_packet) {
         snprintf(err, errlen, "parameter 'hold_switch_for_packet': the ideal router has no switch allocation; "
                  "only the vc router honours 1");

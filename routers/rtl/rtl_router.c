@@ -134,6 +134,11 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  "tail leaves; only the vc router honours 1");
         return -1;
     }
+    if (strcmp(c->priority, "none") != 0) {
+        snprintf(err, errlen, "parameter 'priority': the rtl router's core ranks no requests (its arbiters are "
+                 "round-robin); only the vc router honours %s", c->priority);
+        return -1;
+    }
     if (c->hold_switch_for_packet) {
         snprintf(err, errlen, "parameter 'hold_switch_for_packet': the rtl router's core allocates the switch "
                  "flit by flit; only the vc router honours 1");

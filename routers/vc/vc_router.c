@@ -190,6 +190,18 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
                  lanes ? " (with the NI's lane ports)" : "");
         return -1;
     }
+    if (strcmp(c->priority, "none") != 0) {
+        const char *with = c->speculative ? "speculative = 1"
+                           : c->internal_speedup != 1.0 || c->output_speedup != 1 ? "internal or output speedup"
+                           : gr->route_set ? "adaptive routing"
+                           : (int64_t)P * c->num_vcs > 64 ? "more than 64 input VCs a router"
+                                                            : NULL;
+        if (with) {
+            snprintf(err, errlen, "parameter 'priority': %s with %s is not modelled yet (its allocations rank "
+                     "no priorities; leave priority out)", c->priority, with);
+            return -1;
+        }
+    }
     if (noc_vc_sp_check(s, err, errlen) != 0 || noc_vc_adapt_check(s, err, errlen) != 0)
         return -1;
     return noc_vc_spec_check(s, err, errlen);

@@ -14,6 +14,7 @@
 #ifndef NOC_VC_SWITCH_H
 #define NOC_VC_SWITCH_H
 #include "routers/vc/vc_output.h"
+#include "routers/vc/vc_rank.h"
 
 /* Input VC v won the VC arbiter of its switch input e. The round-robin
  * pointer goes to the switch input's next VC, v + S (BookSim2's
@@ -63,7 +64,9 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
         mask[m] = ports[p];
         m++;
     }
-    if (r->sa_wave)
+    if (__builtin_expect(x->s->prio != NOC_PRI_NONE, 0))
+        noc_vc_sa_ranked(x->s, r, nd, x->S, ready, nr, in_ports, m, who, mask, grant);
+    else if (r->sa_wave)
         noc_alloc_run_sparse_general(nd->sa, m, who, mask, grant);
     else
         noc_alloc_run_sparse_separable(nd->sa, m, who, mask, grant);
@@ -82,6 +85,8 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
                     cand |= UINT64_C(1) << v;
             }
         }
+        if (__builtin_expect(x->s->prio != NOC_PRI_NONE, 0) && (cand & (cand - 1)))
+            cand = noc_vc_top(x->s, r, nd, p, cand); /* (the one its request ranked as, or its equals) */
         int v = r->matrix ? noc_arbiter_pick(vc_sa_vc(r, nd, e), &cand)
                           : noc_rr_pick(cand, nd->vc_ptr[e]);
         assert(v >= 0);

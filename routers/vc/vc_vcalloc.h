@@ -9,6 +9,7 @@
 #ifndef NOC_VC_VCALLOC_H
 #define NOC_VC_VCALLOC_H
 #include "routers/vc/vc.h"
+#include "routers/vc/vc_rank.h"
 
 /* va_in_pointer = router: input VC l was granted at output port o. BookSim2
  * keeps one round-robin pointer per input VC over all the router's output
@@ -92,7 +93,10 @@ static void vc_alloc_shared(vc_ctx_t *x)
             mask2[cnt] = r->mask[k];
             cnt++;
         }
-        noc_alloc_run_sparse_separable(a, cnt, r->who, mask2, r->grant); /* (no wavefront VA) */
+        if (__builtin_expect(x->s->prio != NOC_PRI_NONE, 0))
+            noc_vc_va_ranked(x->s, r, nd, a, cnt, r->who, mask2, r->grant);
+        else
+            noc_alloc_run_sparse_separable(a, cnt, r->who, mask2, r->grant); /* (no wavefront VA) */
         for (int j = 0; j < cnt; j++)
             if (r->grant[j] >= 0)
                 vc_grant(x, &ivc[r->who[j]], &port[o], r->who[j], r->grant[j]);
@@ -139,7 +143,10 @@ __attribute__((noinline, cold)) static void vc_va_whole(vc_ctx_t *x)
             m++;
         }
     }
-    noc_alloc_run_sparse_general(&r->va_all[x->n], m, r->who, r->mask, r->grant);
+    if (x->s->prio != NOC_PRI_NONE)
+        noc_vc_va_ranked(x->s, r, nd, &r->va_all[x->n], m, r->who, r->mask, r->grant);
+    else
+        noc_alloc_run_sparse_general(&r->va_all[x->n], m, r->who, r->mask, r->grant);
     for (int k = 0; k < m; k++) {
         int g = r->grant[k], l = r->who[k];
         if (g >= 0)

@@ -1,0 +1,304 @@
+/* test_priority.c: message priorities (priority, class_priority;
+ * model/priority.c, the ranked allocators of model/alloc.c, the NI's
+ * ranked class choice in model/ni.c, routers/vc/vc_rank.c). Worked by hand:
+ * - the ranked allocator on small request sets (the higher rank first at
+ *   each arbiter, round-robin among equals; wavefront ranks from the top
+ *   down; iSLIP ranks none), against what BookSim2's arbiters and
+ *   wavefront.cpp do with the same in_pri and out_pri;
+ * - two packets meeting at a router of mesh:3: A from node 0 made in
+ *   cycle 0, B from node 1 made in cycle 5, both for node 2, reach router
+ *   1 in cycle 6 (zero-load: one cycle on the injection channel, R + VA +
+ *   SA + ST + L = 5 a hop) and bid for its east port together. The one
+ *   that goes first has the zero-load latency T0 = 2 Lloc + (H+1) 4 + H
+ *   (16 for A's 2 hops, 11 for B's 1); the other is held. Without a
+ *   priority the arbiters' pointers start at port 0, the local one: B
+ *   first. With age, network_age and hop_count A ranks higher (made
+ *   first, sent first, one link crossed): A first; queue_length ties (one
+ *   flit each): B first. With one VC they meet in VC allocation; with two
+ *   VCs and a two-iteration iSLIP VC allocator (which ranks nothing) both
+ *   get a VC in the same cycle and meet in switch allocation;
+ * - the NI: two backlogged classes, class 1 ranked above class 0, on
+ *   ring:4 with neighbour traffic (each flow on links of its own, one VC
+ *   of its dateline class: the NI always has more than the network
+ *   takes): class 1 sends every flit the network takes, class 0 none;
+ *   unranked or with age they take turns;
+ * - refusals by name. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/alloc.h"
+#include "model/sim_internal.h"
+#include "traffic/classes.h"
+#include "testbench/unit/script_traffic.h"
+
+#define B(r) (UINT64_C(1) << (r))
+
+/* Input-first, round-robin, fresh pointers: three requesters want
+ * resource 0, ranked 0, 5, 5: the output arbiter takes the first of the
+ * highest rank at or after its pointer (0): requester 1; its pointer then
+ * moves past 1, so the same requests next give requester 2. Unranked:
+ * requester 0. */
+static void test_ranked_output_arbiter(void **state)
+{
+    (void)state;
+    noc_alloc_t a;
+    noc_alloc_init(&a, NOC_ALLOC_INPUT_FIRST, NOC_ARB_ROUND_ROBIN, 3, 2, 1);
+    const int16_t who[3] = { 0, 1, 2 };
+    const uint64_t mask[3] = { B(0), B(0), B(0) };
+    const int64_t key[3] = { 0, 5, 5 };
+    int16_t g[3];
+    noc_alloc_run_sparse_ranked(&a, 3, who, mask, key, 1, 0, g);
+    assert_int_equal(g[0], -1);
+    assert_int_equal(g[1], 0);
+    assert_int_equal(g[2], -1);
+    noc_alloc_run_sparse_ranked(&a, 3, who, mask, key, 1, 0, g);
+    assert_int_equal(g[1], -1);
+    assert_int_equal(g[2], 0);
+    noc_alloc_free(&a);
+    noc_alloc_init(&a, NOC_ALLOC_INPUT_FIRST, NOC_ARB_ROUND_ROBIN, 3, 2, 1);
+    noc_alloc_run_sparse_general(&a, 3, who, mask, g);
+    assert_int_equal(g[0], 0);
+    noc_alloc_free(&a);
+}
+
+/* Per-request ranks (the switch allocator's): requester 0 wants
+ * resources 0 (rank 1) and 1 (rank 3): its input arbiter takes 1 though
+ * its pointer (0) would take 0; requester 1 wants resource 0 alone and
+ * gets it. Output-first: resource 0 wanted by requester 0 (rank 1) and 1
+ * (rank 2) goes to 1; requester 0 takes resource 1's grant. */
+static void test_ranked_requests(void **state)
+{
+    (void)state;
+    noc_alloc_t a;
+    int64_t key[2 * 64];
+    key[0 * 64 + 0] = 1;
+    key[0 * 64 + 1] = 3;
+    key[1 * 64 + 0] = 2;
+    const int16_t who[2] = { 0, 1 };
+    const uint64_t mask[2] = { B(0) | B(1), B(0) };
+    int16_t g[2];
+    noc_alloc_init(&a, NOC_ALLOC_INPUT_FIRST, NOC_ARB_ROUND_ROBIN, 2, 2, 1);
+    noc_alloc_run_sparse_ranked(&a, 2, who, mask, key, 64, 1, g);
+    assert_int_equal(g[0], 1);
+    assert_int_equal(g[1], 0);
+    noc_alloc_free(&a);
+    noc_alloc_init(&a, NOC_ALLOC_OUTPUT_FIRST, NOC_ARB_ROUND_ROBIN, 2, 2, 1);
+    noc_alloc_run_sparse_ranked(&a, 2, who, mask, key, 64, 1, g);
+    assert_int_equal(g[0], 1);
+    assert_int_equal(g[1], 0);
+    noc_alloc_free(&a);
+    /* unranked output-first: resource 0 to requester 0 (pointer 0), which
+       accepts 0 over 1 (its pointer 0); requester 1 gets nothing */
+    noc_alloc_init(&a, NOC_ALLOC_OUTPUT_FIRST, NOC_ARB_ROUND_ROBIN, 2, 2, 1);
+    noc_alloc_run_sparse_general(&a, 2, who, mask, g);
+    assert_int_equal(g[0], 0);
+    assert_int_equal(g[1], -1);
+    noc_alloc_free(&a);
+}
+
+/* Wavefront on a 2 x 2 square, priority diagonal 0: requester 0 wants
+ * {0, 1}, requester 1 wants {0}. Unranked, diagonal 0 holds (0, 0): 0-0,
+ * then diagonal 1 holds (1, 0), taken: one grant. Ranked with 1-0 at 9
+ * and the others 0: the rank-9 pass grants 1-0, the rank-0 pass 0-1. */
+static void test_ranked_wavefront(void **state)
+{
+    (void)state;
+    noc_alloc_t a;
+    int64_t key[2 * 64];
+    key[0 * 64 + 0] = 0;
+    key[0 * 64 + 1] = 0;
+    key[1 * 64 + 0] = 9;
+    const int16_t who[2] = { 0, 1 };
+    const uint64_t mask[2] = { B(0) | B(1), B(0) };
+    int16_t g[2];
+    noc_alloc_init(&a, NOC_ALLOC_WAVEFRONT, NOC_ARB_ROUND_ROBIN, 2, 2, 1);
+    noc_alloc_run_sparse_general(&a, 2, who, mask, g);
+    assert_int_equal(g[0], 0);
+    assert_int_equal(g[1], -1);
+    noc_alloc_free(&a);
+    noc_alloc_init(&a, NOC_ALLOC_WAVEFRONT, NOC_ARB_ROUND_ROBIN, 2, 2, 1);
+    noc_alloc_run_sparse_ranked(&a, 2, who, mask, key, 64, 1, g);
+    assert_int_equal(g[0], 1);
+    assert_int_equal(g[1], 0);
+    assert_int_equal(a.pri, 1); /* (the diagonal moves on by one, as without ranks) */
+    noc_alloc_free(&a);
+    /* iSLIP ranks none: the unranked grants */
+    noc_alloc_init(&a, NOC_ALLOC_ISLIP, NOC_ARB_ROUND_ROBIN, 2, 2, 1);
+    noc_alloc_run_sparse_ranked(&a, 2, who, mask, key, 64, 1, g);
+    assert_int_equal(g[0], 0);
+    assert_int_equal(g[1], -1);
+    noc_alloc_free(&a);
+}
+
+/* A (node 0, cycle 0) and B (node 1, cycle 5), both to node 2 of mesh:3,
+ * 1-flit packets, under `priority` and extra settings: their latencies.
+ * Before them B' (node 1 to node 0, cycle 0) crosses router 1 alone (its
+ * own input and output ports: latency T0 = 11), which moves a wavefront
+ * switch allocator's priority diagonal on by one, to the diagonal of B's
+ * request (local port 0 + east port 1): unranked, every kind then takes B
+ * first. */
+static void meet(const char *priority, const char *const *extra, uint64_t *lat_a, uint64_t *lat_b)
+{
+    script_t sc = { 0 };
+    script_add(&sc, 0, 0, 2, 1);
+    script_add(&sc, 0, 1, 0, 1); /* B': the other way, alone on its ports */
+    script_add(&sc, 5, 1, 2, 1);
+    char pr[64];
+    snprintf(pr, sizeof pr, "priority=%s", priority);
+    const char *kv[8] = { pr, "node_stats=1", "sample_cycles=100" };
+    for (int i = 0; extra && extra[i]; i++)
+        kv[3 + i] = extra[i];
+    noc_topo_t *t;
+    noc_sim_t *s = script_sim(&t, "mesh:3", 0, &sc, kv);
+    assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
+    const noc_node_stats_t *a = noc_sim_node_stats(s, 0), *b = noc_sim_node_stats(s, 1);
+    assert_int_equal(a->lat_src.n, 1);
+    assert_int_equal(b->lat_src.n, 2);
+    assert_int_equal(b->lat_src.min, 11); /* B', 1 hop, alone: T0 */
+    *lat_a = a->lat_src.sum;
+    *lat_b = b->lat_src.sum - 11;
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+static void check_meet(const char *const *extra)
+{
+    const uint64_t T0a = 16, T0b = 11; /* 2 Lloc + (H + 1) 4 + H: H = 2, 1 */
+    static const char *const b_first[] = { "none", "queue_length" };
+    static const char *const a_first[] = { "age", "network_age", "hop_count" };
+    uint64_t la, lb;
+    for (int i = 0; i < 2; i++) {
+        meet(b_first[i], extra, &la, &lb);
+        assert_int_equal(lb, T0b);
+        assert_true(la > T0a);
+    }
+    for (int i = 0; i < 3; i++) {
+        meet(a_first[i], extra, &la, &lb);
+        assert_int_equal(la, T0a);
+        assert_true(lb > T0b);
+    }
+}
+
+/* One VC: the two heads meet in VC allocation. */
+static void test_meet_in_va(void **state)
+{
+    (void)state;
+    check_meet((const char *const[]){ "num_vcs=1", NULL });
+}
+
+/* Two VCs, iSLIP VC allocation in two iterations (no ranks): both get a
+ * VC at once, and meet in switch allocation, separable input-first and
+ * the wavefront kinds alike. */
+static void test_meet_in_sa(void **state)
+{
+    (void)state;
+    check_meet((const char *const[]){ "num_vcs=2", "vc_allocator=islip", "alloc_iters=2", NULL });
+    check_meet((const char *const[]){ "num_vcs=2", "vc_allocator=islip", "alloc_iters=2", "sw_allocator=wavefront",
+                                      NULL });
+    check_meet((const char *const[]){ "num_vcs=2", "vc_allocator=islip", "alloc_iters=2",
+                                      "sw_allocator=separable_output_first", NULL });
+}
+
+/* Two classes of 1-flit packets, each offered a packet a cycle at every
+ * node of ring:4 (neighbour traffic: each flow has its links to itself,
+ * the injection channel is what the classes share). */
+static void class_shares(const char *priority, const char *class_priority, uint64_t *in0, uint64_t *in1)
+{
+    char err[512], pr[64], cp[64];
+    snprintf(pr, sizeof pr, "priority=%s", priority);
+    snprintf(cp, sizeof cp, "class_priority=%s", class_priority);
+    noc_config_t cfg;
+    noc_config_defaults(&cfg);
+    script_config(&cfg, (const char *const[]){ "traffic=neighbor", "classes=2", "injection_rate=1", "num_vcs=2",
+                                               "sample_cycles=2000", pr, class_priority ? cp : NULL, NULL });
+    noc_topo_t *t = noc_topo_create("ring:4", 0, err, sizeof err);
+    assert_non_null(t);
+    noc_class_traffic_t ct;
+    if (noc_class_traffic_init(&ct, &cfg, t, err, sizeof err))
+        fail_msg("%s", err);
+    noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), noc_class_traffic(&ct), err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    noc_sim_run(s);
+    int C;
+    const noc_class_stats_t *cs = noc_sim_class_stats(s, &C);
+    assert_int_equal(C, 2);
+    *in0 = cs[0].window_flits_in;
+    *in1 = cs[1].window_flits_in;
+    noc_sim_destroy(s);
+    noc_class_traffic_free(&ct);
+    noc_topo_destroy(t);
+}
+
+static void test_ni_class_rank(void **state)
+{
+    (void)state;
+    uint64_t in0, in1, all0, all1;
+    class_shares("none", NULL, &all0, &all1); /* in turn: half each */
+    uint64_t all = all0 + all1;
+    assert_true(all > 4 * 500);
+    assert_true(all0 >= all / 2 - 4 && all0 <= all / 2 + 4);
+    class_shares("class", "0,1", &in0, &in1);
+    assert_int_equal(in0, 0);
+    assert_int_equal(in1, all); /* what the channels carry, all class 1's */
+    class_shares("class", "1,0", &in0, &in1);
+    assert_int_equal(in0, all);
+    assert_int_equal(in1, 0);
+    /* age: both classes make a packet every cycle; the older head first,
+       equals in turn: half each, give or take a packet a node */
+    class_shares("age", NULL, &in0, &in1);
+    assert_int_equal(in0 + in1, all);
+    assert_true(in0 >= all / 2 - 4 && in0 <= all / 2 + 4);
+}
+
+/* Refused by name: unknown kinds, kinds not modelled, class_priority
+ * without priority = class, the routers and options without ranks. */
+static void test_refusals(void **state)
+{
+    (void)state;
+    static const char *const bad[][3] = {
+        { "priority=urgent", NULL, "not a priority" },
+        { "priority=local_age", NULL, "not modelled yet" },
+        { "priority=sequence", NULL, "not modelled yet" },
+        { "class_priority=1", NULL, "priority = class" },
+        { "priority=class", "class_priority=1,x", "integers" },
+        { "priority=age", "router=ideal", "ideal router" },
+        { "priority=age", "speculative=1", "speculative" },
+        { "priority=age", "internal_speedup=2", "speedup" },
+        { "priority=age", "num_vcs=16", "more than 64 input VCs" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[512];
+        noc_config_t cfg;
+        noc_config_defaults(&cfg);
+        script_config(&cfg, (const char *const[]){ bad[i][0], bad[i][1], NULL });
+        noc_topo_t *t = noc_topo_create("mesh:4x4", 0, err, sizeof err);
+        script_t sc = { 0 };
+        noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), script_traffic(&sc), err, sizeof err);
+        if (s)
+            fail_msg("%s %s: not refused", bad[i][0], bad[i][1] ? bad[i][1] : "");
+        if (!strstr(err, bad[i][2]))
+            fail_msg("%s: '%s' lacks '%s'", bad[i][0], err, bad[i][2]);
+        noc_topo_destroy(t);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ranked_output_arbiter),
+        cmocka_unit_test(test_ranked_requests),
+        cmocka_unit_test(test_ranked_wavefront),
+        cmocka_unit_test(test_meet_in_va),
+        cmocka_unit_test(test_meet_in_sa),
+        cmocka_unit_test(test_ni_class_rank),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
