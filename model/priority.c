@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[NOC_PRI_COUNT] = { "none", "class", "age", "network_age", "queue_length",
-                                                  "hop_count" };
+static const char *const names[NOC_PRI_COUNT] = { "none",         "class",       "age",      "network_age",
+                                                  "local_age",    "queue_length", "hop_count" };
 
 const char *noc_priority_name(int kind)
 {
@@ -48,8 +48,9 @@ int noc_priority_parse(const noc_config_t *c, int *kind, int64_t cls_pri[NOC_PRI
         if (strcmp(c->priority, names[k]) == 0)
             *kind = k;
     if (*kind < 0) {
-        int later = strcmp(c->priority, "local_age") == 0 || strcmp(c->priority, "sequence") == 0;
-        snprintf(err, errlen, "parameter 'priority': '%s' %s (none, class, age, network_age, queue_length, hop_count)",
+        int later = strcmp(c->priority, "sequence") == 0;
+        snprintf(err, errlen, "parameter 'priority': '%s' %s (none, class, age, network_age, local_age, queue_length, "
+                 "hop_count)",
                  c->priority, later ? "is not modelled yet" : "is not a priority");
         return -1;
     }

@@ -15,6 +15,8 @@ BS=${1:?usage: tools/booksim_classes.sh BOOKSIM NOCTUA [SEEDS]}
 NOC=${2:?usage: tools/booksim_classes.sh BOOKSIM NOCTUA [SEEDS]}
 SEEDS=${3:-3}
 ONLY=${4:-}
+BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
+NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

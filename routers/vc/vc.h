@@ -161,6 +161,9 @@ typedef struct vc_state {
      * (numbered as slot 0 of buf) the cycle its routed head began to bid
      * for an output VC */
     uint32_t *arrive, *va_from;
+    /* priority = local_age: the cycle each buffered flit reached this
+     * router's buffer, slot-major as buf (NULL otherwise) */
+    uint32_t *stamp;
 
     /* hold_switch_for_packet (vc_hold.c) */
     int hold;                  /* hold_switch_for_packet */

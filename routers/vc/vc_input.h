@@ -78,6 +78,8 @@ VC_INLINE void vc_input(vc_ctx_t *x, uint64_t fl)
         *slot_f = *f;
         if (x->waits) /* (for the waits behind another packet) */
             r->arrive[slot_f - r->buf] = (uint32_t)x->now;
+        if (__builtin_expect(r->stamp != NULL, 0)) /* priority = local_age */
+            r->stamp[slot_f - r->buf] = (uint32_t)x->now;
         q->tail = (uint16_t)(tail + 1);
         if (was_empty) {
             vc_set(vc_ne(x), l, x->W);

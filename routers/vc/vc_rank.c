@@ -2,8 +2,9 @@
  * none, model/priority.h; BookSim2's VC::UpdatePriority and the in_pri and
  * out_pri of iq_router.cpp's allocator requests). An input VC ranks as its
  * front flit: its class's class_priority, its packet's age, the age of the
- * flit in the network, the flits the VC holds, or the links the flit
- * crossed. VC allocation ranks each bidding input VC's requests by its
+ * flit in the network or in this router, the flits the VC holds, or the
+ * links the flit crossed (BookSim2's VC::UpdatePriority without
+ * vc_priority_donation, which is refused). VC allocation ranks each bidding input VC's requests by its
  * rank (the output VCs' arbiters take the highest first); switch
  * allocation ranks a switch input's request for an output port by its
  * highest-ranked VC wanting that port (at both arbiters), and that VC, or
@@ -14,10 +15,10 @@
 #include "routers/vc/vc.h"
 #include "routers/vc/vc_rank.h"
 
-int64_t noc_vc_rank(const struct noc_sim *s, const vc_state_t *r, const vc_node_t *nd, int l)
+/* The rank of buffered flit f (queue_length aside: a VC's, not a
+ * flit's). */
+static int64_t flit_rank(const struct noc_sim *s, const vc_state_t *r, const noc_flit_t *f)
 {
-    const vc_ivc_t *q = &nd->ivc[l];
-    const noc_flit_t *f = vc_slot(nd->buf, r, l, q->head);
     switch (s->prio) {
     case NOC_PRI_CLASS:
         return s->cls_pri[s->pkts[f->pkt].cls];
@@ -25,13 +26,21 @@ int64_t noc_vc_rank(const struct noc_sim *s, const vc_state_t *r, const vc_node_
         return -(int64_t)s->pkts[f->pkt].created;
     case NOC_PRI_NETWORK_AGE: /* (a synthetic flit's word: the cycle its NI sent it) */
         return -f->data;
-    case NOC_PRI_QUEUE_LENGTH:
-        return (int64_t)noc_fifo_count(q->head, q->tail);
+    case NOC_PRI_LOCAL_AGE: /* the cycle it reached this router */
+        return -(int64_t)r->stamp[f - r->buf];
     case NOC_PRI_HOP_COUNT:
         return f->hops;
     default:
         return 0;
     }
+}
+
+int64_t noc_vc_rank(const struct noc_sim *s, const vc_state_t *r, const vc_node_t *nd, int l)
+{
+    const vc_ivc_t *q = &nd->ivc[l];
+    if (s->prio == NOC_PRI_QUEUE_LENGTH)
+        return (int64_t)noc_fifo_count(q->head, q->tail);
+    return flit_rank(s, r, vc_slot(nd->buf, r, l, q->head));
 }
 
 void noc_vc_va_ranked(const struct noc_sim *s, const vc_state_t *r, const vc_node_t *nd, noc_alloc_t *a, int n,

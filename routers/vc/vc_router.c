@@ -106,6 +106,8 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     uint64_t n_sw_in = (uint64_t)r.n_in_ports * (uint64_t)r.S; /* switch inputs */
     if (s->cfg.hold_switch_for_packet)
         b += n_sw_in; /* hold_vc */
+    if (strcmp(s->cfg.priority, "local_age") == 0)
+        b += nv * r.qcap * sizeof(uint32_t); /* stamp */
     if (r.matrix) /* the switch stage's VC arbiters, and the allocators' arbiters on the heap */
         b += n_sw_in * (sizeof(noc_arbiter_t) + (((uint64_t)r.V * (uint64_t)NOC_ARB_WORDS(r.V) * 8 + 31) & ~(uint64_t)15));
     for (int n = 0; r.matrix && n < gr->n_nodes; n++) {
@@ -357,6 +359,8 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     r->grant = noc_xcalloc(nl, sizeof(int16_t), "vc router");
     r->lvc = noc_xcalloc(nl, sizeof(int16_t), "vc router");
     r->next = noc_xcalloc(nl, sizeof(int16_t), "vc router");
+    if (s->prio == NOC_PRI_LOCAL_AGE)
+        r->stamp = noc_xcalloc((size_t)r->qcap * (size_t)r->n_ivc, sizeof *r->stamp, "vc router");
     return 0;
 }
 
@@ -395,6 +399,7 @@ static void vc_destroy(struct noc_sim *s)
     free(r->nodes);
     free(r->buf);
     free(r->arrive);
+    free(r->stamp);
     free(r->va_from);
     free(r->port_node);
     free(r->buffered);

@@ -13,8 +13,8 @@
  *   (16 for A's 2 hops, 11 for B's 1); the other is held. Without a
  *   priority the arbiters' pointers start at port 0, the local one: B
  *   first. With age, network_age and hop_count A ranks higher (made
- *   first, sent first, one link crossed): A first; queue_length ties (one
- *   flit each): B first. With one VC they meet in VC allocation; with two
+ *   first, sent first, one link crossed): A first; queue_length (one flit
+ *   each) and local_age (both reached router 1 in cycle 6) tie: B first. With one VC they meet in VC allocation; with two
  *   VCs and a two-iteration iSLIP VC allocator (which ranks nothing) both
  *   get a VC in the same cycle and meet in switch allocation;
  * - the NI: two backlogged classes, class 1 ranked above class 0, on
@@ -170,10 +170,10 @@ static void meet(const char *priority, const char *const *extra, uint64_t *lat_a
 static void check_meet(const char *const *extra)
 {
     const uint64_t T0a = 16, T0b = 11; /* 2 Lloc + (H + 1) 4 + H: H = 2, 1 */
-    static const char *const b_first[] = { "none", "queue_length" };
+    static const char *const b_first[] = { "none", "queue_length", "local_age" };
     static const char *const a_first[] = { "age", "network_age", "hop_count" };
     uint64_t la, lb;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         meet(b_first[i], extra, &la, &lb);
         assert_int_equal(lb, T0b);
         assert_true(la > T0a);
@@ -264,7 +264,7 @@ static void test_refusals(void **state)
     (void)state;
     static const char *const bad[][3] = {
         { "priority=urgent", NULL, "not a priority" },
-        { "priority=local_age", NULL, "not modelled yet" },
+        
         { "priority=sequence", NULL, "not modelled yet" },
         { "class_priority=1", NULL, "priority = class" },
         { "priority=class", "class_priority=1,x", "integers" },
