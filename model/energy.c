@@ -516,6 +516,14 @@ static void static_power(const struct noc_sim *s, const noc_energy_table_t *t, n
     out->static_mw = out->leak_buffer_mw + out->router_mw + out->channel_mw;
 }
 
+int noc_energy_router_toggles(const noc_sim_t *s, int n, uint64_t *toggles)
+{
+    if (!s->cfg.rtl_toggles || !s->rops->toggles || n < 0 || n >= s->n_nodes)
+        return -1;
+    *toggles = s->rops->toggles(s, n);
+    return 0;
+}
+
 void noc_energy_run(const noc_sim_t *s, const noc_energy_table_t *t, noc_energy_sum_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -530,10 +538,12 @@ void noc_energy_run(const noc_sim_t *s, const noc_energy_table_t *t, noc_energy_
     out->static_pj = out->static_mw * out->ns; /* mW * ns = pJ */
     out->total_pj = out->dynamic_pj + out->static_pj;
     out->avg_mw = out->ns > 0 ? out->total_pj / out->ns : 0;
-    if (s->cfg.rtl_toggles && s->rops->toggles) {
+    uint64_t tg;
+    if (noc_energy_router_toggles(s, 0, &tg) == 0) {
         out->toggled = 1;
         for (int n = 0; n < s->n_nodes; n++)
-            out->toggles += s->rops->toggles(s, n);
+            if (noc_energy_router_toggles(s, n, &tg) == 0)
+                out->toggles += tg;
         out->toggle_pj = (double)out->toggles * t->toggle_bit_pj;
         static const int router_ev[] = { NOC_EV_BUF_WRITE, NOC_EV_BUF_READ, NOC_EV_ROUTE, NOC_EV_VC_ALLOC,
                                          NOC_EV_SW_ALLOC, NOC_EV_XBAR, NOC_EV_CREDIT };

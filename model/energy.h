@@ -165,6 +165,11 @@ double noc_energy_router_buffer_mw(const noc_sim_t *s, const noc_energy_table_t 
 int noc_energy_router_ports(const noc_sim_t *s, int n);
 int noc_energy_buffer_depth(const noc_sim_t *s);
 
+/* rtl_toggles=1: the bit toggles of router n's core's flip-flops over the
+ * counted cycles into *toggles, 0; -1 (nothing written) when the run does
+ * not count them. */
+int noc_energy_router_toggles(const noc_sim_t *s, int n, uint64_t *toggles);
+
 /* What a run spent. */
 typedef struct noc_energy_sum {
     uint64_t ev[NOC_EV_SLOTS];

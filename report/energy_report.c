@@ -190,6 +190,10 @@ static json_t *routers_json(const noc_sim_t *s, const noc_energy_table_t *t, dou
         /* the router alone: without the links leaving it (what draw colours it by) */
         double own = dyn - noc_energy_event_pj(t, r, NOC_EV_LINK) + (bst + rst) * ns;
         json_object_set_new(j, "router_pj", json_real(own));
+        uint64_t tg;
+        if (noc_energy_router_toggles(s, n, &tg) == 0) /* rtl_toggles=1 */
+            json_object_set_new(j, "rtl_toggles", json_pack("{s:I, s:f}", "toggles", (json_int_t)tg, "dynamic_pj",
+                                                            (double)tg * t->toggle_bit_pj));
         json_array_append_new(rows, j);
     }
     free(ev);

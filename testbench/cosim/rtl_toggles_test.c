@@ -12,7 +12,8 @@
  *   - a run: the report's toggle energy is toggles x the table's
  *     toggle_bit (a table of 0.5 pJ: exactly half the count); a run with no
  *     traffic toggles nothing; more load, more toggles; without
- *     rtl_toggles the report has no rtl_toggles; other routers are refused.
+ *     rtl_toggles the report has no rtl_toggles; other routers are refused;
+ *     with node_stats=1 the routers' own counts add up to the run's.
  * (cmocka; runs noctua as NOCTUA_BINARY for the runs.) */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -191,6 +192,27 @@ static void run_idle_and_load(void **state)
     assert_true(hi > 2 * lo); /* four times the flits */
 }
 
+/* With node_stats=1 every router has its own count; they add up to the
+ * run's, and on mesh:2x2 under uniform traffic every router toggles. */
+static void run_per_router(void **state)
+{
+    (void)state;
+    int st;
+    json_t *j = run_json(RUN "injection_rate=0.2 rtl_toggles=1 energy=default node_stats=1", &st);
+    assert_int_equal(st, 0);
+    json_t *e = json_object_get(j, "energy"), *rows = json_object_get(e, "routers");
+    assert_int_equal(json_array_size(rows), 4);
+    json_int_t sum = 0;
+    for (size_t i = 0; i < 4; i++) {
+        json_int_t n = json_integer_value(json_object_get(json_object_get(json_array_get(rows, i), "rtl_toggles"),
+                                                          "toggles"));
+        assert_true(n > 0);
+        sum += n;
+    }
+    assert_int_equal(sum, json_integer_value(json_object_get(json_object_get(e, "rtl_toggles"), "toggles")));
+    json_decref(j);
+}
+
 static void run_off_and_refused(void **state)
 {
     (void)state;
@@ -215,6 +237,7 @@ int main(void)
         cmocka_unit_test(one_flit_toggles_its_data),
         cmocka_unit_test(run_energy_is_toggles_times_table),
         cmocka_unit_test(run_idle_and_load),
+        cmocka_unit_test(run_per_router),
         cmocka_unit_test(run_off_and_refused),
     };
     return cmocka_run_group_tests(tests, load_model, unload_model);
