@@ -13,7 +13,9 @@
  *     toggle_bit (a table of 0.5 pJ: exactly half the count); a run with no
  *     traffic toggles nothing; more load, more toggles; without
  *     rtl_toggles the report has no rtl_toggles; other routers are refused;
- *     with node_stats=1 the routers' own counts add up to the run's.
+ *     with node_stats=1 the routers' own counts add up to the run's; a
+ *     one-cycle window after a long warm-up counts at most every
+ *     flip-flop once.
  * (cmocka; runs noctua as NOCTUA_BINARY for the runs.) */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -192,6 +194,22 @@ static void run_idle_and_load(void **state)
     assert_true(hi > 2 * lo); /* four times the flits */
 }
 
+/* Only the counted cycles count: a window of one cycle after 2000 cycles
+ * of warm-up can toggle at most every flip-flop of the 4 cores once. A
+ * 3-port core of 2 VCs of 8 flits has 6 FIFOs of 8 slots of 133 bits (the
+ * head's route, port and class, 3 bits; head, tail, the 128-bit payload:
+ * rtl/noc_pkg.sv), 3 output registers of 130 bits (head, tail, payload),
+ * and fewer than 500 bits besides
+ * (pointers, counts, VC state, credits, arbiters). The warm-up alone
+ * toggles far more (some 170,000 bits at this load). */
+static void run_counts_only_the_window(void **state)
+{
+    (void)state;
+    json_int_t n = toggles_of("mesh:2x2 router=rtl num_vcs=2 vc_buf_size=8 warmup_cycles=2000 sample_cycles=1 "
+                              "injection_rate=0.2 rtl_toggles=1 energy=default", NULL);
+    assert_true(n <= 4 * (6 * 8 * 133 + 3 * 130 + 500));
+}
+
 /* With node_stats=1 every router has its own count; they add up to the
  * run's, and on mesh:2x2 under uniform traffic every router toggles. */
 static void run_per_router(void **state)
@@ -237,6 +255,7 @@ int main(void)
         cmocka_unit_test(one_flit_toggles_its_data),
         cmocka_unit_test(run_energy_is_toggles_times_table),
         cmocka_unit_test(run_idle_and_load),
+        cmocka_unit_test(run_counts_only_the_window),
         cmocka_unit_test(run_per_router),
         cmocka_unit_test(run_off_and_refused),
     };
