@@ -4,7 +4,9 @@
 // NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB defined, into a shared object
 // that exports the single symbol noc_rtl_core_api (routers/rtl/
 // build_model.sh). The only C++ of the datapath: it copies the C side's
-// inputs into the model's ports, clocks it, and copies its outputs back.
+// inputs into the model's ports, clocks it, and copies its outputs back;
+// with count_toggles on, it also counts the bits of the core's flip-flops
+// that each clock edge changed (rtl_toggles=1, docs/energy.md).
 #include "Vnoc_rtl_core.h"
 #include "Vnoc_rtl_core___024root.h"
 #include "noc_toggle_regs.h" // NOC_TOGGLE_REGS: the core's flip-flops (build_model.sh)
