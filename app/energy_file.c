@@ -104,6 +104,11 @@ int noc_app_energy_attach(noc_sim_t *s, char *err, size_t errlen)
                  "or energy=FILE too");
         return -1;
     }
+    if (cfg->rtl_toggles && !what[0]) {
+        snprintf(err, errlen, "parameter 'rtl_toggles': the toggles' energy is a part of the energy figures: give "
+                 "energy=default or energy=FILE too");
+        return -1;
+    }
     if (!what[0])
         return 0;
     noc_energy_table_t t;

@@ -55,17 +55,25 @@ void noc_energy_default(noc_energy_table_t *t)
     t->leak_nand_nw = 17.393360;
     t->leak_not_nw = 14.353185;
     t->leak_ff_nw = 86.212780;
+    /* rtl_toggles=1: BookSim2's flip-flop (powerWireDFF) charges a write
+     * of random data 0.5 Cdin Vdd^2 a bit, half the bits toggling: Cdin
+     * Vdd^2 a toggle, Cdin = 2 x 0.8 (Ci + Co) + 2 (2/3 x 0.8 Co) = 4.6992
+     * fF with the techfile's Cg_pwr, Cd_pwr; Vdd 0.9 V (docs/energy.md,
+     * "Activity from the RTL"; tools/energy_table.sh prints it) */
+    t->toggle_key = 1;
+    t->toggle_bit_pj = 0.00380635;
 }
 
 /* The keys after the events, in the order of their bits in `seen`. */
 enum {
     K_NAME = NOC_EV_COUNT, K_FLIT_BITS, K_LEAK_BIT, K_ST_ROUTER, K_ST_LINK, K_CLOCK,
-    K_LINK_MM, K_ST_LINK_MM, K_PITCH, K_LEAK_XBAR, K_CLK_OUT, K_LEAK_NAND, K_LEAK_NOT, K_LEAK_FF
+    K_LINK_MM, K_ST_LINK_MM, K_PITCH, K_LEAK_XBAR, K_CLK_OUT, K_LEAK_NAND, K_LEAK_NOT, K_LEAK_FF,
+    K_TOGGLE
 };
 static const char *const extra_keys[] = { "name", "flit_bits", "leak_buffer_bit", "static_router", "static_link",
                                           "clock_ghz", "link_bit_mm", "static_link_bit_mm", "pitch_mm",
                                           "leak_crossbar", "clock_output_bit", "leak_nand", "leak_not",
-                                          "leak_ff" };
+                                          "leak_ff", "toggle_bit" };
 
 static const char *key_name(int k)
 {
@@ -116,6 +124,7 @@ static void set_number(noc_energy_table_t *t, int k, double v)
     case K_LEAK_NAND: t->leak_nand_nw = v; break;
     case K_LEAK_NOT: t->leak_not_nw = v; break;
     case K_LEAK_FF: t->leak_ff_nw = v; break;
+    case K_TOGGLE: t->toggle_bit_pj = v; break;
     default: t->pj[k] = v; break; /* an event's */
     }
 }
@@ -235,6 +244,8 @@ int noc_energy_complete(noc_energy_table_t *t, uint64_t seen, char *err, size_t 
             return -1;
         }
     t->gate_keys = n_gate == 3;
+    grouped |= UINT64_C(1) << K_TOGGLE; /* optional, for rtl_toggles=1 */
+    t->toggle_key = (seen & (UINT64_C(1) << K_TOGGLE)) != 0;
     for (int k = 0; k < NOC_ENERGY_KEYS; k++)
         if (!(grouped & (UINT64_C(1) << k)) && !(seen & (UINT64_C(1) << k))) {
             snprintf(err, errlen, "no value for %s (a table gives every key: docs/energy.md)", key_name(k));
@@ -505,6 +516,14 @@ static void static_power(const struct noc_sim *s, const noc_energy_table_t *t, n
     out->static_mw = out->leak_buffer_mw + out->router_mw + out->channel_mw;
 }
 
+int noc_energy_router_toggles(const noc_sim_t *s, int n, uint64_t *toggles)
+{
+    if (!s->cfg.rtl_toggles || !s->rops->toggles || n < 0 || n >= s->n_nodes)
+        return -1;
+    *toggles = s->rops->toggles(s, n);
+    return 0;
+}
+
 void noc_energy_run(const noc_sim_t *s, const noc_energy_table_t *t, noc_energy_sum_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -519,6 +538,18 @@ void noc_energy_run(const noc_sim_t *s, const noc_energy_table_t *t, noc_energy_
     out->static_pj = out->static_mw * out->ns; /* mW * ns = pJ */
     out->total_pj = out->dynamic_pj + out->static_pj;
     out->avg_mw = out->ns > 0 ? out->total_pj / out->ns : 0;
+    uint64_t tg;
+    if (noc_energy_router_toggles(s, 0, &tg) == 0) {
+        out->toggled = 1;
+        for (int n = 0; n < s->n_nodes; n++)
+            if (noc_energy_router_toggles(s, n, &tg) == 0)
+                out->toggles += tg;
+        out->toggle_pj = (double)out->toggles * t->toggle_bit_pj;
+        static const int router_ev[] = { NOC_EV_BUF_WRITE, NOC_EV_BUF_READ, NOC_EV_ROUTE, NOC_EV_VC_ALLOC,
+                                         NOC_EV_SW_ALLOC, NOC_EV_XBAR, NOC_EV_CREDIT };
+        for (size_t i = 0; i < sizeof router_ev / sizeof router_ev[0]; i++)
+            out->router_event_pj += out->ev_pj[router_ev[i]];
+    }
     out->flits = s->st.window_flits_out;
     if (out->flits) {
         out->pj_per_flit = out->total_pj / (double)out->flits;
@@ -542,6 +573,16 @@ int noc_sim_set_energy(noc_sim_t *s, const noc_energy_table_t *t, char *err, siz
         snprintf(err, errlen, "parameter 'energy': table %s is for %d-bit flits and the run has flit_width=%lld "
                  "(tools/energy_table.sh makes a table for another width)", t->name, t->flit_bits,
                  (long long)s->cfg.flit_width);
+        return -1;
+    }
+    if (s->cfg.rtl_toggles && !s->rops->toggles) {
+        snprintf(err, errlen, "parameter 'rtl_toggles': router %s has no RTL core whose flip-flops could be "
+                 "counted; use router=rtl (docs/energy.md)", s->rops->name);
+        return -1;
+    }
+    if (s->cfg.rtl_toggles && !t->toggle_key) {
+        snprintf(err, errlen, "parameter 'rtl_toggles': table %s gives no toggle_bit (pJ per flip-flop bit "
+                 "toggle, docs/energy.md)", t->name);
         return -1;
     }
     s->energy = noc_xmalloc(sizeof *t, "energy");

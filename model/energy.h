@@ -84,6 +84,11 @@ typedef struct noc_energy_table {
      * three keys leak_nand, leak_not, leak_ff, all or none). */
     int gate_keys;
     double leak_nand_nw, leak_not_nw, leak_ff_nw;
+    /* Energy of one bit toggle of a router core's flip-flop (pJ), for
+     * rtl_toggles=1; toggle_key 1 when the table gives it (toggle_bit,
+     * optional). */
+    int toggle_key;
+    double toggle_bit_pj;
     /* router_leakage=gates: each router's cells (n_nodes, set by
      * noc_sim_set_energy_gates); NULL: the figures above. */
     const struct noc_gate_count *gates;
@@ -106,13 +111,13 @@ double noc_energy_gates_mw(const noc_energy_table_t *t, const noc_gate_count_t *
 void noc_energy_default(noc_energy_table_t *t);
 
 /* Keys a table file may give: every key of noc_energy_line. */
-#define NOC_ENERGY_KEYS (NOC_EV_COUNT + 14)
+#define NOC_ENERGY_KEYS (NOC_EV_COUNT + 15)
 /* One line of a table file into t: blank, "# comment" or "key = value"
  * (keys: name, flit_bits, the event names, leak_buffer_bit, clock_ghz;
  * links either link_bit_mm, static_link_bit_mm, pitch_mm or, the old
  * form, link, static_link; routers either leak_crossbar, clock_output_bit
  * or, the old form, static_router; and, optional, the gates' leakage
- * leak_nand, leak_not, leak_ff); values are non-negative numbers
+ * leak_nand, leak_not, leak_ff, and the flip-flops' toggle_bit); values are non-negative numbers
  * (flit_bits a positive integer, clock_ghz and pitch_mm positive). seen: a
  * bit per key given so far (a key twice is refused). 0, or -1 with the key
  * at fault in err (the caller adds file and line). */
@@ -160,6 +165,11 @@ double noc_energy_router_buffer_mw(const noc_sim_t *s, const noc_energy_table_t 
 int noc_energy_router_ports(const noc_sim_t *s, int n);
 int noc_energy_buffer_depth(const noc_sim_t *s);
 
+/* rtl_toggles=1: the bit toggles of router n's core's flip-flops over the
+ * counted cycles into *toggles, 0; -1 (nothing written) when the run does
+ * not count them. */
+int noc_energy_router_toggles(const noc_sim_t *s, int n, uint64_t *toggles);
+
 /* What a run spent. */
 typedef struct noc_energy_sum {
     uint64_t ev[NOC_EV_SLOTS];
@@ -181,6 +191,13 @@ typedef struct noc_energy_sum {
     double avg_mw;              /* total_pj / ns */
     uint64_t flits;             /* flits delivered in those cycles */
     double pj_per_flit, pj_per_bit; /* total_pj per flit, per bit delivered (0 when none) */
+    /* rtl_toggles=1 (toggled 1): the bit toggles of every router core's
+     * flip-flops in the counted cycles, their energy (toggles x
+     * toggle_bit), and the event-based dynamic energy of the same routers
+     * (buffers, route, allocators, crossbar, credits: no links, no NIs). */
+    int toggled;
+    uint64_t toggles;
+    double toggle_pj, router_event_pj;
 } noc_energy_sum_t;
 /* The energy of run s with table t over its counted cycles (a synthetic
  * run's window; all of a program run). */

@@ -97,6 +97,10 @@ typedef struct noc_router_ops {
      * thread evaluating a part of the fabric (threads > 1, model/sim_threads.c):
      * the routers' registers shared, the scratch of a node's evaluation its
      * own; freed by thread_state_free. NULL: the family runs on one thread. */
+    /* Optional (rtl: rtl_toggles=1): the bit toggles of node's core's
+     * flip-flops over the counted cycles (docs/energy.md, "Activity from
+     * the RTL"); NULL: the family has no flip-flops to count. */
+    uint64_t (*toggles)(const struct noc_sim *s, int node);
     void *(*thread_state)(const struct noc_sim *s);
     void (*thread_state_free)(void *state);
 } noc_router_ops_t;

@@ -49,6 +49,16 @@ void noc_report_energy_text(FILE *f, const noc_sim_t *s)
         if (e.ev_pj[k] > 0)
             fprintf(f, " %s %.1f%%", noc_event_name(k), 100.0 * e.ev_pj[k] / e.dynamic_pj);
     fputc('\n', f);
+    if (e.toggled) {
+        char tog[32], rev[32];
+        energy_text(e.toggle_pj, tog, sizeof tog);
+        energy_text(e.router_event_pj, rev, sizeof rev);
+        fprintf(f, "    toggles     %llu flip-flop bit toggles in %d routers' cores, %.4g pJ each: %s; the routers' "
+                "events: %s", (unsigned long long)e.toggles, e.routers, t->toggle_bit_pj, tog, rev);
+        if (e.router_event_pj > 0)
+            fprintf(f, " (toggles / events %.4g)", e.toggle_pj / e.router_event_pj);
+        fputc('\n', f);
+    }
     char pst[32], pavg[32], pdyn[32];
     power_text(e.static_mw, pst, sizeof pst);
     power_text(e.avg_mw, pavg, sizeof pavg);
@@ -180,6 +190,10 @@ static json_t *routers_json(const noc_sim_t *s, const noc_energy_table_t *t, dou
         /* the router alone: without the links leaving it (what draw colours it by) */
         double own = dyn - noc_energy_event_pj(t, r, NOC_EV_LINK) + (bst + rst) * ns;
         json_object_set_new(j, "router_pj", json_real(own));
+        uint64_t tg;
+        if (noc_energy_router_toggles(s, n, &tg) == 0) /* rtl_toggles=1 */
+            json_object_set_new(j, "rtl_toggles", json_pack("{s:I, s:f}", "toggles", (json_int_t)tg, "dynamic_pj",
+                                                            (double)tg * t->toggle_bit_pj));
         json_array_append_new(rows, j);
     }
     free(ev);
@@ -237,6 +251,11 @@ json_t *noc_report_energy_json(const noc_sim_t *s)
     json_object_set_new(j, "pj_per_flit", json_real(e.pj_per_flit));
     json_object_set_new(j, "pj_per_bit", json_real(e.pj_per_bit));
     json_object_set_new(j, "links", links_json(s, t, e.ns));
+    if (e.toggled)
+        json_object_set_new(j, "rtl_toggles",
+                            json_pack("{s:I, s:f, s:f, s:f}", "toggles", (json_int_t)e.toggles, "toggle_bit_pj",
+                                      t->toggle_bit_pj, "dynamic_pj", e.toggle_pj, "router_events_pj",
+                                      e.router_event_pj));
     if (noc_sim_config(s)->node_stats)
         json_object_set_new(j, "routers", routers_json(s, t, e.ns));
     if (noc_sim_pe(s) && noc_sim_has_step_tables(s))

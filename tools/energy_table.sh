@@ -110,6 +110,12 @@ END {
     # W^2 (I^2 O + I O + O^2); the output registers clock W bits per port
     printf "leak_crossbar = %.6g\n", crossbarLeak(W, P, P) * 1e12 / (W * W * (P * P * P + P * P + P * P))
     printf "clock_output_bit = %.6g\n", wireClk(1, W) * 1e6 / W
+    # rtl_toggles=1: one bit toggle of a flip-flop. powerWireDFF charges a
+    # write at activity a (a * 0.5) Cdin Vdd^2 a bit for its data, half the
+    # bits of random data toggling: Cdin Vdd^2 a toggle (its clock term,
+    # a Cclk Vdd^2, is charged per write, not per toggle: left out)
+    Cdin = 2 * 0.8 * (Ci + Co) + 2 * (2.0 / 3.0 * 0.8 * Co)
+    printf "toggle_bit = %.6g\n", Cdin * Vdd * Vdd * 1e12
     printf "# the old form (one figure per link and per router, for these sizes):\n"
     printf "# link = %.6g\n", link
     printf "# static_link = %.6g\n", (repeatedWireLeak(bK, bM, bN) * W + wireClk(bM, W)) * 1e3

@@ -58,6 +58,27 @@ done
   --top-module noc_vc_router --prefix Vnoc_rtl_core \
   -GP="$P" -GV="$V" -GDEPTH="$DEPTH" -GFLIT_W=128 -GN_CLASS="$NCLASS" -GARB_KIND="$ARB" "$@" >"$tmp/verilator.log" 2>&1 ||
   { cat "$tmp/verilator.log" >&2; exit 1; }
+# The core's flip-flops for rtl_toggles (the shim's toggle count): every
+# register of the design is named *_q (rtl/), and Verilator keeps it as a
+# member of the model's root class, its width in a comment, e.g.
+#   VlWide<5>/*129:0*/ noc_vc_router__DOT__gen_out_port__BRA__0__KET____DOT__u_out__DOT__oflit_q;
+#   VlUnpacked<VlWide<5>/*132:0*/, 8> noc_vc_router__DOT__...__DOT__mem_q;
+# One X(member, bits) line each; a register this pattern does not read
+# stops the build (it would go uncounted).
+root_h="$tmp/Vnoc_rtl_core___024root.h"
+regs_re='^ *(VlUnpacked<)?[A-Za-z]+(<[0-9]+>)?/\*([0-9]+):0\*/(, [0-9]+>)? (noc_vc_router__DOT__[A-Za-z0-9_]*_q);$'
+{
+  echo "/* made by routers/rtl/build_model.sh from $(basename "$root_h") */"
+  echo "#define NOC_TOGGLE_REGS(X) \\"
+  sed -nE "s%${regs_re}%    X(\\5, \\3 + 1) \\\\%p" "$root_h"
+  echo
+} >"$tmp/noc_toggle_regs.h"
+n_all=$(grep -cE ' noc_vc_router__DOT__[A-Za-z0-9_]*_q;$' "$root_h" || true)
+n_read=$(grep -cE "$regs_re" "$root_h" || true)
+if [ "$n_all" != "$n_read" ] || [ "$n_all" = 0 ]; then
+  echo "build_model.sh: $n_all registers (*_q) in $root_h, $n_read of them read for the toggle count" >&2
+  exit 1
+fi
 "$cxx" -std=c++17 "${cxxflags[@]}" -fPIC -shared -fvisibility=hidden -fvisibility-inlines-hidden -Wl,-Bsymbolic \
   -w -I"$tmp" -I"$vroot/include" -I"$vroot/include/vltstd" -I"$src" \
   -DNOC_RTL_P="$P" -DNOC_RTL_V="$V" -DNOC_RTL_DEPTH="$DEPTH" -DNOC_RTL_NCLASS="$NCLASS" -DNOC_RTL_ARB="$ARB" -DNOC_RTL_TRACE="$TRACE" \

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NOC_RTL_ABI 4
+#define NOC_RTL_ABI 5
 #define NOC_RTL_MAX_P 64    /* ports of a core (bit masks of one word) */
 #define NOC_RTL_LWORDS 4    /* words of a bit set over input VCs: P * V <= 256 */
 #define NOC_RTL_MAX_L (64 * NOC_RTL_LWORDS)
@@ -43,6 +43,9 @@ typedef struct noc_rtl_out {
     uint64_t valid, head, tail;          /* bit o: a flit leaves output port o */
     uint8_t vc[NOC_RTL_MAX_P];
     noc_rtl_payload_t data[NOC_RTL_MAX_P];
+    /* With count_toggles on: the bits of the core's flip-flops (its *_q
+     * registers) that this clock edge changed; 0 otherwise. */
+    uint64_t toggles;
 } noc_rtl_out_t;
 
 /* The taps of the cycle after the edge (bit l = p*V + v: input VC v of p). */
@@ -64,6 +67,11 @@ typedef struct noc_rtl_core_api {
      * bench, not the datapath): the credit count of each output VC o*V+v
      * and the fill of each input VC's FIFO l = p*V+v, P*V entries each. */
     void (*observe)(void *core, uint16_t *credits, uint16_t *usage);
+    /* on 1: from now on, cycle() counts the toggles of the core's
+     * flip-flops against their values now (a copy of them is kept; when
+     * off, cycle() reads none of them); 0: stop. (rtl_toggles=1,
+     * docs/energy.md "Activity from the RTL".) */
+    void (*count_toggles)(void *core, int on);
     /* Traced builds: one FST file for the cores added to it (before it is
      * opened), sampled by trace_dump at a time in cycles. NULL otherwise. */
     void (*trace_add)(void *core);

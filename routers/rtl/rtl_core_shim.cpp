@@ -4,8 +4,12 @@
 // NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB defined, into a shared object
 // that exports the single symbol noc_rtl_core_api (routers/rtl/
 // build_model.sh). The only C++ of the datapath: it copies the C side's
-// inputs into the model's ports, clocks it, and copies its outputs back.
+// inputs into the model's ports, clocks it, and copies its outputs back;
+// with count_toggles on, it also counts the bits of the core's flip-flops
+// that each clock edge changed (rtl_toggles=1, docs/energy.md).
 #include "Vnoc_rtl_core.h"
+#include "Vnoc_rtl_core___024root.h"
+#include "noc_toggle_regs.h" // NOC_TOGGLE_REGS: the core's flip-flops (build_model.sh)
 #include <verilated.h>
 #if NOC_RTL_TRACE
 #include "Vnoc_rtl_core__Syms.h"
@@ -50,10 +54,71 @@ inline void get_set(const T &v, uint64_t *set)
         set[lo / 64] = get(v, lo, std::min(64u, L - lo));
 }
 
+// The toggle count (count_toggles): a copy of every flip-flop of the core
+// (every *_q register of rtl/, as Verilator keeps it in the model's root
+// class) as the last clock edge left it; after each edge, the bits that
+// differ are counted and the copy updated. Bits above a register's width
+// in its last word are masked off.
+using Root = Vnoc_rtl_core___024root;
+struct Shadow {
+#define NOC_SHADOW_REG(name, bits) decltype(Root::name) name;
+    NOC_TOGGLE_REGS(NOC_SHADOW_REG)
+#undef NOC_SHADOW_REG
+};
+
+inline uint64_t low_bits(unsigned bits)
+{
+    return bits >= 64 ? ~0ull : (1ull << bits) - 1;
+}
+template <class T>
+inline uint64_t toggled(const T &now, T &was, unsigned bits)
+{
+    uint64_t x = ((uint64_t)now ^ (uint64_t)was) & low_bits(bits);
+    was = now;
+    return (uint64_t)__builtin_popcountll(x);
+}
+template <std::size_t N>
+inline uint64_t toggled(const VlWide<N> &now, VlWide<N> &was, unsigned bits)
+{
+    uint64_t n = 0;
+    for (std::size_t w = 0; w < N; w++) {
+        unsigned in_word = bits > 32 * w ? std::min(32u, bits - 32u * (unsigned)w) : 0u;
+        n += (uint64_t)__builtin_popcountll((uint64_t)(now.at(w) ^ was.at(w)) & low_bits(in_word));
+        was.at(w) = now.at(w);
+    }
+    return n;
+}
+template <class T, std::size_t N>
+inline uint64_t toggled(const VlUnpacked<T, N> &now, VlUnpacked<T, N> &was, unsigned bits)
+{
+    uint64_t n = 0;
+    for (std::size_t i = 0; i < N; i++)
+        n += toggled(now[i], was[i], bits);
+    return n;
+}
+
+uint64_t count_toggled(const Root &r, Shadow &sh)
+{
+    uint64_t n = 0;
+#define NOC_COUNT_REG(name, bits) n += toggled(r.name, sh.name, (unsigned)(bits));
+    NOC_TOGGLE_REGS(NOC_COUNT_REG)
+#undef NOC_COUNT_REG
+    return n;
+}
+
+void copy_regs(const Root &r, Shadow &sh)
+{
+#define NOC_COPY_REG(name, bits) sh.name = r.name;
+    NOC_TOGGLE_REGS(NOC_COPY_REG)
+#undef NOC_COPY_REG
+}
+
 struct Core {
     // (all cores share Verilator's default context)
     explicit Core(const char *name) : m(name) {}
+    ~Core() { delete shadow; }
     Vnoc_rtl_core m;
+    Shadow *shadow = nullptr; // count_toggles on: the flip-flops after the last edge
 };
 
 #if NOC_RTL_TRACE
@@ -102,7 +167,8 @@ void destroy(void *core)
 
 void cycle(void *core, const noc_rtl_in_t *in, noc_rtl_out_t *out, noc_rtl_taps_t *taps)
 {
-    Vnoc_rtl_core &m = static_cast<Core *>(core)->m;
+    Core *c = static_cast<Core *>(core);
+    Vnoc_rtl_core &m = c->m;
     const uint64_t pm = mask_of(P);
     put(m.in_valid_i, 0, P, in->valid & pm);
     put(m.in_head_i, 0, P, in->head & pm);
@@ -118,6 +184,7 @@ void cycle(void *core, const noc_rtl_in_t *in, noc_rtl_out_t *out, noc_rtl_taps_
     put_set(m.out_credit_i, in->credit);
     m.clk_i = 1;
     m.eval();
+    out->toggles = c->shadow ? count_toggled(*m.rootp, *c->shadow) : 0;
     uint64_t valid = get(m.out_valid_o, 0, P);
     out->valid = valid;
     out->head = get(m.out_head_o, 0, P);
@@ -148,6 +215,19 @@ void observe(void *core, uint16_t *credits, uint16_t *usage)
         credits[l] = (uint16_t)get(m.obs_credit_o, l * CntW, CntW);
         usage[l] = (uint16_t)get(m.obs_usage_o, l * CntW, CntW);
     }
+}
+
+void count_toggles(void *core, int on)
+{
+    Core *c = static_cast<Core *>(core);
+    if (!on) {
+        delete c->shadow;
+        c->shadow = nullptr;
+        return;
+    }
+    if (!c->shadow)
+        c->shadow = new Shadow;
+    copy_regs(*c->m.rootp, *c->shadow);
 }
 
 #if NOC_RTL_TRACE
@@ -215,12 +295,12 @@ int trace_close()
 }
 
 const noc_rtl_core_api_t api = {
-    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 1, create, destroy, cycle, observe,
+    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 1, create, destroy, cycle, observe, count_toggles,
     trace_add, trace_open, trace_dump, trace_close,
 };
 #else
 const noc_rtl_core_api_t api = {
-    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 0, create, destroy, cycle, observe,
+    NOC_RTL_ABI, (int)P, (int)V, NOC_RTL_DEPTH, NOC_RTL_NCLASS, NOC_RTL_ARB, 0, create, destroy, cycle, observe, count_toggles,
     nullptr, nullptr, nullptr, nullptr,
 };
 #endif

@@ -53,6 +53,7 @@ typedef struct rtl_node {
     int buffered;         /* flits in the core (= in the mirror) */
     uint64_t pend;        /* output ports with a crossing of this cycle, sent at commit */
     noc_rtl_taps_t taps;  /* of the core's next cycle */
+    uint64_t toggles;     /* rtl_toggles=1: its flip-flops' bit toggles in the counted cycles */
 } rtl_node_t;
 
 typedef struct rtl_state {
@@ -340,6 +341,9 @@ static int rtl_create(struct noc_sim *s, char *err, size_t errlen)
         }
     }
     make_cores(s, r);
+    if (c->rtl_toggles) /* (the copy of each core's flip-flops: before the first cycle) */
+        for (int n = 0; n < gr->n_nodes; n++)
+            r->api->count_toggles(r->nodes[n].core, 1);
     return 0;
 }
 
@@ -447,6 +451,8 @@ static void clock_core(struct noc_sim *s, rtl_state_t *r, int n, rtl_node_t *nd)
 {
     noc_rtl_out_t *out = &r->out;
     r->api->cycle(nd->core, &r->in, out, &nd->taps);
+    if (out->toggles && noc_measuring(s)) /* (0 unless rtl_toggles=1) */
+        nd->toggles += out->toggles;
     if (out->valid != nd->pend)
         diverged(s, n, __builtin_ctzll(out->valid ^ nd->pend),
                  out->valid & ~nd->pend ? "a flit out of no input VC" : "a crossing without a flit out");
@@ -692,6 +698,12 @@ static void rtl_commit(struct noc_sim *s, int n)
     nd->clocked = s->now + 1;
 }
 
+static uint64_t rtl_toggles(const struct noc_sim *s, int n)
+{
+    const rtl_state_t *r = s->rstate;
+    return r->nodes[n].toggles;
+}
+
 int noc_rtl_core_ports(const noc_sim_t *s)
 {
     return s->rops == &noc_router_rtl ? ((const rtl_state_t *)s->rstate)->max_ports : -1;
@@ -828,4 +840,5 @@ const noc_router_ops_t noc_router_rtl = {
     .trace_open = rtl_trace_open,
     .trace_close = rtl_trace_close,
     .waits_on = rtl_waits_on,
+    .toggles = rtl_toggles,
 };
