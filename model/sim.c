@@ -569,6 +569,9 @@ static void pool_resize(struct noc_sim *s, uint32_t n)
     s->pkt_alloc = n;
 }
 
+/* In the cycle loop (noc_pkt_take), the one allocation there with
+ * srcq_grow's: amortised, a doubling per power of two of packets in flight
+ * at once, never in a run that stays within its start. */
 void noc_pkt_grow(struct noc_sim *s)
 {
     uint64_t n = s->pkt_alloc ? (uint64_t)s->pkt_alloc * 2 : 1;
