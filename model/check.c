@@ -86,8 +86,8 @@ static int check_flits(const noc_sim_t *s, collect_t *c, char *err, size_t errle
     if (c->n > 0) /* (c->refs is NULL in an empty network: qsort must not see it) */
         qsort(c->refs, c->n, sizeof *c->refs, cmp_ref);
     for (size_t i = 0; i < c->n; i++) {
-        const noc_packet_t *p = &s->pkts[c->refs[i].pkt];
-        if (c->refs[i].pkt >= s->pkt_cap || p->size == 0 || c->refs[i].seq >= p->size) {
+        const noc_packet_t *p = c->refs[i].pkt < s->pkt_fresh ? &s->pkts[c->refs[i].pkt] : NULL;
+        if (!p || p->size == 0 || c->refs[i].seq >= p->size) {
             snprintf(err, errlen, "flit %u of packet slot %u at node %d belongs to no live packet",
                      c->refs[i].seq, c->refs[i].pkt, c->refs[i].node);
             return -1;

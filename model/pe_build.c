@@ -34,7 +34,7 @@ static uint64_t pe_bytes(const struct noc_sim *s, const noc_program_t *p)
     b += K * (4 + 4 + 4 + sizeof(noc_pe_step_stats_t));
     uint64_t cells = K * (uint64_t)s->n_chan;
     if (cells <= noc_pe_step_cells_max()) /* the tables, each message's waits, each packet slot's */
-        b += (1 + NOC_WAIT_KINDS) * cells * sizeof(uint32_t) + (N + 1 + s->pkt_cap) * NOC_WAIT_KINDS * sizeof(uint32_t);
+        b += (1 + NOC_WAIT_KINDS) * cells * sizeof(uint32_t) + (N + 1 + s->pkt_alloc) * NOC_WAIT_KINDS * sizeof(uint32_t);
     return b;
 }
 
@@ -322,7 +322,7 @@ static void build_step_links(struct noc_sim *s, noc_pe_t *pe, const noc_program_
         for (int k = 0; k < NOC_WAIT_KINDS; k++)
             s->step_wait[k] = noc_xcalloc(cells, sizeof(uint32_t), "per-step link tables");
         pe->msg_wait = noc_xcalloc(((size_t)pe->cap_ops + 1) * NOC_WAIT_KINDS, sizeof *pe->msg_wait, "PE engine");
-        s->pkt_wait = noc_xcalloc((size_t)s->pkt_cap * NOC_WAIT_KINDS, sizeof *s->pkt_wait, "per-step link tables");
+        s->pkt_wait = noc_xcalloc((size_t)s->pkt_alloc * NOC_WAIT_KINDS, sizeof *s->pkt_wait, "per-step link tables");
     }
 }
 

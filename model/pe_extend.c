@@ -120,10 +120,10 @@ int noc_pe_append_step(struct noc_sim *s, const char *name, char *err, size_t er
         pe->cur_step = k + 1;
     }
     /* packets in flight of no step: "no step" is row k + 1 now */
-    for (uint32_t i = 0; i < s->pkt_cap; i++) /* free slots too: harmless */
+    for (uint32_t i = 0; i < s->pkt_fresh; i++) /* free slots too: harmless (a new packet sets its step) */
         if (s->pkts[i].step == (uint16_t)k)
             s->pkts[i].step = (uint16_t)(k + 1);
-    pe->append_work += s->pkt_cap;
+    pe->append_work += s->pkt_fresh;
     step_rows(s, pe, k);
     return k;
 }

@@ -114,7 +114,7 @@ void noc_sampler_period_classes(noc_sampler_t *sm, int classes, const double *la
 static double thres_average(const struct noc_sim *s, int cls, uint64_t n, uint64_t sum)
 {
     double cnt = (double)n, tot = (double)sum;
-    for (uint32_t i = 0; i < s->pkt_cap; i++) {
+    for (uint32_t i = 0; i < s->pkt_fresh; i++) { /* (the slots never used are empty) */
         const noc_packet_t *p = &s->pkts[i];
         if (p->size == 0 || (cls >= 0 && p->cls != cls))
             continue;

@@ -185,6 +185,10 @@ static int plan(struct noc_sim *s, const noc_config_t *cfg, const noc_graph_t *g
         return -1;
     }
     s->pkt_cap = (uint32_t)pool;
+    /* allocated by use (noc_pkt_grow); a run on threads hands its parts
+     * their NIs' slots every cycle: it starts with them */
+    uint64_t start = NOC_PKT_START + (cfg->threads != 1 ? (uint64_t)s->n_terms * (uint64_t)s->lanes : 0);
+    s->pkt_alloc = start < pool ? (uint32_t)start : (uint32_t)pool;
     return 0;
 }
 
@@ -203,7 +207,7 @@ static uint64_t planned_bytes(const struct noc_sim *s)
     b += S * sizeof(noc_ni_t) + T * (uint64_t)(s->lanes - 1) * sizeof(noc_ni_lane_t);
     b += S * s->srcq_cap * sizeof(noc_srcq_entry_t) + T * credit_lanes * V * sizeof(int16_t);
     b += s->classes > 1 ? T + (uint64_t)s->classes * sizeof(noc_class_stats_t) : 0;
-    b += (uint64_t)s->pkt_cap * (sizeof(noc_packet_t) + sizeof(uint32_t));
+    b += (uint64_t)s->pkt_alloc * (sizeof(noc_packet_t) + sizeof(uint32_t)); /* (at the start: it grows by use) */
     b += N * (3 * sizeof(int32_t) + 1) + S * (sizeof(uint64_t) + sizeof(int32_t));
     b += (uint64_t)NOC_WHEEL * ((S + 63) / 64) * sizeof(uint64_t);
     b += (NOC_LAT_HIST + 1) * sizeof(uint32_t) + nc * sizeof(noc_link_stats_t);
@@ -398,9 +402,9 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_gr
         s->ni_credits[i] = (int16_t)depth;
     s->ni_free_at = (int16_t)(cfg->wait_for_tail_credit ? depth : 1);
 
-    s->pkts = noc_xcalloc(s->pkt_cap, sizeof(noc_packet_t), "simulator");
-    s->pkt_free = noc_xcalloc(s->pkt_cap, sizeof(uint32_t), "simulator"); /* (zero: the full stack) */
-    s->pkt_free_n = s->pkt_cap;
+    s->pkts = noc_xcalloc(s->pkt_alloc, sizeof(noc_packet_t), "simulator");
+    s->pkt_free = noc_xcalloc(s->pkt_alloc, sizeof(uint32_t), "simulator");
+    s->pkt_fresh = s->pkt_free_n = 0; /* (every slot free, slot 0 on top) */
 
     s->work = noc_xcalloc((size_t)gr->n_nodes, sizeof(int32_t), "simulator");
     s->listed = noc_xcalloc((size_t)gr->n_nodes, 1, "simulator");
@@ -542,6 +546,38 @@ static void srcq_grow(struct noc_sim *s)
     free(s->srcq);
     s->srcq = q;
     s->srcq_cap = ncap;
+}
+
+/* The pool's arrays at n slots (pkt_fresh <= n <= pkt_cap), the slots in
+ * use copied: fresh memory (calloc) past them, which a lightly loaded run
+ * never writes. */
+static void pool_resize(struct noc_sim *s, uint32_t n)
+{
+    assert(n >= s->pkt_fresh && n <= s->pkt_cap);
+    noc_packet_t *p = noc_xcalloc(n, sizeof *p, "packet pool");
+    memcpy(p, s->pkts, (size_t)s->pkt_fresh * sizeof *p);
+    free(s->pkts);
+    s->pkts = p;
+    uint32_t *f = noc_xcalloc(n, sizeof *f, "packet pool");
+    memcpy(f, s->pkt_free, (size_t)s->pkt_free_n * sizeof *f);
+    free(s->pkt_free);
+    s->pkt_free = f;
+    if (s->pkt_wait) { /* program runs: each slot's waits */
+        uint32_t *w = noc_xcalloc((size_t)n * NOC_WAIT_KINDS, sizeof *w, "per-step link tables");
+        memcpy(w, s->pkt_wait, (size_t)s->pkt_fresh * NOC_WAIT_KINDS * sizeof *w);
+        free(s->pkt_wait);
+        s->pkt_wait = w;
+    }
+    s->pkt_alloc = n;
+}
+
+/* In the cycle loop (noc_pkt_take), the one allocation there with
+ * srcq_grow's: amortised, a doubling per power of two of packets in flight
+ * at once, never in a run that stays within its start. */
+void noc_pkt_grow(struct noc_sim *s)
+{
+    uint64_t n = s->pkt_alloc ? (uint64_t)s->pkt_alloc * 2 : 1;
+    pool_resize(s, n > s->pkt_cap ? s->pkt_cap : (uint32_t)n);
 }
 
 int noc_sim_offer(struct noc_sim *s, int n, uint64_t created)
@@ -813,4 +849,11 @@ void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed)
 {
     s->shuffle = 1;
     noc_rng_seed(&s->shuffle_rng, seed, 0x5eedULL);
+}
+
+void noc_sim_debug_pool(struct noc_sim *s, uint32_t slots)
+{
+    if (slots < s->pkt_fresh)
+        slots = s->pkt_fresh;
+    pool_resize(s, slots < s->pkt_cap ? slots : s->pkt_cap);
 }

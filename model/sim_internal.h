@@ -144,7 +144,7 @@ struct noc_sim {
      * table per resource (noc_wait_kind_t; NULL: not kept). */
     uint32_t *step_flits, *step_wait[NOC_WAIT_KINDS];
     /* Program runs with the tables: each packet slot's waits by resource
-     * (pkt_cap x NOC_WAIT_KINDS), added to its message's totals in the PE
+     * (pkt_alloc x NOC_WAIT_KINDS, grown with the pool), added to its message's totals in the PE
      * engine when the packet is delivered (model/waits.c): the slots in use
      * are few and stay in cache, where the messages' totals are many. */
     uint32_t *pkt_wait;
@@ -187,13 +187,23 @@ struct noc_sim {
     uint8_t rw_lo[NOC_PKT_TYPES], rw_hi[NOC_PKT_TYPES];
     uint64_t next_pkt_id;
 
-    /* Packet pool. The free list is a stack of pkt_free_n slots, entry i
-     * stored as slot ^ (pkt_cap - 1 - i) (noc_pkt_take, noc_pkt_give), so
-     * that the zeroed array is the full stack, slot 0 on top, without a
-     * write: a run touches only as much of it as it has packets in flight. */
+    /* Packet pool, allocated by use. Slots [0, pkt_fresh) have held a
+     * packet, [pkt_fresh, pkt_cap) never have: those are free, and only
+     * the first pkt_alloc slots exist (pkts and, in program runs,
+     * pkt_wait). The free list is the stack of pkt_cap - pkt_fresh + pkt_free_n
+     * slots: at the bottom the never used ones, pkt_cap - 1 down to
+     * pkt_fresh (kept as the count, not stored), on top the pkt_free_n
+     * slots given back (pkt_free) -- the same stack, in the same order, as
+     * a pool made whole at the start and handing out slot 0 first
+     * (noc_pkt_take, noc_pkt_give). When a packet needs slot pkt_alloc the
+     * pool doubles (noc_pkt_grow), up to pkt_cap: a lightly loaded run
+     * allocates as many slots as it has had packets in flight at once. */
     noc_packet_t *pkts;
-    uint32_t *pkt_free;
-    uint32_t pkt_cap, pkt_free_n;
+    uint32_t *pkt_free;     /* pkt_alloc entries; pkt_free_n <= pkt_fresh of them in use */
+    uint32_t pkt_cap;       /* the most packets a run can have in flight at once (plan) */
+    uint32_t pkt_alloc;     /* slots allocated: NOC_PKT_START (or more, sim.c), doubled when full */
+    uint32_t pkt_fresh;     /* slots ever taken */
+    uint32_t pkt_free_n;    /* slots given back, on pkt_free */
 
     /* activity */
     int32_t *work;
@@ -280,28 +290,50 @@ static inline void noc_srcq_pop(noc_ni_t *ni)
         ni->q_head = ni->q_tail = 0;
 }
 
-/* Entry i of the packet free list (i < pkt_free_n): a free slot. */
+/* The pool's next packet needs slot pkt_alloc: pkts (and pkt_wait) double,
+ * up to pkt_cap, the slots in use copied (model/sim.c). The only
+ * allocation in the cycle loop besides the source queues' (srcq_grow):
+ * amortised over the packets that filled the pool, and never in a run that
+ * stays below NOC_PKT_START packets in flight. With threads, only between
+ * cycles (the views get their slots in advance: model/sim_threads.c). */
+void noc_pkt_grow(struct noc_sim *s);
+
+/* Free slots: the never used ones and those given back. */
+static inline uint32_t noc_pkt_free_count(const struct noc_sim *s)
+{
+    return s->pkt_cap - s->pkt_fresh + s->pkt_free_n;
+}
+/* Entry i of the free list from its bottom (i < noc_pkt_free_count): a
+ * free slot. */
 static inline uint32_t noc_pkt_free_at(const struct noc_sim *s, uint32_t i)
 {
-    return s->pkt_free[i] ^ (s->pkt_cap - 1u - i);
+    uint32_t never = s->pkt_cap - s->pkt_fresh;
+    return i < never ? s->pkt_cap - 1u - i : s->pkt_free[i - never];
 }
 /* Pop the free list's top: the slot a new packet takes. */
 static inline uint32_t noc_pkt_take(struct noc_sim *s)
 {
-    assert(s->pkt_free_n > 0);
-    s->pkt_free_n--;
-    return noc_pkt_free_at(s, s->pkt_free_n);
+    if (s->pkt_free_n > 0)
+        return s->pkt_free[--s->pkt_free_n];
+    assert(s->pkt_fresh < s->pkt_cap);
+    if (s->pkt_fresh == s->pkt_alloc)
+        noc_pkt_grow(s);
+    return s->pkt_fresh++;
 }
-/* Push slot onto the free list. */
+/* Push slot (taken before) onto the free list. */
 static inline void noc_pkt_give(struct noc_sim *s, uint32_t slot)
 {
-    s->pkt_free[s->pkt_free_n] = slot ^ (s->pkt_cap - 1u - s->pkt_free_n);
-    s->pkt_free_n++;
+    assert(slot < s->pkt_fresh && s->pkt_free_n < s->pkt_fresh);
+    s->pkt_free[s->pkt_free_n++] = slot;
 }
 
 /* For tests: from now on visit the active nodes in a new random order every
  * cycle. Results must not change (the two-phase contract). */
 void noc_sim_debug_shuffle(struct noc_sim *s, uint64_t seed);
+/* For tests: the packet pool's allocated slots set to `slots` (at least
+ * the slots used so far, at most pkt_cap), between cycles; it grows from
+ * there as usual. */
+void noc_sim_debug_pool(struct noc_sim *s, uint32_t slots);
 
 enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
 
@@ -310,6 +342,7 @@ enum { NOC_PHASE_WARMUP, NOC_PHASE_SAMPLE, NOC_PHASE_DRAIN };
  * most 32 cycles) to it in one. */
 #define NOC_MAX_LINK_LATENCY 200
 #define NOC_SRCQ_START 4 /* source queue slots a terminal starts with (a power of two) */
+#define NOC_PKT_START 1024 /* packet pool slots a run starts with (sim.c: more with threads) */
 #define NOC_WHEEL 64 /* slots of the generation calendar's wheel (a power of two) */
 
 /* Bit of the arrival masks that stands for the node's NI (a flit on the

@@ -6,8 +6,10 @@
  * thread t (thread 0 is the caller's). A cycle:
  *   serial   the packets generated (model/sim.c), the nodes woken since the
  *            last cycle handed to their parts' active lists, each part's
- *            view synced with the run (the struct copied but for its own
- *            fields) and given the packet slots its NIs may start;
+ *            view given the packet slots its NIs may start (the pool
+ *            grown first if it must: never while a view points at it),
+ *            then synced with the run (the struct copied but for its own
+ *            fields);
  *   barrier  (start)
  *   parallel each thread evaluates its part's active nodes through its view
  *            (model/sim_eval.h, the one-thread cycle's own loop);
@@ -190,6 +192,17 @@ static void hand_out(struct noc_threads *thr, const int32_t *w, int k)
     }
 }
 
+/* The slots part p's NIs may start packets in this cycle, from the top of
+ * the run's free list, its top on top (as the run would take them). Taken
+ * for every part before any view is synced: the pool grows here if it must
+ * (noc_pkt_grow), between cycles, never while a view points at it. */
+static void deal_slots(struct noc_sim *s, part_t *p)
+{
+    assert(noc_pkt_free_count(s) >= p->batch);
+    for (uint32_t i = 0; i < p->batch; i++)
+        p->slots[p->batch - 1 - i] = noc_pkt_take(s);
+}
+
 /* Part p's view for this cycle: the run as it stands, with the part's own
  * lists, packet slots, router state, and statistics from zero. */
 static void sync_view(struct noc_sim *s, part_t *p, uint64_t id_base)
@@ -211,13 +224,11 @@ static void sync_view(struct noc_sim *s, part_t *p, uint64_t id_base)
     v->n_active = p->n_active;
     v->woken = p->woken;
     v->n_woken = 0;
-    /* the slots its NIs may start packets in, from the run's free list */
-    assert(s->pkt_free_n >= p->batch);
-    s->pkt_free_n -= p->batch;
+    /* the slots its NIs may start packets in (deal_slots): no slot it has
+     * not been given (pkt_cap at pkt_fresh: noc_pkt_take asserts it) */
     v->pkt_free = p->slots;
-    v->pkt_free_n = 0;
-    for (uint32_t i = 0; i < p->batch; i++) /* (the same order: its top is the run's top) */
-        noc_pkt_give(v, noc_pkt_free_at(s, s->pkt_free_n + i));
+    v->pkt_free_n = p->batch;
+    v->pkt_cap = v->pkt_fresh;
     v->next_pkt_id = id_base; /* (numbers of its own: at most batch of them) */
     memset(&v->st, 0, sizeof v->st);
     v->cst = p->cst;
@@ -290,8 +301,8 @@ static void reduce(struct noc_sim *s, part_t *p)
     s->warm_lat_sum += v->warm_lat_sum;
     if (p->cst)
         class_merge(s, p->cst);
-    for (uint32_t i = 0; i < v->pkt_free_n; i++)
-        noc_pkt_give(s, noc_pkt_free_at(v, i));
+    for (uint32_t i = 0; i < v->pkt_free_n; i++) /* (bottom first: its top on top) */
+        noc_pkt_give(s, v->pkt_free[i]);
 }
 
 /* The masks a view's sends set for node n, ORed into the run's. */
@@ -385,6 +396,8 @@ void noc_sim_threads_cycle(struct noc_sim *s)
     hand_out(thr, s->woken, s->n_woken);
     s->n_woken = 0;
     uint64_t id = s->next_pkt_id;
+    for (int t = 0; t < T; t++)
+        deal_slots(s, &thr->part[t]);
     for (int t = 0; t < T; t++) {
         sync_view(s, &thr->part[t], id);
         id += thr->part[t].batch;

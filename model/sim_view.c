@@ -22,7 +22,7 @@ int noc_sim_channel_flit(const noc_sim_t *s, int c, uint64_t t, noc_flit_t *f)
 
 const noc_packet_t *noc_sim_packet(const noc_sim_t *s, uint32_t pkt)
 {
-    return pkt < s->pkt_cap ? &s->pkts[pkt] : NULL;
+    return pkt < s->pkt_fresh ? &s->pkts[pkt] : NULL;
 }
 
 int noc_sim_vcs(const noc_sim_t *s)

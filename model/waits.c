@@ -34,7 +34,7 @@ void noc_wait_flush_all(struct noc_sim *s)
 {
     if (!s->pkt_wait)
         return;
-    for (uint32_t i = 0; i < s->pkt_cap; i++)
+    for (uint32_t i = 0; i < s->pkt_fresh; i++) /* (the slots never used are empty) */
         if (s->pkts[i].size)
             noc_wait_flush_pkt(s, i);
 }

@@ -69,7 +69,7 @@ static void flit_str(const noc_sim_t *s, int valid, const noc_flit_t *f, char *b
         return;
     }
     snprintf(buf, len, "flit %u of packet %" PRIu64 " (slot %u) to node %d, VC %u%s%s, data %" PRId64 ", hops %u",
-             f->seq, f->pkt < s->pkt_cap ? s->pkts[f->pkt].id : 0, f->pkt, f->dst, f->vc,
+             f->seq, f->pkt < s->pkt_fresh ? s->pkts[f->pkt].id : 0, f->pkt, f->dst, f->vc,
              (f->flags & NOC_FLIT_HEAD) ? ", head" : "", (f->flags & NOC_FLIT_TAIL) ? ", tail" : "", f->data,
              f->hops);
 }

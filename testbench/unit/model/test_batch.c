@@ -218,7 +218,7 @@ static void test_limit_under_load(void **state)
         assert_true(s->now < 100000);
         memset(mine, 0, sizeof mine);
         uint64_t live = 0;
-        for (uint32_t i = 0; i < s->pkt_cap; i++)
+        for (uint32_t i = 0; i < s->pkt_fresh; i++)
             if (s->pkts[i].size) {
                 mine[s->pkts[i].src]++;
                 live++;
@@ -262,7 +262,7 @@ static void test_read_write_under_load(void **state)
         assert_true(s->now < 100000);
         memset(mine, 0, sizeof mine);
         uint64_t live = 0;
-        for (uint32_t i = 0; i < s->pkt_cap; i++) {
+        for (uint32_t i = 0; i < s->pkt_fresh; i++) {
             const noc_packet_t *p = &s->pkts[i];
             if (!p->size)
                 continue;

@@ -1,6 +1,6 @@
 /* test_compact.c: the kernel's compact layouts for large fabrics
- * (docs/scale.md, "A million nodes"): the packet free list that starts as
- * zeroed memory (entries stored xor their place), and the source queues,
+ * (docs/scale.md, "A million nodes"): the packet free list that starts
+ * without a write (the never used slots a count), and the source queues,
  * slot-major, rewound when empty and grown from NOC_SRCQ_START slots up to
  * source_queue. Expected values come from the definitions: a fresh pool
  * hands out slots 0, 1, 2, ... and takes back the last freed first; a
@@ -53,8 +53,9 @@ static void drop(run_t *r)
     noc_topo_destroy(r->topo);
 }
 
-/* A fresh pool is the full stack, slot 0 on top, though nothing wrote it;
- * pushes and pops keep LIFO order at both ends of the array. */
+/* A fresh pool is the full stack, slot 0 on top, though nothing wrote it
+ * (the never used slots are a count); pushes and pops keep LIFO order, and
+ * taking every slot grows the pool to pkt_cap. */
 static void test_free_list(void **state)
 {
     (void)state;
@@ -63,20 +64,22 @@ static void test_free_list(void **state)
     struct noc_sim *s = r.sim;
     uint32_t cap = s->pkt_cap;
     assert_true(cap > 8);
-    assert_int_equal(s->pkt_free_n, cap);
+    assert_int_equal(noc_pkt_free_count(s), cap);
     assert_int_equal(noc_pkt_free_at(s, cap - 1), 0);   /* the top */
     assert_int_equal(noc_pkt_free_at(s, 0), cap - 1);   /* the bottom */
     assert_int_equal(noc_pkt_take(s), 0);
     assert_int_equal(noc_pkt_take(s), 1);
     assert_int_equal(noc_pkt_take(s), 2);
     noc_pkt_give(s, 1);
-    assert_int_equal(s->pkt_free_n, cap - 2);
+    assert_int_equal(noc_pkt_free_count(s), cap - 2);
+    assert_int_equal(noc_pkt_free_at(s, cap - 3), 1);   /* the top again */
     assert_int_equal(noc_pkt_take(s), 1);
     assert_int_equal(noc_pkt_take(s), 3);
     /* every other slot, in order, down to the last entry */
     for (uint32_t k = 4; k < cap; k++)
         assert_int_equal(noc_pkt_take(s), k);
-    assert_int_equal(s->pkt_free_n, 0);
+    assert_int_equal(noc_pkt_free_count(s), 0);
+    assert_int_equal(s->pkt_alloc, cap);
     /* the highest slot given back to an empty list, at place 0 */
     noc_pkt_give(s, cap - 1);
     noc_pkt_give(s, 0);

@@ -111,13 +111,12 @@ static void test_refused(void **state)
     noc_topo_t *t = noc_topo_create("mesh:256x256", 0, err, sizeof err);
     assert_non_null(t);
     /* 326,656 ports of 12 VCs of 1024 flits: 4.0e9 buffer slots of a flit
-     * (24 bytes) and as many packet slots (60 bytes with the free list),
-     * over 300 GB. (Source queues no longer count here: they start at
-     * NOC_SRCQ_START slots and grow as they fill.) */
+     * (24 bytes), over 89 GiB. (Source queues and the packet pool no longer
+     * count here but as they start: they grow as they fill.) */
     assert_int_equal(noc_config_set(&cfg, "num_vcs", "12", err, sizeof err), 0);
     assert_int_equal(noc_config_set(&cfg, "vc_buf_size", "1024", err, sizeof err), 0);
     uint64_t est = noc_sim_estimate_bytes(&cfg, noc_topo_graph(t));
-    assert_true(est > (UINT64_C(300) << 30));
+    assert_true(est > (UINT64_C(89) << 30));
     noc_traffic_t none = { NULL, NULL };
     assert_null(noc_sim_create(&cfg, noc_topo_graph(t), none, err, sizeof err));
     if (!strstr(err, "a simulation of mesh:256x256 (65536 nodes"))
