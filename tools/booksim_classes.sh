@@ -82,5 +82,5 @@ row "priority = class, class 1 above, uniform 1-flit 0.2 each" 'classes = 2;' 'i
   'priority = class;' 'class_priority = {0,1};'
 row "priority = class, class 0 above, 1-flit 0.05, 4-flit 0.08" 'classes = 2;' 'injection_rate = {0.05,0.08};' \
   'packet_size = {1,4};' 'priority = class;' 'class_priority = {1,0};'
-row "priority = age, uniform 1-flit 0.2, 4-flit 0.05" 'classes = 2;' 'injection_rate = {0.2,0.05};' \
+row "priority = age, uniform 1-flit 0.15, 4-flit 0.04" 'classes = 2;' 'injection_rate = {0.15,0.04};' \
   'packet_size = {1,4};' 'priority = age;'

@@ -56,6 +56,9 @@ mesh:8x8 injection_rate=0.2 energy=default
 cmesh:4x4 injection_rate=0.2
 mesh:8x8 injection_rate=0.3 traffic=hotspot hotspot_rate=0.2 credit_delay=2 link_latency=3
 mesh:8x8 classes=3 class_injection_rate=0.2,0.1,0.05 class_packet_size=1,4,2 class_traffic=uniform,transpose,bitcomp max_samples=3
+mesh:8x8 classes=2 class_injection_rate=0.25,0.1 class_packet_size=1,4 priority=class class_priority=0,1
+mesh:6x6 injection_rate=0.35 packet_size=3 priority=local_age sw_allocator=wavefront
+mesh:6x6 injection_rate=0.35 priority=age hold_switch_for_packet=1 packet_size=4
 LIST
 
 # refused by name, exit 2
