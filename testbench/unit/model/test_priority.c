@@ -17,6 +17,8 @@
  *   each) and local_age (both reached router 1 in cycle 6) tie: B first. With one VC they meet in VC allocation; with two
  *   VCs and a two-iteration iSLIP VC allocator (which ranks nothing) both
  *   get a VC in the same cycle and meet in switch allocation;
+ * - two packets in two VCs of one input port, both ready for one output
+ *   (test_vc_pick_by_rank): with age the older one's flits cross first;
  * - the NI: two backlogged classes, class 1 ranked above class 0, on
  *   ring:4 with neighbour traffic (each flow on links of its own, one VC
  *   of its dateline class: the NI always has more than the network
@@ -205,6 +207,49 @@ static void test_meet_in_sa(void **state)
                                       "sw_allocator=separable_output_first", NULL });
 }
 
+/* Two packets in two VCs of one input port, both ready for the same
+ * output: on mesh:4, L (node 1 to node 3, 16 flits, cycle 0) shares
+ * router 1's east output with what comes from the west, so the west
+ * input crosses every other cycle and its VCs fill: X (node 0 to node 2,
+ * 4 flits, cycle 0) and Y (node 0 to node 3, 4 flits, cycle 1) each hold
+ * a VC there (3 VCs: L, X and Y each get one at the east port). When the
+ * west input wins, one of its VCs crosses: unranked, its round-robin VC
+ * pointer takes them in turn, so X and Y interleave; with age X (made
+ * first) crosses every time until its tail has gone, so X arrives sooner
+ * and Y later than unranked. X's latency is node 2's (the only packet
+ * there), Y's node 3's less L's (node 1's). */
+static void two_vcs(const char *priority, uint64_t *lat_x, uint64_t *lat_y)
+{
+    script_t sc = { 0 };
+    script_add(&sc, 0, 1, 3, 16);
+    script_add(&sc, 0, 0, 2, 4);
+    script_add(&sc, 1, 0, 3, 4);
+    char pr[64];
+    snprintf(pr, sizeof pr, "priority=%s", priority);
+    noc_topo_t *t;
+    noc_sim_t *s = script_sim(&t, "mesh:4", 0, &sc,
+                              (const char *const[]){ pr, "node_stats=1", "sample_cycles=200", "num_vcs=3", NULL });
+    assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
+    const noc_node_stats_t *n1 = noc_sim_node_stats(s, 1), *n2 = noc_sim_node_stats(s, 2),
+                           *n3 = noc_sim_node_stats(s, 3);
+    assert_int_equal(n2->lat_dst.n, 1);
+    assert_int_equal(n3->lat_dst.n, 2);
+    *lat_x = n2->lat_dst.sum;
+    *lat_y = n3->lat_dst.sum - n1->lat_src.sum;
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+static void test_vc_pick_by_rank(void **state)
+{
+    (void)state;
+    uint64_t x0, y0, x1, y1;
+    two_vcs("none", &x0, &y0);
+    two_vcs("age", &x1, &y1);
+    assert_true(x1 < x0);
+    assert_true(y1 > y0);
+}
+
 /* Two classes of 1-flit packets, each offered a packet a cycle at every
  * node of ring:4 (neighbour traffic: each flow has its links to itself,
  * the injection channel is what the classes share). */
@@ -297,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_ranked_wavefront),
         cmocka_unit_test(test_meet_in_va),
         cmocka_unit_test(test_meet_in_sa),
+        cmocka_unit_test(test_vc_pick_by_rank),
         cmocka_unit_test(test_ni_class_rank),
         cmocka_unit_test(test_refusals),
     };
