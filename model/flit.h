@@ -65,7 +65,10 @@ typedef struct noc_packet {
     uint8_t cls;        /* traffic class (classes > 1; else 0) */
     uint8_t pad;
     uint32_t msg;       /* programs: the message (its send op) the packet carries part of */
-    uint32_t off;       /* programs: word offset of its first flit in the message */
+    union {
+        uint32_t off;     /* programs: word offset of its first flit in the message */
+        uint32_t src_seq; /* synthetic traffic: its number at its source, from 1 (priority = sequence) */
+    };
     uint32_t salt;      /* random word of its header: what routing that draws
                            (noc_graph_t.route_rand) draws from */
 } noc_packet_t;

@@ -203,6 +203,8 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     }
     p->msg = msg;
     p->off = off;
+    if (!s->pe) /* (one class: the order its packets were made in, BookSim2's _packet_seq_no) */
+        p->src_seq = ++ni->started;
     p->step = s->pe ? (uint16_t)noc_pe_msg_step(s->pe, msg) : 0;
     ln->pkt = (int32_t)slot;
     ln->seq = 0;

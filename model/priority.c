@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[NOC_PRI_COUNT] = { "none",         "class",       "age",      "network_age",
-                                                  "local_age",    "queue_length", "hop_count" };
+static const char *const names[NOC_PRI_COUNT] = { "none",         "class",        "age",       "network_age",
+                                                  "local_age",    "queue_length", "hop_count", "sequence" };
 
 const char *noc_priority_name(int kind)
 {
@@ -48,10 +48,14 @@ int noc_priority_parse(const noc_config_t *c, int *kind, int64_t cls_pri[NOC_PRI
         if (strcmp(c->priority, names[k]) == 0)
             *kind = k;
     if (*kind < 0) {
-        int later = strcmp(c->priority, "sequence") == 0;
-        snprintf(err, errlen, "parameter 'priority': '%s' %s (none, class, age, network_age, local_age, queue_length, "
-                 "hop_count)",
-                 c->priority, later ? "is not modelled yet" : "is not a priority");
+        snprintf(err, errlen, "parameter 'priority': '%s' is not a priority (none, class, age, network_age, local_age, "
+                 "queue_length, hop_count, sequence)", c->priority);
+        return -1;
+    }
+    if (*kind == NOC_PRI_SEQUENCE && (c->classes > 1 || c->use_read_write)) {
+        snprintf(err, errlen, "parameter 'priority': sequence with %s is not modelled (BookSim2 numbers a node's "
+                 "packets as it makes them, one class at a time when the last has left, replies included)",
+                 c->classes > 1 ? "classes > 1" : "use_read_write");
         return -1;
     }
     if (c->class_priority[0] && *kind != NOC_PRI_CLASS) {

@@ -17,6 +17,7 @@ enum noc_priority {
     NOC_PRI_LOCAL_AGE,    /* in a router: the flit that reached it first (0 at the NI) */
     NOC_PRI_QUEUE_LENGTH, /* in a router: the VC holding more flits (0 at the NI) */
     NOC_PRI_HOP_COUNT,    /* in a router: the flit that crossed more links (0 at the NI) */
+    NOC_PRI_SEQUENCE,     /* the packet of the lower number at its source (one class) */
     NOC_PRI_COUNT
 };
 

@@ -11,7 +11,7 @@
 # 4-flit packets, and 4 VCs with 1-flit packets, from low load to past
 # saturation), prio (only message priorities: an 8x8 mesh, 2 VCs of 8
 # flits, uniform traffic, with priority none, age, network_age, local_age,
-# queue_length and hop_count, 1-flit packets near and past saturation,
+# queue_length, hop_count and sequence, 1-flit packets near and past saturation,
 # 4-flit packets near saturation (PRIO_KINDS="..." in the environment
 # picks some); per-class priorities are in
 # tools/booksim_classes.sh), hold (only the rows of
@@ -334,7 +334,7 @@ fi
 # message priorities (one class: the allocators rank)
 if [ "$SET" = prio ]; then
   pm='topology = mesh; k = 8; n = 2; routing_function = dim_order; vc_buf_size = 8; num_vcs = 2; traffic = uniform;'
-  for p in ${PRIO_KINDS:-none age network_age local_age queue_length hop_count}; do
+  for p in ${PRIO_KINDS:-none age network_age local_age queue_length hop_count sequence}; do
     for r in 0.25 0.28 0.35; do own "mesh 8x8, 2 VCs, 1-flit, priority = $p" "$r" "$pm priority = $p;"; done
     own "mesh 8x8, 2 VCs, 4-flit, priority = $p" 0.065 "$pm priority = $p; packet_size = 4;"
   done

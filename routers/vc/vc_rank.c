@@ -30,6 +30,8 @@ static int64_t flit_rank(const struct noc_sim *s, const vc_state_t *r, const noc
         return -(int64_t)r->stamp[f - r->buf];
     case NOC_PRI_HOP_COUNT:
         return f->hops;
+    case NOC_PRI_SEQUENCE:
+        return -(int64_t)s->pkts[f->pkt].src_seq;
     default:
         return 0;
     }

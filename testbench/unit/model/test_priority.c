@@ -12,9 +12,11 @@
  *   that goes first has the zero-load latency T0 = 2 Lloc + (H+1) 4 + H
  *   (16 for A's 2 hops, 11 for B's 1); the other is held. Without a
  *   priority the arbiters' pointers start at port 0, the local one: B
- *   first. With age, network_age and hop_count A ranks higher (made
- *   first, sent first, one link crossed): A first; queue_length (one flit
- *   each) and local_age (both reached router 1 in cycle 6) tie: B first. With one VC they meet in VC allocation; with two
+ *   first. With age, network_age, hop_count and sequence A ranks higher
+ *   (made first, sent first, one link crossed, node 0's first packet
+ *   where B is node 1's second, after B' below): A first; queue_length
+ *   (one flit each) and local_age (both reached router 1 in cycle 6) tie:
+ *   B first. With one VC they meet in VC allocation; with two
  *   VCs and a two-iteration iSLIP VC allocator (which ranks nothing) both
  *   get a VC in the same cycle and meet in switch allocation;
  * - two packets in two VCs of one input port, both ready for one output
@@ -173,14 +175,14 @@ static void check_meet(const char *const *extra)
 {
     const uint64_t T0a = 16, T0b = 11; /* 2 Lloc + (H + 1) 4 + H: H = 2, 1 */
     static const char *const b_first[] = { "none", "queue_length", "local_age" };
-    static const char *const a_first[] = { "age", "network_age", "hop_count" };
+    static const char *const a_first[] = { "age", "network_age", "hop_count", "sequence" };
     uint64_t la, lb;
     for (int i = 0; i < 3; i++) {
         meet(b_first[i], extra, &la, &lb);
         assert_int_equal(lb, T0b);
         assert_true(la > T0a);
     }
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         meet(a_first[i], extra, &la, &lb);
         assert_int_equal(la, T0a);
         assert_true(lb > T0b);
@@ -310,7 +312,7 @@ static void test_refusals(void **state)
     static const char *const bad[][3] = {
         { "priority=urgent", NULL, "not a priority" },
         
-        { "priority=sequence", NULL, "not modelled yet" },
+        { "priority=sequence", "classes=2", "classes > 1" },
         { "class_priority=1", NULL, "priority = class" },
         { "priority=class", "class_priority=1,x", "integers" },
         { "priority=age", "router=ideal", "ideal router" },
