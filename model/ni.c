@@ -291,11 +291,6 @@ static int classes_idle(const struct noc_sim *s, int t)
     return 1;
 }
 
-/* classes > 1: one flit of terminal t's classes (BookSim2's
- * TrafficManager::_Step): the classes in turn from the one after the class
- * of the last flit sent, the first whose packet under way has a credit for
- * its VC, or whose next packet gets a VC; with hold_switch_for_packet, the
- * last class's packet under way first while its VC has a credit. */
 /* The rank of the next flit of class source ni (number src) at the NI
  * (BookSim2 stamps class and age priorities when it makes a packet; the
  * others rank 0 until the flit is sent). */
@@ -309,14 +304,18 @@ static int64_t ni_rank(const struct noc_sim *s, const noc_ni_t *ni, int src)
     return -(int64_t)created;
 }
 
-/* classes > 1 with a priority: the classes in turn as below, a class
- * taking over from the one found so far only with a higher rank (BookSim2's
- * `f->pri >= cf->pri` test); with hold_switch_for_packet the last class's
- * packet under way is the one found first, and the others are looked at
- * after it. */
-static void inject_ranked(struct noc_sim *s, int t, int conc)
+/* classes > 1: one flit of terminal t's classes (BookSim2's
+ * TrafficManager::_Step): the classes in turn from the one after the class
+ * of the last flit sent, each with a packet under way that has a credit for
+ * its VC, or whose next packet would get a VC, taking over from the one
+ * found so far only with a higher rank (BookSim2's `f->pri >= cf->pri`
+ * test; without a priority every rank is 0: the first such class sends).
+ * With hold_switch_for_packet the last class's packet under way is found
+ * first while its VC has a credit, and the others are looked at after
+ * it. */
+static void inject_classes(struct noc_sim *s, int t, int conc)
 {
-    int C = s->classes, T = s->n_terms, last = s->last_class[t], best = -1, from = 1, to = C;
+    int C = s->classes, T = s->n_terms, last = s->last_class[t], best = -1, to = C;
     const int16_t *cr = noc_lane_credits(s, t, 0);
     int64_t rank = 0;
     noc_ni_t *ni = &s->ni[last * T + t];
@@ -325,7 +324,7 @@ static void inject_ranked(struct noc_sim *s, int t, int conc)
         rank = ni_rank(s, ni, last * T + t);
         to = C - 1;
     }
-    for (int i = from; i <= to; i++) {
+    for (int i = 1; i <= to; i++) {
         int c = (last + i) % C;
         ni = &s->ni[c * T + t];
         if (ni->lane0.pkt < 0 && ni->q_head == ni->q_tail)
@@ -342,39 +341,8 @@ static void inject_ranked(struct noc_sim *s, int t, int conc)
     if (best < 0)
         return;
     ni = &s->ni[best * T + t];
-    inject(s, t, ni, &ni->lane0, 0, 0, 0, conc);
+    inject(s, t, ni, &ni->lane0, 0, 0, 0, conc); /* (starts its packet, on find_vc's VC, if it has none) */
     s->last_class[t] = (uint8_t)best;
-}
-
-static void inject_classes(struct noc_sim *s, int t, int conc)
-{
-    if (s->prio == NOC_PRI_CLASS || s->prio == NOC_PRI_AGE) {
-        inject_ranked(s, t, conc);
-        return;
-    }
-    int C = s->classes, T = s->n_terms, last = s->last_class[t];
-    const int16_t *cr = noc_lane_credits(s, t, 0);
-    noc_ni_t *ni = &s->ni[last * T + t];
-    if (s->cfg.hold_switch_for_packet && ni->lane0.pkt >= 0 && ni->lane0.seq > 0 && cr[ni->lane0.vc] > 0) {
-        inject(s, t, ni, &ni->lane0, 0, 0, 0, conc);
-        return;
-    }
-    for (int i = 1; i <= C; i++) {
-        int c = (last + i) % C;
-        ni = &s->ni[c * T + t];
-        if (ni->lane0.pkt < 0) {
-            if (ni->q_head == ni->q_tail)
-                continue;
-            start_packet(s, t, ni, &ni->lane0, 0, 0);
-            if (ni->lane0.pkt < 0)
-                continue;
-        } else if (cr[ni->lane0.vc] <= 0) {
-            continue;
-        }
-        inject(s, t, ni, &ni->lane0, 0, 0, 0, conc);
-        s->last_class[t] = (uint8_t)c;
-        return;
-    }
 }
 
 static inline __attribute__((always_inline)) void ni_receive(struct noc_sim *s, int n, int conc)
