@@ -389,44 +389,19 @@ static int list_grant_accept(noc_alloc_t *a, int n, const int16_t *who, const ui
     return made;
 }
 
-/* Every kind on a list of at most 64 entries. */
-/* The wavefront kinds on the list: diagonal d = pri, pri + 1, ... of the
- * square of side sq, on each the resources in increasing order, the
- * requester being (d - resource) mod sq; a request is granted when its
- * requester and resource are both free. */
-static void list_wavefront(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask, int16_t *grant)
-{
-    int sq = a->n_in > a->n_out ? a->n_in : a->n_out, first = -1;
-    int16_t k_of[256]; /* requester -> its list entry, -1 none */
-    memset(k_of, 0xff, sizeof k_of);
-    uint64_t any = 0;
-    for (int k = 0; k < n; k++) {
-        grant[k] = -1;
-        k_of[who[k]] = (int16_t)k;
-        any |= mask[k];
-    }
-    if (!(any & out_mask_of(a)))
-        return; /* no request: the diagonal stays (BookSim2 skips the allocation) */
-    uint64_t taken = 0;
-    for (int p = 0; p < sq; p++)
-        for (int out = 0; out < a->n_out; out++) {
-            int in = (a->pri + p + sq - out) % sq, k = in < a->n_in ? k_of[in] : -1;
-            if (k < 0 || grant[k] >= 0 || ((taken >> out) & 1) || !((mask[k] >> out) & 1))
-                continue;
-            grant[k] = (int16_t)out;
-            taken |= UINT64_C(1) << out;
-            if (first < 0)
-                first = in + out;
-        }
-    a->pri = (uint16_t)(((a->kind == NOC_ALLOC_RR_WAVEFRONT ? first : a->pri) + 1) % sq);
-}
+/* The wavefront kinds on the list, unranked (below: every request of one
+ * rank). */
+static void ranked_wavefront(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
+                             const int64_t *key, size_t ks, size_t rs, int16_t *grant);
 
+/* Every kind on a list of at most 64 entries. */
 static void run_list(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                      int16_t *grant)
 {
     uint64_t out_mask = out_mask_of(a);
     if (noc_alloc_is_wavefront(a)) {
-        list_wavefront(a, n, who, mask, grant);
+        static const int64_t zero = 0;
+        ranked_wavefront(a, n, who, mask, &zero, 0, 0, grant);
         return;
     }
     if (noc_alloc_is_whole(a)) {
@@ -562,10 +537,14 @@ static void ranked_output_first(noc_alloc_t *a, int n, const int16_t *who, const
     }
 }
 
-/* The wavefront kinds: BookSim2's wavefront.cpp goes over the requests'
+/* The wavefront kinds: diagonal d = pri, pri + 1, ... of the square of side
+ * sq, on each the resources in increasing order, the requester being
+ * (d - resource) mod sq; a request is granted when its requester and
+ * resource are both free. BookSim2's wavefront.cpp goes over the requests'
  * ranks from the highest down, on each a pass of every diagonal granting
- * the requests of that rank; the priority diagonal moves once (after the
- * first grant's, with rr_wavefront). */
+ * the requests of that rank (without ranks: one pass); the priority
+ * diagonal moves once an allocation with a request (after the first
+ * grant's, with rr_wavefront). */
 static void ranked_wavefront(noc_alloc_t *a, int n, const int16_t *who, const uint64_t *mask,
                              const int64_t *key, size_t ks, size_t rs, int16_t *grant)
 {
