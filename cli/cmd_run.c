@@ -7,6 +7,7 @@
 #include "cli/cli_waves.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "util/ranks.h"
 #include "util/outfile.h"
 #include "util/version.h"
 #include "routers/registry.h"
@@ -286,6 +287,11 @@ static int parse_args(run_args_t *r, int argc, char **argv)
         fprintf(stderr, "noctua run: parameter 'threads': --waves runs on one thread only for now; use threads=1\n");
         return NOC_EXIT_USAGE;
     }
+    if (r->wv.path && noc_ranks_size() > 1) { /* (model/sim_ranks.c: the cut's flits are swapped, not observed) */
+        fprintf(stderr, "noctua run: mpirun -n %d: --waves runs in one process only for now; run it without mpirun\n",
+                noc_ranks_size());
+        return NOC_EXIT_USAGE;
+    }
     if (r->wv.scope_or_window && !r->wv.path) {
         fprintf(stderr, "noctua run: --waves-scope and --waves-window go with --waves FILE\n");
         return NOC_EXIT_USAGE;
@@ -336,7 +342,8 @@ static int run_synthetic(const run_args_t *r)
     const noc_cli_waves_t *wv = &r->wv;
     const char *json_path = r->json_path;
     int quiet = r->quiet || (r->csv_path && strcmp(r->csv_path, "-") == 0) ||
-                (r->nodes_csv_path && strcmp(r->nodes_csv_path, "-") == 0);
+                (r->nodes_csv_path && strcmp(r->nodes_csv_path, "-") == 0) ||
+                noc_ranks_rank() != 0; /* (under mpirun rank 0 speaks for all) */
     char err[600];
     noc_sim_t *s;
     noc_topo_t *t;

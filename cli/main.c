@@ -7,6 +7,7 @@
 #include "util/version.h"
 #include "util/suggest.h"
 #include "util/interrupt.h"
+#include "util/ranks.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,11 +110,37 @@ static int dispatch(int argc, char **argv)
     return NOC_EXIT_USAGE;
 }
 
+/* Under mpirun (util/ranks.h): the commands that split their work over
+ * the ranks; 0, or 2 with a message for the others. Rank 0 alone writes:
+ * the others' standard output goes to /dev/null (and their files there
+ * too, util/outfile.c). */
+static int ranks_start(int argc, char **argv)
+{
+    if (noc_ranks_size() == 1)
+        return 0;
+    const char *cmd = argc < 2 ? "run" : argv[1];
+    if (strcmp(cmd, "run") != 0) {
+        if (noc_ranks_rank() == 0)
+            fprintf(stderr, "noctua %s: mpirun -n %d: only `noctua run` splits its work over MPI ranks for now; "
+                    "run `noctua %s` without mpirun (its -j runs points in parallel)\n", cmd, noc_ranks_size(), cmd);
+        return NOC_EXIT_USAGE;
+    }
+    if (noc_ranks_rank() != 0 && !freopen("/dev/null", "w", stdout)) {
+        fprintf(stderr, "noctua: rank %d: cannot open /dev/null\n", noc_ranks_rank());
+        return NOC_EXIT_INTERNAL;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     noc_interrupt_install();
     noc_report_init(); /* out of memory in a JSON report: exit 4 with a message */
-    int rc = dispatch(argc, argv);
+    if (noc_ranks_init(&argc, &argv) != 0)
+        return NOC_EXIT_INTERNAL;
+    int rc = ranks_start(argc, argv);
+    if (rc == 0)
+        rc = dispatch(argc, argv);
     /* what went to stdout is output too: a full disk or a closed pipe
      * there is an error, not a success (docs/reliability.md) */
     errno = 0;
@@ -124,5 +151,6 @@ int main(int argc, char **argv)
         if (rc == NOC_EXIT_OK)
             rc = NOC_EXIT_USAGE;
     }
+    noc_ranks_finalize();
     return rc;
 }

@@ -365,6 +365,8 @@ int noc_pe_attach(struct noc_sim *s, const noc_program_t *p, char *err, size_t e
     const char *why = s->rops->programs_refused ? s->rops->programs_refused(s) : NULL;
     if (s->thr) /* (model/sim_threads.c: synthetic traffic only, for now) */
         why = "parameter 'threads': programs run on one thread only for now; use threads=1";
+    if (s->rk) /* (model/sim_ranks.c: synthetic traffic only, for now) */
+        why = "mpirun: programs run in one process only for now; run them without mpirun";
     if (why) {
         snprintf(err, errlen, "%s", why);
         return -1;

@@ -10,6 +10,7 @@
 #include "model/sim_internal.h"
 #include "model/read_write.h"
 #include "model/batch.h"
+#include "model/sim_ranks.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -178,8 +179,10 @@ static void open_window(struct noc_sim *s)
     s->measuring = 1;
     noc_occ_window_open(s);
     if (s->cfg.measure_queued) {
+        uint64_t q = 0;
         for (int v = 0; v < s->n_srcs; v++)
-            s->st.measured_outstanding += s->ni[v].q_tail - s->ni[v].q_head;
+            q += s->ni[v].q_tail - s->ni[v].q_head;
+        s->st.measured_outstanding += noc_sim_ranks_sum(s, q); /* (ranks: every part's queues) */
         noc_rw_window_open(s);
     }
 }
@@ -278,7 +281,7 @@ static uint64_t queued_flits(const struct noc_sim *s)
     for (int n = 0; n < s->n_srcs; n++)
         for (uint32_t q = s->ni[n].q_head; q != s->ni[n].q_tail; q++)
             f += noc_srcq_at(s, n, q)->size;
-    return f + noc_rw_queued_flits(s);
+    return noc_sim_ranks_sum(s, f + noc_rw_queued_flits(s)); /* (ranks: every part's queues) */
 }
 
 /* noctua's window: warm-up, then sample_cycles measured; 0, or -1 with
@@ -309,7 +312,7 @@ static int run_window(struct noc_sim *s, noc_run_status_t *status)
 static int empty_network(struct noc_sim *s, noc_run_status_t *status)
 {
     noc_sim_stop_injection(s);
-    for (uint64_t quiet = 0; s->in_network > 0 || s->n_active > 0;) {
+    for (uint64_t quiet = 0; s->in_network > 0 || (s->rk ? noc_sim_ranks_busy(s) : s->n_active > 0);) {
         if (noc_sim_step_checked(s, status))
             return -1;
         /* with no flit left, only credits can still be on their way */
@@ -405,6 +408,7 @@ noc_run_status_t noc_sim_run(noc_sim_t *s)
     st->warmup = s->now < s->win_start ? s->now : s->win_start;
     st->sample = s->now <= s->win_start ? 0 : (s->now < s->win_end ? s->now : s->win_end) - s->win_start;
     st->drain = s->now > s->win_end ? s->now - s->win_end : 0;
+    noc_sim_ranks_finish(s); /* (ranks: the links' figures and the histogram summed) */
     st->flit_hops = noc_stats_link_flits(s);
     if (status == NOC_RUN_INTERRUPTED || s->batch)
         return status; /* cut short, or a batch: no verdict on saturation */

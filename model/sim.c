@@ -8,6 +8,7 @@
 #include "model/pe.h"
 #include "model/sim_eval.h"
 #include "model/sim_threads.h"
+#include "model/sim_ranks.h"
 #include "model/read_write.h"
 #include "model/batch.h"
 #include <stdio.h>
@@ -422,7 +423,8 @@ static void build_nodes(struct noc_sim *s, const noc_config_t *cfg, const noc_gr
         ni->lane0.pkt = -1;
         ni->last_vc = (uint8_t)(s->V - 1);
         ni->next_gen = traffic.ops ? traffic.ops->next(traffic.ctx, n, 0, &ni->rng) : NOC_NEVER;
-        if (ni->next_gen != NOC_NEVER)
+        /* (over MPI ranks: only the part's sources, model/sim_ranks.c) */
+        if (ni->next_gen != NOC_NEVER && noc_sim_ranks_owns(s, noc_term_node(s, noc_src_term(s, n))))
             calendar_add(s, ni->next_gen, n);
     }
 
@@ -465,6 +467,10 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
         noc_sim_destroy(s);
         return NULL;
     }
+    if (noc_sim_ranks_setup(s, err, errlen) != 0) {
+        noc_sim_destroy(s);
+        return NULL;
+    }
     build_nodes(s, cfg, gr, traffic, rops->depth(s));
     noc_rw_build(s);
     noc_batch_build(s);
@@ -480,6 +486,7 @@ void noc_sim_destroy(noc_sim_t *s)
     if (!s)
         return;
     noc_sim_threads_destroy(s); /* (before the state its threads share) */
+    noc_sim_ranks_destroy(s);
     noc_rw_destroy(s);
     noc_batch_destroy(s);
     if (s->rops && s->rops->destroy)
@@ -715,6 +722,8 @@ void noc_sim_step(noc_sim_t *s)
         step_program(s);
         return;
     }
+    if (s->rk) /* over MPI ranks (model/sim_ranks.c) */
+        noc_sim_ranks_begin(s);
     if (s->injecting) {
         if (s->batch)
             noc_batch_generate(s);
@@ -732,11 +741,17 @@ void noc_sim_step(noc_sim_t *s)
     if (s->shuffle)
         shuffle_active(s);
     noc_sim_eval_nodes(s, s->active, n_act);
+    if (s->rk)
+        noc_sim_ranks_exchange(s);
     end_cycle(s, n_act);
+    if (s->rk)
+        noc_sim_ranks_sync(s);
 }
 
 void noc_sim_stop_injection(noc_sim_t *s)
 {
+    if (s->rk) /* (each rank drops its part's queues: the counts summed) */
+        noc_sim_ranks_begin(s);
     s->injecting = 0;
     s->heap_size = 0;
     memset(s->wheel, 0, (size_t)NOC_WHEEL * (size_t)s->wheel_words * sizeof *s->wheel);
@@ -756,6 +771,8 @@ void noc_sim_stop_injection(noc_sim_t *s)
         }
     }
     noc_rw_drop(s);
+    if (s->rk)
+        noc_sim_ranks_sync(s);
 }
 
 /* No flit moved for deadlock_cycles, or for as long as the longest channel
@@ -772,7 +789,7 @@ static int deadlocked(const struct noc_sim *s)
  * deadlock detector. */
 static int checks(struct noc_sim *s, noc_run_status_t *status)
 {
-    if (s->stop && *s->stop) {
+    if (s->rk ? noc_sim_ranks_stopped(s) : s->stop && *s->stop) { /* (ranks: on any of them) */
         *status = NOC_RUN_INTERRUPTED;
         return -1;
     }

@@ -253,6 +253,9 @@ struct noc_sim {
      * packets it delivered (NULL: straight into st.lat_hist), all added
      * into the run after the cycle in part order. */
     struct noc_threads *thr;
+    /* mpirun -n R, R > 1 (model/sim_ranks.c): this rank's part and its
+     * cut channels; NULL in a one-process run */
+    struct noc_ranks *rk;
     /* sim_type = batch: the batches' state (model/batch.h); NULL otherwise */
     struct noc_batch *batch;
     uint32_t *hist_log;

@@ -90,9 +90,7 @@ int noc_sim_threads_count(long long cfg_threads, int n_nodes)
     return t < 1 ? 1 : (int)t;
 }
 
-/* Why this run cannot be evaluated on several threads in this step (NULL:
- * it can). */
-static const char *refused(const struct noc_sim *s, char *why, size_t len)
+const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len)
 {
     const noc_config_t *c = &s->cfg;
     if (c->internal_speedup != 1.0 || c->output_speedup != 1)
@@ -133,7 +131,7 @@ int noc_sim_threads_setup(struct noc_sim *s, char *err, size_t errlen)
     if (T == 1)
         return 0;
     char why[NOC_CONFIG_STR_MAX + 100];
-    const char *no = refused(s, why, sizeof why);
+    const char *no = noc_sim_parts_refused(s, why, sizeof why);
     if (no) {
         snprintf(err, errlen, "parameter 'threads': %s runs on one thread only for now; use threads=1", no);
         return -1;

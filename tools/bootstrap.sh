@@ -37,9 +37,11 @@ done
 #   clang, libclang-rt-14-dev      the libFuzzer harnesses (testbench/fuzz/, tools/fuzz.sh,
 #                                  ctest fuzz.smoke): clang's libFuzzer and sanitizer runtimes
 #   (the linter) shellcheck        lints the shell scripts (ctest lint.shellcheck)
+#   libopenmpi-dev, openmpi-bin    one fabric split over MPI ranks (mpirun -n R build/noctua run ...,
+#                                  ctest model.ranks_same)
 pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox
       libmetis-dev graphviz verilator yosys zlib1g-dev libsystemc-dev clang libclang-rt-14-dev
-      shellcheck)
+      shellcheck libopenmpi-dev openmpi-bin)
 #   with --viewers: gtkwave (the waveform viewer), xvfb, xdotool, imagemagick
 #                                  (tools/wave_screenshot.sh grabs GTKWave's window)
 if [ "$viewers" -eq 1 ]; then

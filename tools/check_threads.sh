@@ -4,9 +4,29 @@
 # fabrics and vc router options: the --json report (its wall-clock figures
 # left out) and the text report. And what this step does not run on
 # several threads is refused by name with exit 2.
-#   tools/check_threads.sh NOCTUA_BINARY
+# With --ranks: the same for 1, 2 and 3 MPI ranks (mpirun -n R
+# --oversubscribe, model/sim_ranks.c) instead of threads; mpirun as root is
+# allowed for the run (CI runs as root).
+#   tools/check_threads.sh NOCTUA_BINARY [--ranks]
 set -euo pipefail
-B=${1:?usage: tools/check_threads.sh NOCTUA_BINARY}
+B=${1:?usage: tools/check_threads.sh NOCTUA_BINARY [--ranks]}
+mode=${2:-threads}
+case "$mode" in
+  threads) ;;
+  --ranks) mode=ranks
+    command -v mpirun >/dev/null || { echo "check_threads: --ranks needs mpirun (Debian: openmpi-bin)" >&2; exit 2; }
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
+  *) echo "usage: tools/check_threads.sh NOCTUA_BINARY [--ranks]" >&2; exit 2 ;;
+esac
+# noctua run ARGS... on P parts: P threads, or P ranks (1: no mpirun)
+parts() {
+  local p=$1
+  shift
+  if [ "$mode" = threads ]; then "$B" run "$@" threads="$p"
+  elif [ "$p" -eq 1 ]; then "$B" run "$@"
+  else mpirun -n "$p" --oversubscribe "$B" run "$@"
+  fi
+}
 fail=0
 # the wall-clock figures of a report (seconds, cycles per second) differ from run to run
 wall='"(seconds|wall_seconds|cycles_per_second|cycles_per_s|elapsed)"'
@@ -16,24 +36,24 @@ while read -r line; do
   for t in 1 2 3; do
     rc=0
     # shellcheck disable=SC2086 # the line's words are separate arguments
-    j=$("$B" run $line sample_cycles=500 warmup_cycles=200 threads=$t --json - 2>/dev/null) || rc=$?
+    j=$(parts $t $line sample_cycles=500 warmup_cycles=200 --json - 2>/dev/null) || rc=$?
     # shellcheck disable=SC2086
-    x=$("$B" run $line sample_cycles=500 warmup_cycles=200 threads=$t 2>/dev/null) || true
+    x=$(parts $t $line sample_cycles=500 warmup_cycles=200 2>/dev/null) || true
     if [ $rc -ne 0 ] || [ -z "$j" ]; then
-      echo "FAIL: threads=$t $line: exit $rc"; fail=1; continue
+      echo "FAIL: $mode=$t $line: exit $rc"; fail=1; continue
     fi
     j=$(printf '%s\n' "$j" | grep -Ev "$wall") || true
     if ! grep -Eq '"packets": [1-9]' <<<"$j"; then
-      echo "FAIL: threads=$t $line: no packet delivered (the comparison would say nothing)"; fail=1
+      echo "FAIL: $mode=$t $line: no packet delivered (the comparison would say nothing)"; fail=1
     fi
     if [ $t -eq 1 ]; then ref_j=$j ref_t=$x; continue; fi
     if [ "$j" != "$ref_j" ]; then
-      echo "FAIL: threads=$t $line: --json differs from threads=1:"
+      echo "FAIL: $mode=$t $line: --json differs from $mode=1:"
       diff <(printf '%s\n' "$ref_j") <(printf '%s\n' "$j") | head -10 || true
       fail=1
     fi
     if [ "$x" != "$ref_t" ]; then
-      echo "FAIL: threads=$t $line: the text report differs from threads=1:"
+      echo "FAIL: $mode=$t $line: the text report differs from $mode=1:"
       diff <(printf '%s\n' "$ref_t") <(printf '%s\n' "$x") | head -10 || true
       fail=1
     fi
@@ -63,23 +83,39 @@ LIST
 
 # refused by name, exit 2
 refuse() { # WHAT-THE-MESSAGE-NAMES ARGS...
-  local what=$1
+  local what=$1 named=threads
   shift
   local err rc=0
-  err=$("$B" "$@" 2>&1 >/dev/null) || rc=$?
-  if [ $rc -ne 2 ] || ! grep -q "threads" <<<"$err" || ! grep -q -- "$what" <<<"$err"; then
-    echo "FAIL: $* : want exit 2 naming 'threads' and '$what', got exit $rc: $err"; fail=1
+  if [ "$mode" = ranks ]; then
+    named=mpirun
+    err=$(mpirun -n 2 --oversubscribe "$B" "$@" 2>&1 >/dev/null) || rc=$?
+  else
+    err=$("$B" "$@" 2>&1 >/dev/null) || rc=$?
+  fi
+  if [ $rc -ne 2 ] || ! grep -q "$named" <<<"$err" || ! grep -q -- "$what" <<<"$err"; then
+    echo "FAIL: $* : want exit 2 naming '$named' and '$what', got exit $rc: $err"; fail=1
   fi
 }
-refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1 threads=2
-refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1 threads=2
-refuse "valiant" run mesh:4x4 routing_function=valiant injection_rate=0.1 threads=2
-refuse "fattree:2:3" run fattree:2:3 injection_rate=0.1 threads=2
-refuse "node_stats" run mesh:4x4 node_stats=1 injection_rate=0.1 threads=3
-refuse "check=1" run mesh:4x4 check=1 injection_rate=0.1 threads=2
-refuse "--waves" run mesh:4x4 injection_rate=0.1 threads=2 --waves /tmp/noctua-threads-refused.vcd
-refuse "programs" run mesh:4x4 threads=2 --program broadcast --quiet
-refuse "not a thread count" run mesh:4x4 injection_rate=0.1 threads=-1
+if [ "$mode" = threads ]; then
+  refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1 threads=2
+  refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1 threads=2
+  refuse "valiant" run mesh:4x4 routing_function=valiant injection_rate=0.1 threads=2
+  refuse "fattree:2:3" run fattree:2:3 injection_rate=0.1 threads=2
+  refuse "node_stats" run mesh:4x4 node_stats=1 injection_rate=0.1 threads=3
+  refuse "check=1" run mesh:4x4 check=1 injection_rate=0.1 threads=2
+  refuse "--waves" run mesh:4x4 injection_rate=0.1 threads=2 --waves /tmp/noctua-threads-refused.vcd
+  refuse "programs" run mesh:4x4 threads=2 --program broadcast --quiet
+  refuse "not a thread count" run mesh:4x4 injection_rate=0.1 threads=-1
+else
+  refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1
+  refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1
+  refuse "valiant" run mesh:4x4 routing_function=valiant injection_rate=0.1
+  refuse "node_stats" run mesh:4x4 node_stats=1 injection_rate=0.1
+  refuse "threads" run mesh:4x4 injection_rate=0.1 threads=2
+  refuse "--waves" run mesh:4x4 injection_rate=0.1 --waves /tmp/noctua-ranks-refused.vcd
+  refuse "programs" run mesh:4x4 --program broadcast --quiet
+  refuse "only \`noctua run\`" sweep mesh:4x4 --rates 0.1 -o /tmp/noctua-ranks-refused
+fi
 
 if [ $fail -ne 0 ]; then echo "check_threads: FAILED"; exit 1; fi
-echo "check_threads: the reports are the same for threads=1, 2 and 3; the refusals name what they refuse"
+echo "check_threads: the reports are the same for $mode 1, 2 and 3; the refusals name what they refuse"

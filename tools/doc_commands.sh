@@ -8,9 +8,9 @@
 # It reads README.md, bench/README.md and docs/**/*.md. In every fenced code
 # block that is a shell block (```sh, or ``` with no language), each line
 # that starts with `build/` (the binaries of a build folder: noctua,
-# noctua_bench, the testbenches) is a command; a `\` at the end of a line
-# joins the next. So is such a line of an indented code block (four spaces
-# in). Lines that start with `noctua ` are commands too (the
+# noctua_bench, the testbenches), or `mpirun -n N build/`, is a command; a
+# `\` at the end of a line joins the next. So is such a line of an
+# indented code block (four spaces in). Lines that start with `noctua ` are commands too (the
 # installed binary; run as BUILD_DIR/noctua). A line such as `noctua: ...`
 # or `noctua run: ...` is the program's output and is not run. Usage
 # synopses with placeholders belong in ```text blocks: a command with one
@@ -70,7 +70,7 @@ extract() {
         if (line ~ /\\$/) { sub(/\\$/, "", cmd); cont = 1; next }
         cont = ""
         c = cmd; sub(/^[ \t]+/, "", c)
-        if (c ~ /^build\// || c ~ /^noctua [a-z]+([ \t]|$)/) printf "%s\t%d\t%s\n", file, start, c
+        if (c ~ /^(mpirun -n [0-9]+ )?build\// || c ~ /^noctua [a-z]+([ \t]|$)/) printf "%s\t%d\t%s\n", file, start, c
       }' "$f"
   done
 }
@@ -90,9 +90,16 @@ strip_comment() {
   }' <<<"$1"
 }
 
-# The command as run: binaries from the build folder, long work made small.
+# The command as run: binaries from the build folder, long work made small
+# (under mpirun: the command it starts, on as many ranks, oversubscribed,
+# root allowed).
 shrink() {
   local c=$1 words
+  if [[ $c =~ ^mpirun\ -n\ ([0-9]+)\ (.*)$ ]]; then
+    printf 'OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -n %s --oversubscribe %s\n' \
+      "${BASH_REMATCH[1]}" "$(shrink "${BASH_REMATCH[2]}")"
+    return
+  fi
   c=${c/#noctua /build/noctua }
   c=${c//build\//$build/}
   read -r -a words <<<"$c"

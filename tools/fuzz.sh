@@ -32,7 +32,7 @@ if [ $# -gt 2 ]; then
   harnesses=("${@:3}")
 fi
 CC=clang cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCTUA_SANITIZE=ON -DNOCTUA_FUZZERS=ON -DNOCTUA_TESTS=OFF \
-  -DNOCTUA_RTL=OFF -DNOCTUA_SYSTEMC=OFF -DNOCTUA_AREA=OFF -Wno-dev >/dev/null
+  -DNOCTUA_RTL=OFF -DNOCTUA_SYSTEMC=OFF -DNOCTUA_AREA=OFF -DNOCTUA_MPI=OFF -Wno-dev >/dev/null
 cmake --build "$build" -j "$(nproc)" --target "${harnesses[@]/#/fuzz_}" >/dev/null
 cd "$src" # the seeds name files of examples/ by relative paths
 status=0

@@ -19,7 +19,7 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build-sanitize}
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNOCTUA_SANITIZE=ON \
-  -DNOCTUA_RTL=OFF -DNOCTUA_SYSTEMC=OFF -DNOCTUA_FUZZ=OFF -Wno-dev >/dev/null
+  -DNOCTUA_RTL=OFF -DNOCTUA_SYSTEMC=OFF -DNOCTUA_FUZZ=OFF -DNOCTUA_MPI=OFF -Wno-dev >/dev/null
 cmake --build "$build" -j "$(nproc)" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -2,6 +2,7 @@
  * beside the target, checked writes, sync, rename (outfile.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "util/outfile.h"
+#include "util/ranks.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -259,7 +260,9 @@ static int make_temp(noc_out_t *o, const char *path, const char *companion, int 
 
 int noc_out_open(noc_out_t *o, const char *path, int flags, char *err, size_t errlen)
 {
-    if ((flags & NOC_OUT_STDOUT) && strcmp(path, "-") == 0) {
+    /* (under mpirun only rank 0 writes: another rank's outputs go to its
+     * standard output, which cli/main.c points at /dev/null) */
+    if (((flags & NOC_OUT_STDOUT) && strcmp(path, "-") == 0) || noc_ranks_rank() != 0) {
         memset(o, 0, sizeof *o);
         o->slot = -1;
         o->f = stdout;
