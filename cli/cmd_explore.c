@@ -44,7 +44,8 @@ static const noc_opt_t explore_opts[] = {
     [O_AREA] = { "area", 0, NULL, "also the routers' gate count (yosys, cached; noctua area --help):\n"
                                   "router_area and total_area, and area is then an objective" },
     [O_JOBS] = { "jobs", 'j', "N", "run N rows at once, each in a process of its own (default: one\n"
-                                   "per core; 1: one after another); the files are the same for any N" },
+                                   "per core; 1: one after another); the files are the same for any N; under\n"
+                                   "mpirun -n R the rows spread over the R ranks, one at a time each" },
     [O_RESUME] = { "resume", 0, NULL, "keep the rows PREFIX.csv already holds that ran well (an earlier\n"
                                       "run of the same exploration, cut short) and run only the others" },
     [O_OUTPUT] = { "output", 'o', "PREFIX", "output files PREFIX.csv/.json/.md (default: explore)" },

@@ -34,7 +34,8 @@ static const noc_opt_t sweep_opts[] = {
     [O_VARY] = { "vary", 0, "KEY=V1,V2,...", "a curve per value of parameter KEY, overlaid in one plot\n"
                                              "(up to two --vary; values split at every comma outside (..) and {..})" },
     [O_JOBS] = { "jobs", 'j', "N", "run N points at once, each in a process of its own (default: one\n"
-                                   "per core; 1: one after another); the CSV is the same for any N" },
+                                   "per core; 1: one after another); the CSV is the same for any N; under\n"
+                                   "mpirun -n R the points spread over the R ranks, one at a time each" },
     [O_SEEDS] = { "seeds", 0, "K", "K runs a point (seeds seed, seed+1, ...): the CSV holds their\n"
                                    "means and 95% intervals, the plot error bars (1 to 30)" },
     [O_RESUME] = { "resume", 0, NULL, "keep the points PREFIX.csv already holds (an earlier run of\n"

@@ -2,6 +2,7 @@
  * temporary beside the picture, gnuplot draws to its standard output, which
  * goes into the picture through util/outfile.h (cli/filter.h). */
 #include "cli/gnuplot.h"
+#include "util/ranks.h"
 #include "cli/cli.h"
 #include "cli/filter.h"
 #include "util/outfile.h"
@@ -51,6 +52,8 @@ static int write_script(const char *tmp, const char *ext, int width, int height,
 int noc_gp_draw(const char *who, const char *prefix, const char *ext, int width, int height,
                 void (*figure)(FILE *gp, const void *arg), const void *arg)
 {
+    if (noc_ranks_rank() != 0) /* (under mpirun rank 0 draws: cli/main.c) */
+        return 0;
     char path[PATH_LEN + 8], err[600];
     snprintf(path, sizeof path, "%s.%s", prefix, ext);
     noc_out_t script, o;

@@ -110,22 +110,27 @@ static int dispatch(int argc, char **argv)
     return NOC_EXIT_USAGE;
 }
 
-/* Under mpirun (util/ranks.h): the commands that split their work over
- * the ranks; 0, or 2 with a message for the others. Rank 0 alone writes:
- * the others' standard output goes to /dev/null (and their files there
- * too, util/outfile.c). */
+/* Under mpirun (util/ranks.h): `noctua run` splits its fabric over the
+ * ranks; sweep and explore spread their points over them (cli/pool.c);
+ * 0, or 2 with a message for the other commands. Rank 0 alone writes: the
+ * others' standard output goes to /dev/null (and their files there too,
+ * util/outfile.c), and with sweep and explore, whose every rank applies
+ * every point's result, their standard error as well. */
 static int ranks_start(int argc, char **argv)
 {
     if (noc_ranks_size() == 1)
         return 0;
     const char *cmd = argc < 2 ? "run" : argv[1];
-    if (strcmp(cmd, "run") != 0) {
+    int run = strcmp(cmd, "run") == 0, points = strcmp(cmd, "sweep") == 0 || strcmp(cmd, "explore") == 0;
+    if (!run && !points) {
         if (noc_ranks_rank() == 0)
-            fprintf(stderr, "noctua %s: mpirun -n %d: only `noctua run` splits its work over MPI ranks for now; "
-                    "run `noctua %s` without mpirun (its -j runs points in parallel)\n", cmd, noc_ranks_size(), cmd);
+            fprintf(stderr, "noctua %s: mpirun -n %d: only run, sweep and explore use MPI ranks; run `noctua %s` "
+                    "without mpirun\n", cmd, noc_ranks_size(), cmd);
         return NOC_EXIT_USAGE;
     }
-    if (noc_ranks_rank() != 0 && !freopen("/dev/null", "w", stdout)) {
+    noc_ranks_set_split(run);
+    if (noc_ranks_rank() != 0 && (!freopen("/dev/null", "w", stdout) ||
+                                  (points && !freopen("/dev/null", "w", stderr)))) {
         fprintf(stderr, "noctua: rank %d: cannot open /dev/null\n", noc_ranks_rank());
         return NOC_EXIT_INTERNAL;
     }

@@ -7,6 +7,7 @@
 #include "cli/pool.h"
 #include "cli/cli.h"
 #include "util/interrupt.h"
+#include "util/ranks.h"
 #include "util/xalloc.h"
 #include <errno.h>
 #include <poll.h>
@@ -236,6 +237,44 @@ static int run_here(pool_t *pl, int total)
     return rc;
 }
 
+/* Under mpirun (R ranks, every one running this same loop): rounds of the
+ * next R wanted tasks, task i of a round run by rank i, one at a time in
+ * that rank's process; the results gathered to every rank and applied by
+ * each in task order, so every rank's state, and its skip answers, stay
+ * the same (rank 0's outputs are the ones written: cli/main.c). A Ctrl-C
+ * on any rank ends the pool after the round, as run_here would. */
+static int run_ranks(pool_t *pl, int total)
+{
+    int R = noc_ranks_size(), me = noc_ranks_rank(), rc = NOC_EXIT_OK;
+    size_t size = pl->ops->res_size;
+    unsigned char *mine = pl->sl[0].res, *all = noc_xcalloc((size_t)R, size, "worker pool");
+    int *round = noc_xcalloc((size_t)R, sizeof *round, "worker pool");
+    for (int k = 0; k < total && rc == NOC_EXIT_OK;) {
+        int m = 0;
+        for (; k < total && m < R; k++)
+            if (!skipped(pl, k))
+                round[m++] = k;
+        if (m == 0)
+            break;
+        if (noc_ranks_any(noc_interrupted())) {
+            memset(mine, 0, size);
+            pl->ops->fail(pl->ctx, round[0], NOC_POOL_INTERRUPTED, "", mine);
+            rc = pl->ops->apply(pl->ctx, round[0], mine);
+            break;
+        }
+        memset(mine, 0, size);
+        if (me < m && (!pl->ops->ready || !pl->ops->ready(pl->ctx, round[me], mine)))
+            pl->ops->run(pl->ctx, round[me], mine);
+        noc_ranks_allgather(mine, size, all);
+        for (int i = 0; i < m && rc == NOC_EXIT_OK; i++)
+            if (!skipped(pl, round[i])) /* (an earlier one of the round may have made it unwanted) */
+                rc = pl->ops->apply(pl->ctx, round[i], all + (size_t)i * size);
+    }
+    free(round);
+    free(all);
+    return rc;
+}
+
 int noc_pool_run(int total, int jobs, const noc_pool_ops_t *ops, void *ctx)
 {
     pool_t *pl = noc_xcalloc(1, sizeof *pl, "worker pool");
@@ -249,7 +288,7 @@ int noc_pool_run(int total, int jobs, const noc_pool_ops_t *ops, void *ctx)
         pl->sl[j].fd = -1;
         pl->sl[j].res = noc_xcalloc(1, ops->res_size, "worker pool");
     }
-    int rc = jobs <= 1 ? run_here(pl, total) : run_parallel(pl, total, jobs);
+    int rc = noc_ranks_size() > 1 ? run_ranks(pl, total) : jobs <= 1 ? run_here(pl, total) : run_parallel(pl, total, jobs);
     for (int j = 0; j < pl->n_slots; j++)
         free(pl->sl[j].res);
     free(pl);

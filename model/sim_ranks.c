@@ -222,9 +222,9 @@ static void list_figures(struct noc_sim *s, struct noc_ranks *rk)
 
 int noc_sim_ranks_setup(struct noc_sim *s, char *err, size_t errlen)
 {
-    int R = noc_ranks_size();
-    if (R == 1)
+    if (!noc_ranks_split()) /* (one rank, or a sweep's points: each rank runs fabrics whole) */
         return 0;
+    int R = noc_ranks_size();
     char why[NOC_CONFIG_STR_MAX + 100];
     const char *no = noc_sim_parts_refused(s, why, sizeof why);
     if (!no && s->cfg.threads != 1)

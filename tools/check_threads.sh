@@ -114,7 +114,25 @@ else
   refuse "threads" run mesh:4x4 injection_rate=0.1 threads=2
   refuse "--waves" run mesh:4x4 injection_rate=0.1 --waves /tmp/noctua-ranks-refused.vcd
   refuse "programs" run mesh:4x4 --program broadcast --quiet
-  refuse "only \`noctua run\`" sweep mesh:4x4 --rates 0.1 -o /tmp/noctua-ranks-refused
+  refuse "only run, sweep and explore" topo mesh:4x4
+  # a sweep's and an exploration's points spread over the ranks (cli/pool.c): the same CSV as one
+  # process running them one after another
+  tmp=$(mktemp -d /tmp/noctua-ranks.XXXXXX)
+  trap 'rm -rf "$tmp"' EXIT
+  for what in sweep explore; do
+    case $what in
+      sweep) args=(sweep mesh:4x4 torus:4x4 --rates 0.1:0.8:0.1 --seeds 2 warmup_cycles=100 sample_cycles=400) ;;
+      *) args=(explore 'mesh:{3,4}x{3,4}' 'num_vcs={2,4}' --program 'broadcast:{1,8}' --traffic uniform@0.1) ;;
+    esac
+    "$B" "${args[@]}" --quiet -j 1 -o "$tmp/$what-1" >/dev/null 2>&1 || { echo "FAIL: $what -j 1"; fail=1; }
+    for r in 2 3; do
+      mpirun -n $r --oversubscribe "$B" "${args[@]}" --quiet -o "$tmp/$what-$r" >/dev/null 2>&1 ||
+        { echo "FAIL: mpirun -n $r $what: exit status $?"; fail=1; }
+      if ! cmp -s "$tmp/$what-1.csv" "$tmp/$what-$r.csv"; then
+        echo "FAIL: mpirun -n $r $what: the CSV differs from -j 1's"; fail=1
+      fi
+    done
+  done
 fi
 
 if [ $fail -ne 0 ]; then echo "check_threads: FAILED"; exit 1; fi

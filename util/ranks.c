@@ -3,11 +3,12 @@
 #include "util/ranks.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #ifdef NOCTUA_HAVE_MPI
 #include <mpi.h>
 #endif
 
-static int joined, my_rank, n_ranks = 1;
+static int joined, my_rank, n_ranks = 1, split;
 
 /* Launched by an MPI launcher? (mpirun sets OMPI_COMM_WORLD_SIZE; srun and
  * other PMI launchers PMI_SIZE or PMIX_RANK.) */
@@ -60,4 +61,30 @@ int noc_ranks_built(void)
 #else
     return 0;
 #endif
+}
+
+void noc_ranks_set_split(int on) { split = on; }
+int noc_ranks_split(void) { return split && n_ranks > 1; }
+
+int noc_ranks_any(int flag)
+{
+#ifdef NOCTUA_HAVE_MPI
+    if (joined && n_ranks > 1) {
+        int g = 0;
+        MPI_Allreduce(&flag, &g, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+        return g != 0;
+    }
+#endif
+    return flag != 0;
+}
+
+void noc_ranks_allgather(const void *mine, size_t bytes, void *all)
+{
+#ifdef NOCTUA_HAVE_MPI
+    if (joined && n_ranks > 1) {
+        MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+        return;
+    }
+#endif
+    memmove(all, mine, bytes);
 }

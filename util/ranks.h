@@ -5,6 +5,7 @@
  * MPI, it is rank 0 of 1 and never calls MPI. */
 #ifndef NOC_RANKS_H
 #define NOC_RANKS_H
+#include <stddef.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,6 +21,16 @@ int noc_ranks_rank(void);
 int noc_ranks_size(void);
 /* Whether this build can join ranks (MPI found when it was built). */
 int noc_ranks_built(void);
+/* Whether a run's fabric is split over the ranks (`noctua run`: set by the
+ * CLI) or each rank runs whole fabrics of its own (a sweep's points: the
+ * default). */
+void noc_ranks_set_split(int on);
+int noc_ranks_split(void);
+/* Collective calls (every rank at the same point; with one rank they only
+ * copy): flag ORed over the ranks; each rank's `bytes` bytes at mine,
+ * gathered in rank order into all (size x bytes). */
+int noc_ranks_any(int flag);
+void noc_ranks_allgather(const void *mine, size_t bytes, void *all);
 
 #ifdef __cplusplus
 }
