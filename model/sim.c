@@ -732,6 +732,8 @@ void noc_sim_step(noc_sim_t *s)
     }
     if (s->thr) { /* threads > 1: the evaluation in parts (model/sim_threads.c) */
         noc_sim_threads_cycle(s);
+        if (s->rk)
+            noc_sim_ranks_sync(s);
         return;
     }
     noc_work_merge(s);

@@ -40,8 +40,9 @@
  * the link only.
  *
  * Not in this step (refused by name): what threads refuse
- * (noc_sim_parts_refused), threads inside the ranks, programs, --waves,
- * energy. Every rank holds the whole run's state: the memory of a fabric
+ * (noc_sim_parts_refused), programs, --waves. Threads inside a rank cut
+ * its part (model/sim_threads.c, which calls the exchange after its merge
+ * of the parts). Every rank holds the whole run's state: the memory of a fabric
  * is not divided yet. */
 #include "model/sim_ranks.h"
 #include "model/channel.h"
@@ -227,8 +228,6 @@ int noc_sim_ranks_setup(struct noc_sim *s, char *err, size_t errlen)
     int R = noc_ranks_size();
     char why[NOC_CONFIG_STR_MAX + 100];
     const char *no = noc_sim_parts_refused(s, why, sizeof why);
-    if (!no && s->cfg.threads != 1)
-        no = "threads other than 1 inside the ranks";
     if (!no && R > s->n_nodes)
         no = "more ranks than the fabric has nodes";
     if (!no && s->classes > 256)
@@ -261,6 +260,12 @@ static void ready(struct noc_sim *s)
 int noc_sim_ranks_owns(const struct noc_sim *s, int n)
 {
     return !s->rk || (n >= s->rk->lo && n < s->rk->hi);
+}
+
+void noc_sim_ranks_part(const struct noc_sim *s, int *lo, int *hi)
+{
+    *lo = s->rk ? s->rk->lo : 0;
+    *hi = s->rk ? s->rk->hi : s->n_nodes;
 }
 
 void noc_sim_ranks_begin(struct noc_sim *s)
@@ -523,6 +528,11 @@ int noc_sim_ranks_owns(const struct noc_sim *s, int n)
     (void)s;
     (void)n;
     return 1;
+}
+void noc_sim_ranks_part(const struct noc_sim *s, int *lo, int *hi)
+{
+    *lo = 0;
+    *hi = s->n_nodes;
 }
 void noc_sim_ranks_begin(struct noc_sim *s) { (void)s; }
 void noc_sim_ranks_exchange(struct noc_sim *s) { (void)s; }

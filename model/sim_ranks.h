@@ -21,6 +21,8 @@ struct noc_sim;
 int noc_sim_ranks_setup(struct noc_sim *s, char *err, size_t errlen);
 /* Is node n evaluated by this process? (Always, with one rank.) */
 int noc_sim_ranks_owns(const struct noc_sim *s, int n);
+/* The nodes [*lo, *hi) this process evaluates (all, with one rank). */
+void noc_sim_ranks_part(const struct noc_sim *s, int *lo, int *hi);
 /* A cycle over ranks: begin before its generation; exchange after the
  * part's evaluation (what crossed the cut both ways, before the commit);
  * sync after the commit (the run's figures summed over the ranks). */

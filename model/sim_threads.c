@@ -1,8 +1,9 @@
 /* sim_threads.c: a synthetic run's evaluation on several threads
  * (threads > 1; docs/scale.md).
  *
- * The nodes are cut into T contiguous blocks of node numbers (row bands on
- * row-major grids; METIS partitions are not used yet), part t evaluated by
+ * The nodes (over MPI ranks: the rank's part, model/sim_ranks.c) are cut
+ * into T contiguous blocks of node numbers (row bands on row-major grids;
+ * METIS partitions are not used yet), part t evaluated by
  * thread t (thread 0 is the caller's). A cycle:
  *   serial   the packets generated (model/sim.c), the nodes woken since the
  *            last cycle handed to their parts' active lists, each part's
@@ -39,6 +40,7 @@
  * check = 1. */
 #include "model/sim_threads.h"
 #include "model/sim_eval.h"
+#include "model/sim_ranks.h"
 #include "util/xalloc.h"
 #include <pthread.h>
 #include <stddef.h>
@@ -127,7 +129,9 @@ int noc_sim_threads_setup(struct noc_sim *s, char *err, size_t errlen)
                  (long long)s->cfg.threads);
         return -1;
     }
-    int T = noc_sim_threads_count(s->cfg.threads, s->n_nodes);
+    int base, end; /* the nodes to cut: the run's, or over MPI ranks this rank's part */
+    noc_sim_ranks_part(s, &base, &end);
+    int T = noc_sim_threads_count(s->cfg.threads, end - base);
     if (T == 1)
         return 0;
     char why[NOC_CONFIG_STR_MAX + 100];
@@ -144,8 +148,8 @@ int noc_sim_threads_setup(struct noc_sim *s, char *err, size_t errlen)
         part_t *p = &thr->part[t];
         p->thr = thr;
         p->t = t;
-        p->lo = (int)((int64_t)s->n_nodes * t / T);
-        p->hi = (int)((int64_t)s->n_nodes * (t + 1) / T);
+        p->lo = base + (int)((int64_t)(end - base) * t / T);
+        p->hi = base + (int)((int64_t)(end - base) * (t + 1) / T);
         uint32_t terms = 0;
         for (int n = p->lo; n < p->hi; n++) {
             thr->part_of[n] = (uint8_t)t;
@@ -412,6 +416,9 @@ void noc_sim_threads_cycle(struct noc_sim *s)
      * next cycle's additions to the parts' lists, after their prune) */
     for (int t = 0; t < T; t++)
         merge_woken(s, &thr->part[t], s->woken, &s->n_woken);
+    if (s->rk) /* over MPI ranks: what crossed this rank's cut (model/sim_ranks.c), the other ranks' nodes
+                  dropped from the woken list */
+        noc_sim_ranks_exchange(s);
     int n_active = 0;
     for (int t = 0; t < T; t++) {
         part_t *p = &thr->part[t];
