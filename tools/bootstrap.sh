@@ -39,9 +39,10 @@ done
 #   (the linter) shellcheck        lints the shell scripts (ctest lint.shellcheck)
 #   libopenmpi-dev, openmpi-bin    one fabric split over MPI ranks (mpirun -n R build/noctua run ...,
 #                                  ctest model.ranks_same)
+#   time                           /usr/bin/time: tools/scale_bench.sh's wall, CPU and memory figures
 pkgs=(build-essential cmake pkg-config libcmocka-dev libinih-dev libjansson-dev gnuplot-nox
       libmetis-dev graphviz verilator yosys zlib1g-dev libsystemc-dev clang libclang-rt-14-dev
-      shellcheck libopenmpi-dev openmpi-bin)
+      shellcheck libopenmpi-dev openmpi-bin time)
 #   with --viewers: gtkwave (the waveform viewer), xvfb, xdotool, imagemagick
 #                                  (tools/wave_screenshot.sh grabs GTKWave's window)
 if [ "$viewers" -eq 1 ]; then
