@@ -462,12 +462,15 @@ noc_sim_t *noc_sim_create_family(const noc_config_t *cfg, const noc_router_ops_t
         return NULL;
     }
     wire_channels(s, cfg, gr, lat, ser);
-    if (rops->create(s, err, errlen) != 0) {
+    /* over MPI ranks, this rank's part, before the routers and NIs that
+     * set up only its nodes (model/sim_ranks.c) */
+    if (noc_sim_ranks_setup(s, err, errlen) != 0) {
         s->rops = NULL;
         noc_sim_destroy(s);
         return NULL;
     }
-    if (noc_sim_ranks_setup(s, err, errlen) != 0) {
+    if (rops->create(s, err, errlen) != 0) {
+        s->rops = NULL;
         noc_sim_destroy(s);
         return NULL;
     }
@@ -486,11 +489,11 @@ void noc_sim_destroy(noc_sim_t *s)
     if (!s)
         return;
     noc_sim_threads_destroy(s); /* (before the state its threads share) */
-    noc_sim_ranks_destroy(s);
     noc_rw_destroy(s);
     noc_batch_destroy(s);
     if (s->rops && s->rops->destroy)
         s->rops->destroy(s);
+    noc_sim_ranks_destroy(s); /* (after the routers, which free only the part's nodes) */
     noc_pe_destroy(s->pe);
     free(s->step_flits);
     for (int k = 0; k < NOC_WAIT_KINDS; k++)

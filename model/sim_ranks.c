@@ -42,8 +42,10 @@
  * Not in this step (refused by name): what threads refuse
  * (noc_sim_parts_refused), programs, --waves. Threads inside a rank cut
  * its part (model/sim_threads.c, which calls the exchange after its merge
- * of the parts). Every rank holds the whole run's state: the memory of a fabric
- * is not divided yet. */
+ * of the parts). Every rank allocates the whole run's state, but the
+ * routers set up only the part's nodes (the setup runs before them) and
+ * the rest stays untouched zero pages: the resident memory of the
+ * traffic's state divides, the graph and wiring do not. */
 #include "model/sim_ranks.h"
 #include "model/channel.h"
 #include "model/sim_threads.h"

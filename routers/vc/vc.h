@@ -140,7 +140,8 @@ typedef struct vc_state {
     noc_arbiter_t *sa_vc;      /* arb_type=matrix only: VC arbiter of each switch input (S per
                                   input port, numbered as the input ports) */
     /* per node */
-    void *nodes;               /* the node blocks, node_bytes each */
+    void *nodes;               /* the node blocks, node_bytes each (64-byte aligned in nodes_block) */
+    void *nodes_block;
     int32_t *buffered;         /* flits buffered in each node's router (apart
                                   from the blocks: read for every node, every cycle) */
     size_t node_bytes;

@@ -17,6 +17,7 @@
 #include "routers/vc/vc_switch.h"
 #include "routers/vc/vc_eval.h"
 #include "routers/families.h"
+#include "model/sim_ranks.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,15 +340,19 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     layout_t L = node_layout(r, ak, r->max_ports);
     r->node_bytes = L.bytes;
     r->va_bytes = L.va_bytes;
-    r->nodes = aligned_alloc(64, (size_t)gr->n_nodes * L.bytes);
-    if (!r->nodes)
-        noc_oom("vc router", (size_t)gr->n_nodes * L.bytes);
-    memset(r->nodes, 0, (size_t)gr->n_nodes * L.bytes);
+    /* zeroed by calloc, which leaves a large block's fresh pages untouched:
+     * over MPI ranks only the part's nodes are set up (and resident), the
+     * others' are never read (model/sim_ranks.c) */
+    r->nodes_block = noc_xcalloc((size_t)gr->n_nodes * L.bytes + 64, 1, "vc router");
+    r->nodes = (void *)(((uintptr_t)r->nodes_block + 63) & ~(uintptr_t)63);
     for (int n = 0; n < gr->n_nodes; n++)
-        init_node(s, r, &L, n, all_vcs, vak, sak, ak);
+        if (noc_sim_ranks_owns(s, n))
+            init_node(s, r, &L, n, all_vcs, vak, sak, ak);
     if (r->va_whole) {
         r->va_all = noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_alloc_t), "vc router");
         for (int n = 0; n < gr->n_nodes; n++) {
+            if (!noc_sim_ranks_owns(s, n))
+                continue;
             int P = gr->port_base[n + 1] - gr->port_base[n] + r->lane_ports;
             noc_alloc_init(&r->va_all[n], vak, ak, P * r->V, P * r->V, (int)c->alloc_iters);
             noc_alloc_seed(&r->va_all[n], noc_vc_alloc_salt(s, n, 1));
@@ -383,6 +388,8 @@ static void vc_destroy(struct noc_sim *s)
     const noc_graph_t *gr = s->graph;
     if (r->nodes)
         for (int n = 0; n < gr->n_nodes; n++) {
+            if (!noc_sim_ranks_owns(s, n)) /* (never set up: model/sim_ranks.c) */
+                continue;
             vc_node_t *nd = vc_node(r, n);
             int P = gr->port_base[n + 1] - gr->port_base[n] + r->lane_ports;
             noc_alloc_free(nd->sa);
@@ -391,12 +398,13 @@ static void vc_destroy(struct noc_sim *s)
         }
     if (r->va_all)
         for (int n = 0; n < gr->n_nodes; n++)
-            noc_alloc_free(&r->va_all[n]);
+            if (noc_sim_ranks_owns(s, n))
+                noc_alloc_free(&r->va_all[n]);
     free(r->va_all);
     if (r->sa_vc)
         for (size_t g = 0; g < (size_t)r->n_in_ports * (size_t)r->S; g++)
             noc_arbiter_free(&r->sa_vc[g]);
-    free(r->nodes);
+    free(r->nodes_block);
     free(r->buf);
     free(r->arrive);
     free(r->stamp);
