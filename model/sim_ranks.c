@@ -229,7 +229,7 @@ int noc_sim_ranks_setup(struct noc_sim *s, char *err, size_t errlen)
         return 0;
     int R = noc_ranks_size();
     char why[NOC_CONFIG_STR_MAX + 100];
-    const char *no = noc_sim_parts_refused(s, why, sizeof why);
+    const char *no = noc_sim_parts_refused(s, why, sizeof why, 1);
     if (!no && R > s->n_nodes)
         no = "more ranks than the fabric has nodes";
     if (!no && s->classes > 256)
@@ -454,6 +454,95 @@ uint64_t noc_sim_ranks_sum(const struct noc_sim *s, uint64_t v)
     return g;
 }
 
+/* node_stats: each terminal's figures, written where its packets were
+ * injected (flits_in) and delivered (the rest, for the source and the
+ * destination: a source's latencies on several ranks), summed, their
+ * extremes taken, a block of terminals at a time. */
+static void finish_nodes(struct noc_sim *s)
+{
+    enum { BLOCK = 64, B = NOC_NODE_LAT_BINS, NS = 6 + 2 * B, NM = 4 };
+    uint64_t *a = noc_xmalloc((size_t)BLOCK * (NS + NM) * sizeof *a, "ranks");
+    uint64_t *g = noc_xmalloc((size_t)BLOCK * (NS + NM) * sizeof *g, "ranks");
+    for (int t0 = 0; t0 < s->n_terms; t0 += BLOCK) {
+        int k = s->n_terms - t0 < BLOCK ? s->n_terms - t0 : BLOCK;
+        for (int i = 0; i < k; i++) {
+            const noc_node_stats_t *ns = &s->nst[t0 + i];
+            uint64_t *v = &a[(size_t)i * NS], *m = &a[(size_t)BLOCK * NS + (size_t)i * NM];
+            v[0] = ns->flits_in;
+            v[1] = ns->flits_out;
+            v[2] = ns->lat_src.n;
+            v[3] = ns->lat_src.sum;
+            v[4] = ns->lat_dst.n;
+            v[5] = ns->lat_dst.sum;
+            for (int b = 0; b < B; b++) {
+                v[6 + b] = ns->hist_src[b];
+                v[6 + B + b] = ns->hist_dst[b];
+            }
+            m[0] = ns->lat_src.max;
+            m[1] = ns->lat_dst.max;
+            m[2] = ns->lat_src.n ? UINT64_MAX - ns->lat_src.min : 0;
+            m[3] = ns->lat_dst.n ? UINT64_MAX - ns->lat_dst.min : 0;
+        }
+        MPI_Allreduce(a, g, k * NS, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(a + (size_t)BLOCK * NS, g + (size_t)BLOCK * NS, k * NM, MPI_UINT64_T, MPI_MAX,
+                      MPI_COMM_WORLD);
+        for (int i = 0; i < k; i++) {
+            noc_node_stats_t *ns = &s->nst[t0 + i];
+            const uint64_t *v = &g[(size_t)i * NS], *m = &g[(size_t)BLOCK * NS + (size_t)i * NM];
+            ns->flits_in = v[0];
+            ns->flits_out = v[1];
+            ns->lat_src.n = v[2];
+            ns->lat_src.sum = v[3];
+            ns->lat_dst.n = v[4];
+            ns->lat_dst.sum = v[5];
+            for (int b = 0; b < B; b++) {
+                ns->hist_src[b] = (uint32_t)v[6 + b];
+                ns->hist_dst[b] = (uint32_t)v[6 + B + b];
+            }
+            ns->lat_src.max = m[0];
+            ns->lat_dst.max = m[1];
+            ns->lat_src.min = m[2] ? UINT64_MAX - m[2] : 0;
+            ns->lat_dst.min = m[3] ? UINT64_MAX - m[3] : 0;
+        }
+    }
+    free(a);
+    free(g);
+}
+
+/* node_stats: each router's occupancy integrals, kept by its own rank only
+ * (the others' zero): summed. */
+static void finish_occupancy(struct noc_sim *s)
+{
+    enum { BLOCK = 4096, F = 9 };
+    uint64_t *a = noc_xmalloc((size_t)BLOCK * F * sizeof *a, "ranks");
+    uint64_t *g = noc_xmalloc((size_t)BLOCK * F * sizeof *g, "ranks");
+    for (int n0 = 0; n0 < s->n_nodes; n0 += BLOCK) {
+        int k = s->n_nodes - n0 < BLOCK ? s->n_nodes - n0 : BLOCK;
+        for (int i = 0; i < k; i++) {
+            const noc_occ_t *o = &s->occ[n0 + i];
+            uint64_t v[F] = { o->area[0], o->area[1], o->open[0], o->open[1], o->shut[0], o->shut[1], o->last,
+                              (uint64_t)(int64_t)o->cur[0], (uint64_t)(int64_t)o->cur[1] };
+            memcpy(&a[(size_t)i * F], v, sizeof v);
+        }
+        MPI_Allreduce(a, g, k * F, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+        for (int i = 0; i < k; i++) {
+            noc_occ_t *o = &s->occ[n0 + i];
+            const uint64_t *v = &g[(size_t)i * F];
+            o->area[0] = v[0];
+            o->area[1] = v[1];
+            o->open[0] = v[2];
+            o->open[1] = v[3];
+            o->shut[0] = v[4];
+            o->shut[1] = v[5];
+            o->last = v[6];
+            o->cur[0] = (int32_t)(int64_t)v[7];
+            o->cur[1] = (int32_t)(int64_t)v[8];
+        }
+    }
+    free(a);
+    free(g);
+}
+
 void noc_sim_ranks_finish(struct noc_sim *s)
 {
     if (!s->rk)
@@ -485,6 +574,10 @@ void noc_sim_ranks_finish(struct noc_sim *s)
     free(a);
     free(g);
     MPI_Allreduce(MPI_IN_PLACE, s->st.lat_hist, NOC_LAT_HIST + 1, MPI_UINT32_T, MPI_SUM, MPI_COMM_WORLD);
+    if (s->nst)
+        finish_nodes(s);
+    if (s->occ)
+        finish_occupancy(s);
 }
 
 int noc_sim_ranks_stopped(const struct noc_sim *s) { return s->rk->stop; }

@@ -92,7 +92,7 @@ int noc_sim_threads_count(long long cfg_threads, int n_nodes)
     return t < 1 ? 1 : (int)t;
 }
 
-const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len)
+const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len, int ranks)
 {
     const noc_config_t *c = &s->cfg;
     if (c->internal_speedup != 1.0 || c->output_speedup != 1)
@@ -115,7 +115,7 @@ const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len
                  "which threads number differently)", s->graph->name, c->routing_function);
         return why;
     }
-    if (c->node_stats)
+    if (c->node_stats && !ranks) /* (ranks sum the nodes' figures at the end: model/sim_ranks.c) */
         return "node_stats (--nodes-csv)";
     if (c->check)
         return "check=1";
@@ -135,7 +135,7 @@ int noc_sim_threads_setup(struct noc_sim *s, char *err, size_t errlen)
     if (T == 1)
         return 0;
     char why[NOC_CONFIG_STR_MAX + 100];
-    const char *no = noc_sim_parts_refused(s, why, sizeof why);
+    const char *no = noc_sim_parts_refused(s, why, sizeof why, 0);
     if (no) {
         snprintf(err, errlen, "parameter 'threads': %s runs on one thread only for now; use threads=1", no);
         return -1;

@@ -113,7 +113,6 @@ else
   refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1
   refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1
   refuse "valiant" run mesh:4x4 routing_function=valiant injection_rate=0.1
-  refuse "node_stats" run mesh:4x4 node_stats=1 injection_rate=0.1
   refuse "--waves" run mesh:4x4 injection_rate=0.1 --waves /tmp/noctua-ranks-refused.vcd
   refuse "programs" run mesh:4x4 --program broadcast --quiet
   refuse "only run, sweep and explore" topo mesh:4x4
@@ -121,6 +120,17 @@ else
   # process running them one after another
   tmp=$(mktemp -d /tmp/noctua-ranks.XXXXXX)
   trap 'rm -rf "$tmp"' EXIT
+  # the per-node figures (node_stats), summed over the ranks at the end: the same --nodes-csv
+  # (threads refuse node_stats: the ranks alone)
+  for r in 1 2 3; do
+    launch=()
+    [ "$r" -eq 1 ] || launch=(mpirun -n "$r" --oversubscribe)
+    "${launch[@]}" "$B" run mesh:8x8 injection_rate=0.3 node_stats=1 sample_cycles=1000 warmup_cycles=200 \
+      --quiet --nodes-csv "$tmp/nodes-$r.csv" >/dev/null 2>&1 || { echo "FAIL: ranks=$r node_stats=1: exit status $?"; fail=1; }
+    if [ $r -gt 1 ] && ! cmp -s "$tmp/nodes-1.csv" "$tmp/nodes-$r.csv"; then
+      echo "FAIL: ranks=$r node_stats=1: --nodes-csv differs from one rank's"; fail=1
+    fi
+  done
   for what in sweep explore; do
     case $what in
       sweep) args=(sweep mesh:4x4 torus:4x4 --rates 0.1:0.8:0.1 --seeds 2 warmup_cycles=100 sample_cycles=400) ;;
