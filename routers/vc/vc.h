@@ -164,6 +164,7 @@ typedef struct vc_state {
     /* priority = local_age: the cycle each buffered flit reached this
      * router's buffer, slot-major as buf (NULL otherwise) */
     uint32_t *stamp;
+    int donate;                /* vc_priority_donation (vc_rank.c) */
 
     /* hold_switch_for_packet (vc_hold.c) */
     int hold;                  /* hold_switch_for_packet */

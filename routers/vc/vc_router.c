@@ -63,6 +63,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->va_router_ptr = strcmp(c->va_in_pointer, "router") == 0;
     r->ej_credits = c->eject_credit_delay != 0;
     r->hold = c->hold_switch_for_packet != 0;
+    r->donate = c->vc_priority_donation != 0;
     r->S = (int)c->input_speedup;
     r->So = (int)c->output_speedup;
     r->qcap = noc_fifo_capacity((uint32_t)r->depth);

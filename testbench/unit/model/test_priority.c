@@ -252,6 +252,72 @@ static void test_vc_pick_by_rank(void **state)
     assert_true(y1 > y0);
 }
 
+/* vc_priority_donation (BookSim2's VC::UpdatePriority: a VC ranks as the
+ * highest-ranked flit it holds). On mesh:6x2 (node x + 6y, dimension
+ * order, one VC), four packets for node 3 = (3,0): R, 20 flits from
+ * node 9 = (3,1) at cycle 0, takes router 3's ejection VC at cycle 7 and
+ * holds it until its tail has crossed, about cycle 27; P1 (1 flit, node
+ * 2, cycle 2, 1 link to router 3) reaches router 3's west input at cycle
+ * 8; Q (1 flit, node 5, cycle 1, 2 links) its east input at cycle 12; P2
+ * (1 flit, node 0, cycle 0, 3 links) the west input at cycle 16, behind
+ * P1 (zero-load, 5 cycles a hop: it passes router 2 long after P1 left).
+ * When R's tail has gone, P1 and Q, both routed and bidding, meet for the
+ * freed VC. With age, network_age and hop_count P1 ranks below Q (made
+ * and sent at 2 against 1; 1 link against 2) and P2 above it (made and
+ * sent at 0; 3 links). Without donation the west VC ranks as P1: Q takes
+ * the VC, P1 the next; with donation it ranks as P2: P1 takes it, Q the
+ * next. Both eject through the same port, so the winner is delivered in
+ * one same cycle D1 either way and the loser in D2 > D1: the two runs'
+ * delivery cycles of P1 and Q swap. By hand (a flit granted the switch
+ * at s reaches the next router or NI at s + 3: SA, ST, link): R's head
+ * reaches router 9 at 1 (injection channel), is routed at 1, granted a
+ * VC at 2 and the switch at 3, reaches router 3 at 6, is routed at 6,
+ * granted the ejection VC at 7 and the switch at 8, and its 19 other
+ * flits follow one a cycle: the tail is granted the switch at 27, and
+ * the VC is free for the allocation of 28. The winner is granted it at
+ * 28 and the switch at 29 (its tail: the VC is free again), delivered at
+ * D1 = 32; the loser is granted it at 30: D2 = 34. */
+#define D1 32
+#define D2 34
+static void donation(const char *priority, int donate, uint64_t *del_p1, uint64_t *del_q)
+{
+    script_t sc = { 0 };
+    script_add(&sc, 0, 9, 3, 20); /* R */
+    script_add(&sc, 2, 2, 3, 1);  /* P1 */
+    script_add(&sc, 1, 5, 3, 1);  /* Q */
+    script_add(&sc, 0, 0, 3, 1);  /* P2 */
+    char pr[64], dn[64];
+    snprintf(pr, sizeof pr, "priority=%s", priority);
+    snprintf(dn, sizeof dn, "vc_priority_donation=%d", donate);
+    noc_topo_t *t;
+    noc_sim_t *s = script_sim(&t, "mesh:6x2", 0, &sc,
+                              (const char *const[]){ pr, dn, "node_stats=1", "sample_cycles=200", "num_vcs=1", NULL });
+    assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
+    const noc_node_stats_t *p1 = noc_sim_node_stats(s, 2), *q = noc_sim_node_stats(s, 5);
+    assert_int_equal(p1->lat_src.n, 1);
+    assert_int_equal(q->lat_src.n, 1);
+    *del_p1 = 2 + p1->lat_src.sum;
+    *del_q = 1 + q->lat_src.sum;
+    assert_true(*del_p1 > 2 + 11 + 10 && *del_q > 1 + 16 + 10); /* both waited for R (T0 + 10 at least) */
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+static void test_donation(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = { "age", "network_age", "hop_count" };
+    for (int i = 0; i < 3; i++) {
+        uint64_t p1_off, q_off, p1_on, q_on;
+        donation(kinds[i], 0, &p1_off, &q_off);
+        donation(kinds[i], 1, &p1_on, &q_on);
+        assert_int_equal(q_off, D1); /* without donation Q first */
+        assert_int_equal(p1_off, D2);
+        assert_int_equal(p1_on, D1); /* with it P1 first */
+        assert_int_equal(q_on, D2);
+    }
+}
+
 /* Two classes of 1-flit packets, each offered a packet a cycle at every
  * node of ring:4 (neighbour traffic: each flow has its links to itself,
  * the injection channel is what the classes share). */
@@ -345,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_meet_in_va),
         cmocka_unit_test(test_meet_in_sa),
         cmocka_unit_test(test_vc_pick_by_rank),
+        cmocka_unit_test(test_donation),
         cmocka_unit_test(test_ni_class_rank),
         cmocka_unit_test(test_refusals),
     };
