@@ -165,6 +165,7 @@ typedef struct vc_state {
      * router's buffer, slot-major as buf (NULL otherwise) */
     uint32_t *stamp;
     int donate;                /* vc_priority_donation (vc_rank.c) */
+    int va_empty;              /* vc_prioritize_empty with an allocator that ranks it (vc_vcalloc.h) */
 
     /* hold_switch_for_packet (vc_hold.c) */
     int hold;                  /* hold_switch_for_packet */

@@ -64,6 +64,8 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->ej_credits = c->eject_credit_delay != 0;
     r->hold = c->hold_switch_for_packet != 0;
     r->donate = c->vc_priority_donation != 0;
+    /* (the other allocators it is honoured with rank nothing: check_params) */
+    r->va_empty = c->vc_prioritize_empty && noc_alloc_kind_parse(c->vc_allocator) == NOC_ALLOC_INPUT_FIRST;
     r->S = (int)c->input_speedup;
     r->So = (int)c->output_speedup;
     r->qcap = noc_fifo_capacity((uint32_t)r->depth);
@@ -202,6 +204,22 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
         if (with) {
             snprintf(err, errlen, "parameter 'priority': %s with %s is not modelled yet (its allocations rank "
                      "no priorities; leave priority out)", c->priority, with);
+            return -1;
+        }
+    }
+    if (c->vc_prioritize_empty) {
+        /* (islip, max_size, loa and pim rank nothing: BookSim2's ignore it) */
+        int ranks = vak == NOC_ALLOC_OUTPUT_FIRST || vak == NOC_ALLOC_SELECT || vak == NOC_ALLOC_WAVEFRONT ||
+                    vak == NOC_ALLOC_RR_WAVEFRONT;
+        const char *with = c->speculative ? "speculative = 1"
+                           : c->internal_speedup != 1.0 || c->output_speedup != 1 ? "internal or output speedup"
+                           : gr->route_set ? "adaptive routing"
+                           : ranks ? "vc_allocator = "
+                                   : NULL;
+        if (with) {
+            snprintf(err, errlen, "parameter 'vc_prioritize_empty': 1 with %s%s is not modelled yet (vc_allocator "
+                     "separable_input_first ranks empty output VCs first; islip, max_size, loa and pim rank nothing)",
+                     with, ranks ? c->vc_allocator : "");
             return -1;
         }
     }

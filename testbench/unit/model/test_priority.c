@@ -318,6 +318,51 @@ static void test_donation(void **state)
     }
 }
 
+/* vc_prioritize_empty (BookSim2's: in VC allocation an input VC ranks the
+ * output VCs whose downstream buffer is empty above the others). On
+ * mesh:4 with 2 VCs: C (node 2 to node 3, 32 flits, cycle 0) crosses
+ * router 2's east port alone from cycle 3 to 12 on VC 0; A (node 0 to
+ * node 3, 16 flits, cycle 0) reaches router 2 at 11 on VC 0 of link 1-2
+ * (router 1's first free VC), takes VC 1 east at 12 and from 13 shares
+ * the port with C, one flit every other cycle, A first (the arbiter's
+ * pointer is past C): A's tail crosses at 13 + 2 * 15 = 43. Its flits
+ * fill router 2's west VC 0 (8 slots), so A's tail leaves router 1 at
+ * about 29 and VC 0 of link 1-2 is free again but not empty until 43.
+ * B (node 1 to node 2, 1 flit, cycle 30) bids at router 1 at 32 with
+ * both VCs free. Without the key its arbiter's pointer (0) takes VC 0:
+ * at router 2 it waits behind A's last flits; its head is at the front
+ * at 44, routed at 44, granted the ejection VC at 45 and the switch at
+ * 46, delivered at 46 + 3 = 49: latency 19. With it B takes VC 1, empty,
+ * and crosses both routers alone (at router 2 the west input's VC
+ * pointer is past A's VC, which crossed the cycle before): its zero-load
+ * latency 2 Lloc + (H+1) 4 + H = 11. */
+static uint64_t empty_first(int on)
+{
+    script_t sc = { 0 };
+    script_add(&sc, 0, 0, 3, 16); /* A */
+    script_add(&sc, 0, 2, 3, 32); /* C */
+    script_add(&sc, 30, 1, 2, 1); /* B */
+    char pe[64];
+    snprintf(pe, sizeof pe, "vc_prioritize_empty=%d", on);
+    noc_topo_t *t;
+    noc_sim_t *s = script_sim(&t, "mesh:4", 0, &sc,
+                              (const char *const[]){ pe, "node_stats=1", "sample_cycles=300", "num_vcs=2", NULL });
+    assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
+    const noc_node_stats_t *b = noc_sim_node_stats(s, 1);
+    assert_int_equal(b->lat_src.n, 1);
+    uint64_t lat = b->lat_src.sum;
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+    return lat;
+}
+
+static void test_empty_first(void **state)
+{
+    (void)state;
+    assert_int_equal(empty_first(0), 19);
+    assert_int_equal(empty_first(1), 11);
+}
+
 /* Two classes of 1-flit packets, each offered a packet a cycle at every
  * node of ring:4 (neighbour traffic: each flow has its links to itself,
  * the injection channel is what the classes share). */
@@ -371,7 +416,9 @@ static void test_ni_class_rank(void **state)
 }
 
 /* Refused by name: unknown kinds, kinds not modelled, class_priority
- * without priority = class, the routers and options without ranks. */
+ * without priority = class, the routers and options without ranks;
+ * vc_prioritize_empty with the ideal router and the allocators that rank
+ * their input side otherwise. */
 static void test_refusals(void **state)
 {
     (void)state;
@@ -385,6 +432,10 @@ static void test_refusals(void **state)
         { "priority=age", "speculative=1", "speculative" },
         { "priority=age", "internal_speedup=2", "speedup" },
         { "priority=age", "num_vcs=16", "more than 64 input VCs" },
+        { "vc_prioritize_empty=1", "router=ideal", "ideal router" },
+        { "vc_prioritize_empty=1", "vc_allocator=separable_output_first", "separable_output_first" },
+        { "vc_prioritize_empty=1", "vc_allocator=wavefront", "wavefront" },
+        { "vc_prioritize_empty=1", "speculative=1", "speculative" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char err[512];
@@ -412,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_meet_in_sa),
         cmocka_unit_test(test_vc_pick_by_rank),
         cmocka_unit_test(test_donation),
+        cmocka_unit_test(test_empty_first),
         cmocka_unit_test(test_ni_class_rank),
         cmocka_unit_test(test_refusals),
     };
