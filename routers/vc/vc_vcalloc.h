@@ -84,8 +84,6 @@ static void vc_alloc_shared(vc_ctx_t *x)
             uint64_t want = port[o].ovc_free & r->class_mask[q->rclass], ob = UINT64_C(1) << o;
             if (!want)
                 continue;
-            if (__builtin_expect(r->va_empty, 0))
-                want = vc_empty_first(r, nd, o, want);
             r->lvc[m] = (int16_t)l;
             r->mask[m] = want;
             r->next[m] = (ports & ob) ? first[o] : -1;
@@ -95,6 +93,9 @@ static void vc_alloc_shared(vc_ctx_t *x)
             m++;
         }
     }
+    if (__builtin_expect(x->va_whole, 0) && r->va_empty) /* (an instance of its own, with the whole kinds') */
+        for (int k = 0; k < m; k++)
+            r->mask[k] = vc_empty_first(r, nd, ivc[r->lvc[k]].rport, r->mask[k]);
     uint64_t *mask2 = r->mask + m; /* second half of the scratch */
     for (; ports; ports &= ports - 1) {
         int o = __builtin_ctzll(ports);
@@ -133,7 +134,7 @@ VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
     uint64_t want = pt->ovc_free & r->class_mask[q->rclass];
     if (!want)
         return;
-    if (__builtin_expect(r->va_empty, 0))
+    if (x->va_whole && r->va_empty) /* (a constant 0 in the instances without) */
         want = vc_empty_first(r, x->nd, q->rport, want);
     noc_alloc_t *a = vc_va_alloc(r, x->nd, q->rport);
     int ov = noc_alloc_in_pick(a, l, want);
@@ -182,7 +183,7 @@ VC_INLINE void vc_vc_alloc(vc_ctx_t *x)
     const uint64_t *va = vc_va(x);
     int W = x->W;
 
-    if (__builtin_expect(x->va_whole, 0)) {
+    if (__builtin_expect(x->va_whole, 0) && x->r->va_whole == 1) { /* (2: vc_prioritize_empty, below) */
         vc_va_whole(x);
         return;
     }
