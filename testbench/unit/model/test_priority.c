@@ -335,22 +335,35 @@ static void test_donation(void **state)
  * 46, delivered at 46 + 3 = 49: latency 19. With it B takes VC 1, empty,
  * and crosses both routers alone (at router 2 the west input's VC
  * pointer is past A's VC, which crossed the cycle before): its zero-load
- * latency 2 Lloc + (H+1) 4 + H = 11. */
-static uint64_t empty_first(int on)
+ * latency 2 Lloc + (H+1) 4 + H = 11.
+ * With D (node 0 to node 2, 1 flit, cycle 25) and the key, B and D bid
+ * for router 1's east port together (the allocation of several bidders):
+ * D reaches router 0 at 26 and bids at 27, when A's tail has left it but
+ * A's last flits are still in router 1: it takes VC 1, empty, reaches
+ * router 1 at 31 and bids at 32 with B. Both ask for VC 1 alone (VC 0 is
+ * free but not empty); its arbiter (pointer 0) takes B, the lower input
+ * VC (local port first): B's latency is 11 again. D, left only VC 0 at
+ * 33, waits behind A's flits at router 2 as B did above: its head is at
+ * the front at 44, delivered at 49: latency 24. */
+static uint64_t empty_first(int on, int with_d, uint64_t *node0)
 {
     script_t sc = { 0 };
     script_add(&sc, 0, 0, 3, 16); /* A */
     script_add(&sc, 0, 2, 3, 32); /* C */
     script_add(&sc, 30, 1, 2, 1); /* B */
+    if (with_d)
+        script_add(&sc, 25, 0, 2, 1); /* D */
     char pe[64];
     snprintf(pe, sizeof pe, "vc_prioritize_empty=%d", on);
     noc_topo_t *t;
     noc_sim_t *s = script_sim(&t, "mesh:4", 0, &sc,
                               (const char *const[]){ pe, "node_stats=1", "sample_cycles=300", "num_vcs=2", NULL });
     assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
-    const noc_node_stats_t *b = noc_sim_node_stats(s, 1);
+    const noc_node_stats_t *b = noc_sim_node_stats(s, 1), *a = noc_sim_node_stats(s, 0);
     assert_int_equal(b->lat_src.n, 1);
     uint64_t lat = b->lat_src.sum;
+    assert_int_equal(a->lat_src.n, with_d ? 2 : 1);
+    *node0 = a->lat_src.sum; /* (A's latency, and D's) */
     noc_sim_destroy(s);
     noc_topo_destroy(t);
     return lat;
@@ -359,8 +372,11 @@ static uint64_t empty_first(int on)
 static void test_empty_first(void **state)
 {
     (void)state;
-    assert_int_equal(empty_first(0), 19);
-    assert_int_equal(empty_first(1), 11);
+    uint64_t a, ad;
+    assert_int_equal(empty_first(0, 0, &a), 19);
+    assert_int_equal(empty_first(1, 0, &a), 11);
+    assert_int_equal(empty_first(1, 1, &ad), 11);
+    assert_int_equal(ad - a, 24); /* D's (A's is the same: D is behind it all the way) */
 }
 
 /* Two classes of 1-flit packets, each offered a packet a cycle at every
