@@ -14,7 +14,12 @@
 # queue_length, hop_count and sequence, 1-flit packets near and past saturation,
 # 4-flit packets near saturation (PRIO_KINDS="..." in the environment
 # picks some); per-class priorities are in
-# tools/booksim_classes.sh), hold (only the rows of
+# tools/booksim_classes.sh), donate (the same rows with
+# vc_priority_donation = 1, for age, network_age and hop_count, the kinds
+# it changes with one class; PRIO_KINDS too), empty (vc_prioritize_empty
+# = 1 with separable input-first allocators: an 8x8 mesh, 2 VCs of 8
+# flits with 1-flit packets and 4 VCs with 4-flit packets, from low load
+# to past saturation, and two rows of the latter without it), hold (only the rows of
 # hold_switch_for_packet: an 8x8 mesh with 4-flit packets, with and without
 # the switch hold, from low load to saturation), wavefront (only the
 # switch allocators wavefront and rr_wavefront beside separable
@@ -111,7 +116,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|wtail|prio|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, wtail, prio, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|wtail|prio|donate|empty|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, wtail, prio, donate, empty, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -337,6 +342,23 @@ if [ "$SET" = prio ]; then
   for p in ${PRIO_KINDS:-none age network_age local_age queue_length hop_count sequence}; do
     for r in 0.25 0.28 0.35; do own "mesh 8x8, 2 VCs, 1-flit, priority = $p" "$r" "$pm priority = $p;"; done
     own "mesh 8x8, 2 VCs, 4-flit, priority = $p" 0.065 "$pm priority = $p; packet_size = 4;"
+  done
+  exit 0
+fi
+# vc_prioritize_empty = 1: VC allocation takes empty output VCs first
+if [ "$SET" = empty ]; then
+  em='topology = mesh; k = 8; n = 2; routing_function = dim_order; vc_buf_size = 8; traffic = uniform; vc_allocator = separable_input_first; sw_allocator = separable_input_first;'
+  for r in 0.15 0.28 0.35; do own "mesh 8x8, 2 VCs, 1-flit, vc_prioritize_empty" "$r" "$em num_vcs = 2; vc_prioritize_empty = 1;"; done
+  for r in 0.05 0.08 0.095 0.12; do own "mesh 8x8, 4 VCs, 4-flit, vc_prioritize_empty" "$r" "$em num_vcs = 4; packet_size = 4; vc_prioritize_empty = 1;"; done
+  for r in 0.08 0.095; do own "mesh 8x8, 4 VCs, 4-flit, without it" "$r" "$em num_vcs = 4; packet_size = 4;"; done
+  exit 0
+fi
+# vc_priority_donation = 1: a VC ranks as its highest-ranked flit
+if [ "$SET" = donate ]; then
+  pm='topology = mesh; k = 8; n = 2; routing_function = dim_order; vc_buf_size = 8; num_vcs = 2; traffic = uniform; vc_priority_donation = 1;'
+  for p in ${PRIO_KINDS:-age network_age hop_count}; do
+    for r in 0.25 0.28 0.35; do own "mesh 8x8, 2 VCs, 1-flit, priority = $p, donation" "$r" "$pm priority = $p;"; done
+    own "mesh 8x8, 2 VCs, 4-flit, priority = $p, donation" 0.065 "$pm priority = $p; packet_size = 4;"
   done
   exit 0
 fi

@@ -27,6 +27,10 @@
 #     --keep          keep the work folder
 #     --timeout S     ctest's limit per test, seconds (default 300)
 #     -j N            build and test jobs (default 2)
+#     --check         build nothing: list each mutation whose file is missing
+#                     or whose find text does not occur exactly once in the
+#                     sources of this checkout (exit 1 if any; ctest
+#                     lint.mutant_texts)
 #
 # The list: blocks of `key: value` lines separated by blank lines, # for
 # comments. Keys: name, file (relative to the top), find (an exact text
@@ -42,7 +46,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 list=$top/tools/mutations.txt
-only="" from=head rev=HEAD all=0 exclude='^(sanitize|fuzz)\.' work="" keep=0 timeout=300 jobs=2
+check=0 only="" from=head rev=HEAD all=0 exclude='^(sanitize|fuzz)\.' work="" keep=0 timeout=300 jobs=2
 while [ $# -gt 0 ]; do
   case $1 in
     --list) list=$2; shift 2 ;;
@@ -55,6 +59,7 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --timeout) timeout=$2; shift 2 ;;
     -j) jobs=$2; shift 2 ;;
+    --check) check=1; shift ;;
     -h|--help) sed -n '3,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutate.sh: unknown option '$1' (--help)" >&2; exit 2 ;;
   esac
@@ -98,6 +103,26 @@ while IFS= read -r line || [ -n "$line" ]; do
 done <"$list"
 add_entry
 [ ${#names[@]} -gt 0 ] || { echo "mutate.sh: no mutation selected" >&2; exit 2; }
+
+# the number of times the find text of mutation i occurs in its file under $1
+occurrences() { FIND=${finds[$2]} perl -0ne '$c = () = /\Q$ENV{FIND}\E/g; print $c' "$1/${files[$2]}"; }
+
+# ---- --check: every find text once in this checkout, nothing built ----
+if [ $check = 1 ]; then
+  stale=0
+  for i in "${!names[@]}"; do
+    if [ ! -f "$top/${files[$i]}" ]; then
+      echo "${names[$i]}: ${files[$i]}: no such file"; stale=$((stale + 1)); continue
+    fi
+    count=$(occurrences "$top" "$i")
+    if [ "$count" != 1 ]; then
+      echo "${names[$i]}: ${files[$i]}: the find text occurs $count times"; stale=$((stale + 1))
+    fi
+  done
+  echo "mutate.sh --check: ${#names[@]} mutations, $stale not applicable" >&2
+  [ $stale = 0 ] || exit 1
+  exit 0
+fi
 
 # ---- the copy ----
 if [ -z "$work" ]; then
@@ -151,7 +176,8 @@ build_it() { cmake --build "$build" -j "$jobs" >"$1" 2>&1; }
 # the tests that failed in a ctest log, in ctest's order
 failed_tests() { sed -n '/The following tests FAILED:/,$p' "$1" | sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) .*/\1/p'; }
 run_tests() { # log [regex]
-  local args=(--test-dir "$build" -j "$jobs" --timeout "$timeout" --no-tests=error -E "$exclude")
+  # lint.mutant_texts is left out: in the mutated copy, the applied text is gone by design
+  local args=(--test-dir "$build" -j "$jobs" --timeout "$timeout" --no-tests=error -E "$exclude|^lint\.mutant_texts\$")
   [ -n "${2:-}" ] && args+=(-R "$2")
   ctest "${args[@]}" >"$1" 2>&1
 }
@@ -175,7 +201,7 @@ for i in "${!names[@]}"; do
     printf '| %s | `%s` | NOT APPLIED: no such file |\n' "$name" "$file"
     broken=$((broken + 1)); continue
   fi
-  count=$(FIND=${finds[$i]} perl -0ne '$c = () = /\Q$ENV{FIND}\E/g; print $c' "$f")
+  count=$(occurrences "$src" "$i")
   if [ "$count" != 1 ]; then
     printf '| %s | `%s` | NOT APPLIED: the text occurs %s times |\n' "$name" "$file" "$count"
     broken=$((broken + 1)); continue

@@ -75,6 +75,11 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
                  "the vc router honours %s", s->cfg.priority);
         return -1;
     }
+    if (s->cfg.vc_prioritize_empty) {
+        snprintf(err, errlen, "parameter 'vc_prioritize_empty': the ideal router has no VC allocation; only the vc "
+                 "router honours 1");
+        return -1;
+    }
     if (s->cfg.hold_switch_for_packet) {
         snprintf(err, errlen, "parameter 'hold_switch_for_packet': the ideal router has no switch allocation; "
                  "only the vc router honours 1");

@@ -140,6 +140,11 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  "round-robin); only the vc router honours %s", c->priority);
         return -1;
     }
+    if (c->vc_prioritize_empty) {
+        snprintf(err, errlen, "parameter 'vc_prioritize_empty': the rtl router's core takes the free output VCs in "
+                 "round-robin order, empty or not; only the vc router honours 1");
+        return -1;
+    }
     if (c->hold_switch_for_packet) {
         snprintf(err, errlen, "parameter 'hold_switch_for_packet': the rtl router's core allocates the switch "
                  "flit by flit; only the vc router honours 1");

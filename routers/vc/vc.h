@@ -110,9 +110,11 @@ typedef struct vc_state {
     int sa_wave;               /* sw_allocator is a whole kind (wavefront, rr_wavefront, max_size,
                                   loa: alloc.h): every switch allocation goes through the
                                   allocator (its state moves per allocation) */
-    int va_whole;              /* vc_allocator is a whole kind: one allocator over a node's input
+    int va_whole;              /* 1: vc_allocator is a whole kind: one allocator over a node's input
                                   VCs and all its output VCs (port * V + VC), BookSim2's, in
-                                  va_all (vc_vcalloc.h) instead of the per-port ones */
+                                  va_all (vc_vcalloc.h) instead of the per-port ones; 2:
+                                  vc_prioritize_empty (va_empty), the per-port ones; either
+                                  runs in an instance of its own */
     noc_alloc_t *va_all;       /* per node, with va_whole */
     int max_ports;             /* largest port count of a node, lane ports included */
     int lane_ports;            /* input-only ports for an all-port NI's extra lanes, after a node's own */
@@ -165,6 +167,9 @@ typedef struct vc_state {
     /* priority = local_age: the cycle each buffered flit reached this
      * router's buffer, slot-major as buf (NULL otherwise) */
     uint32_t *stamp;
+    int donate;                /* vc_priority_donation (vc_rank.c) */
+    int va_empty;              /* vc_prioritize_empty with an allocator that ranks it (vc_vcalloc.h;
+                                  va_whole 2) */
 
     /* hold_switch_for_packet (vc_hold.c) */
     int hold;                  /* hold_switch_for_packet */
@@ -209,7 +214,7 @@ typedef struct vc_ctx {
     int adapt;                 /* adaptive routing: heads routed and VCs allocated by vc_adapt.c
                                   (a constant in every instance) */
     int kinds;                 /* use_read_write: r->kinds (0, a constant, in the common instance) */
-    int va_whole;              /* r->va_whole (0, a constant, in the common instance) */
+    int va_whole;              /* r->va_whole != 0 (0, a constant, in the common instance) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */

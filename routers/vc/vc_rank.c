@@ -3,8 +3,11 @@
  * out_pri of iq_router.cpp's allocator requests). An input VC ranks as its
  * front flit: its class's class_priority, its packet's age, the age of the
  * flit in the network or in this router, the flits the VC holds, or the
- * links the flit crossed (BookSim2's VC::UpdatePriority without
- * vc_priority_donation, which is refused). VC allocation ranks each bidding input VC's requests by its
+ * links the flit crossed (BookSim2's VC::UpdatePriority). With
+ * vc_priority_donation it ranks as the highest-ranked flit it holds, a
+ * later packet's included (the front flit takes the rank donated by one
+ * behind it), but with local_age, where BookSim2 keeps the front flit's
+ * (and queue_length, a VC's rank anyway). VC allocation ranks each bidding input VC's requests by its
  * rank (the output VCs' arbiters take the highest first); switch
  * allocation ranks a switch input's request for an output port by its
  * highest-ranked VC wanting that port (at both arbiters), and that VC, or
@@ -42,7 +45,14 @@ int64_t noc_vc_rank(const struct noc_sim *s, const vc_state_t *r, const vc_node_
     const vc_ivc_t *q = &nd->ivc[l];
     if (s->prio == NOC_PRI_QUEUE_LENGTH)
         return (int64_t)noc_fifo_count(q->head, q->tail);
-    return flit_rank(s, r, vc_slot(nd->buf, r, l, q->head));
+    int64_t best = flit_rank(s, r, vc_slot(nd->buf, r, l, q->head));
+    if (r->donate && s->prio != NOC_PRI_LOCAL_AGE) /* the flits behind it donate a higher rank */
+        for (uint16_t k = (uint16_t)(q->head + 1); k != q->tail; k++) {
+            int64_t v = flit_rank(s, r, vc_slot(nd->buf, r, l, k));
+            if (v > best)
+                best = v;
+        }
+    return best;
 }
 
 void noc_vc_va_ranked(const struct noc_sim *s, const vc_state_t *r, const vc_node_t *nd, noc_alloc_t *a, int n,

@@ -6,7 +6,8 @@
 
 struct noc_sim;
 
-/* The rank of local input VC l of node nd (not empty): its front flit's. */
+/* The rank of local input VC l of node nd (not empty): its front flit's,
+ * or with vc_priority_donation the highest of its flits'. */
 int64_t noc_vc_rank(const struct noc_sim *s, const vc_state_t *r, const vc_node_t *nd, int l);
 
 /* VC allocation on allocator a: entries who[0..n) (local input VCs, at

@@ -64,6 +64,7 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->va_router_ptr = strcmp(c->va_in_pointer, "router") == 0;
     r->ej_credits = c->eject_credit_delay != 0;
     r->hold = c->hold_switch_for_packet != 0;
+    r->donate = c->vc_priority_donation != 0;
     r->S = (int)c->input_speedup;
     r->So = (int)c->output_speedup;
     r->qcap = noc_fifo_capacity((uint32_t)r->depth);
@@ -78,7 +79,11 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->matrix = ak == NOC_ARB_MATRIX;
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
     r->sa_wave = noc_alloc_kind_is_whole(sak);
-    r->va_whole = noc_alloc_kind_is_whole(noc_alloc_kind_parse(c->vc_allocator));
+    /* 1: a whole VC allocator; 2: vc_prioritize_empty with a separable
+     * input-first one (vc_vcalloc.h); either an instance of its own */
+    noc_alloc_kind_t vak = noc_alloc_kind_parse(c->vc_allocator);
+    r->va_empty = c->vc_prioritize_empty && vak == NOC_ALLOC_INPUT_FIRST;
+    r->va_whole = noc_alloc_kind_is_whole(vak) ? 1 : r->va_empty ? 2 : 0;
     r->W = (r->max_ports * r->V + 63) / 64;
     r->ej_class = gr->eject_vclass;
     r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write &&
@@ -118,7 +123,7 @@ static uint64_t vc_bytes(const struct noc_sim *s)
     b += (uint64_t)gr->n_ports * sizeof(int32_t) + (uint64_t)gr->n_nodes * sizeof(int32_t);
     b += (uint64_t)gr->n_nodes * node_layout(&r, ak, r.max_ports).bytes;
     b += nl * (4 * sizeof(int16_t) + 2 * sizeof(uint64_t)) + nl + (uint64_t)r.max_ports * (uint64_t)r.S; /* l_in, e_port */
-    if (r.va_whole) { /* the whole VC allocators (loa's in the round-robin layout, alloc.c) */
+    if (r.va_whole == 1) { /* the whole VC allocators (loa's in the round-robin layout, alloc.c) */
         noc_alloc_kind_t vak = noc_alloc_kind_parse(s->cfg.vc_allocator);
         noc_arb_kind_t vk = vak == NOC_ALLOC_LOA ? NOC_ARB_ROUND_ROBIN : ak;
         int PV = (int)nl; /* (every node with the most ports: a shape lists no node's ports) */
@@ -202,6 +207,22 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
         if (with) {
             snprintf(err, errlen, "parameter 'priority': %s with %s is not modelled yet (its allocations rank "
                      "no priorities; leave priority out)", c->priority, with);
+            return -1;
+        }
+    }
+    if (c->vc_prioritize_empty) {
+        /* (islip, max_size, loa and pim rank nothing: BookSim2's ignore it) */
+        int ranks = vak == NOC_ALLOC_OUTPUT_FIRST || vak == NOC_ALLOC_SELECT || vak == NOC_ALLOC_WAVEFRONT ||
+                    vak == NOC_ALLOC_RR_WAVEFRONT;
+        const char *with = c->speculative ? "speculative = 1"
+                           : c->internal_speedup != 1.0 || c->output_speedup != 1 ? "internal or output speedup"
+                           : gr->route_set ? "adaptive routing"
+                           : ranks ? "vc_allocator = "
+                                   : NULL;
+        if (with) {
+            snprintf(err, errlen, "parameter 'vc_prioritize_empty': 1 with %s%s is not modelled yet (vc_allocator "
+                     "separable_input_first ranks empty output VCs first; islip, max_size, loa and pim rank nothing)",
+                     with, ranks ? c->vc_allocator : "");
             return -1;
         }
     }
@@ -348,7 +369,7 @@ static int vc_create(struct noc_sim *s, char *err, size_t errlen)
     for (int n = 0; n < gr->n_nodes; n++)
         if (noc_sim_ranks_owns(s, n))
             init_node(s, r, &L, n, all_vcs, vak, sak, ak);
-    if (r->va_whole) {
+    if (r->va_whole == 1) {
         r->va_all = noc_xcalloc((size_t)gr->n_nodes, sizeof(noc_alloc_t), "vc router");
         for (int n = 0; n < gr->n_nodes; n++) {
             if (!noc_sim_ranks_owns(s, n))

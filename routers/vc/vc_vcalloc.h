@@ -11,6 +11,23 @@
 #include "routers/vc/vc.h"
 #include "routers/vc/vc_rank.h"
 
+/* vc_prioritize_empty (BookSim2's, with a separable input-first VC
+ * allocator): of the free output VCs `want` of port o, those whose
+ * downstream buffer is empty (all credits home), if any. An input VC's
+ * arbiter ranks them above the others (BookSim2 adds INT_MIN to the
+ * others' in_pri); in an input-first allocator that arbiter sees its own
+ * requests alone, so ranking them is asking for these only. */
+static inline uint64_t vc_empty_first(const vc_state_t *r, const vc_node_t *nd, int o, uint64_t want)
+{
+    uint64_t empty = 0;
+    for (uint64_t b = want; b; b &= b - 1) {
+        int ov = __builtin_ctzll(b);
+        if (nd->credits[o * r->V + ov] == r->depth)
+            empty |= UINT64_C(1) << ov;
+    }
+    return empty ? empty : want;
+}
+
 /* va_in_pointer = router: input VC l was granted at output port o. BookSim2
  * keeps one round-robin pointer per input VC over all the router's output
  * VCs (o*V + ov + 1 now), so at every other port its next request starts
@@ -76,6 +93,9 @@ static void vc_alloc_shared(vc_ctx_t *x)
             m++;
         }
     }
+    if (__builtin_expect(x->va_whole, 0) && r->va_empty) /* (an instance of its own, with the whole kinds') */
+        for (int k = 0; k < m; k++)
+            r->mask[k] = vc_empty_first(r, nd, ivc[r->lvc[k]].rport, r->mask[k]);
     uint64_t *mask2 = r->mask + m; /* second half of the scratch */
     for (; ports; ports &= ports - 1) {
         int o = __builtin_ctzll(ports);
@@ -114,6 +134,8 @@ VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
     uint64_t want = pt->ovc_free & r->class_mask[q->rclass];
     if (!want)
         return;
+    if (x->va_whole && r->va_empty) /* (a constant 0 in the instances without) */
+        want = vc_empty_first(r, x->nd, q->rport, want);
     noc_alloc_t *a = vc_va_alloc(r, x->nd, q->rport);
     int ov = noc_alloc_in_pick(a, l, want);
     noc_alloc_grant_update(a, l, ov);
@@ -161,7 +183,7 @@ VC_INLINE void vc_vc_alloc(vc_ctx_t *x)
     const uint64_t *va = vc_va(x);
     int W = x->W;
 
-    if (__builtin_expect(x->va_whole, 0)) {
+    if (__builtin_expect(x->va_whole, 0) && x->r->va_whole == 1) { /* (2: vc_prioritize_empty, below) */
         vc_va_whole(x);
         return;
     }

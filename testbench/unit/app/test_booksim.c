@@ -72,9 +72,9 @@ static void test_every_refused_key_named(void **state)
     assert_non_null(strstr(err, "'max_samples = 0'"));
     free(err);
     /* two statements on one line, the second refused by its line */
-    put("two.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor;\nsubnets = 1; vc_priority_donation = 1;\n");
+    put("two.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor;\nsubnets = 1; vc_shuffle_requests = 1;\n");
     assert_int_equal(cmd_run("run --config two.cfg", NULL, &err), 2);
-    assert_non_null(strstr(err, "two.cfg:2: 'vc_priority_donation = 1'"));
+    assert_non_null(strstr(err, "two.cfg:2: 'vc_shuffle_requests = 1'"));
     assert_null(strstr(err, "subnets"));
     free(err);
 }

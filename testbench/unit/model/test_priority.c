@@ -252,6 +252,133 @@ static void test_vc_pick_by_rank(void **state)
     assert_true(y1 > y0);
 }
 
+/* vc_priority_donation (BookSim2's VC::UpdatePriority: a VC ranks as the
+ * highest-ranked flit it holds). On mesh:6x2 (node x + 6y, dimension
+ * order, one VC), four packets for node 3 = (3,0): R, 20 flits from
+ * node 9 = (3,1) at cycle 0, takes router 3's ejection VC at cycle 7 and
+ * holds it until its tail has crossed, about cycle 27; P1 (1 flit, node
+ * 2, cycle 2, 1 link to router 3) reaches router 3's west input at cycle
+ * 8; Q (1 flit, node 5, cycle 1, 2 links) its east input at cycle 12; P2
+ * (1 flit, node 0, cycle 0, 3 links) the west input at cycle 16, behind
+ * P1 (zero-load, 5 cycles a hop: it passes router 2 long after P1 left).
+ * When R's tail has gone, P1 and Q, both routed and bidding, meet for the
+ * freed VC. With age, network_age and hop_count P1 ranks below Q (made
+ * and sent at 2 against 1; 1 link against 2) and P2 above it (made and
+ * sent at 0; 3 links). Without donation the west VC ranks as P1: Q takes
+ * the VC, P1 the next; with donation it ranks as P2: P1 takes it, Q the
+ * next. Both eject through the same port, so the winner is delivered in
+ * one same cycle D1 either way and the loser in D2 > D1: the two runs'
+ * delivery cycles of P1 and Q swap. By hand (a flit granted the switch
+ * at s reaches the next router or NI at s + 3: SA, ST, link): R's head
+ * reaches router 9 at 1 (injection channel), is routed at 1, granted a
+ * VC at 2 and the switch at 3, reaches router 3 at 6, is routed at 6,
+ * granted the ejection VC at 7 and the switch at 8, and its 19 other
+ * flits follow one a cycle: the tail is granted the switch at 27, and
+ * the VC is free for the allocation of 28. The winner is granted it at
+ * 28 and the switch at 29 (its tail: the VC is free again), delivered at
+ * D1 = 32; the loser is granted it at 30: D2 = 34. */
+#define D1 32
+#define D2 34
+static void donation(const char *priority, int donate, uint64_t *del_p1, uint64_t *del_q)
+{
+    script_t sc = { 0 };
+    script_add(&sc, 0, 9, 3, 20); /* R */
+    script_add(&sc, 2, 2, 3, 1);  /* P1 */
+    script_add(&sc, 1, 5, 3, 1);  /* Q */
+    script_add(&sc, 0, 0, 3, 1);  /* P2 */
+    char pr[64], dn[64];
+    snprintf(pr, sizeof pr, "priority=%s", priority);
+    snprintf(dn, sizeof dn, "vc_priority_donation=%d", donate);
+    noc_topo_t *t;
+    noc_sim_t *s = script_sim(&t, "mesh:6x2", 0, &sc,
+                              (const char *const[]){ pr, dn, "node_stats=1", "sample_cycles=200", "num_vcs=1", NULL });
+    assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
+    const noc_node_stats_t *p1 = noc_sim_node_stats(s, 2), *q = noc_sim_node_stats(s, 5);
+    assert_int_equal(p1->lat_src.n, 1);
+    assert_int_equal(q->lat_src.n, 1);
+    *del_p1 = 2 + p1->lat_src.sum;
+    *del_q = 1 + q->lat_src.sum;
+    assert_true(*del_p1 > 2 + 11 + 10 && *del_q > 1 + 16 + 10); /* both waited for R (T0 + 10 at least) */
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+}
+
+static void test_donation(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = { "age", "network_age", "hop_count" };
+    for (int i = 0; i < 3; i++) {
+        uint64_t p1_off, q_off, p1_on, q_on;
+        donation(kinds[i], 0, &p1_off, &q_off);
+        donation(kinds[i], 1, &p1_on, &q_on);
+        assert_int_equal(q_off, D1); /* without donation Q first */
+        assert_int_equal(p1_off, D2);
+        assert_int_equal(p1_on, D1); /* with it P1 first */
+        assert_int_equal(q_on, D2);
+    }
+}
+
+/* vc_prioritize_empty (BookSim2's: in VC allocation an input VC ranks the
+ * output VCs whose downstream buffer is empty above the others). On
+ * mesh:4 with 2 VCs: C (node 2 to node 3, 32 flits, cycle 0) crosses
+ * router 2's east port alone from cycle 3 to 12 on VC 0; A (node 0 to
+ * node 3, 16 flits, cycle 0) reaches router 2 at 11 on VC 0 of link 1-2
+ * (router 1's first free VC), takes VC 1 east at 12 and from 13 shares
+ * the port with C, one flit every other cycle, A first (the arbiter's
+ * pointer is past C): A's tail crosses at 13 + 2 * 15 = 43. Its flits
+ * fill router 2's west VC 0 (8 slots), so A's tail leaves router 1 at
+ * about 29 and VC 0 of link 1-2 is free again but not empty until 43.
+ * B (node 1 to node 2, 1 flit, cycle 30) bids at router 1 at 32 with
+ * both VCs free. Without the key its arbiter's pointer (0) takes VC 0:
+ * at router 2 it waits behind A's last flits; its head is at the front
+ * at 44, routed at 44, granted the ejection VC at 45 and the switch at
+ * 46, delivered at 46 + 3 = 49: latency 19. With it B takes VC 1, empty,
+ * and crosses both routers alone (at router 2 the west input's VC
+ * pointer is past A's VC, which crossed the cycle before): its zero-load
+ * latency 2 Lloc + (H+1) 4 + H = 11.
+ * With D (node 0 to node 2, 1 flit, cycle 25) and the key, B and D bid
+ * for router 1's east port together (the allocation of several bidders):
+ * D reaches router 0 at 26 and bids at 27, when A's tail has left it but
+ * A's last flits are still in router 1: it takes VC 1, empty, reaches
+ * router 1 at 31 and bids at 32 with B. Both ask for VC 1 alone (VC 0 is
+ * free but not empty); its arbiter (pointer 0) takes B, the lower input
+ * VC (local port first): B's latency is 11 again. D, left only VC 0 at
+ * 33, waits behind A's flits at router 2 as B did above: its head is at
+ * the front at 44, delivered at 49: latency 24. */
+static uint64_t empty_first(int on, int with_d, uint64_t *node0)
+{
+    script_t sc = { 0 };
+    script_add(&sc, 0, 0, 3, 16); /* A */
+    script_add(&sc, 0, 2, 3, 32); /* C */
+    script_add(&sc, 30, 1, 2, 1); /* B */
+    if (with_d)
+        script_add(&sc, 25, 0, 2, 1); /* D */
+    char pe[64];
+    snprintf(pe, sizeof pe, "vc_prioritize_empty=%d", on);
+    noc_topo_t *t;
+    noc_sim_t *s = script_sim(&t, "mesh:4", 0, &sc,
+                              (const char *const[]){ pe, "node_stats=1", "sample_cycles=300", "num_vcs=2", NULL });
+    assert_int_equal(noc_sim_run(s), NOC_RUN_OK);
+    const noc_node_stats_t *b = noc_sim_node_stats(s, 1), *a = noc_sim_node_stats(s, 0);
+    assert_int_equal(b->lat_src.n, 1);
+    uint64_t lat = b->lat_src.sum;
+    assert_int_equal(a->lat_src.n, with_d ? 2 : 1);
+    *node0 = a->lat_src.sum; /* (A's latency, and D's) */
+    noc_sim_destroy(s);
+    noc_topo_destroy(t);
+    return lat;
+}
+
+static void test_empty_first(void **state)
+{
+    (void)state;
+    uint64_t a, ad;
+    assert_int_equal(empty_first(0, 0, &a), 19);
+    assert_int_equal(empty_first(1, 0, &a), 11);
+    assert_int_equal(empty_first(1, 1, &ad), 11);
+    assert_int_equal(ad - a, 24); /* D's (A's is the same: D is behind it all the way) */
+}
+
 /* Two classes of 1-flit packets, each offered a packet a cycle at every
  * node of ring:4 (neighbour traffic: each flow has its links to itself,
  * the injection channel is what the classes share). */
@@ -305,7 +432,9 @@ static void test_ni_class_rank(void **state)
 }
 
 /* Refused by name: unknown kinds, kinds not modelled, class_priority
- * without priority = class, the routers and options without ranks. */
+ * without priority = class, the routers and options without ranks;
+ * vc_prioritize_empty with the ideal router and the allocators that rank
+ * their input side otherwise. */
 static void test_refusals(void **state)
 {
     (void)state;
@@ -319,6 +448,10 @@ static void test_refusals(void **state)
         { "priority=age", "speculative=1", "speculative" },
         { "priority=age", "internal_speedup=2", "speedup" },
         { "priority=age", "num_vcs=16", "more than 64 input VCs" },
+        { "vc_prioritize_empty=1", "router=ideal", "ideal router" },
+        { "vc_prioritize_empty=1", "vc_allocator=separable_output_first", "separable_output_first" },
+        { "vc_prioritize_empty=1", "vc_allocator=wavefront", "wavefront" },
+        { "vc_prioritize_empty=1", "speculative=1", "speculative" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char err[512];
@@ -345,6 +478,8 @@ int main(void)
         cmocka_unit_test(test_meet_in_va),
         cmocka_unit_test(test_meet_in_sa),
         cmocka_unit_test(test_vc_pick_by_rank),
+        cmocka_unit_test(test_donation),
+        cmocka_unit_test(test_empty_first),
         cmocka_unit_test(test_ni_class_rank),
         cmocka_unit_test(test_refusals),
     };
