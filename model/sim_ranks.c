@@ -97,7 +97,9 @@ struct noc_ranks {
     int n_sum;
     noc_lat_sum_t *lat[MAX_LATS];
     int n_lat;
-    uint64_t *mbuf, *mgbuf;
+    MPI_Datatype rec_type; /* the cycle's record of figures, and its reduction (sum_max) */
+    MPI_Op rec_op;
+    int rec_made;
     int stop, busy;      /* after a sync: stopped on some rank, nodes active on some rank */
 };
 
@@ -178,6 +180,8 @@ static void find_cut(struct noc_sim *s, struct noc_ranks *rk)
     free(cnt_in);
 }
 
+static void sum_max(void *in, void *inout, int *len, MPI_Datatype *type);
+
 static void add_lat(struct noc_ranks *rk, uint64_t **p, int *n, noc_lat_sum_t *l)
 {
     p[(*n)++] = &l->n;
@@ -217,10 +221,14 @@ static void list_figures(struct noc_sim *s, struct noc_ranks *rk)
     rk->sum = p;
     rk->n_sum = n;
     rk->snap = noc_xcalloc((size_t)n, sizeof(uint64_t), "ranks");
-    rk->sbuf = noc_xcalloc((size_t)n + 2, sizeof(uint64_t), "ranks");
-    rk->gbuf = noc_xcalloc((size_t)n + 2, sizeof(uint64_t), "ranks");
-    rk->mbuf = noc_xcalloc((size_t)rk->n_lat * 2 + 2, sizeof(uint64_t), "ranks");
-    rk->mgbuf = noc_xcalloc((size_t)rk->n_lat * 2 + 2, sizeof(uint64_t), "ranks");
+    /* the cycle's record: the sums, busy, stop; then the extremes */
+    int words = n + 2 + rk->n_lat * 2 + 2;
+    rk->sbuf = noc_xcalloc((size_t)words, sizeof(uint64_t), "ranks");
+    rk->gbuf = noc_xcalloc((size_t)words, sizeof(uint64_t), "ranks");
+    MPI_Type_contiguous(words, MPI_UINT64_T, &rk->rec_type);
+    MPI_Type_commit(&rk->rec_type);
+    MPI_Op_create(sum_max, 1, &rk->rec_op);
+    rk->rec_made = 1;
 }
 
 int noc_sim_ranks_setup(struct noc_sim *s, char *err, size_t errlen)
@@ -409,40 +417,61 @@ void noc_sim_ranks_exchange(struct noc_sim *s)
 
 /* ---- the run's figures ---- */
 
+/* The one all-reduce of a cycle: a record of the figures, its first
+ * `sum_words` words summed and the rest maxima (an MPI type of the whole
+ * record, so that MPI never cuts it; one run splits a fabric at a time). */
+static int sum_words;
+
+static void sum_max(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    int words = 0;
+    MPI_Type_size(*type, &words);
+    words /= (int)sizeof(uint64_t);
+    const uint64_t *a = in;
+    uint64_t *b = inout;
+    for (int e = 0; e < *len; e++, a += words, b += words) {
+        for (int i = 0; i < sum_words; i++)
+            b[i] += a[i];
+        for (int i = sum_words; i < words; i++)
+            b[i] = a[i] > b[i] ? a[i] : b[i];
+    }
+}
+
 void noc_sim_ranks_sync(struct noc_sim *s)
 {
     struct noc_ranks *rk = s->rk;
+    int n = rk->n_sum;
+    uint64_t *v = rk->sbuf, *g = rk->gbuf;
+    for (int i = 0; i < n; i++)
+        v[i] = *rk->sum[i] - rk->snap[i];
+    v[n] = s->n_active > 0;
+    v[n + 1] = s->stop && *s->stop;
     /* the extremes (before the counts change): a minimum as its distance
      * below UINT64_MAX, 0 where this rank has none */
-    int m = 0;
+    int m = n + 2;
     for (int i = 0; i < rk->n_lat; i++) {
         const noc_lat_sum_t *l = rk->lat[i];
-        rk->mbuf[m++] = l->max;
-        rk->mbuf[m++] = l->n ? UINT64_MAX - l->min : 0;
+        v[m++] = l->max;
+        v[m++] = l->n ? UINT64_MAX - l->min : 0;
     }
-    rk->mbuf[m++] = s->last_move;
-    rk->mbuf[m++] = s->st.source_queue_peak;
-    int n = rk->n_sum;
+    v[m++] = s->last_move;
+    v[m++] = s->st.source_queue_peak;
+    sum_words = n + 2;
+    MPI_Allreduce(v, g, 1, rk->rec_type, rk->rec_op, MPI_COMM_WORLD);
     for (int i = 0; i < n; i++)
-        rk->sbuf[i] = *rk->sum[i] - rk->snap[i];
-    rk->sbuf[n] = s->n_active > 0;
-    rk->sbuf[n + 1] = s->stop && *s->stop;
-    MPI_Allreduce(rk->sbuf, rk->gbuf, n + 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    for (int i = 0; i < n; i++)
-        *rk->sum[i] = rk->snap[i] + rk->gbuf[i];
-    rk->busy = rk->gbuf[n] > 0;
-    rk->stop = rk->gbuf[n + 1] > 0;
-    MPI_Allreduce(rk->mbuf, rk->mgbuf, m, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-    m = 0;
+        *rk->sum[i] = rk->snap[i] + g[i];
+    rk->busy = g[n] > 0;
+    rk->stop = g[n + 1] > 0;
+    m = n + 2;
     for (int i = 0; i < rk->n_lat; i++) {
         noc_lat_sum_t *l = rk->lat[i];
-        l->max = rk->mgbuf[m++];
-        uint64_t d = rk->mgbuf[m++];
+        l->max = g[m++];
+        uint64_t d = g[m++];
         if (d)
             l->min = UINT64_MAX - d;
     }
-    s->last_move = rk->mgbuf[m++];
-    s->st.source_queue_peak = (uint32_t)rk->mgbuf[m++];
+    s->last_move = g[m++];
+    s->st.source_queue_peak = (uint32_t)g[m++];
 }
 
 uint64_t noc_sim_ranks_sum(const struct noc_sim *s, uint64_t v)
@@ -603,8 +632,10 @@ void noc_sim_ranks_destroy(struct noc_sim *s)
     free(rk->snap);
     free(rk->sbuf);
     free(rk->gbuf);
-    free(rk->mbuf);
-    free(rk->mgbuf);
+    if (rk->rec_made) {
+        MPI_Type_free(&rk->rec_type);
+        MPI_Op_free(&rk->rec_op);
+    }
     free(rk);
     s->rk = NULL;
 }
