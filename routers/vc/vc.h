@@ -86,6 +86,7 @@ typedef struct vc_node {
     int32_t base;       /* global index of its port 0 */
     int32_t n;          /* the node */
     int32_t locals;     /* its local ports, 0 .. locals - 1 (its terminals; 1 without concentration) */
+    int32_t ports;      /* its ports, the NI's lane ports not counted */
     uint64_t hold_in;   /* hold_switch_for_packet: switch inputs one of whose VCs holds the
                            switch for its packet (vc_hold_vc), to that VC's output port */
 } vc_node_t;

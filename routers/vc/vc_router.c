@@ -223,6 +223,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     nd->base = gr->port_base[n];
     nd->n = n;
     nd->locals = noc_graph_locals(gr, n);
+    nd->ports = Pt;
     nd->set = (uint64_t *)(at + L.set);
     nd->ivc = (vc_ivc_t *)(at + L.ivc);
     nd->credits = (int16_t *)(at + L.credits);
@@ -261,6 +262,10 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
         noc_alloc_t *a = vc_va_alloc(r, nd, o);
         noc_alloc_init_at(a, vak, ak, P * r->V, r->V, (int)c->alloc_iters,
                           (char *)a + round16(sizeof(noc_alloc_t)));
+        /* (va_in_pointer = router finds port o's pointers va_bytes * o
+         * after port 0's: vc_va_router_ptr) */
+        assert(!r->va_router_ptr ||
+               a->in_ptr == vc_va_alloc(r, nd, 0)->in_ptr + (size_t)o * r->va_bytes);
     }
 }
 

@@ -16,13 +16,16 @@
  * VCs (o*V + ov + 1 now), so at every other port its next request starts
  * from that port's VC 0: the pointers of l at the other ports go to 0 (at
  * o, the grant has moved it past ov already). */
-static void vc_va_router_ptr(vc_ctx_t *x, int l, int o)
+VC_INLINE void vc_va_router_ptr(vc_ctx_t *x, int l, int o)
 {
-    const noc_graph_t *g = x->s->graph;
-    int P = g->port_base[x->nd->n + 1] - x->nd->base;
+    int P = x->nd->ports;
+    /* (a node's allocators sit va_bytes apart, and their round-robin
+     * pointers at one offset in each: vc_router.c's init_node checks it) */
+    size_t stride = x->r->va_bytes;
+    uint8_t *ptr = vc_va_alloc(x->r, x->nd, 0)->in_ptr + l, keep = ptr[(size_t)o * stride];
     for (int p = 0; p < P; p++)
-        if (p != o)
-            vc_va_alloc(x->r, x->nd, p)->in_ptr[l] = 0;
+        ptr[(size_t)p * stride] = 0;
+    ptr[(size_t)o * stride] = keep;
 }
 
 /* Input VC l (registers q) holds output VC ov of output port pt from now on,
