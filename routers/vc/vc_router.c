@@ -82,6 +82,8 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->ej_class = gr->eject_vclass;
     r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write &&
               !r->va_whole; /* (the fast instance's VA takes no test for va_whole) */
+    r->lean = r->fast && !r->matrix && s->prio == NOC_PRI_NONE && !r->lookahead && !r->wait_tail && !r->sa_wave &&
+              !c->hold_switch_for_packet && !c->speculative; /* (those two: families of their own anyway) */
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
@@ -441,9 +443,9 @@ static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
     if (r->fast && !s->serialise)
-        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL, 1, 0);
+        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL, 1, 0, 0);
     else
-        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL, 0, r->va_whole);
+        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL, 0, r->va_whole, 0);
     if (s->occ)
         count_occupancy(s, r, n);
 }
@@ -456,15 +458,18 @@ static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
     if (s->occ)
         for (int i = 0; i < count; i++)
             vc_eval(s, nodes[i]);
+    else if (r->lean && !s->serialise) /* (the fast instance without the tests r->lean stands for) */
+        for (int i = 0; i < count; i++)
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1, 0, 1);
     else if (r->fast && !s->serialise)
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1, 0);
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1, 0, 0);
     else if (r->va_whole) /* (an instance of its own: the others' VA takes no test for it) */
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 1);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 1, 0);
     else
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 0);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 0, 0);
 }
 
 /* Node and local index of VC v of global port g. */

@@ -85,8 +85,8 @@ static void vc_alloc_shared(vc_ctx_t *x)
         noc_alloc_t *a = vc_va_alloc(r, nd, o);
         if (!((multi >> o) & 1)) {
             int k = first[o], l = r->lvc[k];
-            int ov = noc_alloc_in_pick(a, l, r->mask[k]);
-            noc_alloc_grant_update(a, l, ov);
+            int ov = vc_alloc_pick(x, a, l, r->mask[k]);
+            vc_alloc_update(x, a, l, ov);
             vc_grant(x, &ivc[l], &port[o], l, ov);
             continue;
         }
@@ -96,7 +96,7 @@ static void vc_alloc_shared(vc_ctx_t *x)
             mask2[cnt] = r->mask[k];
             cnt++;
         }
-        if (__builtin_expect(x->s->prio != NOC_PRI_NONE, 0))
+        if (!x->lean && __builtin_expect(x->s->prio != NOC_PRI_NONE, 0))
             noc_vc_va_ranked(x->s, r, nd, a, cnt, r->who, mask2, r->grant);
         else
             noc_alloc_run_sparse_separable(a, cnt, r->who, mask2, r->grant); /* (no wavefront VA) */
@@ -118,8 +118,8 @@ VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
     if (!want)
         return;
     noc_alloc_t *a = vc_va_alloc(r, x->nd, q->rport);
-    int ov = noc_alloc_in_pick(a, l, want);
-    noc_alloc_grant_update(a, l, ov);
+    int ov = vc_alloc_pick(x, a, l, want);
+    vc_alloc_update(x, a, l, ov);
     vc_grant(x, q, pt, l, ov);
 }
 
