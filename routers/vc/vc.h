@@ -83,10 +83,11 @@ typedef struct vc_node {
                            port, va_bytes apart (vc_va_alloc) */
     noc_flit_t *buf;    /* its FIFOs' slot 0 (see vc_slot) */
     uint8_t *vc_ptr;    /* per switch input: round-robin pointer of the switch stage's VC arbiter */
+    uint8_t *va_last;   /* va_in_pointer = router: per input VC, 1 + the output port of its last VC
+                           grant, 0 before its first (after vc_ptr, in its padding where it fits) */
     int32_t base;       /* global index of its port 0 */
     int32_t n;          /* the node */
     int32_t locals;     /* its local ports, 0 .. locals - 1 (its terminals; 1 without concentration) */
-    int32_t ports;      /* its ports, the NI's lane ports not counted */
     uint64_t hold_in;   /* hold_switch_for_packet: switch inputs one of whose VCs holds the
                            switch for its packet (vc_hold_vc), to that VC's output port */
 } vc_node_t;

@@ -45,7 +45,8 @@ static layout_t node_layout(const vc_state_t *r, noc_arb_kind_t ak, int P)
     L.credits = L.ivc + round16(nl * sizeof(vc_ivc_t));
     L.port = L.credits + round16(nl * sizeof(int16_t));
     L.vc_ptr = L.port + round16((size_t)P * sizeof(vc_port_t));
-    L.sa = L.vc_ptr + round16((size_t)P * (size_t)r->S);
+    /* (va_in_pointer = router: va_last after them) */
+    L.sa = L.vc_ptr + round16((size_t)P * (size_t)r->S + (r->va_router_ptr ? (size_t)P * (size_t)r->V : 0));
     L.va = L.sa + round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->S, P * r->So);
     L.va_bytes = round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->V, r->V);
     L.bytes = (L.va + (size_t)P * L.va_bytes + 63) & ~(size_t)63;
@@ -225,7 +226,6 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     nd->base = gr->port_base[n];
     nd->n = n;
     nd->locals = noc_graph_locals(gr, n);
-    nd->ports = Pt;
     nd->set = (uint64_t *)(at + L.set);
     nd->ivc = (vc_ivc_t *)(at + L.ivc);
     nd->credits = (int16_t *)(at + L.credits);
@@ -233,6 +233,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     nd->sa = (noc_alloc_t *)(at + L.sa);
     nd->va = at + L.va;
     nd->vc_ptr = (uint8_t *)(at + L.vc_ptr);
+    nd->va_last = r->va_router_ptr ? nd->vc_ptr + (size_t)r->max_ports * (size_t)r->S : NULL;
     nd->buf = r->buf + ((size_t)nd->base + (size_t)n * (size_t)r->lane_ports) * (size_t)r->V;
     for (int l = 0; l < P * r->V; l++)
         nd->credits[l] = (int16_t)r->depth;
@@ -264,10 +265,6 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
         noc_alloc_t *a = vc_va_alloc(r, nd, o);
         noc_alloc_init_at(a, vak, ak, P * r->V, r->V, (int)c->alloc_iters,
                           (char *)a + round16(sizeof(noc_alloc_t)));
-        /* (va_in_pointer = router finds port o's pointers va_bytes * o
-         * after port 0's: vc_va_router_ptr) */
-        assert(!r->va_router_ptr ||
-               a->in_ptr == vc_va_alloc(r, nd, 0)->in_ptr + (size_t)o * r->va_bytes);
     }
 }
 

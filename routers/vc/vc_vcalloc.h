@@ -15,17 +15,16 @@
  * keeps one round-robin pointer per input VC over all the router's output
  * VCs (o*V + ov + 1 now), so at every other port its next request starts
  * from that port's VC 0: the pointers of l at the other ports go to 0 (at
- * o, the grant has moved it past ov already). */
+ * o, the grant has moved it past ov already). Only a grant moves them, and
+ * each grant sets the others to 0: they are all 0 but at the port of l's
+ * last grant (va_last), the only one to clear. */
 VC_INLINE void vc_va_router_ptr(vc_ctx_t *x, int l, int o)
 {
-    int P = x->nd->ports;
-    /* (a node's allocators sit va_bytes apart, and their round-robin
-     * pointers at one offset in each: vc_router.c's init_node checks it) */
-    size_t stride = x->r->va_bytes;
-    uint8_t *ptr = vc_va_alloc(x->r, x->nd, 0)->in_ptr + l, keep = ptr[(size_t)o * stride];
-    for (int p = 0; p < P; p++)
-        ptr[(size_t)p * stride] = 0;
-    ptr[(size_t)o * stride] = keep;
+    uint8_t *last = &x->nd->va_last[l];
+    int prev = *last - 1;
+    if (prev >= 0 && prev != o)
+        vc_va_alloc(x->r, x->nd, prev)->in_ptr[l] = 0;
+    *last = (uint8_t)(o + 1);
 }
 
 /* Input VC l (registers q) holds output VC ov of output port pt from now on,
