@@ -34,7 +34,7 @@ VC_INLINE void vc_arb_update(vc_ctx_t *x, int e, int v)
  * port. ready[0..nr): the ready VCs. The switch allocator and the VC
  * arbiters choose; the chosen VCs go to cross[] (local input VC) and out[]
  * (output port), in the allocator's order. Returns how many. */
-static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cross, uint8_t *out)
+VC_INLINE int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cross, uint8_t *out)
 {
     const vc_state_t *r = x->r;
     vc_node_t *nd = x->nd;
