@@ -50,8 +50,9 @@ VC_INLINE void vc_grant(vc_ctx_t *x, vc_ivc_t *q, vc_port_t *pt, int l, int ov)
  * for (inlined, as vc_switch.h's vc_contended, though the rarer case: a
  * call taking the node's vc_ctx_t would keep it in memory, written at every
  * node's evaluation, 3% of a loaded mesh's instructions). A port with a
- * single bidder takes the lone-requester path; the others go through the allocator's sparse entry
- * (whose outcome does not depend on the order of the list). */
+ * single bidder takes the lone-requester path; the others go through the
+ * allocator's sparse entry (whose outcome does not depend on the order of
+ * the list). */
 VC_INLINE void vc_alloc_shared(vc_ctx_t *x)
 {
     vc_state_t *r = x->r;
