@@ -156,7 +156,8 @@ static inline void noc_alloc_grant_update(noc_alloc_t *a, int i, int r)
  * On return grant[k] is the resource given to who[k], or -1. Grants and
  * priority updates are exactly those of noc_alloc_run on the dense form.
  * Inline shortcuts: a lone requester gets its own arbiter's choice; two
- * requesters of a round-robin input-first allocator are settled in place;
+ * requesters of a round-robin input-first, output-first or one-round iSLIP
+ * allocator are settled in place;
  * and when every requester wants one resource nobody else wants, every kind
  * grants each its resource and each stage's arbiter sees a single request.
  * The updates below are the ones the general path makes
@@ -248,6 +249,32 @@ static inline void noc_alloc_run_sparse_separable(noc_alloc_t *a, int n, const i
         grant[k] = (int16_t)r0;
         grant[1 - k] = -1;
         noc_alloc_grant_update(a, who[k], r0);
+        return;
+    }
+    if (n == 2 && a->arb == NOC_ARB_ROUND_ROBIN && mask[0] && mask[1] &&
+        (a->kind == NOC_ALLOC_OUTPUT_FIRST || (a->kind == NOC_ALLOC_ISLIP && a->iters == 1))) {
+        /* Two requesters, output-first (one round: iSLIP's later rounds
+         * are not run): a resource both want grants the one first at or
+         * after its pointer (a pointer of n_in counts as 0), one only one
+         * wants grants it; each requester accepts its input arbiter's
+         * choice among its grants, and both arbiters move. */
+        int i0 = who[0], i1 = who[1];
+        uint64_t g0 = mask[0] & ~mask[1], g1 = mask[1] & ~mask[0];
+        for (uint64_t both = mask[0] & mask[1]; both; both &= both - 1) {
+            int r = __builtin_ctzll(both), ptr = a->out_ptr[r], d0 = i0 - ptr, d1 = i1 - ptr;
+            d0 += d0 < 0 ? a->n_in : 0;
+            d1 += d1 < 0 ? a->n_in : 0;
+            if (d0 < d1)
+                g0 |= UINT64_C(1) << r;
+            else
+                g1 |= UINT64_C(1) << r;
+        }
+        grant[0] = (int16_t)(g0 ? noc_rr_pick(g0, a->in_ptr[i0]) : -1);
+        grant[1] = (int16_t)(g1 ? noc_rr_pick(g1, a->in_ptr[i1]) : -1);
+        if (g0)
+            noc_alloc_grant_update(a, i0, grant[0]);
+        if (g1)
+            noc_alloc_grant_update(a, i1, grant[1]);
         return;
     }
     uint64_t seen = 0;

@@ -108,10 +108,20 @@ static void mesh_route(const void *ctx, int cur, int src, int dst, noc_route_t *
     int port = 1;
     r->vclass = 0;
     for (int d = 0; cur != dst; d++) {
-        int k = t->k[d];
-        int cc = cur % k, dc = dst % k;
-        cur /= k;
-        dst /= k;
+        int k = t->k[d], cc, dc;
+        if (!(k & (k - 1))) { /* (a power of two: the same by mask and shift, cur and dst >= 0, without
+                                 the divisions, on a fabric too large for the route table) */
+            int sh = __builtin_ctz((unsigned)k);
+            cc = cur & (k - 1);
+            dc = dst & (k - 1);
+            cur >>= sh;
+            dst >>= sh;
+        } else {
+            cc = cur % k;
+            dc = dst % k;
+            cur /= k;
+            dst /= k;
+        }
         if (cc != dc) {
             /* The - port follows the + port, which exists unless c = k-1. */
             r->port = (uint8_t)(port + (dc < cc && cc < k - 1));

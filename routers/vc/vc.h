@@ -83,6 +83,8 @@ typedef struct vc_node {
                            port, va_bytes apart (vc_va_alloc) */
     noc_flit_t *buf;    /* its FIFOs' slot 0 (see vc_slot) */
     uint8_t *vc_ptr;    /* per switch input: round-robin pointer of the switch stage's VC arbiter */
+    uint8_t *va_last;   /* va_in_pointer = router: per input VC, 1 + the output port of its last VC
+                           grant, 0 before its first (after vc_ptr, in its padding where it fits) */
     int32_t base;       /* global index of its port 0 */
     int32_t n;          /* the node */
     int32_t locals;     /* its local ports, 0 .. locals - 1 (its terminals; 1 without concentration) */
@@ -130,6 +132,9 @@ typedef struct vc_state {
     int fast;                  /* W = 1, S = 1, one terminal a router, no ejection credits, no packet kinds: the
                                   nodes may take the instance of the evaluation specialised for
                                   them (vc_router.c) */
+    int lean;                  /* fast, and round-robin arbiters, priority none, no lookahead, no
+                                  wait_for_tail_credit, a separable switch allocator: the
+                                  nodes may take the instance that has no test of them (vc_router.c) */
     uint8_t *l_port, *l_vc;    /* local input VC index -> port, VC */
     uint8_t *l_in;             /* local input VC index -> switch input (port * S + VC % S) */
     uint8_t *e_port;           /* switch input -> its port */
@@ -215,6 +220,8 @@ typedef struct vc_ctx {
                                   (a constant in every instance) */
     int kinds;                 /* use_read_write: r->kinds (0, a constant, in the common instance) */
     int va_whole;              /* r->va_whole != 0 (0, a constant, in the common instance) */
+    int lean;                  /* r->lean (1, a constant, in the lean instance; 0 in the others, which
+                                  read the fields it stands for) */
 } vc_ctx_t;
 
 /* For the stages' functions: inlined into the node evaluation. */
@@ -249,6 +256,23 @@ uint64_t noc_vc_alloc_salt(const struct noc_sim *s, int n, int which);
 static inline noc_alloc_t *vc_va_alloc(const vc_state_t *r, const vc_node_t *nd, int o)
 {
     return (noc_alloc_t *)(nd->va + (size_t)o * r->va_bytes);
+}
+
+/* Requester i's input arbiter of allocator a: its choice among want (not
+ * empty), and the move of both arbiters on a final grant of resource r
+ * (alloc.h); the lean instance knows them round-robin. */
+VC_INLINE int vc_alloc_pick(const vc_ctx_t *x, const noc_alloc_t *a, int i, uint64_t want)
+{
+    return x->lean ? noc_rr_pick(want, a->in_ptr[i]) : noc_alloc_in_pick(a, i, want);
+}
+VC_INLINE void vc_alloc_update(const vc_ctx_t *x, noc_alloc_t *a, int i, int r)
+{
+    if (x->lean) {
+        a->out_ptr[r] = (uint16_t)noc_rr_next(i);
+        a->in_ptr[i] = (uint8_t)noc_rr_next(r);
+    } else {
+        noc_alloc_grant_update(a, i, r);
+    }
 }
 
 /* Bit l of a set of W words. */

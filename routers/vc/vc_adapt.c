@@ -155,10 +155,10 @@ void noc_vc_eval_adapt(struct noc_sim *s, const int32_t *nodes, int count)
     /* (no waits: programs are refused on adaptive routing) */
     if (r->fast && !s->serialise)
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], 1, 1, 0, VC_STAGE_ADAPT, 0, 1, 0);
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, VC_STAGE_ADAPT, 0, 1, 0, 0);
     else
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, VC_STAGE_ADAPT, 0, 0, 0);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, VC_STAGE_ADAPT, 0, 0, 0, 0);
 }
 
 int noc_vc_adapt_check(const struct noc_sim *s, char *err, size_t errlen)

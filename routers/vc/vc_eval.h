@@ -68,9 +68,11 @@ enum { VC_STAGE_PLAIN, VC_STAGE_HOLD, VC_STAGE_SPEC, VC_STAGE_ADAPT };
  * waits of a program run (r->arrive set; 0 in the synthetic instances),
  * plain: one local port a node and no ejection credits (a constant 1 in
  * the common instance, r->fast; 0: read them). whole: r->va_whole (a
- * constant 0 in the common instances, vc_router.c). */
+ * constant 0 in the common instances, vc_router.c). lean: r->lean (a
+ * constant: 1 in the lean instance, with plain 1, W and S 1, ser and
+ * waits 0, the plain stage). */
 VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int S, int ser, int stage, int waits,
-                            int plain, int whole)
+                            int plain, int whole, int lean)
 {
     uint32_t at = noc_chan_at(s, n, noc_chan_slot(s, s->now));
     uint64_t fl = noc_chan_flits_in(s, at), cr = noc_chan_credits_in(s, at);
@@ -81,7 +83,7 @@ VC_INLINE void vc_eval_node(struct noc_sim *s, vc_state_t *r, int n, int W, int 
     vc_ctx_t x = { .s = s, .r = r, .nd = nd, .set = nd->set, .now = s->now, .n = n, .V = r->V, .W = W, .S = S,
                    .ser = ser, .waits = waits, .locals = plain ? 1 : nd->locals, .ej = plain ? 0 : r->ej_credits,
                    .ej_any = plain ? 1 : r->ej_class ? 0 : nd->locals, .adapt = stage == VC_STAGE_ADAPT,
-                   .kinds = plain ? 0 : r->kinds, .va_whole = whole };
+                   .kinds = plain ? 0 : r->kinds, .va_whole = whole, .lean = lean };
     if (arrivals) {
         /* the NI bits are the NI's, which evaluated first */
         noc_chan_flits_seen(s, at, ~NOC_NI_MASK);

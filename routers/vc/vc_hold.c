@@ -150,5 +150,5 @@ void noc_vc_eval_hold(struct noc_sim *s, const int32_t *nodes, int count)
 {
     vc_state_t *r = s->rstate;
     for (int i = 0; i < count; i++)
-        vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, VC_STAGE_HOLD, r->arrive != NULL, 0, r->va_whole);
+        vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, VC_STAGE_HOLD, r->arrive != NULL, 0, r->va_whole, 0);
 }

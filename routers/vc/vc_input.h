@@ -21,7 +21,7 @@ VC_INLINE void vc_route(vc_ctx_t *x, vc_ivc_t *q, const noc_flit_t *f, int l, in
         noc_vc_route_adapt(x->s, r, x->nd, x->n, q, f, l); /* its candidates, for vc_adapt.c's VC allocation */
         goto routed;
     }
-    if (r->lookahead) {
+    if (!x->lean && r->lookahead) {
         port = f->la_port;
         cls = f->la_class;
     } else {
@@ -78,7 +78,7 @@ VC_INLINE void vc_input(vc_ctx_t *x, uint64_t fl)
         *slot_f = *f;
         if (x->waits) /* (for the waits behind another packet) */
             r->arrive[slot_f - r->buf] = (uint32_t)x->now;
-        if (__builtin_expect(r->stamp != NULL, 0)) /* priority = local_age */
+        if (!x->lean && __builtin_expect(r->stamp != NULL, 0)) /* priority = local_age */
             r->stamp[slot_f - r->buf] = (uint32_t)x->now;
         q->tail = (uint16_t)(tail + 1);
         if (was_empty) {

@@ -25,7 +25,7 @@ VC_INLINE void vc_credits_in(vc_ctx_t *x, uint64_t cr)
     int total = noc_chan_pop_port_credits(s, nd->base, cr, slot, nd->credits);
     assert(total > 0);
     noc_work_sub(s, x->n, total);
-    if (x->r->wait_tail) /* a VC whose tail has left is free once its credits are all back */
+    if (!x->lean && x->r->wait_tail) /* a VC whose tail has left is free once its credits are all back */
         for (uint64_t m = cr; m; m &= m - 1) {
             vc_port_t *pt = &nd->port[__builtin_ctzll(m)];
             const int16_t *c = &nd->credits[__builtin_ctzll(m) * x->V];
@@ -69,7 +69,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
      * then its credit work of the upstream node */
     uint32_t fslot = noc_chan_slot(s, x->now + out->delay + ser);
     noc_chan_forward_flit(s, og, fslot, to, out->to_bit, f, ov, hop);
-    if ((flags & NOC_FLIT_HEAD) && hop && r->lookahead) {
+    if (!x->lean && (flags & NOC_FLIT_HEAD) && hop && r->lookahead) {
         const noc_graph_t *gr = s->graph;
         noc_route_t rt;
         noc_graph_route_pkt(gr, s->pkts, pkt, to, f->dst, f->hops + hop, &rt);
@@ -86,7 +86,7 @@ VC_INLINE void vc_traverse(vc_ctx_t *x, int l, int p, int v, int o)
             s->step_flits[(size_t)s->pkts[pkt].step * (size_t)s->n_chan + (size_t)og]++;
     }
     if (flags & NOC_FLIT_TAIL) {
-        if (r->wait_tail && cred) /* (an ejection port without credits: nothing to wait for) */
+        if (!x->lean && r->wait_tail && cred) /* (an ejection port without credits: nothing to wait for) */
             out->ovc_tail |= UINT64_C(1) << ov; /* free when its credit is back (vc_credits_in) */
         else
             out->ovc_free |= UINT64_C(1) << ov;

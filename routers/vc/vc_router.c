@@ -46,7 +46,8 @@ static layout_t node_layout(const vc_state_t *r, noc_arb_kind_t ak, int P)
     L.credits = L.ivc + round16(nl * sizeof(vc_ivc_t));
     L.port = L.credits + round16(nl * sizeof(int16_t));
     L.vc_ptr = L.port + round16((size_t)P * sizeof(vc_port_t));
-    L.sa = L.vc_ptr + round16((size_t)P * (size_t)r->S);
+    /* (va_in_pointer = router: va_last after them) */
+    L.sa = L.vc_ptr + round16((size_t)P * (size_t)r->S + (r->va_router_ptr ? (size_t)P * (size_t)r->V : 0));
     L.va = L.sa + round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->S, P * r->So);
     L.va_bytes = round16(sizeof(noc_alloc_t)) + noc_alloc_block_size(ak, P * r->V, r->V);
     L.bytes = (L.va + (size_t)P * L.va_bytes + 63) & ~(size_t)63;
@@ -88,6 +89,8 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     r->ej_class = gr->eject_vclass;
     r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write &&
               !r->va_whole; /* (the fast instance's VA takes no test for va_whole) */
+    r->lean = r->fast && !r->matrix && s->prio == NOC_PRI_NONE && !r->lookahead && !r->wait_tail && !r->sa_wave &&
+              !c->hold_switch_for_packet && !c->speculative; /* (those two: families of their own anyway) */
     int longest = r->R + 1 > r->VA ? r->R + 1 : r->VA;
     r->wslots = 1;
     while (r->wslots <= (uint32_t)longest)
@@ -252,6 +255,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     nd->sa = (noc_alloc_t *)(at + L.sa);
     nd->va = at + L.va;
     nd->vc_ptr = (uint8_t *)(at + L.vc_ptr);
+    nd->va_last = r->va_router_ptr ? nd->vc_ptr + (size_t)r->max_ports * (size_t)r->S : NULL;
     nd->buf = r->buf + ((size_t)nd->base + (size_t)n * (size_t)r->lane_ports) * (size_t)r->V;
     for (int l = 0; l < P * r->V; l++)
         nd->credits[l] = (int16_t)r->depth;
@@ -465,9 +469,9 @@ static void vc_eval(struct noc_sim *s, int n)
 {
     vc_state_t *r = s->rstate;
     if (r->fast && !s->serialise)
-        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL, 1, 0);
+        vc_eval_node(s, r, n, 1, 1, 0, 0, r->arrive != NULL, 1, 0, 0);
     else
-        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL, 0, r->va_whole);
+        vc_eval_node(s, r, n, r->W, r->S, s->serialise, 0, r->arrive != NULL, 0, r->va_whole, 0);
     if (s->occ)
         count_occupancy(s, r, n);
 }
@@ -480,15 +484,18 @@ static void vc_eval_all(struct noc_sim *s, const int32_t *nodes, int count)
     if (s->occ)
         for (int i = 0; i < count; i++)
             vc_eval(s, nodes[i]);
+    else if (r->lean && !s->serialise) /* (the fast instance without the tests r->lean stands for) */
+        for (int i = 0; i < count; i++)
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1, 0, 1);
     else if (r->fast && !s->serialise)
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1, 0);
+            vc_eval_node(s, r, nodes[i], 1, 1, 0, 0, 0, 1, 0, 0);
     else if (r->va_whole) /* (an instance of its own: the others' VA takes no test for it) */
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 1);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 1, 0);
     else
         for (int i = 0; i < count; i++)
-            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 0);
+            vc_eval_node(s, r, nodes[i], r->W, r->S, s->serialise, 0, 0, 0, 0, 0);
 }
 
 /* Node and local index of VC v of global port g. */

@@ -22,7 +22,7 @@
 VC_INLINE void vc_arb_update(vc_ctx_t *x, int e, int v)
 {
     const vc_state_t *r = x->r;
-    if (r->matrix) {
+    if (!x->lean && r->matrix) {
         noc_arbiter_update(vc_sa_vc(r, x->nd, e), v);
         return;
     }
@@ -34,7 +34,7 @@ VC_INLINE void vc_arb_update(vc_ctx_t *x, int e, int v)
  * port. ready[0..nr): the ready VCs. The switch allocator and the VC
  * arbiters choose; the chosen VCs go to cross[] (local input VC) and out[]
  * (output port), in the allocator's order. Returns how many. */
-static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cross, uint8_t *out)
+VC_INLINE int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cross, uint8_t *out)
 {
     const vc_state_t *r = x->r;
     vc_node_t *nd = x->nd;
@@ -64,9 +64,9 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
         mask[m] = ports[p];
         m++;
     }
-    if (__builtin_expect(x->s->prio != NOC_PRI_NONE, 0))
+    if (!x->lean && __builtin_expect(x->s->prio != NOC_PRI_NONE, 0))
         noc_vc_sa_ranked(x->s, r, nd, x->S, ready, nr, in_ports, m, who, mask, grant);
-    else if (r->sa_wave)
+    else if (!x->lean && r->sa_wave)
         noc_alloc_run_sparse_general(nd->sa, m, who, mask, grant);
     else
         noc_alloc_run_sparse_separable(nd->sa, m, who, mask, grant);
@@ -85,9 +85,9 @@ static int vc_contended(vc_ctx_t *x, const int16_t *ready, int nr, int16_t *cros
                     cand |= UINT64_C(1) << v;
             }
         }
-        if (__builtin_expect(x->s->prio != NOC_PRI_NONE, 0) && (cand & (cand - 1)))
+        if (!x->lean && __builtin_expect(x->s->prio != NOC_PRI_NONE, 0) && (cand & (cand - 1)))
             cand = noc_vc_top(x->s, r, nd, p, cand); /* (the one its request ranked as, or its equals) */
-        int v = r->matrix ? noc_arbiter_pick(vc_sa_vc(r, nd, e), &cand)
+        int v = !x->lean && r->matrix ? noc_arbiter_pick(vc_sa_vc(r, nd, e), &cand)
                           : noc_rr_pick(cand, nd->vc_ptr[e]);
         assert(v >= 0);
         vc_arb_update(x, e, v);
@@ -148,7 +148,7 @@ VC_INLINE void vc_switch_lone(vc_ctx_t *x, int l, uint64_t held)
         return;
     }
     int p = r->l_port[l], v = r->l_vc[l], e = vc_in(x, l);
-    noc_alloc_grant_update(nd->sa, e, o);
+    vc_alloc_update(x, nd->sa, e, o);
     vc_arb_update(x, e, v);
     vc_traverse(x, l, p, v, o);
     r->buffered[x->n]--;
@@ -176,7 +176,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
         uint64_t bits = sw[0] & ne[0];
         if (!bits)
             return;
-        if (!(bits & (bits - 1)) && !r->sa_wave) {
+        if (!(bits & (bits - 1)) && (x->lean || !r->sa_wave)) {
             vc_switch_lone(x, __builtin_ctzll(bits), held);
             return;
         }
@@ -216,7 +216,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
     if (nr == 0)
         return;
     int n_cross;
-    if (shared || r->sa_wave) {
+    if (shared || (!x->lean && r->sa_wave)) {
         int16_t cross[64]; /* at most one crossing per switch input */
         uint8_t out[64];
         n_cross = vc_contended(x, ready, nr, cross, out);
@@ -235,7 +235,7 @@ VC_INLINE void vc_switch(vc_ctx_t *x)
         for (int k = 0; k < nr; k++) {
             int l = ready[k], p = r->l_port[l], v = r->l_vc[l], o = ivc[l].rport;
             int e = vc_in(x, l);
-            noc_alloc_grant_update(sa, e, o);
+            vc_alloc_update(x, sa, e, o);
             vc_arb_update(x, e, v);
             vc_traverse(x, l, p, v, o);
         }

@@ -32,14 +32,16 @@ static inline uint64_t vc_empty_first(const vc_state_t *r, const vc_node_t *nd, 
  * keeps one round-robin pointer per input VC over all the router's output
  * VCs (o*V + ov + 1 now), so at every other port its next request starts
  * from that port's VC 0: the pointers of l at the other ports go to 0 (at
- * o, the grant has moved it past ov already). */
-static void vc_va_router_ptr(vc_ctx_t *x, int l, int o)
+ * o, the grant has moved it past ov already). Only a grant moves them, and
+ * each grant sets the others to 0: they are all 0 but at the port of l's
+ * last grant (va_last), the only one to clear. */
+VC_INLINE void vc_va_router_ptr(vc_ctx_t *x, int l, int o)
 {
-    const noc_graph_t *g = x->s->graph;
-    int P = g->port_base[x->nd->n + 1] - x->nd->base;
-    for (int p = 0; p < P; p++)
-        if (p != o)
-            vc_va_alloc(x->r, x->nd, p)->in_ptr[l] = 0;
+    uint8_t *last = &x->nd->va_last[l];
+    int prev = *last - 1;
+    if (prev >= 0 && prev != o)
+        vc_va_alloc(x->r, x->nd, prev)->in_ptr[l] = 0;
+    *last = (uint8_t)(o + 1);
 }
 
 /* Input VC l (registers q) holds output VC ov of output port pt from now on,
@@ -62,10 +64,13 @@ VC_INLINE void vc_grant(vc_ctx_t *x, vc_ivc_t *q, vc_port_t *pt, int l, int ov)
 }
 
 /* Several VCs bid for one output port: one allocation per output port asked
- * for (not inlined: the rarer case). A port with a single bidder takes the
- * lone-requester path; the others go through the allocator's sparse entry
- * (whose outcome does not depend on the order of the list). */
-static void vc_alloc_shared(vc_ctx_t *x)
+ * for (inlined, as vc_switch.h's vc_contended, though the rarer case: a
+ * call taking the node's vc_ctx_t would keep it in memory, written at every
+ * node's evaluation, 3% of a loaded mesh's instructions). A port with a
+ * single bidder takes the lone-requester path; the others go through the
+ * allocator's sparse entry (whose outcome does not depend on the order of
+ * the list). */
+VC_INLINE void vc_alloc_shared(vc_ctx_t *x)
 {
     vc_state_t *r = x->r;
     vc_node_t *nd = x->nd;
@@ -102,8 +107,8 @@ static void vc_alloc_shared(vc_ctx_t *x)
         noc_alloc_t *a = vc_va_alloc(r, nd, o);
         if (!((multi >> o) & 1)) {
             int k = first[o], l = r->lvc[k];
-            int ov = noc_alloc_in_pick(a, l, r->mask[k]);
-            noc_alloc_grant_update(a, l, ov);
+            int ov = vc_alloc_pick(x, a, l, r->mask[k]);
+            vc_alloc_update(x, a, l, ov);
             vc_grant(x, &ivc[l], &port[o], l, ov);
             continue;
         }
@@ -113,7 +118,7 @@ static void vc_alloc_shared(vc_ctx_t *x)
             mask2[cnt] = r->mask[k];
             cnt++;
         }
-        if (__builtin_expect(x->s->prio != NOC_PRI_NONE, 0))
+        if (!x->lean && __builtin_expect(x->s->prio != NOC_PRI_NONE, 0))
             noc_vc_va_ranked(x->s, r, nd, a, cnt, r->who, mask2, r->grant);
         else
             noc_alloc_run_sparse_separable(a, cnt, r->who, mask2, r->grant); /* (no wavefront VA) */
@@ -137,8 +142,8 @@ VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
     if (x->va_whole && r->va_empty) /* (a constant 0 in the instances without) */
         want = vc_empty_first(r, x->nd, q->rport, want);
     noc_alloc_t *a = vc_va_alloc(r, x->nd, q->rport);
-    int ov = noc_alloc_in_pick(a, l, want);
-    noc_alloc_grant_update(a, l, ov);
+    int ov = vc_alloc_pick(x, a, l, want);
+    vc_alloc_update(x, a, l, ov);
     vc_grant(x, q, pt, l, ov);
 }
 

@@ -317,16 +317,19 @@ static void test_sparse_equals_dense(void **state)
     /* 10 requesters: the dense entry takes the list path too; 80: the
      * dense entry's own multi-word path, a separate implementation */
     static const int sizes[] = {10, 80};
+    /* iterations 1 and 2: one-round iSLIP has a two-requester shortcut of
+     * its own, more rounds take the general path */
+    for (int iters = 1; iters <= 2; iters++)
     for (int z = 0; z < 2; z++)
     for (int kind = 0; kind < NOC_ALLOC_COUNT; kind++) {
         for (int arb = 0; arb < NOC_ARB_COUNT; arb++) {
             const int n_in = sizes[z], n_out = 5;
             noc_alloc_t dense, sparse;
-            noc_alloc_init(&dense, (noc_alloc_kind_t)kind, (noc_arb_kind_t)arb, n_in, n_out, 2);
-            noc_alloc_init(&sparse, (noc_alloc_kind_t)kind, (noc_arb_kind_t)arb, n_in, n_out, 2);
+            noc_alloc_init(&dense, (noc_alloc_kind_t)kind, (noc_arb_kind_t)arb, n_in, n_out, iters);
+            noc_alloc_init(&sparse, (noc_alloc_kind_t)kind, (noc_arb_kind_t)arb, n_in, n_out, iters);
             noc_rng_t rng;
-            noc_rng_seed(&rng, 99, (uint64_t)(z * 64 + kind * 8 + arb));
-            int shortcut = 0;
+            noc_rng_seed(&rng, 99, (uint64_t)(iters * 1024 + z * 64 + kind * 8 + arb));
+            int shortcut = 0, pairs = 0;
             for (int round = 0; round < 3000; round++) {
                 uint64_t req[80] = {0}, mask[80];
                 int16_t gd[80], gs[80], who[80];
@@ -351,6 +354,7 @@ static void test_sparse_equals_dense(void **state)
                     seen |= mask[k];
                 }
                 shortcut += simple && m > 0;
+                pairs += m == 2; /* (the two-requester shortcuts) */
                 noc_alloc_run(&dense, req, gd);
                 noc_alloc_run_sparse(&sparse, m, who, mask, gs); /* (max_size moves on with none too) */
                 for (int k = 0; k < m; k++)
@@ -368,8 +372,10 @@ static void test_sparse_equals_dense(void **state)
                                             8 * (size_t)n_in * (size_t)((n_in + 63) / 64));
                 }
             }
-            if (n_in <= 10)
+            if (n_in <= 10) {
                 assert_true(shortcut > 100); /* the shortcuts ran too */
+                assert_true(pairs > 100);
+            }
             noc_alloc_free(&dense);
             noc_alloc_free(&sparse);
         }
