@@ -16,9 +16,9 @@ quick=${2:-}
 [ -x /usr/bin/time ] || { echo "scale_bench: needs /usr/bin/time (Debian package time)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if [ "$quick" = --quick ]; then
-  fabric=mesh:32x32 rates=0.05:0.2:0.05
+  fabric=mesh:32x32 rates=0.05:0.2:0.05 window=2000
 else
-  fabric=mesh:96x96 rates=0.05:0.5:0.05
+  fabric=mesh:96x96 rates=0.05:0.5:0.05 window=30000
 fi
 run=(run "$fabric" injection_rate=0.03 warmup_cycles=200 sample_cycles=300 max_drain_cycles=100 --quiet)
 tmp=$(mktemp -d /tmp/noctua-scale.XXXXXX)
@@ -47,7 +47,7 @@ if command -v mpirun >/dev/null; then
 else
   echo "| $fabric, ranks 1 / 2 | not run: no mpirun (openmpi-bin) | | | |"
 fi
-sweep=(sweep mesh:8x8 --rates "$rates" warmup_cycles=500 sample_cycles=3000 --quiet)
+sweep=(sweep mesh:8x8 --rates "$rates" warmup_cycles=1000 sample_cycles="$window" --quiet)
 measure j1 "$B" "${sweep[@]}" -j 1 -o "$tmp/j1"
 measure j2 "$B" "${sweep[@]}" -j 2 -o "$tmp/j2"
 echo "| sweep mesh:8x8 $rates, -j 1 / 2 | $(fig j1) | $(fig j2) | $(ratio j1 j2) | $(same "$tmp/j1.csv" "$tmp/j2.csv") |"
