@@ -3,7 +3,7 @@
 # that no doc can go stale (ctest docs.commands; docs/testing.md).
 #
 # Usage: tools/doc_commands.sh SOURCE_DIR BUILD_DIR [--rtl ON|OFF] [--area ON|OFF]
-#                              [--list] [--only REGEX]
+#                              [--mpi ON|OFF] [--list] [--only REGEX]
 #
 # It reads README.md, bench/README.md and docs/**/*.md. In every fenced code
 # block that is a shell block (```sh, or ``` with no language), each line
@@ -23,9 +23,9 @@
 # key=value wins), sweeps keep their first two rates, topo --area its first
 # two fabrics (one synthesis per router size), noctua_bench runs
 # --quick --only 1, the cosim and lockstep benches 2000 cycles, tb_rtl
-# 20000. Commands that need the RTL core (Verilator) or yosys are not run
-# when the build has that part turned off (--rtl OFF, --area OFF), and the
-# summary counts them.
+# 20000. Commands that need the RTL core (Verilator), yosys or MPI are
+# not run when the build has that part turned off (--rtl OFF, --area OFF,
+# --mpi OFF), and the summary counts them.
 # It also fails a doc that cites an internal issue number ("issue 12") or a
 # file outside the repository (../shared/...).
 # Exit 0 when every command ran and exited 0, 1 otherwise.
@@ -37,11 +37,12 @@ failed=0
 src=$(cd "$1" && pwd) || exit 2
 build=$(cd "$2" && pwd) || exit 2
 shift 2
-rtl=ON area=ON list=0 only=''
+rtl=ON area=ON mpi=ON list=0 only=''
 while [ $# -gt 0 ]; do
   case "$1" in
     --rtl) rtl=$2; shift 2 ;;
     --area) area=$2; shift 2 ;;
+    --mpi) mpi=$2; shift 2 ;;
     --list) list=1; shift ;;
     --only) only=$2; shift 2 ;;
     *) usage ;;
@@ -141,6 +142,8 @@ needs() {
     echo "the RTL core (built with -DNOCTUA_RTL=OFF)"
   elif [[ $c == *"noctua area"* || $c == *"--area"* || $c == *router_leakage=gates* ]] && [ "$area" != ON ]; then
     echo "yosys and the RTL sources (built with -DNOCTUA_AREA=OFF or -DNOCTUA_RTL=OFF)"
+  elif [[ $c == mpirun\ * ]] && [ "$mpi" != ON ]; then
+    echo "MPI (built with -DNOCTUA_MPI=OFF)"
   fi
 }
 
