@@ -118,7 +118,7 @@ else
   refuse "only run, sweep and explore" topo mesh:4x4
   # a sweep's and an exploration's points spread over the ranks (cli/pool.c): the same CSV as one
   # process running them one after another
-  tmp=$(mktemp -d /tmp/noctua-ranks.XXXXXX)
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/noctua-ranks.XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
   # the per-node figures (node_stats), summed over the ranks at the end: the same --nodes-csv
   # (threads refuse node_stats: the ranks alone)

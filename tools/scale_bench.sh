@@ -21,7 +21,7 @@ else
   fabric=mesh:96x96 rates=0.05:0.5:0.05 window=30000
 fi
 run=(run "$fabric" injection_rate=0.03 warmup_cycles=200 sample_cycles=300 max_drain_cycles=100 --quiet)
-tmp=$(mktemp -d /tmp/noctua-scale.XXXXXX)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/noctua-scale.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # measure NAME CMD...: the command's wall, user+sys CPU and peak resident set into $tmp/NAME.t
