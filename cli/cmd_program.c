@@ -358,6 +358,8 @@ int noc_cli_run_program_waves(noc_config_t *cfg, const noc_prog_opts_t *o, const
     noc_cli_prog_judge(s, &res);
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
         noc_report_program_text(stdout, s, p, &res);
+    if (json_path)
+        noc_report_json_tables_note(stderr, s);
     if (json_path && noc_report_program_json(s, p, &res, json_path, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
         out_rc = NOC_EXIT_USAGE;

@@ -371,6 +371,8 @@ static int run_synthetic(const run_args_t *r)
     int rc = NOC_EXIT_OK;
     if (!quiet && !(json_path && strcmp(json_path, "-") == 0))
         noc_report_text(stdout, s, &res);
+    if (json_path && noc_ranks_rank() == 0)
+        noc_report_json_tables_note(stderr, s);
     if (json_path && noc_report_json(s, &res, json_path, err, sizeof err)) {
         fprintf(stderr, "noctua run: %s\n", err);
         rc = NOC_EXIT_USAGE;

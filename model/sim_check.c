@@ -142,6 +142,11 @@ int noc_sim_check_config(const noc_config_t *c, char *err, size_t errlen)
         snprintf(err, errlen, "parameter 'sim_type': '%s' is not latency, throughput or batch", c->sim_type);
         return -1;
     }
+    if (strcmp(c->json_tables, "auto") != 0 && strcmp(c->json_tables, "full") != 0 &&
+        strcmp(c->json_tables, "summary") != 0) {
+        snprintf(err, errlen, "parameter 'json_tables': '%s' is not auto, full or summary", c->json_tables);
+        return -1;
+    }
     if (!(c->internal_speedup >= 1.0 && c->internal_speedup <= 16.0)) {
         snprintf(err, errlen, "parameter 'internal_speedup': %g is out of range [1, 16]", c->internal_speedup);
         return -1;

@@ -3,6 +3,7 @@
  * cycles, what it moved) and the links (shared with the synthetic report). */
 #include "report/report.h"
 #include "report/json_internal.h"
+#include "report/links_summary.h"
 #include "util/version.h"
 #include "model/pe.h"
 #include <stdlib.h>
@@ -150,38 +151,69 @@ void noc_report_program_text(FILE *f, const noc_sim_t *s, const noc_program_t *p
     fprintf(f, "  wall clock    %.3f s\n", res->seconds);
 }
 
-/* The links step k's messages used, and the NI's channels where they
- * waited: flits, busy cycles, utilisation over the step's span, and the
- * cycles they waited there by resource ("waits": all of them; "credit_stalls":
- * the credit ones). */
-static json_t *step_links_json(const noc_sim_t *s, int k, const noc_pe_step_stats_t *sk)
+/* 1 if step k lists channel c among its links: a link its messages used,
+ * or the NI's channel where they waited; its busy cycles in *busy. */
+static int step_link_used(const noc_sim_t *s, int k, int c, uint64_t *busy)
+{
+    uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits_all(s, k, c);
+    int from, to, local, lat, ser;
+    if (!fl && !w)
+        return 0;
+    noc_sim_channel_ends(s, c, &from, &to, &local, NULL);
+    if (local && !w)
+        return 0; /* the PE's own channels: listed where the step waited on them */
+    noc_sim_channel_timing(s, c, &lat, &ser);
+    *busy = (uint64_t)fl * (uint64_t)ser;
+    return 1;
+}
+
+/* Channel c's row of step k's links (step_link_used): flits, busy cycles,
+ * utilisation over the step's span, and the cycles they waited there by
+ * resource ("waits": all of them; "credit_stalls": the credit ones). */
+static json_t *step_link_row(const noc_sim_t *s, int k, const noc_pe_step_stats_t *sk, int c, uint64_t busy)
 {
     const noc_graph_t *gr = noc_sim_graph(s);
+    uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits_all(s, k, c);
+    int from, to, local;
+    char a[64], b[64];
+    noc_sim_channel_ends(s, c, &from, &to, &local, NULL);
+    noc_graph_label(gr, from, a, sizeof a);
+    noc_graph_label(gr, to, b, sizeof b);
+    uint64_t span = step_cycles(sk), by[NOC_WAIT_KINDS];
+    for (int kind = 0; kind < NOC_WAIT_KINDS; kind++)
+        by[kind] = noc_sim_step_wait(s, k, c, kind);
+    json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "from", a, "to", b, "flits", (json_int_t)fl, "busy",
+                          (json_int_t)busy, "utilisation", span ? (double)busy / (double)span : 0.0, "waits",
+                          (json_int_t)w, "credit_stalls", (json_int_t)by[NOC_WAIT_CREDIT]);
+    if (local)
+        json_object_set_new(o, "local", json_string(c < gr->n_ports ? "ejection" : "injection"));
+    json_object_set_new(o, "wait", noc_report_wait_kinds_json(by));
+    return o;
+}
+
+/* Step k's links: every row (full), or {rows, hottest[the 16 busiest]}. */
+static json_t *step_links_json(const noc_sim_t *s, int k, const noc_pe_step_stats_t *sk, int full)
+{
     json_t *ls = json_array();
+    noc_top_t top;
+    noc_top_init(&top, NOC_JSON_HOTTEST);
+    uint64_t rows = 0, busy;
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
-        uint32_t fl = noc_sim_step_flits(s, k, c), w = noc_sim_step_waits_all(s, k, c);
-        if (!fl && !w)
+        if (!step_link_used(s, k, c, &busy))
             continue;
-        int from, to, local, cls, lat, ser;
-        char a[64], b[64];
-        noc_sim_channel_ends(s, c, &from, &to, &local, &cls);
-        if (local && !w)
-            continue; /* the PE's own channels: listed where the step waited on them */
-        noc_sim_channel_timing(s, c, &lat, &ser);
-        noc_graph_label(gr, from, a, sizeof a);
-        noc_graph_label(gr, to, b, sizeof b);
-        uint64_t busy = (uint64_t)fl * (uint64_t)ser, span = step_cycles(sk), by[NOC_WAIT_KINDS];
-        for (int kind = 0; kind < NOC_WAIT_KINDS; kind++)
-            by[kind] = noc_sim_step_wait(s, k, c, kind);
-        json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:f, s:I, s:I}", "from", a, "to", b, "flits", (json_int_t)fl,
-                              "busy", (json_int_t)busy, "utilisation", span ? (double)busy / (double)span : 0.0,
-                              "waits", (json_int_t)w, "credit_stalls", (json_int_t)by[NOC_WAIT_CREDIT]);
-        if (local)
-            json_object_set_new(o, "local", json_string(c < gr->n_ports ? "ejection" : "injection"));
-        json_object_set_new(o, "wait", noc_report_wait_kinds_json(by));
-        json_array_append_new(ls, o);
+        rows++;
+        if (full)
+            json_array_append_new(ls, step_link_row(s, k, sk, c, busy));
+        else
+            noc_top_add(&top, (size_t)c, busy);
     }
-    return ls;
+    if (full)
+        return ls;
+    for (int i = 0; i < top.n; i++) {
+        int c = (int)top.id[i];
+        json_array_append_new(ls, step_link_row(s, k, sk, c, top.key[i]));
+    }
+    return json_pack("{s:I, s:o}", "rows", (json_int_t)rows, "hottest", ls);
 }
 
 /* The steps' figures (and the flit hops of all of them into *hops). */
@@ -206,7 +238,8 @@ static json_t *steps_json(const noc_sim_t *s, const noc_prog_result_t *res, uint
         if (res->synced)
             json_object_set_new(o, "cycles_synced", json_integer((json_int_t)step_cycles(&res->synced->steps[k])));
         if (noc_sim_has_step_tables(s)) {
-            json_object_set_new(o, "links", step_links_json(s, k, sk));
+            int full = noc_report_json_full(s);
+            json_object_set_new(o, full ? "links" : "links_summary", step_links_json(s, k, sk, full));
             json_object_set_new(o, "waits", noc_report_step_waits_json(s, k));
         }
         json_array_append_new(steps, o);
@@ -265,9 +298,7 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
     json_object_set_new(j, "config", noc_report_config_json(s));
     /* what every utilisation outside the steps divides by (docs/programs.md) */
     json_object_set_new(j, "utilisation_cycles", json_integer((json_int_t)noc_sim_stats(s)->sample));
-    json_object_set_new(j, "links", noc_report_links_json(s));
-    json_object_set_new(j, "classes", noc_report_classes_json(s));
-    json_object_set_new(j, "local_channels", noc_report_local_json(s));
+    noc_report_tables_json(j, s, 1); /* (the rows written one by one, noc_report_program_json) */
     json_t *nodes = noc_report_nodes_json(s);
     if (nodes)
         json_object_set_new(j, "nodes", nodes);
@@ -280,5 +311,8 @@ static json_t *program_json(const noc_sim_t *s, const noc_program_t *p, const no
 int noc_report_program_json(const noc_sim_t *s, const noc_program_t *p, const noc_prog_result_t *res,
                             const char *path, char *err, size_t errlen)
 {
-    return noc_report_write_json(program_json(s, p, res), path, err, errlen);
+    size_t nc = (size_t)noc_sim_n_channels(s);
+    const noc_json_table_t tabs[] = { { "links", nc, noc_report_link_row, s },
+                                      { "local_channels", nc, noc_report_local_row, s } };
+    return noc_report_write_json_tables(program_json(s, p, res), tabs, 2, path, err, errlen);
 }

@@ -44,6 +44,12 @@ void noc_sims_add(noc_sims_t *m, const noc_sim_t *s, const noc_run_result_t *res
 void noc_report_sims_text(FILE *f, const noc_sims_t *m, long long asked);
 int noc_report_json(const noc_sim_t *s, const noc_run_result_t *res, const char *path, char *err,
                     size_t errlen);
+/* 1: the --json report of s lists every channel (json_tables full, or auto
+ * on a fabric of at most NOC_JSON_FULL_ROWS channels); 0: it summarises
+ * them (report/links_summary.h). */
+int noc_report_json_full(const noc_sim_t *s);
+/* A line on f when json_tables = auto chose the summary for s. */
+void noc_report_json_tables_note(FILE *f, const noc_sim_t *s);
 /* classes > 1: each traffic class's figures as text lines
  * (traffic_classes.c; nothing with one class). */
 void noc_report_tclass_text(FILE *f, const noc_sim_t *s);

@@ -3,6 +3,7 @@
  * per-link table. Nodes are named by their labels in the topology's notation. */
 #include "report/report.h"
 #include "report/json_internal.h"
+#include "report/links_summary.h"
 #include "util/version.h"
 #include <stdlib.h>
 #include <string.h>
@@ -406,9 +407,7 @@ static json_t *run_json(const noc_sim_t *s, const noc_run_result_t *res)
         json_object_set_new(j, "sims", noc_report_sims_json(res->sims));
 
     json_object_set_new(j, "config", noc_report_config_json(s));
-    json_object_set_new(j, "links", json_array()); /* (its place: written row by row, noc_report_json) */
-    json_object_set_new(j, "classes", noc_report_classes_json(s));
-    json_object_set_new(j, "local_channels", json_array()); /* (as "links") */
+    noc_report_tables_json(j, s, 1); /* (the rows written one by one, noc_report_json) */
     json_t *nodes = noc_report_nodes_json(s);
     if (nodes)
         json_object_set_new(j, "nodes", nodes);
