@@ -182,9 +182,16 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     p->created = created;
     p->injected = s->now;
     p->id = s->next_pkt_id++;
+    uint32_t nth = ++ni->started; /* (the packets this source started, this one included) */
     /* the header's random word, where the routing draws: a fixed function
-     * of the seed and the packet's number */
-    p->salt = s->graph->route_rand || s->graph->route_set ? (uint32_t)(noc_rng_mix((uint64_t)s->cfg.seed * 0xd1342543de82ef95ull + p->id) >> 32) : 0;
+     * of the seed, the source and its count of packets, so the same for any
+     * cut of the fabric into threads' or ranks' parts (which number the
+     * run's packets in other orders) */
+    if (s->graph->route_rand || s->graph->route_set)
+        p->salt = (uint32_t)(noc_rng_mix((uint64_t)s->cfg.seed * 0xd1342543de82ef95ull ^
+                                         noc_rng_mix(((uint64_t)(uint32_t)src << 32) | nth)) >> 32);
+    else
+        p->salt = 0;
     p->src = n;
     p->dst = dst;
     p->size = size;
@@ -204,7 +211,7 @@ static inline __attribute__((always_inline)) void start_packet(struct noc_sim *s
     p->msg = msg;
     p->off = off;
     if (!s->pe) /* (one class: the order its packets were made in, BookSim2's _packet_seq_no) */
-        p->src_seq = ++ni->started;
+        p->src_seq = nth;
     p->step = s->pe ? (uint16_t)noc_pe_msg_step(s->pe, msg) : 0;
     ln->pkt = (int32_t)slot;
     ln->seq = 0;

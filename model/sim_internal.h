@@ -79,7 +79,7 @@ typedef struct noc_ni {
     uint8_t pe_busy;      /* programs: the PE has ops to start, a computation or sends (one work item) */
     uint8_t xbusy;        /* extra lanes holding a packet */
     uint8_t rq_busy;      /* use_read_write: replies queued (model/read_write.c) */
-    uint32_t started;     /* synthetic traffic: packets it started (each packet's src_seq) */
+    uint32_t started;     /* packets it started (synthetic traffic: each packet's src_seq; the route salt's count) */
 } noc_ni_t;
 
 struct noc_sim {

@@ -102,17 +102,12 @@ const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len
     if (c->use_read_write)
         return "use_read_write (a reply is queued where its request arrives, in the queues of the whole run)";
     if (s->graph->route_set) {
-        snprintf(why, len, "adaptive routing (routing_function=%.200s: its ties drawn from each packet's number, its "
-                 "VC allocation's scratch one per run)", c->routing_function);
+        snprintf(why, len, "adaptive routing (routing_function=%.200s: its VC allocation's scratch is one "
+                 "per run)", c->routing_function);
         return why;
     }
     if (!s->rops->thread_state || s->rops->pre_eval || s->rops->commit) {
         snprintf(why, len, "the %s router", s->rops->name);
-        return why;
-    }
-    if (s->graph->route_rand) {
-        snprintf(why, len, "the random routes of %.200s with routing_function=%.200s (drawn from each packet's number, "
-                 "which threads number differently)", s->graph->name, c->routing_function);
         return why;
     }
     if (c->node_stats && !ranks) /* (ranks sum the nodes' figures at the end: model/sim_ranks.c) */

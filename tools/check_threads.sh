@@ -82,6 +82,10 @@ mesh:8x8 classes=3 class_injection_rate=0.2,0.1,0.05 class_packet_size=1,4,2 cla
 mesh:8x8 classes=2 class_injection_rate=0.25,0.1 class_packet_size=1,4 priority=class class_priority=0,1
 mesh:6x6 injection_rate=0.35 packet_size=3 priority=local_age sw_allocator=wavefront
 mesh:6x6 injection_rate=0.35 priority=age hold_switch_for_packet=1 packet_size=4
+mesh:8x8 injection_rate=0.3 routing_function=valiant
+mesh:6x6 injection_rate=0.3 routing_function=xy_yx packet_size=2
+fattree:2:3 injection_rate=0.3
+torus:6x6 injection_rate=0.3 routing_function=dor_bal_booksim
 LIST
 
 # refused by name, exit 2
@@ -102,8 +106,7 @@ refuse() { # WHAT-THE-MESSAGE-NAMES ARGS...
 if [ "$mode" = threads ]; then
   refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1 threads=2
   refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1 threads=2
-  refuse "valiant" run mesh:4x4 routing_function=valiant injection_rate=0.1 threads=2
-  refuse "fattree:2:3" run fattree:2:3 injection_rate=0.1 threads=2
+  refuse "adaptive routing" run mesh:4x4 routing_function=min_adapt va_in_pointer=router injection_rate=0.1 threads=2
   refuse "node_stats" run mesh:4x4 node_stats=1 injection_rate=0.1 threads=3
   refuse "check=1" run mesh:4x4 check=1 injection_rate=0.1 threads=2
   refuse "--waves" run mesh:4x4 injection_rate=0.1 threads=2 --waves /tmp/noctua-threads-refused.vcd
@@ -112,7 +115,7 @@ if [ "$mode" = threads ]; then
 else
   refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1
   refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1
-  refuse "valiant" run mesh:4x4 routing_function=valiant injection_rate=0.1
+  refuse "adaptive routing" run mesh:4x4 routing_function=min_adapt va_in_pointer=router injection_rate=0.1
   refuse "--waves" run mesh:4x4 injection_rate=0.1 --waves /tmp/noctua-ranks-refused.vcd
   refuse "programs" run mesh:4x4 --program broadcast --quiet
   refuse "only run, sweep and explore" topo mesh:4x4
