@@ -35,9 +35,8 @@
  *
  * Not in this step (refused by name in noc_sim_threads_setup, and for
  * programs and --waves by pe_build.c and the CLI): routers without a
- * thread_state (ideal, rtl), internal/output speedup, routings drawn from
- * the packet number (their numbers differ with threads), node_stats,
- * check = 1. */
+ * thread_state (ideal, rtl), internal/output speedup, node_stats, check = 1,
+ * batch and request/reply traffic. */
 #include "model/sim_threads.h"
 #include "model/sim_eval.h"
 #include "model/sim_ranks.h"
@@ -101,11 +100,6 @@ const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len
         return "sim_type = batch (each terminal's count of unanswered requests, kept across the parts)";
     if (c->use_read_write)
         return "use_read_write (a reply is queued where its request arrives, in the queues of the whole run)";
-    if (s->graph->route_set) {
-        snprintf(why, len, "adaptive routing (routing_function=%.200s: its VC allocation's scratch is one "
-                 "per run)", c->routing_function);
-        return why;
-    }
     if (!s->rops->thread_state || s->rops->pre_eval || s->rops->commit) {
         snprintf(why, len, "the %s router", s->rops->name);
         return why;

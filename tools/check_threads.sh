@@ -86,6 +86,8 @@ mesh:8x8 injection_rate=0.3 routing_function=valiant
 mesh:6x6 injection_rate=0.3 routing_function=xy_yx packet_size=2
 fattree:2:3 injection_rate=0.3
 torus:6x6 injection_rate=0.3 routing_function=dor_bal_booksim
+mesh:8x8 injection_rate=0.35 routing_function=min_adapt va_in_pointer=router num_vcs=4
+flatfly:4:2 injection_rate=0.3 routing_function=ugal num_vcs=4 va_in_pointer=router
 LIST
 
 # refused by name, exit 2
@@ -106,7 +108,6 @@ refuse() { # WHAT-THE-MESSAGE-NAMES ARGS...
 if [ "$mode" = threads ]; then
   refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1 threads=2
   refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1 threads=2
-  refuse "adaptive routing" run mesh:4x4 routing_function=min_adapt va_in_pointer=router injection_rate=0.1 threads=2
   refuse "node_stats" run mesh:4x4 node_stats=1 injection_rate=0.1 threads=3
   refuse "check=1" run mesh:4x4 check=1 injection_rate=0.1 threads=2
   refuse "--waves" run mesh:4x4 injection_rate=0.1 threads=2 --waves /tmp/noctua-threads-refused.vcd
@@ -115,7 +116,6 @@ if [ "$mode" = threads ]; then
 else
   refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1
   refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1
-  refuse "adaptive routing" run mesh:4x4 routing_function=min_adapt va_in_pointer=router injection_rate=0.1
   refuse "--waves" run mesh:4x4 injection_rate=0.1 --waves /tmp/noctua-ranks-refused.vcd
   refuse "programs" run mesh:4x4 --program broadcast --quiet
   refuse "only run, sweep and explore" topo mesh:4x4

@@ -233,6 +233,27 @@ void noc_vc_adapt_free(vc_state_t *r)
     r->adapt = NULL;
 }
 
+struct vc_adapt *noc_vc_adapt_thread_copy(const vc_state_t *r)
+{
+    const struct vc_adapt *a = r->adapt;
+    struct vc_adapt *t = noc_xcalloc(1, sizeof *t, "vc router");
+    *t = *a; /* (the candidates and pointers shared: a thread writes only its own nodes') */
+    t->req = noc_xcalloc(a->max_req, sizeof *t->req, "vc router");
+    t->grant = noc_xcalloc(a->max_req, 1, "vc router");
+    t->scratch = noc_xcalloc(4 * (size_t)r->max_ports * (size_t)r->V, sizeof *t->scratch, "vc router");
+    return t;
+}
+
+void noc_vc_adapt_thread_free(struct vc_adapt *t)
+{
+    if (!t)
+        return;
+    free(t->req);
+    free(t->grant);
+    free(t->scratch);
+    free(t);
+}
+
 uint64_t noc_vc_adapt_bytes(const struct noc_sim *s, uint64_t n_ivc, int max_ports)
 {
     if (!s->graph->route_set)

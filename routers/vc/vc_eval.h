@@ -53,6 +53,12 @@ void noc_vc_eval_adapt(struct noc_sim *s, const int32_t *nodes, int count);
 int noc_vc_adapt_check(const struct noc_sim *s, char *err, size_t errlen);
 void noc_vc_adapt_init(struct noc_sim *s, vc_state_t *r);
 void noc_vc_adapt_free(vc_state_t *r);
+/* threads > 1: a thread's copy of r's adaptive state, sharing the input
+ * VCs' candidates and arbiters' pointers (each node's are written by the
+ * thread that evaluates it) with the allocation's scratch its own; and
+ * its release. */
+struct vc_adapt *noc_vc_adapt_thread_copy(const vc_state_t *r);
+void noc_vc_adapt_thread_free(struct vc_adapt *t);
 uint64_t noc_vc_adapt_bytes(const struct noc_sim *s, uint64_t n_ivc, int max_ports);
 
 /* The switch stage of an instance (vc_eval_node's `stage`, a constant):

@@ -644,8 +644,8 @@ static const char *vc_sp_programs(const struct noc_sim *s)
 
 /* threads > 1: a copy of the state for one more thread, sharing every
  * router's registers (a thread evaluates only its own nodes) but with the
- * scratch of a node's evaluation (who, mask, grant, lvc, next, spec_req)
- * its own. (Programs and output queues are refused with threads, so
+ * scratch of a node's evaluation (who, mask, grant, lvc, next, spec_req,
+ * adaptive routing's allocation) its own. (Programs and output queues are refused with threads, so
  * arrive, va_from and sp need no copy.) */
 static void *vc_thread_state(const struct noc_sim *s)
 {
@@ -659,6 +659,7 @@ static void *vc_thread_state(const struct noc_sim *s)
     t->lvc = noc_xcalloc(nl, sizeof(int16_t), "vc router");
     t->next = noc_xcalloc(nl, sizeof(int16_t), "vc router");
     t->spec_req = r->spec_req ? noc_xcalloc((size_t)r->W, sizeof(uint64_t), "vc router") : NULL;
+    t->adapt = r->adapt ? noc_vc_adapt_thread_copy(r) : NULL;
     return t;
 }
 
@@ -673,6 +674,7 @@ static void vc_thread_state_free(void *state)
     free(t->lvc);
     free(t->next);
     free(t->spec_req);
+    noc_vc_adapt_thread_free(t->adapt);
     free(t);
 }
 
@@ -717,6 +719,5 @@ static const noc_router_ops_t vc_spec_ops = VC_OPS(vc_eval_spec, vc_eval_all_spe
  * programs. */
 static const noc_router_ops_t vc_sp_ops = VC_OPS(vc_eval_sp, vc_eval_all_sp, vc_sp_programs, NULL);
 
-/* ... and with adaptive routing (vc_adapt.c), synthetic traffic only, one
- * thread (its allocation scratch is the state's). */
-static const noc_router_ops_t vc_adapt_ops = VC_OPS(vc_eval_adapt, vc_eval_all_adapt, vc_adapt_programs, NULL);
+/* ... and with adaptive routing (vc_adapt.c), synthetic traffic only. */
+static const noc_router_ops_t vc_adapt_ops = VC_OPS(vc_eval_adapt, vc_eval_all_adapt, vc_adapt_programs, vc_thread_state);
