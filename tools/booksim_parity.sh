@@ -548,14 +548,15 @@ seeds() {
     function pct(b, n) { return b == 0 ? "-" : sprintf("%+.1f", 100 * (n - b) / b) }
     function lo(a, b) { return a == "" || b + 0 < a + 0 ? b : a }
     function hi(a, b) { return a == "" || b + 0 > a + 0 ? b : a }
+    function g(v) { return v >= 10000 ? sprintf("%.1f", v) : sprintf("%.4g", v) }
     { sat = $9 != "below"
       printf "| %s, seed %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s, BookSim2 %s |\n", name, $1, $2, $6,
         sat ? "(sat.)" : pct($2, $6), $3, $7, sat ? "(sat.)" : pct($3, $7), $4, $8, pct($4, $8), $9, $5
       bp += $2; bn += $3; ba += $4; np += $6; nn += $7; na += $8; k++; if (sat) st = $9
       bl = lo(bl, $2); bh = hi(bh, $2); nl = lo(nl, $6); nh = hi(nh, $6) }
     END {
-      printf "| %s, mean of seeds 0..%d (packet latency BookSim2 %s..%s, noctua %s..%s) | %.4g | %.2f | %s | %.4g | %.2f | %s | %.4g | %.4f | %s | %s |\n",
-        name, k - 1, bl, bh, nl, nh, bp / k, np / k, st == "" ? pct(bp, np) : "(sat.)", bn / k, nn / k,
+      printf "| %s, mean of seeds 0..%d (packet latency BookSim2 %s..%s, noctua %s..%s) | %s | %.2f | %s | %.4g | %.2f | %s | %.4g | %.4f | %s | %s |\n",
+        name, k - 1, bl, bh, nl, nh, g(bp / k), np / k, st == "" ? pct(bp, np) : "(sat.)", bn / k, nn / k,
         st == "" ? pct(bn, nn) : "(sat.)", ba / k, na / k, pct(ba, na), st == "" ? "below in all" : "saturated" }'
 }
 if [ "$SET" = torus ]; then
