@@ -89,10 +89,9 @@
 # saturation, and tree4 with anca), or bal (only dim_order_bal_torus: an
 # 8x8 torus, 4 VCs of 8 flits, uniform and transpose traffic, beside
 # dim_order, from low load to past saturation; BAL_KINDS="..." in the
-# environment picks one), torus (only the main
-# table's 8x8 torus rows, 2 VCs, from low load to past saturation), knee
-# (only the seed spread
-# at the knee: the mesh with BookSim2's example timing below (4 VCs,
+# environment picks one), torus (only the main table's 8x8 torus rows, 2
+# VCs, from low load to past saturation), knee (only the seed spread at
+# the knee: the mesh with BookSim2's example timing below (4 VCs,
 # 4-flit packets) at 0.08, 0.09, 0.10 and 0.11 packets per node per cycle,
 # each with seed = 0 .. 4 in the file, one row a seed, then the means and
 # the range of packet latency over the seeds; KNEE_RATES="..." and
