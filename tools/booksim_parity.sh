@@ -5,7 +5,9 @@
 #
 #   tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]
 #
-# SET: all (the default: everything below), wtail (only
+# SET: all (the default: everything below), refused (only the check of
+# BookSim2's own configs: which of them noctua runs and which it refuses,
+# with no simulation but noctua's one-cycle check), wtail (only
 # wait_for_tail_credit = 1, where the sources' injection VCs wait for
 # their tail's credit too: an 8x8 mesh, 2 VCs of 8 flits, 1-flit and
 # 4-flit packets, and 4 VCs with 1-flit packets, from low load to past
@@ -86,7 +88,16 @@
 # 1-flit packets, uniform and bitcomp traffic from low load to past
 # saturation, and tree4 with anca), or bal (only dim_order_bal_torus: an
 # 8x8 torus, 4 VCs of 8 flits, uniform and transpose traffic, beside
-# dim_order, from low load to past saturation).
+# dim_order, from low load to past saturation; BAL_KINDS="..." in the
+# environment picks one), torus (only the main table's 8x8 torus rows, 2
+# VCs, from low load to past saturation), knee (only the seed spread at
+# the knee: the mesh with BookSim2's example timing below (4 VCs,
+# 4-flit packets) at 0.08, 0.09, 0.10 and 0.11 packets per node per cycle,
+# each with seed = 0 .. 4 in the file, one row a seed, then the means and
+# the range of packet latency over the seeds; KNEE_RATES="..." and
+# KNEE_SEEDS=N in the environment pick others) or torsat (the same for the
+# 8x8 torus with 2 VCs past saturation, at 0.30 and 0.40; TORSAT_RATES
+# and KNEE_SEEDS).
 # --patterns: instead, the traffic patterns of BookSim2's traffic.cpp that
 # noctua's first eight lacked, each at a low and a mid rate, on BookSim2's
 # examples/mesh88_lat (8x8 mesh, 8 VCs of 8 flits, 20-flit packets, iSLIP,
@@ -116,7 +127,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|wtail|prio|donate|empty|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, wtail, prio, donate, empty, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|refused|torus|knee|torsat|wtail|prio|donate|empty|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, refused, torus, knee, torsat, wtail, prio, donate, empty, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -218,7 +229,8 @@ PATTERNS
 fi
 
 refused=()
-[ "$SET" = all ] && for f in "$SRC"/examples/* "$SRC"/examples/anynet/anynet_config "$SRC"/../runfiles/*; do
+accepted=()
+{ [ "$SET" = all ] || [ "$SET" = refused ]; } && for f in "$SRC"/examples/* "$SRC"/examples/anynet/anynet_config "$SRC"/../runfiles/*; do
   [ -f "$f" ] || continue
   case $(basename "$f") in README|anynet_file) continue ;; esac
   name=${f#"$SRC"/}
@@ -226,12 +238,18 @@ refused=()
   cp "$f" "$work/cfg"
   printf '\nsample_period = 10000;\n' >>"$work/cfg"
   if err=$(cd "$work" && "$NOC" run --config cfg sample_cycles=1 warmup_cycles=0 --quiet 2>&1 >/dev/null); then
-    row "$name" cfg
+    if [ "$SET" = refused ]; then accepted+=("$name"); else row "$name" cfg; fi
   else
     count=$(grep -c -E '^noctua: [^ ]*:[0-9]+: [^w]|^noctua: [^:]*: no routing' <<<"$err" || true)
     refused+=("$name ($count)")
   fi
 done
+
+if [ "$SET" = refused ]; then
+  echo "BookSim2's configs that noctua runs: ${accepted[*]:-none}"
+  echo "BookSim2's configs that noctua refuses (keys it cannot honour): ${refused[*]:-none}"
+  exit 0
+fi
 
 own() { # NAME RATE TEXT: one of our configs at injection_rate RATE
   printf '%s\ninjection_rate = %s;\nsample_period = 10000;\n' "$3" "$2" >"$work/own"
@@ -376,7 +394,7 @@ if [ "$SET" = trees ]; then
 fi
 # dim_order_bal_torus beside dim_order_torus
 if [ "$SET" = bal ]; then
-  for rf in dim_order_bal dim_order; do
+  for rf in ${BAL_KINDS:-dim_order_bal dim_order}; do
     tb="topology = torus; k = 8; n = 2; routing_function = $rf; num_vcs = 4; vc_buf_size = 8;"
     for r in 0.1 0.3 0.45 0.6; do own "torus 8x8, $rf, 4 VCs, uniform" "$r" "$tb traffic = uniform;"; done
     for r in 0.1 0.25; do own "torus 8x8, $rf, 4 VCs, transpose" "$r" "$tb traffic = transpose;"; done
@@ -516,6 +534,42 @@ mesh='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 2; vc_buf
 torus='topology = torus; k = 8; n = 2; routing_function = dim_order; num_vcs = 2; vc_buf_size = 8; traffic = uniform;'
 typical='topology = mesh; k = 8; n = 2; routing_function = dor; num_vcs = 4; vc_buf_size = 8; routing_delay = 0;
 credit_delay = 2; vc_allocator = separable_input_first; sw_allocator = separable_input_first; packet_size = 4;'
+# the seed spread: NAME RATE TEXT, with seed = 0 .. KNEE_SEEDS - 1 (both
+# simulators read `seed` from the file), one row a seed, then the means
+seeds() {
+  local s b n
+  for s in $(seq 0 $((${KNEE_SEEDS:-5} - 1))); do
+    printf '%s\ninjection_rate = %s;\nsample_period = 10000;\nseed = %s;\n' "$3" "$2" "$s" >"$work/seed"
+    b=$( (cd "$work"; "$BS" seed latency_thres=1.0e9 2>&1) | booksim_figures) || true
+    n=$( (cd "$work"; "$NOC" run --config seed latency_thres=1.0e9 2>/dev/null) | noctua_figures) || true
+    echo "$s $b $n"
+  done | awk -v name="$1 @ $2" '
+    function pct(b, n) { return b == 0 ? "-" : sprintf("%+.1f", 100 * (n - b) / b) }
+    function lo(a, b) { return a == "" || b + 0 < a + 0 ? b : a }
+    function hi(a, b) { return a == "" || b + 0 > a + 0 ? b : a }
+    function g(v) { return v >= 10000 ? sprintf("%.1f", v) : sprintf("%.4g", v) }
+    { sat = $9 != "below"
+      printf "| %s, seed %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s, BookSim2 %s |\n", name, $1, $2, $6,
+        sat ? "(sat.)" : pct($2, $6), $3, $7, sat ? "(sat.)" : pct($3, $7), $4, $8, pct($4, $8), $9, $5
+      bp += $2; bn += $3; ba += $4; np += $6; nn += $7; na += $8; k++; if (sat) st = $9
+      bl = lo(bl, $2); bh = hi(bh, $2); nl = lo(nl, $6); nh = hi(nh, $6) }
+    END {
+      printf "| %s, mean of seeds 0..%d (packet latency BookSim2 %s..%s, noctua %s..%s) | %s | %.2f | %s | %.4g | %.2f | %s | %.4g | %.4f | %s | %s |\n",
+        name, k - 1, bl, bh, nl, nh, g(bp / k), np / k, st == "" ? pct(bp, np) : "(sat.)", bn / k, nn / k,
+        st == "" ? pct(bn, nn) : "(sat.)", ba / k, na / k, pct(ba, na), st == "" ? "below in all" : "saturated" }'
+}
+if [ "$SET" = torus ]; then
+  for r in 0.05 0.15 0.30 0.40 0.50 0.70; do own "torus 8x8, 2 VCs" "$r" "$torus"; done
+  exit 0
+fi
+if [ "$SET" = knee ]; then
+  for r in ${KNEE_RATES:-0.08 0.09 0.10 0.11}; do seeds "mesh 8x8, 4 VCs, 4-flit packets, BookSim2's example timing" "$r" "$typical"; done
+  exit 0
+fi
+if [ "$SET" = torsat ]; then
+  for r in ${TORSAT_RATES:-0.30 0.40}; do seeds "torus 8x8, 2 VCs" "$r" "$torus"; done
+  exit 0
+fi
 for r in 0.05 0.15 0.25 0.28 0.35 0.45; do own "mesh 8x8, 2 VCs" "$r" "$mesh"; done
 for r in 0.05 0.15 0.30 0.40 0.50 0.70; do own "torus 8x8, 2 VCs" "$r" "$torus"; done
 for r in 0.02 0.05 0.07 0.10; do own "mesh 8x8, 4 VCs, 4-flit packets, BookSim2's example timing" "$r" "$typical"; done

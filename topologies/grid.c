@@ -58,9 +58,12 @@
  * the class 1 paths of minimal routing run from s > dst around to dst with
  * s - dst >= k/2, so the link from floor(k/2) - 1 to floor(k/2) (one past
  * every such dst, short of every such s) carries none of them and the
- * class 1 dependencies cannot close the ring (the - way likewise). BookSim2
- * breaks a tie (k even, distance k/2) at random per packet; here it is the
- * parity rule above, which splits ties between the two ways as evenly.
+ * class 1 dependencies cannot close the ring (the - way likewise). A tie
+ * (k even, distance k/2) is drawn for the packet and the dimension, as
+ * BookSim2 draws it (RandomInt(1) where the packet turns into the
+ * dimension), from the packet's random word (torus_wrap_route). The parity
+ * rule above splits ties as evenly on average, but past saturation a torus
+ * with it accepts 2-3% more than BookSim2 (docs/booksim.md, Parity).
  *
  * With NOC_TOPO_F_BAL_CLASS (routing_function = dor_bal_booksim, BookSim2's
  * dim_order_bal_torus: Cray's "partition" allocation, a second dateline in
@@ -228,6 +231,32 @@ static void torus_bal_route(const void *ctx, int cur, int src, int dst, uint32_t
             r->vclass = 0; /* it crosses the middle */
         else
             r->vclass = (uint8_t)(h & 1u);
+        return;
+    }
+    r->port = 0;
+    r->vclass = 0;
+}
+
+/* dor_booksim: BookSim2's dim_order_torus (the top of the file): dimension
+ * order, the shorter way, a tie (k even, k/2 apart) drawn for the packet
+ * and the dimension as BookSim2 draws it when the packet turns into the
+ * dimension (from its random word, as dor_bal_booksim's), class 1 for a
+ * dimension whose path wraps. */
+static void torus_wrap_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    const noc_topo_t *t = ctx;
+    (void)hops;
+    for (int d = 0; cur != dst; d++) {
+        int k = t->k[d], cc = cur % k, dc = dst % k, sc = src % k;
+        cur /= k;
+        dst /= k;
+        src /= k;
+        if (cc == dc)
+            continue;
+        int delta = (dc - cc + k) % k; /* (k/2 only where the packet enters the dimension: at sc) */
+        int plus = 2 * delta < k || (2 * delta == k && (noc_rng_mix((uint64_t)salt << 8 | (uint64_t)d) >> 1 & 1u));
+        r->port = (uint8_t)(1 + 2 * d + !plus);
+        r->vclass = (uint8_t)(plus ? sc > dc : sc < dc); /* its path wraps */
         return;
     }
     r->port = 0;
@@ -547,6 +576,8 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
         build(t, &ring_ops, 1, k, 1, dateline);
         if (flags & NOC_TOPO_F_BAL_CLASS)
             t->route_rand = torus_bal_route;
+        if (flags & NOC_TOPO_F_WRAP_CLASS)
+            t->route_rand = torus_wrap_route;
         if (flags & NOC_TOPO_F_VALIANT) {
             t->route_rand = valiant_route;
             t->n_vclasses *= 2;
@@ -577,6 +608,8 @@ int noc_topo_build_grid(noc_topo_t *t, const char *kind, const char *arg, unsign
         build(t, &torus_ops, dims, k, 1, dateline);
         if (flags & NOC_TOPO_F_BAL_CLASS)
             t->route_rand = torus_bal_route;
+        if (flags & NOC_TOPO_F_WRAP_CLASS)
+            t->route_rand = torus_wrap_route;
         if (flags & NOC_TOPO_F_VALIANT) {
             t->route_rand = valiant_route;
             t->n_vclasses *= 2;
