@@ -446,6 +446,11 @@ static int load_routers(drawing_t *dw, const noc_run_load_t *run, const char *pa
 static int load_run(drawing_t *dw, const noc_run_load_t *run, const char *path, char *err, size_t errlen)
 {
     const noc_topo_t *t = dw->t;
+    if (!run->has_links && run->summarised) {
+        snprintf(err, errlen, "%s: its channel tables are summarised (json_tables=summary, or auto on a fabric of more "
+                 "than 131,072 channels): draw --load needs every link; run it again with json_tables=full", path);
+        return -1;
+    }
     if (!run->has_links) {
         snprintf(err, errlen, "%s: no \"links\" array (is it the JSON of `noctua run --json`?)", path);
         return -1;

@@ -5,10 +5,12 @@
  * for the synthetic and the program reports alike. */
 #include "report/report.h"
 #include "report/json_internal.h"
+#include "report/links_summary.h"
 #include "model/energy.h"
 #include "model/pe.h"
 #include "util/xalloc.h"
 #include <stdlib.h>
+#include <string.h>
 
 /* Energy in pJ as text with a unit that fits (pJ, nJ, uJ, mJ, J). */
 static void energy_text(double pj, char *buf, size_t len)
@@ -133,35 +135,65 @@ static json_t *gates_json(const noc_gate_count_t *g)
                      (json_int_t)g->ff_enable);
 }
 
-/* The network links' traversals and their energy, in the order of the
- * report's "links": length, width, dynamic and static energy, their sum. */
-static json_t *links_json(const noc_sim_t *s, const noc_energy_table_t *t, double ns)
+/* Network channel c's traversals and energy: length, width, dynamic and
+ * static energy, their sum (in *total). */
+static json_t *link_json(const noc_sim_t *s, const noc_energy_table_t *t, double ns, int c, double *total)
 {
     const noc_graph_t *gr = noc_sim_graph(s);
+    int from, to, local, pitches, wires;
+    noc_sim_channel_ends(s, c, &from, &to, &local, NULL);
+    char a[64], b[64];
+    noc_graph_label(gr, from, a, sizeof a);
+    noc_graph_label(gr, to, b, sizeof b);
+    noc_energy_channel_size(s, c, &pitches, &wires);
+    uint64_t fl = noc_sim_link_stats(s, c)->flits;
+    double dyn = (double)fl * t->pj[NOC_EV_LINK] * (t->per_mm ? pitches : 1);
+    double st = noc_energy_channel_static_mw(s, t, c) * ns;
+    json_t *l = json_pack("{s:s, s:s, s:I, s:f}", "from", a, "to", b, "link", (json_int_t)fl, "dynamic_pj", dyn);
+    if (t->per_mm) {
+        json_object_set_new(l, "pitches", json_integer(pitches));
+        json_object_set_new(l, "length_mm", json_real(pitches * t->pitch_mm));
+        json_object_set_new(l, "wires", json_integer(wires));
+    }
+    json_object_set_new(l, "static_pj", json_real(st));
+    json_object_set_new(l, "total_pj", json_real(dyn + st));
+    *total = dyn + st;
+    return l;
+}
+
+/* The network links' energy, in the order of the report's "links" (full);
+ * or {rows, hottest[the 16 of most energy, ties in that order]}. */
+static json_t *links_json(const noc_sim_t *s, const noc_energy_table_t *t, double ns, int full)
+{
     json_t *links = json_array();
+    noc_top_t top;
+    noc_top_init(&top, NOC_JSON_HOTTEST);
+    uint64_t rows = 0;
     for (int c = 0; c < noc_sim_n_channels(s); c++) {
-        int from, to, local, pitches, wires;
+        int from, to, local;
         noc_sim_channel_ends(s, c, &from, &to, &local, NULL);
         if (local)
             continue;
-        char a[64], b[64];
-        noc_graph_label(gr, from, a, sizeof a);
-        noc_graph_label(gr, to, b, sizeof b);
-        noc_energy_channel_size(s, c, &pitches, &wires);
-        uint64_t fl = noc_sim_link_stats(s, c)->flits;
-        double dyn = (double)fl * t->pj[NOC_EV_LINK] * (t->per_mm ? pitches : 1);
-        double st = noc_energy_channel_static_mw(s, t, c) * ns;
-        json_t *l = json_pack("{s:s, s:s, s:I, s:f}", "from", a, "to", b, "link", (json_int_t)fl, "dynamic_pj", dyn);
-        if (t->per_mm) {
-            json_object_set_new(l, "pitches", json_integer(pitches));
-            json_object_set_new(l, "length_mm", json_real(pitches * t->pitch_mm));
-            json_object_set_new(l, "wires", json_integer(wires));
+        rows++;
+        double total;
+        if (full) {
+            json_array_append_new(links, link_json(s, t, ns, c, &total));
+            continue;
         }
-        json_object_set_new(l, "static_pj", json_real(st));
-        json_object_set_new(l, "total_pj", json_real(dyn + st));
-        json_array_append_new(links, l);
+        int pitches, wires;
+        noc_energy_channel_size(s, c, &pitches, &wires);
+        total = (double)noc_sim_link_stats(s, c)->flits * t->pj[NOC_EV_LINK] * (t->per_mm ? pitches : 1) +
+                noc_energy_channel_static_mw(s, t, c) * ns; /* (link_json's total_pj) */
+        uint64_t key; /* (a non-negative double's bits order as the doubles do) */
+        memcpy(&key, &total, sizeof key);
+        noc_top_add(&top, (size_t)c, total > 0.0 ? key : 0);
     }
-    return links;
+    if (full)
+        return links;
+    double total;
+    for (int i = 0; i < top.n; i++)
+        json_array_append_new(links, link_json(s, t, ns, (int)top.id[i], &total));
+    return json_pack("{s:I, s:o}", "rows", (json_int_t)rows, "hottest", links);
 }
 
 /* Every router's events and dynamic energy (its NI's injections and
@@ -250,7 +282,8 @@ json_t *noc_report_energy_json(const noc_sim_t *s)
     json_object_set_new(j, "flits_delivered", json_integer((json_int_t)e.flits));
     json_object_set_new(j, "pj_per_flit", json_real(e.pj_per_flit));
     json_object_set_new(j, "pj_per_bit", json_real(e.pj_per_bit));
-    json_object_set_new(j, "links", links_json(s, t, e.ns));
+    int full = noc_report_json_full(s);
+    json_object_set_new(j, full ? "links" : "links_summary", links_json(s, t, e.ns, full));
     if (e.toggled)
         json_object_set_new(j, "rtl_toggles",
                             json_pack("{s:I, s:f, s:f, s:f}", "toggles", (json_int_t)e.toggles, "toggle_bit_pj",

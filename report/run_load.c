@@ -50,6 +50,8 @@ int noc_run_load(noc_run_load_t *r, const char *path, char *err, size_t errlen)
     r->doc = run;
     r->topology = json_string_value(json_object_get(run, "topology"));
     read_links(json_object_get(run, "links"), &r->has_links, &r->links, &r->n_links);
+    const char *tables = json_string_value(json_object_get(run, "json_tables"));
+    r->summarised = tables && strcmp(tables, "summary") == 0;
     json_t *en = json_object_get(run, "energy");
     read_links(json_object_get(en, "links"), &r->has_energy, &r->elinks, &r->n_elinks);
     json_t *rt = json_object_get(en, "routers");

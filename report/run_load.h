@@ -32,6 +32,7 @@ typedef struct noc_run_load {
     size_t n_elinks, n_erouters;
     noc_run_link_t *elinks;  /* energy.links[] */
     noc_run_router_t *erouters; /* energy.routers[] (node_stats = 1), else none */
+    int summarised;          /* "json_tables": "summary": its channel tables summarised */
     void *doc;               /* the parsed document (owns the strings) */
 } noc_run_load_t;
 

@@ -80,7 +80,8 @@ static json_t *run_json(const char *args)
     return j;
 }
 
-static json_int_t busy(json_t *row) { return json_integer_value(json_object_get(row, "busy")); }
+static const char *sort_key = "busy";
+static double key(json_t *row) { return json_number_value(json_object_get(row, sort_key)); }
 
 /* sum: a summary ({rows, idle?, utilisation?, hottest}); rows: the full
  * table of the same run. Both counted and sorted here. */
@@ -99,7 +100,7 @@ static void same_as_table(json_t *sum, json_t *rows, int tenths)
     }
     /* busiest first, ties in the table's order (an insertion sort is stable) */
     for (size_t i = 1; i < n; i++)
-        for (size_t k = i; k > 0 && busy(sorted[k - 1]) < busy(sorted[k]); k--) {
+        for (size_t k = i; k > 0 && key(sorted[k - 1]) < key(sorted[k]); k--) {
             json_t *t = sorted[k];
             sorted[k] = sorted[k - 1];
             sorted[k - 1] = t;
@@ -168,6 +169,31 @@ static void test_program_steps(void **state)
     json_decref(sum);
 }
 
+/* energy.links: the 16 of most energy (total_pj); draw --load says why it
+ * cannot draw a summarised report */
+static void test_energy_and_draw(void **state)
+{
+    (void)state;
+    const char *args = "mesh:5x4 injection_rate=0.25 traffic=tornado sample_cycles=400 energy=default";
+    char a[512], *err = NULL;
+    snprintf(a, sizeof a, "%s json_tables=full", args);
+    json_t *full = run_json(a);
+    snprintf(a, sizeof a, "%s json_tables=summary", args);
+    json_t *sum = run_json(a);
+    sort_key = "total_pj";
+    same_as_table(json_object_get(json_object_get(sum, "energy"), "links_summary"),
+                  json_object_get(json_object_get(full, "energy"), "links"), 0);
+    sort_key = "busy";
+    assert_null(json_object_get(json_object_get(sum, "energy"), "links"));
+    json_decref(full);
+    json_decref(sum);
+    snprintf(a, sizeof a, "run mesh:4x4 injection_rate=0.2 json_tables=summary --json s.json --quiet");
+    assert_int_equal(cmd_run(a, NULL, NULL), 0);
+    assert_int_equal(cmd_run("draw mesh:4x4 --load s.json -o s.svg", NULL, &err), 2);
+    assert_non_null(strstr(err, "json_tables=full"));
+    free(err);
+}
+
 static void test_auto_and_refusal(void **state)
 {
     (void)state;
@@ -199,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_tenths_and_limit),
         cmocka_unit_test(test_run_summary),
         cmocka_unit_test(test_program_steps),
+        cmocka_unit_test(test_energy_and_draw),
         cmocka_unit_test(test_auto_and_refusal),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
