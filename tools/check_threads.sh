@@ -82,6 +82,8 @@ mesh:8x8 classes=3 class_injection_rate=0.2,0.1,0.05 class_packet_size=1,4,2 cla
 mesh:8x8 classes=2 class_injection_rate=0.25,0.1 class_packet_size=1,4 priority=class class_priority=0,1
 mesh:6x6 injection_rate=0.35 packet_size=3 priority=local_age sw_allocator=wavefront
 mesh:6x6 injection_rate=0.35 priority=age hold_switch_for_packet=1 packet_size=4
+mesh:8x8 injection_rate=0.35 num_vcs=2 vc_buf_size=4 packet_size=4 vc_busy_when_full=1 vc_shuffle_requests=1 eject_credit_delay=3
+mesh:6x6 injection_rate=0.4 num_vcs=2 vc_buf_size=2 vc_busy_when_full=1 vc_shuffle_requests=1 vc_allocator=islip
 LIST
 
 # refused by name, exit 2

@@ -31,29 +31,27 @@ static uint64_t lat_sum(const noc_sim_t *s, int n, uint64_t *count)
     return st->lat_src.sum;
 }
 
-/* vc_busy_when_full on mesh:3 (nodes 0 - 1 - 2), 2 VCs of 4 flits,
+/* vc_busy_when_full on mesh:3 (nodes 0 - 1 - 2), 2 VCs of 4 flits, the
  * ejection ports counting credits that come back 60 cycles after a flit
- * leaves (eject_credit_delay = 60): A (node 0 to node 2, 12 flits, cycle
- * 0) takes VC 0 all the way (every arbiter's first). Router 2 ejects its
- * first 4 flits on ejection VC 0, then has no credit for it until the
- * first one's comes back, some 60 cycles later; its west VC 0 fills with
- * the next 4 and router 1's east VC 0 with 4 more, so A's tail leaves
- * router 0 and router 1's west VC 0 holds A's last 4 flits... in all: A's
- * flits 4..7 wait in router 2's west VC 0 (full: router 1's east VC 0 has
- * no credit), flits 8..11 in router 1's west VC 0 (full too), and the
- * tail has not left router 1, so router 1's east VC 0 is still A's.
- * That is the case of A at 8 flits: its tail left router 1 when flits
- * 4..7 entered router 2's west VC 0, so router 1's east VC 0 is free but
- * full (no credit) until router 2's ejection credits come back (cycle 60
- * and after). B (node 1 to node 2, 1 flit, cycle 30) bids at router 1 for
- * the east port, from the local input port whose arbiter has granted
- * nothing (pointer at VC 0): both east VCs are free.
- * - Without the key B takes VC 0 and waits at router 2 behind A's 4
- *   flits, which wait for the ejection credits: later than 60.
- * - With it VC 0 (full) is not asked for: B takes VC 1, empty, and at
- *   router 2 ejection VC 1 (A holds VC 0, whose credits are out; VC 1's
- *   are home): nothing in its way, its zero-load latency
- *   T0 = 2 Lloc + (H + 1) 4 + H = 2 + 8 + 1 = 11 (H = 1 hop, Lloc = 1). */
+ * leaves (eject_credit_delay = 60). A (node 0 to node 2, 8 flits, cycle 0)
+ * takes VC 0 all the way (every arbiter's first). Router 2 ejects its
+ * first 4 flits on ejection VC 0 and then has no credit for it until the
+ * first one's comes back, 60 cycles after it left; A's other 4 flits fill
+ * router 2's west VC 0 (4 slots), so router 1's east VC 0 has no credit,
+ * and A's tail has left router 1, which freed that VC: from then (about
+ * cycle 15) to past cycle 60 router 1's east VC 0 is free but full, and
+ * VC 1 free and empty. B (node 1 to node 2, 1 flit, cycle 30) bids at
+ * router 1 for the east port from the local input port, whose arbiter has
+ * granted nothing there (pointer at VC 0).
+ * - Without the key B takes VC 0 and waits for a credit, which comes when
+ *   router 2's west VC 0 drains, after the ejection credits: beyond cycle
+ *   60, a latency above 60 - 30.
+ * - With it VC 0 (full) is not asked for: B takes VC 1, and at router 2
+ *   ejection VC 1 (A holds VC 0, whose credits are out; VC 1's are home):
+ *   nothing in its way, its zero-load latency T0 = 2 Lloc + (H + 1) 4 + H
+ *   = 2 + 8 + 1 = 11 (H = 1 hop, Lloc = 1).
+ * The same with iSLIP (a whole allocator), separable output-first and
+ * va_in_pointer = router. A's latency is the same either way. */
 static uint64_t busy_when_full(int on, const char *extra, uint64_t *lat_a)
 {
     script_t sc = { 0 };
