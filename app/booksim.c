@@ -535,11 +535,14 @@ static void translate_timing(noc_bs_read_t *r, noc_config_t *cfg, long lat)
      * VCs freed at the tail, the credits never hold a flit back, and the
      * rtl core, which has none, runs the file too; with internal or output
      * speedup the ejection port's output queue can fill faster than it
-     * drains, and the credits bound it as in BookSim2) */
+     * drains, and the credits bound it as in BookSim2; with
+     * vc_busy_when_full an ejection VC whose credits are all out, as when
+     * the loop equals the buffer, is busy for a cycle) */
     unsigned long sl;
-    int speedup = strtod(noc_bs_value_of(r, "internal_speedup", &sl), NULL) != 1.0 ||
-                  strtol(noc_bs_value_of(r, "output_speedup", &sl), NULL, 10) != 1;
-    if (noc_bs_int_key(r, "wait_for_tail_credit", 0, 1, &wt) == 0 && (buf < loop || wt || speedup) &&
+    int fills = strtod(noc_bs_value_of(r, "internal_speedup", &sl), NULL) != 1.0 ||
+                strtol(noc_bs_value_of(r, "output_speedup", &sl), NULL, 10) != 1 ||
+                strtol(noc_bs_value_of(r, "vc_busy_when_full", &sl), NULL, 10) != 0;
+    if (noc_bs_int_key(r, "wait_for_tail_credit", 0, 1, &wt) == 0 && (buf < loop || wt || fills) &&
         noc_bs_int_key(r, "sw_alloc_delay", 0, 16, &sa) == 0) {
         long back = loop - (sa + prep + fin + 1);
         if (back < 1) {
@@ -614,6 +617,85 @@ static void translate_class_priority(noc_bs_read_t *r, noc_config_t *cfg)
     noc_bs_set(r, cfg, "class_priority", list, "class_priority");
 }
 
+/* subnets and the packet kinds' subnets. BookSim2 (main.cpp) builds
+ * `subnets` copies of the network; trafficmanager.cpp sends a packet
+ * without a kind (use_read_write = 0) on one drawn at random
+ * (RandomInt(subnets - 1)) and a packet of a kind on that kind's subnet.
+ * A network that carries nothing draws nothing and shares no state with
+ * the others (its routers skip their steps while idle; the sources keep a
+ * buffer state, a last class and a last VC per subnet), so a file whose
+ * kinds all travel on one subnet runs as with subnets = 1 (BookSim2's
+ * report is the same, byte for byte): noctua's one network is that
+ * subnet. Refused: packets spread over several networks (not modelled),
+ * a kind on a subnet past the last (BookSim2 would index past its
+ * networks), and hold_switch_for_packet = 1 with packets of several
+ * flits, on which BookSim2 stops (an idle subnet's sources look at
+ * another subnet's packet held for the switch: its assertion
+ * f->vc == _last_vc[n][subnet][last_class] fails). */
+static void translate_subnets(noc_bs_read_t *r)
+{
+    static const char *const kind[4] = { "read_request", "write_request", "read_reply", "write_reply" };
+    long nets = 1, rw = 0, hold = 0, sub[4] = { 0 }, size[4] = { 1, 1, 1, 1 };
+    unsigned long ln, lk;
+    if (noc_bs_int_key(r, "subnets", 1, 1024, &nets) || noc_bs_int_key(r, "use_read_write", 0, 1, &rw) ||
+        noc_bs_int_key(r, "hold_switch_for_packet", 0, 1, &hold))
+        return;
+    noc_bs_value_of(r, "subnets", &ln);
+    if (!rw) {
+        if (nets > 1)
+            noc_bs_refuse(r, ln, "'subnets = %ld' without use_read_write: BookSim2 sends each packet on one of its %ld "
+                          "networks drawn at random (trafficmanager.cpp, RandomInt(subnets - 1)), which share the load; "
+                          "noctua builds one network: not modelled (subnets > 1 is honoured when every packet kind "
+                          "travels on one subnet, the others carrying nothing)", nets, nets);
+        return;
+    }
+    /* the kinds a run makes: reads unless write_fraction = 1, writes
+     * unless 0 (sim_type = batch tosses an even coin: both) */
+    unsigned long lx;
+    int batch = strcmp(noc_bs_value_of(r, "sim_type", &lx), "batch") == 0;
+    double wf = strtod(noc_bs_value_of(r, "write_fraction", &lx), NULL);
+    int used[4] = { batch || wf < 1.0, batch || wf > 0.0, batch || wf < 1.0, batch || wf > 0.0 };
+    int first = -1, spread = 0, longer = 0;
+    for (int k = 0; k < 4; k++) {
+        char key[32];
+        snprintf(key, sizeof key, "%s_subnet", kind[k]);
+        if (noc_bs_int_key(r, key, -1000000, 1000000, &sub[k]))
+            return;
+        snprintf(key, sizeof key, "%s_size", kind[k]);
+        noc_bs_int_key(r, key, -1000000, 1000000, &size[k]);
+        if (!used[k])
+            continue;
+        snprintf(key, sizeof key, "%s_subnet", kind[k]);
+        noc_bs_value_of(r, key, &lk);
+        if (sub[k] < 0 || sub[k] >= nets) {
+            noc_bs_refuse(r, lk ? lk : ln, "'%s = %ld' with subnets = %ld: BookSim2's networks are 0 to %ld, it would "
+                          "index past them", key, sub[k], nets, nets - 1);
+            return;
+        }
+        spread |= first >= 0 && sub[k] != sub[first];
+        longer |= size[k] > 1;
+        if (first < 0)
+            first = k;
+    }
+    if (spread) {
+        char list[256];
+        size_t w = 0;
+        for (int k = 0; k < 4; k++)
+            if (used[k])
+                w += (size_t)snprintf(list + w, sizeof list - w, "%s%s %ld", w ? ", " : "", kind[k], sub[k]);
+        noc_bs_refuse(r, ln, "'subnets = %ld' with the packet kinds on different subnets (%s): BookSim2 sends each "
+                      "kind on its own network, where the kinds do not meet; noctua builds one network: not modelled "
+                      "(honoured when every kind a run makes travels on one subnet)", nets, list);
+    } else if (nets > 1 && hold && longer) {
+        unsigned long lh;
+        noc_bs_value_of(r, "hold_switch_for_packet", &lh);
+        noc_bs_refuse(r, lh ? lh : ln, "'subnets = %ld' with hold_switch_for_packet = 1 and packets of several flits: "
+                      "BookSim2 stops on its assertion f->vc == _last_vc[n][subnet][last_class] (trafficmanager.cpp: "
+                      "an idle subnet's sources take up another subnet's packet held for the switch): no meaning to "
+                      "honour", nets);
+    }
+}
+
 static void translate(noc_bs_read_t *r, noc_config_t *cfg)
 {
     long lat = 1;
@@ -638,6 +720,7 @@ static void translate(noc_bs_read_t *r, noc_config_t *cfg)
     translate_timing(r, cfg, lat);
     translate_sampling(r, cfg);
     translate_class_priority(r, cfg);
+    translate_subnets(r);
     noc_bs_set(r, cfg, "router", "vc", NULL);
     noc_bs_set(r, cfg, "va_in_pointer", "router", NULL); /* iq_router's one VC allocator over all output VCs */
     noc_bs_set(r, cfg, "class_latency", lat ? "" : r->class_lat[0] ? r->class_lat : NOC_BS_DFLY_CLASS_LATENCY, NULL);
@@ -681,6 +764,18 @@ int noc_bs_arg(noc_config_t *cfg, const char *key, const char *value, const char
     int shared = noc_config_get(cfg, key, probe, sizeof probe) == 0; /* a noctua parameter too */
     if (!k || (shared && !cfg->booksim))
         return 0; /* noctua's parameter, noctua's meaning */
+    size_t kl = strlen(key);
+    if (strcmp(key, "subnets") == 0 || (kl > 7 && strcmp(key + kl - 7, "_subnet") == 0)) {
+        /* (a file's subnets are checked against its packet kinds: one network, subnet 0, as an argument) */
+        char one[2] = { key[0] == 's' ? '1' : '0', '\0' };
+        double x;
+        if (number(value, &x) && x == one[0] - '0')
+            return 1;
+        snprintf(err, errlen, "BookSim2's '%s = %s': as an argument noctua honours %s only (its one network); in a "
+                 "BookSim2 file, subnets > 1 is honoured when every packet kind travels on one subnet", key, value,
+                 one);
+        return -1;
+    }
     if (k->disp == NOC_BS_CONV || (cfg->booksim && strcmp(key, "topology") == 0)) {
         if (cfg->booksim)
             snprintf(err, errlen, "BookSim2's '%s' is converted when a BookSim2 file is read (%s); as an argument "

@@ -21,7 +21,16 @@
 # it changes with one class; PRIO_KINDS too), empty (vc_prioritize_empty
 # = 1 with separable input-first allocators: an 8x8 mesh, 2 VCs of 8
 # flits with 1-flit packets and 4 VCs with 4-flit packets, from low load
-# to past saturation, and two rows of the latter without it), hold (only the rows of
+# to past saturation, and two rows of the latter without it), busy
+# (vc_busy_when_full = 1: an 8x8 mesh, 2 VCs of 4 flits, 4-flit packets,
+# iSLIP and separable input-first allocators, from low load to past
+# saturation, and two rows without it), shuffle (vc_shuffle_requests = 1:
+# an 8x8 mesh, 2 VCs of 8 flits with 1-flit packets and 4 VCs with 4-flit
+# packets, from low load to past saturation, and the mean over four seeds
+# near saturation with and without it), subnets (subnets = 2 with
+# use_read_write, every kind on subnet 1: the rw set's mesh rows below
+# saturation, which BookSim2 runs as with subnets = 1; past saturation its
+# drain of the replies' backlog runs for more than 10 minutes), hold (only the rows of
 # hold_switch_for_packet: an 8x8 mesh with 4-flit packets, with and without
 # the switch hold, from low load to saturation), wavefront (only the
 # switch allocators wavefront and rr_wavefront beside separable
@@ -127,7 +136,7 @@ if [ "${1:-}" = --patterns ]; then patterns=1; shift; fi
 BS=${1:?usage: tools/booksim_parity.sh [--patterns] BOOKSIM_BINARY [NOCTUA_BINARY [SET]]}
 NOC=${2:-build/noctua}
 SET=${3:-all}
-case $SET in all|refused|torus|knee|torsat|wtail|prio|donate|empty|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, refused, torus, knee, torsat, wtail, prio, donate, empty, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
+case $SET in all|refused|torus|knee|torsat|wtail|prio|donate|empty|busy|shuffle|subnets|hold|wavefront|alloc|speedup|speedup_int|conc|spec|fly|fattree|xy_yx|valiant|adaptive|rw|dfly|flatfly|ffroute|trees|bal) ;; *) echo "booksim_parity.sh: SET is all, refused, torus, knee, torsat, wtail, prio, donate, empty, busy, shuffle, subnets, hold, wavefront, alloc, speedup, speedup_int, conc, spec, fly, fattree, xy_yx, valiant, adaptive, rw, dfly, flatfly, ffroute, trees or bal, not '$SET'" >&2; exit 2 ;; esac
 BS=$(cd "$(dirname "$BS")" && pwd)/$(basename "$BS")
 NOC=$(cd "$(dirname "$NOC")" && pwd)/$(basename "$NOC")
 SRC=$(dirname "$BS")
@@ -255,6 +264,19 @@ own() { # NAME RATE TEXT: one of our configs at injection_rate RATE
   printf '%s\ninjection_rate = %s;\nsample_period = 10000;\n' "$3" "$2" >"$work/own"
   row "$1 @ $2" own
 }
+seeds() { # NAME RATE TEXT: the same, the mean over seed = 1 to 4 in both (near saturation one seed's latency moves)
+  for s in 1 2 3 4; do
+    printf '%s\ninjection_rate = %s;\nsample_period = 10000;\nseed = %s;\n' "$3" "$2" "$s" >"$work/seeds"
+    b=$( (cd "$work"; "$BS" seeds latency_thres=1.0e9 2>&1) | booksim_figures) || true
+    n=$( (cd "$work"; "$NOC" run --config seeds latency_thres=1.0e9 2>/dev/null) | noctua_figures) || true
+    echo "$b $n"
+  done | awk -v name="$1, mean of seed 1..4 @ $2" '
+    function pct(b, n) { return b == 0 ? "-" : sprintf("%+.1f", 100 * (n - b) / b) }
+    { bp += $1; bn += $2; ba += $3; np += $5; nn += $6; na += $7; k++; if ($8 != "below") st = $8 }
+    END {
+      printf "| %s | %.4g | %.2f | %s | %.4g | %.2f | %s | %.4g | %.4f | %s | %s |\n", name, bp / k, np / k,
+        pct(bp, np), bn / k, nn / k, pct(bn, nn), ba / k, na / k, pct(ba, na), st == "" ? "below in all 4" : st }'
+}
 # concentration: several nodes on a router (anynet files)
 if [ "$SET" = conc ]; then
   cp "$SRC/examples/anynet/anynet_file" "$work/anynet_file"
@@ -369,6 +391,36 @@ if [ "$SET" = empty ]; then
   for r in 0.15 0.28 0.35; do own "mesh 8x8, 2 VCs, 1-flit, vc_prioritize_empty" "$r" "$em num_vcs = 2; vc_prioritize_empty = 1;"; done
   for r in 0.05 0.08 0.095 0.12; do own "mesh 8x8, 4 VCs, 4-flit, vc_prioritize_empty" "$r" "$em num_vcs = 4; packet_size = 4; vc_prioritize_empty = 1;"; done
   for r in 0.08 0.095; do own "mesh 8x8, 4 VCs, 4-flit, without it" "$r" "$em num_vcs = 4; packet_size = 4;"; done
+  exit 0
+fi
+# vc_busy_when_full = 1: a free output VC without a credit is not asked for
+if [ "$SET" = busy ]; then
+  bf='topology = mesh; k = 8; n = 2; routing_function = dim_order; vc_buf_size = 4; num_vcs = 2; packet_size = 4; traffic = uniform;'
+  for r in 0.03 0.06 0.07 0.12; do own "mesh 8x8, 2 VCs of 4, 4-flit, iSLIP, vc_busy_when_full" "$r" "$bf vc_busy_when_full = 1;"; done
+  sif='vc_allocator = separable_input_first; sw_allocator = separable_input_first;'
+  for r in 0.03 0.06 0.07 0.12; do own "mesh 8x8, 2 VCs of 4, 4-flit, separable, vc_busy_when_full" "$r" "$bf $sif vc_busy_when_full = 1;"; done
+  for r in 0.06 0.07; do own "mesh 8x8, 2 VCs of 4, 4-flit, iSLIP, without it" "$r" "$bf"; done
+  exit 0
+fi
+# vc_shuffle_requests = 1: the VC allocator's requesters VC-major
+if [ "$SET" = shuffle ]; then
+  sh='topology = mesh; k = 8; n = 2; routing_function = dim_order; vc_buf_size = 8; traffic = uniform; vc_shuffle_requests = 1;'
+  for r in 0.15 0.28 0.35; do own "mesh 8x8, 2 VCs, 1-flit, vc_shuffle_requests" "$r" "$sh num_vcs = 2;"; done
+  sif='vc_allocator = separable_input_first; sw_allocator = separable_input_first;'
+  for r in 0.05 0.08 0.095 0.12; do own "mesh 8x8, 4 VCs, 4-flit, separable, vc_shuffle_requests" "$r" "$sh $sif num_vcs = 4; packet_size = 4;"; done
+  seeds "mesh 8x8, 4 VCs, 4-flit, separable, vc_shuffle_requests" 0.095 "$sh $sif num_vcs = 4; packet_size = 4;"
+  seeds "mesh 8x8, 4 VCs, 4-flit, separable, without it" 0.095 "${sh/vc_shuffle_requests = 1;/} $sif num_vcs = 4; packet_size = 4;"
+  exit 0
+fi
+# subnets = 2, every packet kind on subnet 1 (the other network idle)
+if [ "$SET" = subnets ]; then
+  sn='topology = mesh; k = 8; n = 2; routing_function = dim_order; use_read_write = 1; read_request_begin_vc = 0;
+read_request_end_vc = 1; write_request_begin_vc = 0; write_request_end_vc = 1; read_reply_begin_vc = 2; read_reply_end_vc = 3;
+write_reply_begin_vc = 2; write_reply_end_vc = 3; vc_buf_size = 8; num_vcs = 4; traffic = uniform;
+subnets = 2; read_request_subnet = 1; read_reply_subnet = 1; write_request_subnet = 1; write_reply_subnet = 1;'
+  for r in 0.02 0.08 0.13 0.20; do own "mesh 8x8, 4 VCs, use_read_write, subnets = 2 (all on 1)" "$r" "$sn"; done
+  sz='read_request_size = 1; read_reply_size = 5; write_request_size = 5; write_reply_size = 1;'
+  for r in 0.01 0.03; do own "mesh 8x8, 4 VCs, use_read_write, 1/5-flit, subnets = 2 (all on 1)" "$r" "$sn $sz"; done
   exit 0
 fi
 # vc_priority_donation = 1: a VC ranks as its highest-ranked flit

@@ -88,6 +88,8 @@ fattree:2:3 injection_rate=0.3
 torus:6x6 injection_rate=0.3 routing_function=dor_bal_booksim
 mesh:8x8 injection_rate=0.35 routing_function=min_adapt va_in_pointer=router num_vcs=4
 flatfly:4:2 injection_rate=0.3 routing_function=ugal num_vcs=4 va_in_pointer=router
+mesh:8x8 injection_rate=0.35 num_vcs=2 vc_buf_size=4 packet_size=4 vc_busy_when_full=1 vc_shuffle_requests=1 eject_credit_delay=3
+mesh:6x6 injection_rate=0.4 num_vcs=2 vc_buf_size=2 vc_busy_when_full=1 vc_shuffle_requests=1 vc_allocator=islip
 LIST
 
 # refused by name, exit 2

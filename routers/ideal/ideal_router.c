@@ -80,6 +80,11 @@ static int ideal_create(struct noc_sim *s, char *err, size_t errlen)
                  "router honours 1");
         return -1;
     }
+    if (s->cfg.vc_busy_when_full || s->cfg.vc_shuffle_requests) {
+        snprintf(err, errlen, "parameter '%s': the ideal router has no VC allocation; only the vc router honours 1",
+                 s->cfg.vc_busy_when_full ? "vc_busy_when_full" : "vc_shuffle_requests");
+        return -1;
+    }
     if (s->cfg.hold_switch_for_packet) {
         snprintf(err, errlen, "parameter 'hold_switch_for_packet': the ideal router has no switch allocation; "
                  "only the vc router honours 1");

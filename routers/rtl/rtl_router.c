@@ -145,6 +145,16 @@ static int check_config(const struct noc_sim *s, char *err, size_t errlen)
                  "round-robin order, empty or not; only the vc router honours 1");
         return -1;
     }
+    if (c->vc_busy_when_full) {
+        snprintf(err, errlen, "parameter 'vc_busy_when_full': the rtl router's core asks for the free output VCs "
+                 "whatever their credits; only the vc router honours 1");
+        return -1;
+    }
+    if (c->vc_shuffle_requests) {
+        snprintf(err, errlen, "parameter 'vc_shuffle_requests': the rtl router's core numbers its VC allocator's "
+                 "requesters port-major; only the vc router honours 1");
+        return -1;
+    }
     if (c->hold_switch_for_packet) {
         snprintf(err, errlen, "parameter 'hold_switch_for_packet': the rtl router's core allocates the switch "
                  "flit by flit; only the vc router honours 1");

@@ -88,6 +88,7 @@ typedef struct vc_node {
     int32_t base;       /* global index of its port 0 */
     int32_t n;          /* the node */
     int32_t locals;     /* its local ports, 0 .. locals - 1 (its terminals; 1 without concentration) */
+    int32_t ports;      /* its input ports, lane ports included (vc_shuffle_requests' P) */
     uint64_t hold_in;   /* hold_switch_for_packet: switch inputs one of whose VCs holds the
                            switch for its packet (vc_hold_vc), to that VC's output port */
 } vc_node_t;
@@ -115,7 +116,8 @@ typedef struct vc_state {
     int va_whole;              /* 1: vc_allocator is a whole kind: one allocator over a node's input
                                   VCs and all its output VCs (port * V + VC), BookSim2's, in
                                   va_all (vc_vcalloc.h) instead of the per-port ones; 2:
-                                  vc_prioritize_empty (va_empty), the per-port ones; either
+                                  vc_prioritize_empty (va_empty), vc_busy_when_full (va_full) or
+                                  vc_shuffle_requests (va_shuf), the per-port ones; either
                                   runs in an instance of its own */
     noc_alloc_t *va_all;       /* per node, with va_whole */
     int max_ports;             /* largest port count of a node, lane ports included */
@@ -175,6 +177,10 @@ typedef struct vc_state {
     int donate;                /* vc_priority_donation (vc_rank.c) */
     int va_empty;              /* vc_prioritize_empty with an allocator that ranks it (vc_vcalloc.h;
                                   va_whole 2) */
+    int va_full;               /* vc_busy_when_full: a free output VC without a credit is not asked
+                                  for (vc_vcalloc.h; va_whole 2 unless a whole kind's 1) */
+    int va_shuf;               /* vc_shuffle_requests: the VC allocators' requester of local input
+                                  VC l is VC-major, vc_va_id (vc_vcalloc.h; va_whole as va_full) */
 
     /* hold_switch_for_packet (vc_hold.c) */
     int hold;                  /* hold_switch_for_packet */

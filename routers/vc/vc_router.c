@@ -81,10 +81,13 @@ static void size_state(const struct noc_sim *s, vc_state_t *r, noc_arb_kind_t ak
     noc_alloc_kind_t sak = noc_alloc_kind_parse(c->sw_allocator);
     r->sa_wave = noc_alloc_kind_is_whole(sak);
     /* 1: a whole VC allocator; 2: vc_prioritize_empty with a separable
-     * input-first one (vc_vcalloc.h); either an instance of its own */
+     * input-first one, vc_busy_when_full or vc_shuffle_requests with the
+     * per-port ones (vc_vcalloc.h); either an instance of its own */
     noc_alloc_kind_t vak = noc_alloc_kind_parse(c->vc_allocator);
     r->va_empty = c->vc_prioritize_empty && vak == NOC_ALLOC_INPUT_FIRST;
-    r->va_whole = noc_alloc_kind_is_whole(vak) ? 1 : r->va_empty ? 2 : 0;
+    r->va_full = c->vc_busy_when_full != 0;
+    r->va_shuf = c->vc_shuffle_requests != 0;
+    r->va_whole = noc_alloc_kind_is_whole(vak) ? 1 : r->va_empty || r->va_full || r->va_shuf ? 2 : 0;
     r->W = (r->max_ports * r->V + 63) / 64;
     r->ej_class = gr->eject_vclass;
     r->fast = r->W == 1 && r->S == 1 && !gr->term_base && !r->ej_credits && !r->ej_class && !s->cfg.use_read_write &&
@@ -229,6 +232,22 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
             return -1;
         }
     }
+    for (int busy = 1; busy >= 0; busy--) { /* vc_busy_when_full, vc_shuffle_requests */
+        if (!(busy ? c->vc_busy_when_full : c->vc_shuffle_requests))
+            continue;
+        const char *with = c->speculative ? "speculative = 1"
+                           : c->internal_speedup != 1.0 || c->output_speedup != 1 ? "internal or output speedup"
+                           : gr->route_set ? "adaptive routing"
+                           : busy && c->vc_alloc_delay > 1 ? "vc_alloc_delay > 1 (BookSim2 then also drops a grant "
+                                                             "whose output VC has filled during the stage)"
+                           : !busy && strcmp(c->priority, "none") != 0 ? "a priority other than none"
+                                                                       : NULL;
+        if (with) {
+            snprintf(err, errlen, "parameter '%s': 1 with %s is not modelled yet (leave it 0)",
+                     busy ? "vc_busy_when_full" : "vc_shuffle_requests", with);
+            return -1;
+        }
+    }
     if (noc_vc_sp_check(s, err, errlen) != 0 || noc_vc_adapt_check(s, err, errlen) != 0)
         return -1;
     return noc_vc_spec_check(s, err, errlen);
@@ -248,6 +267,7 @@ static void init_node(struct noc_sim *s, vc_state_t *r, const layout_t *lp, int 
     nd->base = gr->port_base[n];
     nd->n = n;
     nd->locals = noc_graph_locals(gr, n);
+    nd->ports = P;
     nd->set = (uint64_t *)(at + L.set);
     nd->ivc = (vc_ivc_t *)(at + L.ivc);
     nd->credits = (int16_t *)(at + L.credits);

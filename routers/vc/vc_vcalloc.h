@@ -28,6 +28,42 @@ static inline uint64_t vc_empty_first(const vc_state_t *r, const vc_node_t *nd, 
     return empty ? empty : want;
 }
 
+/* vc_busy_when_full (BookSim2's: iq_router.cpp's VC allocation asks for
+ * no output VC that BufferState::IsFullFor, its downstream buffer full):
+ * of the free output VCs `want` of port o, those with a credit. (An
+ * ejection port's counters stay at the depth unless it counts credits,
+ * eject_credit_delay: never full then, as BookSim2's ejection VCs whose
+ * credits come back before the buffer fills.) */
+static inline uint64_t vc_with_credit(const vc_state_t *r, const vc_node_t *nd, int o, uint64_t want)
+{
+    for (uint64_t b = want; b; b &= b - 1) {
+        int ov = __builtin_ctzll(b);
+        if (nd->credits[o * r->V + ov] <= 0)
+            want &= ~(UINT64_C(1) << ov);
+    }
+    return want;
+}
+
+/* vc_shuffle_requests (BookSim2's: iq_router.cpp numbers the VC
+ * allocator's requesters vc * inputs + input instead of input * vcs +
+ * vc): the requester of local input VC l (port p, VC v) in the node's VC
+ * allocators, v * P + p (P its input ports), and back. Their arbiters'
+ * turns go VC-major; any P above the port numbers gives the same order,
+ * so the node's own port count stands for BookSim2's router radix.
+ * Without the key (a constant in the instances without va_whole), l. */
+VC_INLINE int vc_va_id(const vc_ctx_t *x, int l)
+{
+    if (!(x->va_whole && x->r->va_shuf))
+        return l;
+    return x->r->l_vc[l] * x->nd->ports + x->r->l_port[l];
+}
+VC_INLINE int vc_va_l(const vc_ctx_t *x, int id)
+{
+    if (!(x->va_whole && x->r->va_shuf))
+        return id;
+    return (id % x->nd->ports) * x->V + id / x->nd->ports;
+}
+
 /* va_in_pointer = router: input VC l was granted at output port o. BookSim2
  * keeps one round-robin pointer per input VC over all the router's output
  * VCs (o*V + ov + 1 now), so at every other port its next request starts
@@ -40,7 +76,7 @@ VC_INLINE void vc_va_router_ptr(vc_ctx_t *x, int l, int o)
     uint8_t *last = &x->nd->va_last[l];
     int prev = *last - 1;
     if (prev >= 0 && prev != o)
-        vc_va_alloc(x->r, x->nd, prev)->in_ptr[l] = 0;
+        vc_va_alloc(x->r, x->nd, prev)->in_ptr[vc_va_id(x, l)] = 0;
     *last = (uint8_t)(o + 1);
 }
 
@@ -87,6 +123,8 @@ VC_INLINE void vc_alloc_shared(vc_ctx_t *x)
             const vc_ivc_t *q = &ivc[l];
             int o = q->rport;
             uint64_t want = port[o].ovc_free & r->class_mask[q->rclass], ob = UINT64_C(1) << o;
+            if (x->va_whole && r->va_full) /* (a constant 0 in the instances without) */
+                want = vc_with_credit(r, nd, o, want);
             if (!want)
                 continue;
             r->lvc[m] = (int16_t)l;
@@ -106,15 +144,15 @@ VC_INLINE void vc_alloc_shared(vc_ctx_t *x)
         int o = __builtin_ctzll(ports);
         noc_alloc_t *a = vc_va_alloc(r, nd, o);
         if (!((multi >> o) & 1)) {
-            int k = first[o], l = r->lvc[k];
-            int ov = vc_alloc_pick(x, a, l, r->mask[k]);
-            vc_alloc_update(x, a, l, ov);
+            int k = first[o], l = r->lvc[k], id = vc_va_id(x, l);
+            int ov = vc_alloc_pick(x, a, id, r->mask[k]);
+            vc_alloc_update(x, a, id, ov);
             vc_grant(x, &ivc[l], &port[o], l, ov);
             continue;
         }
         int cnt = 0;
         for (int k = first[o]; k >= 0; k = r->next[k]) {
-            r->who[cnt] = r->lvc[k];
+            r->who[cnt] = (int16_t)vc_va_id(x, r->lvc[k]);
             mask2[cnt] = r->mask[k];
             cnt++;
         }
@@ -122,9 +160,11 @@ VC_INLINE void vc_alloc_shared(vc_ctx_t *x)
             noc_vc_va_ranked(x->s, r, nd, a, cnt, r->who, mask2, r->grant);
         else
             noc_alloc_run_sparse_separable(a, cnt, r->who, mask2, r->grant); /* (no wavefront VA) */
-        for (int j = 0; j < cnt; j++)
+        for (int j = 0; j < cnt; j++) {
+            int l = vc_va_l(x, r->who[j]);
             if (r->grant[j] >= 0)
-                vc_grant(x, &ivc[r->who[j]], &port[o], r->who[j], r->grant[j]);
+                vc_grant(x, &ivc[l], &port[o], l, r->grant[j]);
+        }
     }
 }
 
@@ -139,11 +179,17 @@ VC_INLINE void vc_va_alone(vc_ctx_t *x, int l)
     uint64_t want = pt->ovc_free & r->class_mask[q->rclass];
     if (!want)
         return;
-    if (x->va_whole && r->va_empty) /* (a constant 0 in the instances without) */
+    if (x->va_whole && r->va_full) { /* (a constant 0 in the instances without) */
+        want = vc_with_credit(r, x->nd, q->rport, want);
+        if (!want)
+            return;
+    }
+    if (x->va_whole && r->va_empty)
         want = vc_empty_first(r, x->nd, q->rport, want);
     noc_alloc_t *a = vc_va_alloc(r, x->nd, q->rport);
-    int ov = vc_alloc_pick(x, a, l, want);
-    vc_alloc_update(x, a, l, ov);
+    int id = vc_va_id(x, l);
+    int ov = vc_alloc_pick(x, a, id, want);
+    vc_alloc_update(x, a, id, ov);
     vc_grant(x, q, pt, l, ov);
 }
 
@@ -163,9 +209,11 @@ __attribute__((noinline, cold)) static void vc_va_whole(vc_ctx_t *x)
             int l = 64 * w + __builtin_ctzll(bits);
             const vc_ivc_t *q = &nd->ivc[l];
             uint64_t want = nd->port[q->rport].ovc_free & r->class_mask[q->rclass];
+            if (r->va_full)
+                want = vc_with_credit(r, nd, q->rport, want);
             if (!want)
                 continue;
-            r->who[m] = (int16_t)l;
+            r->who[m] = (int16_t)vc_va_id(x, l);
             r->mask[m] = want << (q->rport * V);
             m++;
         }
@@ -175,7 +223,7 @@ __attribute__((noinline, cold)) static void vc_va_whole(vc_ctx_t *x)
     else
         noc_alloc_run_sparse_general(&r->va_all[x->n], m, r->who, r->mask, r->grant);
     for (int k = 0; k < m; k++) {
-        int g = r->grant[k], l = r->who[k];
+        int g = r->grant[k], l = vc_va_l(x, r->who[k]);
         if (g >= 0)
             vc_grant(x, &nd->ivc[l], &nd->port[g / V], l, g % V);
     }

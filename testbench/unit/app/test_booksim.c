@@ -44,21 +44,21 @@ static void test_every_refused_key_named(void **state)
     put("three.cfg",
         "topology = mesh;\n"
         "k = 4;\n"
-        "vc_busy_when_full = 1;\n"        /* 3: a value noctua does not honour */
+        "noq = 1;\n"                      /* 3: a value noctua does not honour */
         "routing_function = dor;\n"
         "physical_subnetworks = 2;\n"    /* 5: a key noctua does not honour */
         "n = 2;\n"
         "warp_drive = 9;\n");              /* 7: nobody's key */
     assert_int_equal(cmd_run("run --config three.cfg", NULL, &err), 2);
-    assert_non_null(strstr(err, "three.cfg:3: 'vc_busy_when_full = 1'"));
+    assert_non_null(strstr(err, "three.cfg:3: 'noq = 1'"));
     assert_non_null(strstr(err, "three.cfg:5: BookSim2's 'physical_subnetworks'"));
     assert_non_null(strstr(err, "three.cfg:7: 'warp_drive'"));
     assert_non_null(strstr(err, "3 lines above"));
     free(err);
     /* the same as key=value arguments, all three named */
-    assert_int_equal(cmd_run("run mesh:4x4 physical_subnetworks=2 vc_busy_when_full=1 warp=2", NULL, &err), 2);
+    assert_int_equal(cmd_run("run mesh:4x4 physical_subnetworks=2 noq=1 warp=2", NULL, &err), 2);
     assert_non_null(strstr(err, "'physical_subnetworks=2'"));
-    assert_non_null(strstr(err, "'vc_busy_when_full=1'"));
+    assert_non_null(strstr(err, "'noq=1'"));
     assert_non_null(strstr(err, "'warp=2'"));
     free(err);
     /* BookSim2's loop needs a period: max_samples = 0 is refused, in a file
@@ -72,9 +72,9 @@ static void test_every_refused_key_named(void **state)
     assert_non_null(strstr(err, "'max_samples = 0'"));
     free(err);
     /* two statements on one line, the second refused by its line */
-    put("two.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor;\nsubnets = 1; vc_shuffle_requests = 1;\n");
+    put("two.cfg", "topology = mesh; k = 4; n = 2; routing_function = dor;\nsubnets = 1; noq = 1;\n");
     assert_int_equal(cmd_run("run --config two.cfg", NULL, &err), 2);
-    assert_non_null(strstr(err, "two.cfg:2: 'vc_shuffle_requests = 1'"));
+    assert_non_null(strstr(err, "two.cfg:2: 'noq = 1'"));
     assert_null(strstr(err, "subnets"));
     free(err);
 }

@@ -185,6 +185,98 @@ static void test_read_write(void **state)
     }
 }
 
+/* vc_busy_when_full and vc_shuffle_requests reach noctua's keys of the
+ * same names; with vc_busy_when_full the ejection ports count credits, as
+ * BookSim2's ejection VCs can be full: BookSim2's loop of crossbar + 4 +
+ * credit_delay = 1 + 4 + 0 = 5 cycles less noctua's switch, crossbar and
+ * ejection channel (1 + 1 + 1) leaves eject_credit_delay = 2; without it
+ * (8 slots, more than the loop) they count none (0). */
+static void test_vc_alloc_keys(void **state)
+{
+    (void)state;
+    noc_config_t cfg;
+    char err[1200];
+    const char *mesh = "topology = mesh; k = 4; n = 2; routing_function = dor;\n";
+    char text[512];
+    assert_int_equal(load("va0.cfg", mesh, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.vc_busy_when_full, 0);
+    assert_int_equal(cfg.vc_shuffle_requests, 0);
+    assert_int_equal(cfg.eject_credit_delay, 0);
+    snprintf(text, sizeof text, "%svc_busy_when_full = 1; vc_shuffle_requests = 1;\n", mesh);
+    assert_int_equal(load("va1.cfg", text, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.vc_busy_when_full, 1);
+    assert_int_equal(cfg.vc_shuffle_requests, 1);
+    assert_int_equal(cfg.eject_credit_delay, 2);
+}
+
+/* subnets (BookSim2's copies of the network, main.cpp and
+ * trafficmanager.cpp): a packet of a kind travels on its kind's subnet,
+ * one without a kind on a subnet drawn at random. A network that carries
+ * nothing draws nothing and shares nothing (BookSim2's reports of
+ * subnets = 1, 2 and 3 with every kind on one subnet are the same, byte
+ * for byte): such a file is the file without subnets, noctua's parameters
+ * the same. Refused by name: no kinds (the draw spreads the packets),
+ * kinds on different subnets, a subnet past the last, and
+ * hold_switch_for_packet = 1 with packets of several flits (BookSim2
+ * stops on an assertion); as an argument, 1 (0 for a kind's) only. */
+static void test_subnets(void **state)
+{
+    (void)state;
+    const char *mesh = "topology = mesh; k = 4; n = 2; routing_function = dor; use_read_write = 1;\n";
+    noc_config_t one, cfg;
+    char err[1200], text[768];
+    assert_int_equal(load("sn1.cfg", mesh, &one, err, sizeof err), 0);
+    static const char *const same[] = {
+        "subnets = 2;",
+        "subnets = 3; read_request_subnet = 2; read_reply_subnet = 2; write_request_subnet = 2; write_reply_subnet = 2;",
+        /* no writes made: their subnet is never read */
+        "subnets = 2; write_fraction = 0; write_request_subnet = 1; write_reply_subnet = 7;",
+        /* 1-flit packets: BookSim2 holds nothing for the switch */
+        "subnets = 2; hold_switch_for_packet = 1;",
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        snprintf(text, sizeof text, "%s%s\n", mesh, same[i]);
+        if (load("sn2.cfg", text, &cfg, err, sizeof err) != 0)
+            fail_msg("%s: %s", same[i], err);
+        if (strstr(same[i], "write_fraction"))
+            cfg.write_fraction = one.write_fraction;
+        if (strstr(same[i], "hold_switch"))
+            cfg.hold_switch_for_packet = one.hold_switch_for_packet;
+        assert_memory_equal(&cfg, &one, sizeof cfg);
+    }
+    static const char *const bad[][2] = {
+        { "use_read_write = 0; subnets = 2;", "sn3.cfg:2: 'subnets = 2' without use_read_write: BookSim2 sends each "
+                                              "packet on one of its 2 networks drawn at random" },
+        { "subnets = 2; read_reply_subnet = 1;", "sn3.cfg:2: 'subnets = 2' with the packet kinds on different subnets "
+                                                 "(read_request 0, write_request 0, read_reply 1, write_reply 0)" },
+        { "subnets = 2; write_fraction = 1; write_request_subnet = 1; write_reply_subnet = 1; read_reply_subnet = 0;\n"
+          "read_request_subnet = 1;",
+          "" },
+        { "read_reply_subnet = 1;", "sn3.cfg:2: 'read_reply_subnet = 1' with subnets = 1: BookSim2's networks are 0 to "
+                                    "0" },
+        { "subnets = 2; hold_switch_for_packet = 1; read_reply_size = 4;",
+          "sn3.cfg:2: 'subnets = 2' with hold_switch_for_packet = 1 and packets of several flits: BookSim2 stops" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s\n", mesh, bad[i][0]);
+        put("sn3.cfg", text);
+        char *out = NULL, *e = NULL;
+        int rc = cmd_run("run --config sn3.cfg --quiet sample_cycles=100", &out, &e);
+        if (!bad[i][1][0]) { /* (writes only, all on subnet 1: honoured) */
+            assert_int_equal(rc, 0);
+        } else if (rc != 2 || !strstr(e, bad[i][1])) {
+            fail_msg("%s: exit %d, '%s' lacks '%s'", bad[i][0], rc, e, bad[i][1]);
+        }
+        free(out);
+        free(e);
+    }
+    char *e = NULL;
+    assert_int_equal(cmd_run("run mesh:4x4 subnets=2 read_reply_subnet=1", NULL, &e), 2);
+    assert_non_null(strstr(e, "'subnets = 2': as an argument noctua honours 1 only"));
+    assert_non_null(strstr(e, "'read_reply_subnet = 1': as an argument noctua honours 0 only"));
+    free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +285,8 @@ int main(void)
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_command_line),
         cmocka_unit_test(test_read_write),
+        cmocka_unit_test(test_subnets),
+        cmocka_unit_test(test_vc_alloc_keys),
     };
     return cmocka_run_group_tests(tests, cmd_setup, cmd_teardown);
 }

@@ -47,7 +47,8 @@ static void test_booleans(void **state)
                                          "memory_check", "self_traffic", "booksim", "node_stats",
                                          "measure_queued", "speculative", "spec_check_elig", "spec_check_cred",
                                          "spec_mask_by_reqs", "link_credits", "use_read_write", "rtl_toggles",
-                                         "vc_priority_donation", "vc_prioritize_empty" };
+                                         "vc_priority_donation", "vc_prioritize_empty", "vc_busy_when_full",
+                                         "vc_shuffle_requests" };
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
         assert_int_equal(set(flags[i], "1"), 0);
         assert_int_equal(set(flags[i], "0"), 0);
@@ -61,11 +62,12 @@ static void test_booleans(void **state)
     int bools = 0;
     for (size_t i = 0; i < n; i++)
         bools += p[i].type == NOC_PARAM_BOOL;
-    assert_int_equal(bools, 20); /* check, lookahead, sync_steps, injection_rate_uses_flits, memory_check,
+    assert_int_equal(bools, 22); /* check, lookahead, sync_steps, injection_rate_uses_flits, memory_check,
                                     self_traffic, booksim, node_stats, measure_queued, wait_for_tail_credit,
                                     hold_switch_for_packet, speculative, spec_check_elig, spec_check_cred,
                                     spec_mask_by_reqs, link_credits, use_read_write, rtl_toggles,
-                                    vc_priority_donation, vc_prioritize_empty */
+                                    vc_priority_donation, vc_prioritize_empty, vc_busy_when_full,
+                                    vc_shuffle_requests */
 }
 
 static void test_reals(void **state)
