@@ -98,6 +98,27 @@ static inline void script_config(noc_config_t *cfg, const char *const *kv)
     }
 }
 
+/* Each row {setting, setting or NULL, text} of bad[0 .. n-1]: a simulator
+ * of mesh:4x4 with the two settings is refused, with text in the message
+ * (and `also`, unless NULL). */
+static inline void script_expect_refused(const char *const (*bad)[3], size_t n, const char *also)
+{
+    for (size_t i = 0; i < n; i++) {
+        char err[512];
+        noc_config_t cfg;
+        noc_config_defaults(&cfg);
+        script_config(&cfg, (const char *const[]){ bad[i][0], bad[i][1], NULL });
+        noc_topo_t *t = noc_topo_create("mesh:4x4", 0, err, sizeof err);
+        script_t sc = { 0 };
+        noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), script_traffic(&sc), err, sizeof err);
+        if (s)
+            fail_msg("%s %s: not refused", bad[i][0], bad[i][1] ? bad[i][1] : "");
+        if (!strstr(err, bad[i][2]) || (also && !strstr(err, also)))
+            fail_msg("%s %s: '%s' lacks '%s'", bad[i][0], bad[i][1] ? bad[i][1] : "", err, bad[i][2]);
+        noc_topo_destroy(t);
+    }
+}
+
 /* A simulator of SPEC (topology flags `flags`) fed by script sc, with the
  * defaults but no warm-up, then the settings kv. The topology is returned
  * in *topo (the caller destroys both). */

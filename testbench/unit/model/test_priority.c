@@ -453,20 +453,7 @@ static void test_refusals(void **state)
         { "vc_prioritize_empty=1", "vc_allocator=wavefront", "wavefront" },
         { "vc_prioritize_empty=1", "speculative=1", "speculative" },
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char err[512];
-        noc_config_t cfg;
-        noc_config_defaults(&cfg);
-        script_config(&cfg, (const char *const[]){ bad[i][0], bad[i][1], NULL });
-        noc_topo_t *t = noc_topo_create("mesh:4x4", 0, err, sizeof err);
-        script_t sc = { 0 };
-        noc_sim_t *s = noc_sim_create(&cfg, noc_topo_graph(t), script_traffic(&sc), err, sizeof err);
-        if (s)
-            fail_msg("%s %s: not refused", bad[i][0], bad[i][1] ? bad[i][1] : "");
-        if (!strstr(err, bad[i][2]))
-            fail_msg("%s: '%s' lacks '%s'", bad[i][0], err, bad[i][2]);
-        noc_topo_destroy(t);
-    }
+    script_expect_refused(bad, sizeof bad / sizeof bad[0], NULL);
 }
 
 int main(void)
