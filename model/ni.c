@@ -44,8 +44,12 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
             s->hist_log[s->hist_log_n++] = (uint32_t)(lat < NOC_LAT_HIST ? lat : NOC_LAT_HIST);
         else
             st->lat_hist[lat < NOC_LAT_HIST ? lat : NOC_LAT_HIST]++;
-        if (s->nst)
+        if (s->nst && s->src_log) { /* a thread's view: the source's figures after the cycle */
+            noc_node_lat_dst(s->nst, p->dst, lat);
+            s->src_log[s->hist_log_n - 1] = (noc_src_lat_t){ lat, p->src };
+        } else if (s->nst) {
             noc_node_lat_add(s->nst, p->src, p->dst, lat);
+        }
         st->packets++;
         st->flits += p->size;
         st->measured_outstanding--;

@@ -260,7 +260,16 @@ struct noc_sim {
     struct noc_batch *batch;
     uint32_t *hist_log;
     uint32_t hist_log_n;
+    /* node_stats in a thread's view: the measured packets it delivered as
+     * (source, latency), whose source's figures the run adds after the
+     * cycle (the source may be another part's); NULL otherwise */
+    struct noc_src_lat *src_log;
 };
+
+typedef struct noc_src_lat {
+    uint64_t lat;
+    int32_t src;
+} noc_src_lat_t;
 
 /* Source n (terminal n; with classes > 1, a class's source of a terminal,
  * noc_sim.ni) makes a packet (traffic ops' make) and queues it, created at `created`: 1, or 0 when it made none (no destination, a

@@ -237,7 +237,7 @@ int noc_sim_ranks_setup(struct noc_sim *s, char *err, size_t errlen)
         return 0;
     int R = noc_ranks_size();
     char why[NOC_CONFIG_STR_MAX + 100];
-    const char *no = noc_sim_parts_refused(s, why, sizeof why, 1);
+    const char *no = noc_sim_parts_refused(s, why, sizeof why);
     if (!no && R > s->n_nodes)
         no = "more ranks than the fabric has nodes";
     if (!no && s->classes > 256)

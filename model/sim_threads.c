@@ -35,8 +35,8 @@
  *
  * Not in this step (refused by name in noc_sim_threads_setup, and for
  * programs and --waves by pe_build.c and the CLI): routers without a
- * thread_state (ideal, rtl), internal/output speedup, node_stats, check = 1,
- * batch and request/reply traffic. */
+ * thread_state (ideal, rtl), internal/output speedup, check = 1, batch and
+ * request/reply traffic. */
 #include "model/sim_threads.h"
 #include "model/sim_eval.h"
 #include "model/sim_ranks.h"
@@ -61,6 +61,7 @@ typedef struct part {
     uint32_t *slots;     /* the view's packet free list: its batch, then the packets it delivers */
     uint32_t batch;      /* packet slots given a cycle: its NIs' injection lanes */
     uint32_t *log;       /* latency bins of the measured packets it delivered */
+    noc_src_lat_t *src_log; /* node_stats: their sources and latencies (as log) */
     noc_class_stats_t *cst; /* classes > 1: the view's per-class figures (from 0 each cycle) */
     int32_t *work;       /* the view's work counts (its part's, then others' additions) */
     uint8_t *listed;     /* the view's listed flags (its part's, then others' from 0) */
@@ -91,7 +92,7 @@ int noc_sim_threads_count(long long cfg_threads, int n_nodes)
     return t < 1 ? 1 : (int)t;
 }
 
-const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len, int ranks)
+const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len)
 {
     const noc_config_t *c = &s->cfg;
     if (c->internal_speedup != 1.0 || c->output_speedup != 1)
@@ -104,8 +105,6 @@ const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len
         snprintf(why, len, "the %s router", s->rops->name);
         return why;
     }
-    if (c->node_stats && !ranks) /* (ranks sum the nodes' figures at the end: model/sim_ranks.c) */
-        return "node_stats (--nodes-csv)";
     if (c->check)
         return "check=1";
     return NULL;
@@ -124,7 +123,7 @@ int noc_sim_threads_setup(struct noc_sim *s, char *err, size_t errlen)
     if (T == 1)
         return 0;
     char why[NOC_CONFIG_STR_MAX + 100];
-    const char *no = noc_sim_parts_refused(s, why, sizeof why, 0);
+    const char *no = noc_sim_parts_refused(s, why, sizeof why);
     if (no) {
         snprintf(err, errlen, "parameter 'threads': %s runs on one thread only for now; use threads=1", no);
         return -1;
@@ -150,6 +149,7 @@ int noc_sim_threads_setup(struct noc_sim *s, char *err, size_t errlen)
         /* its batch, and at most a packet a cycle delivered at each ejection channel */
         p->slots = noc_xcalloc((size_t)p->batch + (size_t)s->n_terms + 16, sizeof(uint32_t), "threads");
         p->log = noc_xcalloc((size_t)s->n_terms + 16, sizeof(uint32_t), "threads");
+        p->src_log = s->nst ? noc_xcalloc((size_t)s->n_terms + 16, sizeof(noc_src_lat_t), "threads") : NULL;
         p->cst = s->cst ? noc_xcalloc((size_t)s->classes, sizeof(noc_class_stats_t), "threads") : NULL;
         p->work = noc_xcalloc((size_t)s->n_nodes, sizeof(int32_t), "threads");
         p->listed = noc_xcalloc((size_t)s->n_nodes, 1, "threads");
@@ -227,6 +227,7 @@ static void sync_view(struct noc_sim *s, part_t *p, uint64_t id_base)
         memset(p->cst, 0, (size_t)s->classes * sizeof *p->cst);
     v->hist_log = p->log;
     v->hist_log_n = 0;
+    v->src_log = p->src_log;
     v->in_network = 0;
     v->warm_flits_out = v->warm_lat_n = v->warm_lat_sum = 0;
     v->observer = NULL;
@@ -284,6 +285,9 @@ static void reduce(struct noc_sim *s, part_t *p)
     lat_merge(&st->hops, &v->st.hops);
     for (uint32_t i = 0; i < v->hist_log_n; i++)
         st->lat_hist[p->log[i]]++;
+    if (p->src_log) /* (sums, maxima and bins: the same in any order) */
+        for (uint32_t i = 0; i < v->hist_log_n; i++)
+            noc_node_lat_src(s->nst, p->src_log[i].src, p->src_log[i].lat);
     s->in_network += v->in_network;
     if (v->last_move > s->last_move)
         s->last_move = v->last_move;
@@ -443,6 +447,7 @@ void noc_sim_threads_destroy(struct noc_sim *s)
         free(p->woken);
         free(p->slots);
         free(p->log);
+        free(p->src_log);
         free(p->cst);
         free(p->work);
         free(p->listed);

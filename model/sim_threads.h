@@ -22,9 +22,9 @@ int noc_sim_threads_setup(struct noc_sim *s, char *err, size_t errlen);
 void noc_sim_threads_cycle(struct noc_sim *s);
 /* Stop and join the workers, free the parts (nothing without threads). */
 void noc_sim_threads_destroy(struct noc_sim *s);
-/* Why this run cannot be evaluated in parts (threads, or with ranks set
+/* Why this run cannot be evaluated in parts (threads, or
  * MPI ranks: model/sim_ranks.c) in this step, or NULL when it can. */
-const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len, int ranks);
+const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len);
 /* The thread count cfg_threads resolves to for a fabric of n_nodes. */
 int noc_sim_threads_count(long long cfg_threads, int n_nodes);
 

@@ -129,13 +129,20 @@ uint64_t noc_node_percentile(const uint32_t *hist, const noc_lat_sum_t *l, doubl
 
 /* A measured packet from src to dst took latency lat: into both nodes'
  * figures (inline: once per measured packet, only with node_stats = 1). */
+static inline void noc_node_lat_src(noc_node_stats_t *ns, int src, uint64_t lat)
+{
+    noc_lat_add(&ns[src].lat_src, lat);
+    ns[src].hist_src[noc_node_lat_bin(lat)]++;
+}
+static inline void noc_node_lat_dst(noc_node_stats_t *ns, int dst, uint64_t lat)
+{
+    noc_lat_add(&ns[dst].lat_dst, lat);
+    ns[dst].hist_dst[noc_node_lat_bin(lat)]++;
+}
 static inline void noc_node_lat_add(noc_node_stats_t *ns, int src, int dst, uint64_t lat)
 {
-    int b = noc_node_lat_bin(lat);
-    noc_lat_add(&ns[src].lat_src, lat);
-    ns[src].hist_src[b]++;
-    noc_lat_add(&ns[dst].lat_dst, lat);
-    ns[dst].hist_dst[b]++;
+    noc_node_lat_src(ns, src, lat);
+    noc_node_lat_dst(ns, dst, lat);
 }
 /* Percentile q in [0,1] of the measured packet latencies (nearest rank). */
 uint64_t noc_stats_percentile(const noc_stats_t *st, double q);

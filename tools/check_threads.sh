@@ -92,6 +92,19 @@ mesh:8x8 injection_rate=0.35 num_vcs=2 vc_buf_size=4 packet_size=4 vc_busy_when_
 mesh:6x6 injection_rate=0.4 num_vcs=2 vc_buf_size=2 vc_busy_when_full=1 vc_shuffle_requests=1 vc_allocator=islip
 LIST
 
+# the per-node figures (node_stats): a packet's source's figures added after
+# the cycle in part order (threads) or summed over the ranks at the end: the
+# same --nodes-csv
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/noctua-$mode.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+for t in 1 2 3; do
+  parts $t mesh:8x8 injection_rate=0.3 node_stats=1 sample_cycles=1000 warmup_cycles=200 \
+    --quiet --nodes-csv "$tmp/nodes-$t.csv" >/dev/null 2>&1 || { echo "FAIL: $mode=$t node_stats=1: exit status $?"; fail=1; }
+  if [ $t -gt 1 ] && ! cmp -s "$tmp/nodes-1.csv" "$tmp/nodes-$t.csv"; then
+    echo "FAIL: $mode=$t node_stats=1: --nodes-csv differs from $mode=1's"; fail=1
+  fi
+done
+
 # refused by name, exit 2
 refuse() { # WHAT-THE-MESSAGE-NAMES ARGS...
   local what=$1 named=threads
@@ -110,7 +123,6 @@ refuse() { # WHAT-THE-MESSAGE-NAMES ARGS...
 if [ "$mode" = threads ]; then
   refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1 threads=2
   refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1 threads=2
-  refuse "node_stats" run mesh:4x4 node_stats=1 injection_rate=0.1 threads=3
   refuse "check=1" run mesh:4x4 check=1 injection_rate=0.1 threads=2
   refuse "--waves" run mesh:4x4 injection_rate=0.1 threads=2 --waves /tmp/noctua-threads-refused.vcd
   refuse "programs" run mesh:4x4 threads=2 --program broadcast --quiet
@@ -123,19 +135,6 @@ else
   refuse "only run, sweep and explore" topo mesh:4x4
   # a sweep's and an exploration's points spread over the ranks (cli/pool.c): the same CSV as one
   # process running them one after another
-  tmp=$(mktemp -d "${TMPDIR:-/tmp}/noctua-ranks.XXXXXX")
-  trap 'rm -rf "$tmp"' EXIT
-  # the per-node figures (node_stats), summed over the ranks at the end: the same --nodes-csv
-  # (threads refuse node_stats: the ranks alone)
-  for r in 1 2 3; do
-    launch=()
-    [ "$r" -eq 1 ] || launch=(mpirun -n "$r" --oversubscribe)
-    "${launch[@]}" "$B" run mesh:8x8 injection_rate=0.3 node_stats=1 sample_cycles=1000 warmup_cycles=200 \
-      --quiet --nodes-csv "$tmp/nodes-$r.csv" >/dev/null 2>&1 || { echo "FAIL: ranks=$r node_stats=1: exit status $?"; fail=1; }
-    if [ $r -gt 1 ] && ! cmp -s "$tmp/nodes-1.csv" "$tmp/nodes-$r.csv"; then
-      echo "FAIL: ranks=$r node_stats=1: --nodes-csv differs from one rank's"; fail=1
-    fi
-  done
   for what in sweep explore; do
     case $what in
       sweep) args=(sweep mesh:4x4 torus:4x4 --rates 0.1:0.8:0.1 --seeds 2 warmup_cycles=100 sample_cycles=400) ;;
