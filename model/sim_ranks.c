@@ -238,6 +238,8 @@ int noc_sim_ranks_setup(struct noc_sim *s, char *err, size_t errlen)
     int R = noc_ranks_size();
     char why[NOC_CONFIG_STR_MAX + 100];
     const char *no = noc_sim_parts_refused(s, why, sizeof why);
+    if (!no && s->cfg.check) /* (the checker reads every node's router, set up on its rank only) */
+        no = "check=1";
     if (!no && R > s->n_nodes)
         no = "more ranks than the fabric has nodes";
     if (!no && s->classes > 256)

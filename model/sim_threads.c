@@ -35,7 +35,7 @@
  *
  * Not in this step (refused by name in noc_sim_threads_setup, and for
  * programs and --waves by pe_build.c and the CLI): routers without a
- * thread_state (ideal, rtl), internal/output speedup, check = 1, batch and
+ * thread_state (ideal, rtl), internal/output speedup, batch and
  * request/reply traffic. */
 #include "model/sim_threads.h"
 #include "model/sim_eval.h"
@@ -105,8 +105,6 @@ const char *noc_sim_parts_refused(const struct noc_sim *s, char *why, size_t len
         snprintf(why, len, "the %s router", s->rops->name);
         return why;
     }
-    if (c->check)
-        return "check=1";
     return NULL;
 }
 
