@@ -206,46 +206,19 @@ static void torus_route(const void *ctx, int cur, int src, int dst, noc_route_t 
     r->vclass = 0;
 }
 
-/* dor_bal_booksim: dimension order, the shorter way, a tie (k even, k/2
- * apart) drawn for the packet and the dimension as BookSim2 draws it, and
- * BookSim2's dim_order_bal_torus class (the top of the file), drawn from
- * the same word where the rule leaves it open. */
-static void torus_bal_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
-{
-    const noc_topo_t *t = ctx;
-    (void)hops;
-    for (int d = 0; cur != dst; d++) {
-        int k = t->k[d], cc = cur % k, dc = dst % k, sc = src % k, mid = (k - 1) / 2;
-        cur /= k;
-        dst /= k;
-        src /= k;
-        if (cc == dc)
-            continue;
-        uint64_t h = noc_rng_mix((uint64_t)salt << 8 | (uint64_t)d);
-        int delta = (dc - cc + k) % k; /* (k/2 only where the packet enters the dimension: at sc) */
-        int plus = 2 * delta < k || (2 * delta == k && (h >> 1 & 1u));
-        r->port = (uint8_t)(1 + 2 * d + !plus);
-        if (plus ? sc > dc : sc < dc)
-            r->vclass = 1; /* its path wraps */
-        else if (plus ? sc <= mid && dc > mid : sc > mid && dc <= mid)
-            r->vclass = 0; /* it crosses the middle */
-        else
-            r->vclass = (uint8_t)(h & 1u);
-        return;
-    }
-    r->port = 0;
-    r->vclass = 0;
-}
+/* The dimension-order step of a packet with random word salt at cur, on
+ * the way from src to dst, for the tori's routings that draw: the first
+ * dimension d where cur and dst differ, the way (plus: the + port), taking
+ * the shorter one and drawing a tie (k even, k/2 apart: only where the
+ * packet enters the dimension, at its source's coordinate sc) for the
+ * packet and the dimension as BookSim2 draws it, with the draw h; 0 at dst. */
+typedef struct torus_step {
+    int d, plus, k, sc, dc;
+    uint64_t h;
+} torus_step_t;
 
-/* dor_booksim: BookSim2's dim_order_torus (the top of the file): dimension
- * order, the shorter way, a tie (k even, k/2 apart) drawn for the packet
- * and the dimension as BookSim2 draws it when the packet turns into the
- * dimension (from its random word, as dor_bal_booksim's), class 1 for a
- * dimension whose path wraps. */
-static void torus_wrap_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+static int torus_drawn_step(const noc_topo_t *t, int cur, int src, int dst, uint32_t salt, torus_step_t *st)
 {
-    const noc_topo_t *t = ctx;
-    (void)hops;
     for (int d = 0; cur != dst; d++) {
         int k = t->k[d], cc = cur % k, dc = dst % k, sc = src % k;
         cur /= k;
@@ -253,14 +226,50 @@ static void torus_wrap_route(const void *ctx, int cur, int src, int dst, uint32_
         src /= k;
         if (cc == dc)
             continue;
-        int delta = (dc - cc + k) % k; /* (k/2 only where the packet enters the dimension: at sc) */
-        int plus = 2 * delta < k || (2 * delta == k && (noc_rng_mix((uint64_t)salt << 8 | (uint64_t)d) >> 1 & 1u));
-        r->port = (uint8_t)(1 + 2 * d + !plus);
-        r->vclass = (uint8_t)(plus ? sc > dc : sc < dc); /* its path wraps */
+        uint64_t h = noc_rng_mix((uint64_t)salt << 8 | (uint64_t)d);
+        int delta = (dc - cc + k) % k;
+        *st = (torus_step_t){ d, 2 * delta < k || (2 * delta == k && (h >> 1 & 1u)), k, sc, dc, h };
+        return 1;
+    }
+    return 0;
+}
+
+/* dor_bal_booksim: dimension order, the shorter way, a tie drawn
+ * (torus_drawn_step), and BookSim2's dim_order_bal_torus class (the top of
+ * the file), drawn from the same word where the rule leaves it open. */
+static void torus_bal_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    torus_step_t st;
+    (void)hops;
+    if (!torus_drawn_step(ctx, cur, src, dst, salt, &st)) {
+        r->port = 0;
+        r->vclass = 0;
         return;
     }
-    r->port = 0;
-    r->vclass = 0;
+    int mid = (st.k - 1) / 2, sc = st.sc, dc = st.dc;
+    r->port = (uint8_t)(1 + 2 * st.d + !st.plus);
+    if (st.plus ? sc > dc : sc < dc)
+        r->vclass = 1; /* its path wraps */
+    else if (st.plus ? sc <= mid && dc > mid : sc > mid && dc <= mid)
+        r->vclass = 0; /* it crosses the middle */
+    else
+        r->vclass = (uint8_t)(st.h & 1u);
+}
+
+/* dor_booksim: BookSim2's dim_order_torus (the top of the file): dimension
+ * order, the shorter way, a tie drawn (torus_drawn_step), class 1 for a
+ * dimension whose path wraps. */
+static void torus_wrap_route(const void *ctx, int cur, int src, int dst, uint32_t salt, int hops, noc_route_t *r)
+{
+    torus_step_t st;
+    (void)hops;
+    if (!torus_drawn_step(ctx, cur, src, dst, salt, &st)) {
+        r->port = 0;
+        r->vclass = 0;
+        return;
+    }
+    r->port = (uint8_t)(1 + 2 * st.d + !st.plus);
+    r->vclass = (uint8_t)(st.plus ? st.sc > st.dc : st.sc < st.dc); /* its path wraps */
 }
 
 static int lowest_bit(unsigned x)
