@@ -216,37 +216,35 @@ static int check_params(const struct noc_sim *s, char *err, size_t errlen)
             return -1;
         }
     }
+    /* the modes none of the VC allocation keys is modelled with */
+    const char *va_with = c->speculative ? "speculative = 1"
+                          : c->internal_speedup != 1.0 || c->output_speedup != 1 ? "internal or output speedup"
+                          : gr->route_set ? "adaptive routing"
+                                          : NULL;
     if (c->vc_prioritize_empty) {
         /* (islip, max_size, loa and pim rank nothing: BookSim2's ignore it) */
         int ranks = vak == NOC_ALLOC_OUTPUT_FIRST || vak == NOC_ALLOC_SELECT || vak == NOC_ALLOC_WAVEFRONT ||
                     vak == NOC_ALLOC_RR_WAVEFRONT;
-        const char *with = c->speculative ? "speculative = 1"
-                           : c->internal_speedup != 1.0 || c->output_speedup != 1 ? "internal or output speedup"
-                           : gr->route_set ? "adaptive routing"
-                           : ranks ? "vc_allocator = "
-                                   : NULL;
+        const char *with = va_with ? va_with : ranks ? "vc_allocator = " : NULL;
         if (with) {
             snprintf(err, errlen, "parameter 'vc_prioritize_empty': 1 with %s%s is not modelled yet (vc_allocator "
                      "separable_input_first ranks empty output VCs first; islip, max_size, loa and pim rank nothing)",
-                     with, ranks ? c->vc_allocator : "");
+                     with, !va_with && ranks ? c->vc_allocator : "");
             return -1;
         }
     }
-    for (int busy = 1; busy >= 0; busy--) { /* vc_busy_when_full, vc_shuffle_requests */
-        if (!(busy ? c->vc_busy_when_full : c->vc_shuffle_requests))
-            continue;
-        const char *with = c->speculative ? "speculative = 1"
-                           : c->internal_speedup != 1.0 || c->output_speedup != 1 ? "internal or output speedup"
-                           : gr->route_set ? "adaptive routing"
-                           : busy && c->vc_alloc_delay > 1 ? "vc_alloc_delay > 1 (BookSim2 then also drops a grant "
-                                                             "whose output VC has filled during the stage)"
-                           : !busy && strcmp(c->priority, "none") != 0 ? "a priority other than none"
-                                                                       : NULL;
-        if (with) {
-            snprintf(err, errlen, "parameter '%s': 1 with %s is not modelled yet (leave it 0)",
-                     busy ? "vc_busy_when_full" : "vc_shuffle_requests", with);
-            return -1;
-        }
+    const char *with = NULL, *key = NULL;
+    if (c->vc_busy_when_full && (va_with || c->vc_alloc_delay > 1)) {
+        key = "vc_busy_when_full";
+        with = va_with ? va_with : "vc_alloc_delay > 1 (BookSim2 then also drops a grant whose output VC has filled "
+                                   "during the stage)";
+    } else if (c->vc_shuffle_requests && (va_with || strcmp(c->priority, "none") != 0)) {
+        key = "vc_shuffle_requests";
+        with = va_with ? va_with : "a priority other than none";
+    }
+    if (key) {
+        snprintf(err, errlen, "parameter '%s': 1 with %s is not modelled yet (leave it 0)", key, with);
+        return -1;
     }
     if (noc_vc_sp_check(s, err, errlen) != 0 || noc_vc_adapt_check(s, err, errlen) != 0)
         return -1;
