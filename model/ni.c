@@ -44,7 +44,8 @@ static void deliver(struct noc_sim *s, const noc_flit_t *f)
             s->hist_log[s->hist_log_n++] = (uint32_t)(lat < NOC_LAT_HIST ? lat : NOC_LAT_HIST);
         else
             st->lat_hist[lat < NOC_LAT_HIST ? lat : NOC_LAT_HIST]++;
-        if (s->nst && s->src_log) { /* a thread's view: the source's figures after the cycle */
+        if (s->src_log) { /* node_stats in a thread's view: the source's figures after the cycle, beside
+                             the hist_log entry just made */
             noc_node_lat_dst(s->nst, p->dst, lat);
             s->src_log[s->hist_log_n - 1] = (noc_src_lat_t){ lat, p->src };
         } else if (s->nst) {
