@@ -135,9 +135,19 @@ static json_t *gates_json(const noc_gate_count_t *g)
                      (json_int_t)g->ff_enable);
 }
 
+/* Network channel c's dynamic energy (its traversals) and static energy
+ * over the counted time ns, in pJ. */
+static void link_pj(const noc_sim_t *s, const noc_energy_table_t *t, double ns, int c, double *dyn, double *st)
+{
+    int pitches, wires;
+    noc_energy_channel_size(s, c, &pitches, &wires);
+    *dyn = (double)noc_sim_link_stats(s, c)->flits * t->pj[NOC_EV_LINK] * (t->per_mm ? pitches : 1);
+    *st = noc_energy_channel_static_mw(s, t, c) * ns;
+}
+
 /* Network channel c's traversals and energy: length, width, dynamic and
- * static energy, their sum (in *total). */
-static json_t *link_json(const noc_sim_t *s, const noc_energy_table_t *t, double ns, int c, double *total)
+ * static energy, their sum. */
+static json_t *link_json(const noc_sim_t *s, const noc_energy_table_t *t, double ns, int c)
 {
     const noc_graph_t *gr = noc_sim_graph(s);
     int from, to, local, pitches, wires;
@@ -146,10 +156,10 @@ static json_t *link_json(const noc_sim_t *s, const noc_energy_table_t *t, double
     noc_graph_label(gr, from, a, sizeof a);
     noc_graph_label(gr, to, b, sizeof b);
     noc_energy_channel_size(s, c, &pitches, &wires);
-    uint64_t fl = noc_sim_link_stats(s, c)->flits;
-    double dyn = (double)fl * t->pj[NOC_EV_LINK] * (t->per_mm ? pitches : 1);
-    double st = noc_energy_channel_static_mw(s, t, c) * ns;
-    json_t *l = json_pack("{s:s, s:s, s:I, s:f}", "from", a, "to", b, "link", (json_int_t)fl, "dynamic_pj", dyn);
+    double dyn, st;
+    link_pj(s, t, ns, c, &dyn, &st);
+    json_t *l = json_pack("{s:s, s:s, s:I, s:f}", "from", a, "to", b, "link",
+                          (json_int_t)noc_sim_link_stats(s, c)->flits, "dynamic_pj", dyn);
     if (t->per_mm) {
         json_object_set_new(l, "pitches", json_integer(pitches));
         json_object_set_new(l, "length_mm", json_real(pitches * t->pitch_mm));
@@ -157,7 +167,6 @@ static json_t *link_json(const noc_sim_t *s, const noc_energy_table_t *t, double
     }
     json_object_set_new(l, "static_pj", json_real(st));
     json_object_set_new(l, "total_pj", json_real(dyn + st));
-    *total = dyn + st;
     return l;
 }
 
@@ -175,24 +184,21 @@ static json_t *links_json(const noc_sim_t *s, const noc_energy_table_t *t, doubl
         if (local)
             continue;
         rows++;
-        double total;
         if (full) {
-            json_array_append_new(links, link_json(s, t, ns, c, &total));
+            json_array_append_new(links, link_json(s, t, ns, c));
             continue;
         }
-        int pitches, wires;
-        noc_energy_channel_size(s, c, &pitches, &wires);
-        total = (double)noc_sim_link_stats(s, c)->flits * t->pj[NOC_EV_LINK] * (t->per_mm ? pitches : 1) +
-                noc_energy_channel_static_mw(s, t, c) * ns; /* (link_json's total_pj) */
+        double dyn, st, total;
+        link_pj(s, t, ns, c, &dyn, &st);
+        total = dyn + st;
         uint64_t key; /* (a non-negative double's bits order as the doubles do) */
         memcpy(&key, &total, sizeof key);
         noc_top_add(&top, (size_t)c, total > 0.0 ? key : 0);
     }
     if (full)
         return links;
-    double total;
     for (int i = 0; i < top.n; i++)
-        json_array_append_new(links, link_json(s, t, ns, (int)top.id[i], &total));
+        json_array_append_new(links, link_json(s, t, ns, (int)top.id[i]));
     return json_pack("{s:I, s:o}", "rows", (json_int_t)rows, "hottest", links);
 }
 
