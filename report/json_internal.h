@@ -66,6 +66,9 @@ int noc_report_write_json_tables(json_t *j, const noc_json_table_t *tabs, int nt
  * channel), and of the injection and ejection channels' table (NULL for
  * the others): noc_json_row_fn over the channels of the noc_sim_t ctx. */
 json_t *noc_report_link_row(const void *ctx, size_t c);
+/* 1 if channel c is a row of the local channels' table (local) or of the
+ * links' (not local). */
+int noc_report_table_has(const noc_sim_t *s, int c, int local);
 json_t *noc_report_local_row(const void *ctx, size_t c);
 
 #endif

@@ -58,17 +58,13 @@ int noc_util_tenth(uint64_t busy, double window)
  * and ejection channels' table, else the links'). */
 static json_t *summary(const noc_sim_t *s, int local)
 {
-    const noc_graph_t *gr = noc_sim_graph(s);
     noc_json_row_fn row = local ? noc_report_local_row : noc_report_link_row;
     double window = noc_report_window(s);
     uint64_t bins[10] = { 0 }, rows = 0, idle = 0;
     noc_top_t top;
     noc_top_init(&top, NOC_JSON_HOTTEST);
     for (int c = 0, nc = noc_sim_n_channels(s); c < nc; c++) {
-        int from, to, is_local;
-        noc_sim_channel_ends(s, c, &from, &to, &is_local, NULL);
-        /* (the rows row() lists: a local table skips the routers' ports that eject nowhere) */
-        if (is_local != local || (local && c < gr->n_ports && !noc_graph_ejects_at(gr, from, c)))
+        if (!noc_report_table_has(s, c, local)) /* (the rows row() lists) */
             continue;
         const noc_link_stats_t *l = noc_sim_link_stats(s, c);
         rows++;

@@ -252,14 +252,23 @@ json_t *noc_report_config_json(const noc_sim_t *s)
 
 }
 
+int noc_report_table_has(const noc_sim_t *s, int c, int local)
+{
+    const noc_graph_t *gr = noc_sim_graph(s);
+    int from, to, is_local;
+    noc_sim_channel_ends(s, c, &from, &to, &is_local, NULL);
+    /* (the local table leaves out the routers' ports that eject nowhere) */
+    return is_local == local && !(local && c < gr->n_ports && !noc_graph_ejects_at(gr, from, c));
+}
+
 json_t *noc_report_link_row(const void *ctx, size_t c)
 {
     const noc_sim_t *s = ctx;
     const noc_graph_t *gr = noc_sim_graph(s);
     int from, to, local, cls, ch = (int)c;
-    noc_sim_channel_ends(s, ch, &from, &to, &local, &cls);
-    if (local)
+    if (!noc_report_table_has(s, ch, 0))
         return NULL;
+    noc_sim_channel_ends(s, ch, &from, &to, &local, &cls);
     char a[64], b[64];
     noc_graph_label(gr, from, a, sizeof a);
     noc_graph_label(gr, to, b, sizeof b);
@@ -287,9 +296,9 @@ json_t *noc_report_local_row(const void *ctx, size_t c)
     const noc_sim_t *s = ctx;
     const noc_graph_t *gr = noc_sim_graph(s);
     int from, to, local, ch = (int)c;
-    noc_sim_channel_ends(s, ch, &from, &to, &local, NULL);
-    if (!local || (ch < gr->n_ports && !noc_graph_ejects_at(gr, from, ch)))
+    if (!noc_report_table_has(s, ch, 1))
         return NULL;
+    noc_sim_channel_ends(s, ch, &from, &to, &local, NULL);
     char a[64];
     noc_graph_label(gr, from, a, sizeof a);
     const noc_link_stats_t *l = noc_sim_link_stats(s, ch);

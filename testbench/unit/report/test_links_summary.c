@@ -120,7 +120,7 @@ static void same_as_table(json_t *sum, json_t *rows, int tenths)
     free(sorted);
 }
 
-static void run_summary(const char *args, size_t links)
+static void run_summary(const char *args, size_t links, size_t locals)
 {
     char a[512];
     snprintf(a, sizeof a, "%s json_tables=full", args);
@@ -132,6 +132,7 @@ static void run_summary(const char *args, size_t links)
     assert_string_equal(json_string_value(json_object_get(sum, "json_tables")), "summary");
     assert_null(json_object_get(full, "json_tables"));
     assert_int_equal(json_array_size(json_object_get(full, "links")), links);
+    assert_int_equal(json_array_size(json_object_get(full, "local_channels")), locals);
     same_as_table(json_object_get(sum, "links_summary"), json_object_get(full, "links"), 1);
     same_as_table(json_object_get(sum, "local_channels_summary"), json_object_get(full, "local_channels"), 1);
     /* the rest of the report is the same */
@@ -144,11 +145,11 @@ static void run_summary(const char *args, size_t links)
 static void test_run_summary(void **state)
 {
     (void)state;
-    /* 31 links each way of a 5x4 mesh: more rows than the 16 busiest */
-    run_summary("mesh:5x4 injection_rate=0.25 traffic=tornado sample_cycles=400 warmup_cycles=50", 62);
+    /* 31 links each way of a 5x4 mesh: more rows than the 16 busiest; 20 injection and 20 ejection channels */
+    run_summary("mesh:5x4 injection_rate=0.25 traffic=tornado sample_cycles=400 warmup_cycles=50", 62, 40);
     /* a butterfly's routers of the middle stage have ejection ports that
      * eject nowhere: not rows of local_channels (8 terminals, 8 x 2 rows) */
-    run_summary("fly:2:3 injection_rate=0.3 sample_cycles=400 warmup_cycles=50", 32);
+    run_summary("fly:2:3 injection_rate=0.3 sample_cycles=400 warmup_cycles=50", 32, 16);
 }
 
 static void test_program_steps(void **state)
