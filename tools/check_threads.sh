@@ -140,13 +140,13 @@ refuse() { # WHAT-THE-MESSAGE-NAMES ARGS...
 if [ "$mode" = threads ]; then
   refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1 threads=2
   refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1 threads=2
-  refuse "--waves" run mesh:4x4 injection_rate=0.1 threads=2 --waves /tmp/noctua-threads-refused.vcd
+  refuse "--waves" run mesh:4x4 injection_rate=0.1 threads=2 --waves "$tmp/refused.vcd"
   refuse "programs" run mesh:4x4 threads=2 --program broadcast --quiet
   refuse "not a thread count" run mesh:4x4 injection_rate=0.1 threads=-1
 else
   refuse "ideal" run mesh:4x4 router=ideal injection_rate=0.1
   refuse "speedup" run mesh:4x4 internal_speedup=2 injection_rate=0.1
-  refuse "--waves" run mesh:4x4 injection_rate=0.1 --waves /tmp/noctua-ranks-refused.vcd
+  refuse "--waves" run mesh:4x4 injection_rate=0.1 --waves "$tmp/refused.vcd"
   refuse "programs" run mesh:4x4 --program broadcast --quiet
   refuse "only run, sweep and explore" topo mesh:4x4
   refuse "check=1" run mesh:4x4 check=1 injection_rate=0.1
